@@ -1,0 +1,63 @@
+import path from 'node:path';
+
+/** Every setting of the server in one typed object: environment variables over embedded defaults. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where all local state lives: PGlite database, face index files, thumbnails, outgoing mail. */
+  dataDir: string;
+  /** The product's own origin, used in e-mail links and for the Origin check on state-changing calls. */
+  publicUrl: string;
+  /** PostgreSQL server instead of the embedded PGlite database. */
+  databaseUrl: string | undefined;
+  /** smtp://host:port; unset writes every message as an .eml file to DATA_DIR/outbox. */
+  mailUrl: string | undefined;
+  mailFrom: string;
+  supportEmail: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  /** Run job handlers in this process (false for API-only processes). */
+  runWorkers: boolean;
+  /** Seed a demo organization and a demo site on first start. */
+  demoData: boolean;
+  /** Lift the crawler's refusal of private and loopback addresses (local testing only). */
+  crawlAllowPrivate: boolean;
+  webDistDir: string;
+  session: { idleMinutes: number; absoluteHours: number };
+  rateLimit: { enabled: boolean };
+  logLevel: string;
+}
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = Number(env.PORT ?? 3000);
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    publicUrl,
+    databaseUrl: env.DATABASE_URL || undefined,
+    mailUrl: env.MAIL_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'OSINT Platform <no-reply@osint.localhost>',
+    supportEmail: env.SUPPORT_EMAIL ?? 'support@osint.localhost',
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    runWorkers: env.WORKERS !== '0',
+    demoData: flag(env.DEMO_DATA, true),
+    crawlAllowPrivate: flag(env.CRAWL_ALLOW_PRIVATE, false),
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    session: {
+      idleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 120),
+      absoluteHours: Number(env.SESSION_ABSOLUTE_HOURS ?? 24),
+    },
+    rateLimit: { enabled: flag(env.RATE_LIMIT, true) },
+    logLevel: env.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+}
