@@ -1,27 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
-// Two tiers run by `npm test`: server tests (unit and integration on PGlite and, when TEST_DATABASE_URL
-// is set, on a PostgreSQL server) and web component tests in jsdom.
+const serverTest = {
+  environment: 'node' as const,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+};
+
+// Three projects run by `npm test`: every server test on PGlite; the integration tests again on a real
+// PostgreSQL server (TEST_DATABASE_URL, or a throwaway cluster the global setup starts); web component
+// tests in jsdom.
 export default defineConfig({
   test: {
     projects: [
+      { test: { name: 'server', include: ['server/test/**/*.test.ts'], ...serverTest } },
       {
         test: {
-          name: 'server',
-          include: ['server/test/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
+          name: 'server-postgres',
+          include: ['server/test/integration/**/*.test.ts'],
+          env: { TEST_DB: 'postgres' },
+          globalSetup: ['server/test/support/postgres-global-setup.ts'],
+          ...serverTest,
         },
       },
       {
         esbuild: { jsx: 'automatic' },
-        test: {
-          name: 'web',
-          include: ['web/test/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-        },
+        test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'], environment: 'jsdom' },
       },
     ],
   },

@@ -1,0 +1,28 @@
+/** Business constants of the specification shared by server and web app. */
+export const TRIAL_DAYS = 7;
+export const TRIAL_SEATS = 1;
+export const VERIFICATION_LINK_HOURS = 24;
+export const RESET_LINK_MINUTES = 60;
+export const INVITE_LINK_HOURS = 72;
+export const BANNER_AUTO_HIDE_MS = 8000;
+export const ACCOUNT_DELETION_REDIRECT_SECONDS = 10;
+export const LEGAL_VERSION_DATE = 'January 22nd, 2024';
+export const PRODUCT_NAME = 'OSINT Platform';
+/** Max size of one contact-form attachment and of all of them together, in bytes. */
+export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
+export const MAX_ATTACHMENTS_TOTAL_BYTES = 10 * 1024 * 1024;
+export const MAX_ATTACHMENTS = 10;
+
+export const NEWSLETTER_MESSAGES = {
+  success: "You've successfully subscribed to the newsletter.",
+  failure: 'Something went wrong while trying to subscribe to the newsletter.',
+} as const;
+
+export const VERIFY_EMAIL_MESSAGES = {
+  resendSuccess: 'The email has been resent successfully.',
+  resendFailure: 'Error while resending email.',
+  missingHash: 'We could not find a verification code in this link.',
+  invalidHash: 'This verification link is missing a valid verification code or has expired. Please register again.',
+} as const;
+
+export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';

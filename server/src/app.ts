@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { createContainer, type Container } from './container.ts';
+import type { Db } from './db/database.ts';
+import { registerAuth } from './plugins/auth.plugin.ts';
+import { registerErrorHandler, sendApiNotFound } from './plugins/error-handler.plugin.ts';
+import { registerOriginCheck } from './plugins/origin-check.plugin.ts';
+import { adminUserRoutes } from './routes/admin-user.routes.ts';
+import { healthRoutes } from './routes/health.routes.ts';
+import { supportRoutes } from './routes/support.routes.ts';
+import { userRoutes } from './routes/user.routes.ts';
+
+/** Signed third-party callbacks that cannot carry our Origin header. */
+const ORIGIN_CHECK_EXEMPT = ['/api/fastspring/webhook'];
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  container: Container;
+}
+
+/** Builds the HTTP application over an open, migrated database. Tests use it with `app.inject`. */
+export async function buildApp(config: Config, db: Db, options: { logger?: boolean } = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const container = createContainer(config, db, app.log);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  registerErrorHandler(app);
+  registerOriginCheck(app, config.publicUrl, ORIGIN_CHECK_EXEMPT);
+  registerAuth(app, container.services.sessions);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'OSINT Platform API', version: '1.0.0', description: 'Face search and OSINT for verified organizations.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'osint_session' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(db));
+      await api.register(userRoutes(container.services, config));
+      await api.register(supportRoutes(container.services));
+      await api.register(adminUserRoutes(container.services));
+    },
+    { prefix: '/api' },
+  );
+
+  registerWebApp(app, config.webDistDir);
+  app.addHook('onClose', async () => {
+    await container.jobRunner.stop();
+    container.mailTransport.close();
+  });
+  return { app, container };
+}
+
+/**
+ * Serves the built single-page app: files from the build folder, and index.html for every other GET
+ * outside /api so that client-side routes survive a reload.
+ */
+function registerWebApp(app: FastifyInstance, distDir: string): void {
+  const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
+  if (hasBuild) void app.register(fastifyStatic, { root: distDir, index: false, wildcard: true });
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method !== 'GET' || request.url.startsWith('/api/')) return sendApiNotFound(request, reply);
+    if (!hasBuild) {
+      return reply.type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { JobQueue, QUEUES } from './jobs/job-queue.ts';
+import { JobRunner } from './jobs/job-runner.ts';
+import { RateLimiter } from './lib/rate-limiter.ts';
+import { createMailTransport, type MailTransport } from './mail/mail-transport.ts';
+import { AuditRepository } from './repositories/audit.repository.ts';
+import { BillingPlanRepository } from './repositories/billing-plan.repository.ts';
+import { JobRepository } from './repositories/job.repository.ts';
+import { OrganizationRepository } from './repositories/organization.repository.ts';
+import { SessionRepository } from './repositories/session.repository.ts';
+import { SupportMessageRepository } from './repositories/support-message.repository.ts';
+import { UserTokenRepository } from './repositories/user-token.repository.ts';
+import { UserRepository } from './repositories/user.repository.ts';
+import { AccountService } from './services/account.service.ts';
+import { AdminUserService } from './services/admin-user.service.ts';
+import { MailService } from './services/mail.service.ts';
+import { SeedService } from './services/seed.service.ts';
+import { SessionService } from './services/session.service.ts';
+import { SupportService } from './services/support.service.ts';
+
+/** Wires repositories into services once per process; routes and job handlers only see services. */
+export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) {
+  const repositories = {
+    users: new UserRepository(db),
+    organizations: new OrganizationRepository(db),
+    sessions: new SessionRepository(db),
+    tokens: new UserTokenRepository(db),
+    plans: new BillingPlanRepository(db),
+    supportMessages: new SupportMessageRepository(db),
+    audit: new AuditRepository(db),
+    jobs: new JobRepository(db),
+  };
+  const jobRunner = new JobRunner(repositories.jobs, log, {
+    pollIntervalMs: 1000,
+    concurrency: 2,
+    staleAfterMs: 10 * 60_000,
+  });
+  const queue = new JobQueue(repositories.jobs, config.runWorkers ? jobRunner : undefined);
+  const mailTransport: MailTransport = createMailTransport({
+    mailUrl: config.mailUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+  });
+  const mail = new MailService(queue, mailTransport);
+  const sessions = new SessionService(repositories.sessions, config);
+  const r = repositories;
+  const services = {
+    sessions,
+    mail,
+    account: new AccountService(db, config, r.users, r.organizations, r.tokens, r.plans, r.audit, sessions, mail),
+    adminUsers: new AdminUserService(db, config, r.users, r.audit, sessions, mail),
+    support: new SupportService(config, r.supportMessages, mailTransport, queue),
+    seed: new SeedService(db, config),
+    rateLimiter: new RateLimiter(config.rateLimit.enabled),
+  };
+  jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
+  jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
+  return { repositories, services, jobRunner, queue, mailTransport };
+}
+
+export type Container = ReturnType<typeof createContainer>;
+export type Services = Container['services'];

@@ -1,0 +1,49 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// Both drivers return bigint columns (counts, bigserial ids) as JS numbers: every id we use stays far
+// below 2^53, and one representation on both databases keeps the repositories simple.
+pg.types.setTypeParser(INT8_OID, (value) => Number(value));
+
+/**
+ * Opens the database: a PostgreSQL server when a URL is given, else PGlite with its files under `dataDir`
+ * (or in memory when `dataDir` is ':memory:', for tests).
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  let dataDir: string | undefined;
+  if (options.dataDir !== ':memory:') {
+    dataDir = path.join(options.dataDir, 'pglite');
+    await fs.mkdir(dataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    parsers: { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (value: string) => value },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

@@ -1,0 +1,24 @@
+import type { JobRepository } from '../repositories/job.repository.ts';
+import type { JobRunner } from './job-runner.ts';
+
+/** The names of every queue, so producers and handlers cannot drift apart. */
+export const QUEUES = {
+  sendMail: 'mail.send',
+  forwardSupportMessage: 'support.forward',
+} as const;
+
+export class JobQueue {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly localRunner: JobRunner | undefined,
+  ) {}
+
+  async enqueue(
+    queue: string,
+    payload: unknown,
+    options: { uniqueKey?: string; runAt?: Date; maxAttempts?: number } = {},
+  ): Promise<void> {
+    await this.jobs.insert({ queue, payload, ...options });
+    this.localRunner?.wake();
+  }
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobRepository } from '../repositories/job.repository.ts';
+
+export type JobHandler = (payload: unknown) => Promise<void>;
+
+export interface JobRunnerOptions {
+  pollIntervalMs: number;
+  concurrency: number;
+  /** A RUNNING job untouched this long belonged to a dead worker and is claimed again. */
+  staleAfterMs: number;
+}
+
+/** Backoff before retry N: 5 s, 20 s, 80 s, … capped at 30 minutes. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5_000 * 4 ** (attempt - 1), 30 * 60_000);
+}
+
+/**
+ * Runs job handlers in `concurrency` loops. Each loop claims a due job, runs it, and sleeps for the poll
+ * interval when there is nothing to do; an enqueue in this process wakes the sleepers at once.
+ */
+export class JobRunner {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private stopped = true;
+  private loops: Promise<void>[] = [];
+  private sleepers = new Set<() => void>();
+
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: JobRunnerOptions,
+  ) {}
+
+  register(queue: string, handler: JobHandler): void {
+    this.handlers.set(queue, handler);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loops = Array.from({ length: this.options.concurrency }, () => this.loop());
+  }
+
+  wake(): void {
+    for (const resolve of this.sleepers) resolve();
+    this.sleepers.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await Promise.all(this.loops);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const ran = await this.runNext().catch((error: unknown) => {
+        this.log.error({ err: error }, 'job loop error');
+        return false;
+      });
+      if (!ran && !this.stopped) await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.options.pollIntervalMs);
+      const sleepers = this.sleepers;
+      function done() {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      }
+      sleepers.add(done);
+    });
+  }
+
+  private async runNext(): Promise<boolean> {
+    const queues = [...this.handlers.keys()];
+    if (queues.length === 0) return false;
+    const job = await this.jobs.claimNext(queues, this.workerId, this.options.staleAfterMs);
+    if (!job) return false;
+    try {
+      await this.handlers.get(job.queue)!(job.payload);
+      await this.jobs.markDone(job.id, this.workerId);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = job.attempts < job.max_attempts ? new Date(Date.now() + retryDelayMs(job.attempts)) : undefined;
+      this.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed');
+      await this.jobs.markFailed(job.id, this.workerId, message, retryAt);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,59 @@
+import { PRODUCT_NAME, TRIAL_DAYS, VERIFICATION_LINK_HOURS } from '@osint/contract/constants';
+import type { MailMessage } from './mail-transport.ts';
+
+type Template = Omit<MailMessage, 'to'>;
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** One layout for every message: a paragraph list and an optional call-to-action link. */
+function layout(subject: string, paragraphs: string[], action?: { label: string; url: string }): Template {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${PRODUCT_NAME}`].join('\n\n');
+  const html = `<!doctype html><html><body style="font-family:Segoe UI,Arial,sans-serif;color:#0f172a;max-width:560px;margin:auto">
+<h2 style="color:#0b1324">${escapeHtml(PRODUCT_NAME)}</h2>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${action ? `<p><a href="${escapeHtml(action.url)}" style="background:#2563eb;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#475569">${escapeHtml(action.url)}</p>` : ''}
+</body></html>`;
+  return { subject, text, html };
+}
+
+export const mailTemplates = {
+  verifyEmail: (link: string) =>
+    layout(
+      'Confirm your e-mail address',
+      [
+        'Thank you for requesting access for your organization.',
+        `Please confirm your e-mail address within ${VERIFICATION_LINK_HOURS} hours. After that, our team verifies your organization before you can sign in.`,
+      ],
+      { label: 'Confirm e-mail address', url: link },
+    ),
+  registrationPendingForAdmin: (email: string, organizationName: string, link: string) =>
+    layout(
+      'New organization waiting for approval',
+      [`${organizationName} (${email}) confirmed its e-mail address and waits for verification.`],
+      { label: 'Review registrations', url: link },
+    ),
+  accountApproved: (link: string) =>
+    layout(
+      'Your organization has been approved',
+      [
+        'Your organization has passed our verification. You can now sign in.',
+        `Your ${TRIAL_DAYS}-day free trial starts today.`,
+      ],
+      { label: 'Sign in', url: link },
+    ),
+  accountRejected: () =>
+    layout('Your access request', [
+      'We could not verify your organization, so your access request was declined.',
+      'If you think this is a mistake, reply to this message with documents that confirm your organization.',
+    ]),
+  resetPassword: (link: string, minutes: number) =>
+    layout(
+      'Reset your password',
+      [`Someone asked to reset the password of this account. The link is valid for ${minutes} minutes and can be used once.`, 'If it was not you, ignore this message.'],
+      { label: 'Reset password', url: link },
+    ),
+  supportMessage: (from: string, subject: string, message: string) =>
+    layout(`[Support] ${subject}`, [`From: ${from}`, message]),
+};

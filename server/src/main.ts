@@ -1,0 +1,41 @@
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+
+/** Starts the product: migrate, seed start-up accounts, serve the API and web app, run the workers. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  const { app, container } = await buildApp(config, database.db);
+
+  const seeded = await container.services.seed.run();
+  if (seeded.length > 0) {
+    const lines = seeded.map((a) => `  ${a.label.padEnd(36)} ${a.email}  /  ${a.password}`);
+    console.log(
+      ['', '  First start: sign in with these accounts (shown only this once; change the passwords):', ...lines, ''].join('\n'),
+    );
+  }
+  if (config.runWorkers) container.jobRunner.start();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`\n  OSINT Platform is running on ${config.publicUrl}  (data in ${config.dataDir})\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import type { ApiErrorBody } from '@osint/contract/api-types';
+import type { Violation } from '@osint/contract/validation';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../lib/http-error.ts';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+function body(statusCode: number, message: string, violations?: Violation[]): ApiErrorBody {
+  return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...(violations ? { violations } : {}) };
+}
+
+/** Turns schema errors into field violations: "/mail" → "mail"; a missing property names itself. */
+function schemaViolations(error: FastifyError): Violation[] {
+  return (error.validation ?? []).map((issue) => {
+    const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const pathField = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const field = [pathField, missing].filter(Boolean).join('.') || (error.validationContext ?? 'body');
+    return { field, message: missing ? `${missing} is required` : `${field} ${issue.message ?? 'is invalid'}` };
+  });
+}
+
+/** Every error leaves the API in one shape (ApiErrorBody); unexpected ones never show their details. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      const retryAfter = (error as HttpError & { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (retryAfter) void reply.header('retry-after', retryAfter);
+      return reply.status(error.statusCode).send(body(error.statusCode, error.message, error.violations));
+    }
+    if (error.validation) {
+      return reply.status(400).send(body(400, 'The request is not valid.', schemaViolations(error)));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send(body(413, 'The request is too large.'));
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(body(status, status === 415 ? 'Unsupported content type.' : 'The request is not valid.'));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(body(500, 'Something went wrong. Please try again later.'));
+  });
+}
+
+export function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).send(body(404, `No route ${request.method} ${request.url.split('?')[0]}.`));
+}

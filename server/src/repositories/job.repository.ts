@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Job } from '../db/schema.ts';
+
+export class JobRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts a job; with a unique key, a second insert of the same key is ignored (idempotent enqueue). */
+  async insert(job: { queue: string; payload: unknown; runAt?: Date; maxAttempts?: number; uniqueKey?: string }) {
+    await this.db
+      .insertInto('jobs')
+      .values({
+        queue: job.queue,
+        payload: JSON.stringify(job.payload),
+        ...(job.runAt ? { run_at: job.runAt } : {}),
+        ...(job.maxAttempts ? { max_attempts: job.maxAttempts } : {}),
+        unique_key: job.uniqueKey ?? null,
+      })
+      .onConflict((oc) => oc.column('unique_key').doNothing())
+      .execute();
+  }
+
+  /**
+   * Claims the next due job of the given queues. SKIP LOCKED lets any number of workers claim concurrently
+   * without waiting on each other; a RUNNING job whose worker died is reclaimed after `staleAfterMs`.
+   */
+  async claimNext(queues: string[], workerId: string, staleAfterMs: number): Promise<Job | undefined> {
+    const result = await sql<Job>`
+      update jobs set status = 'RUNNING', locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
+      where id = (
+        select id from jobs
+        where queue = any(${queues}::text[])
+          and ((status = 'QUEUED' and run_at <= now())
+            or (status = 'RUNNING' and locked_at < now() - make_interval(secs => ${staleAfterMs / 1000})))
+        order by run_at, id
+        for update skip locked
+        limit 1
+      )
+      returning *`.execute(this.db);
+    return result.rows[0];
+  }
+
+  async markDone(id: number, workerId: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: 'DONE', finished_at: new Date(), locked_at: null })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  async markFailed(id: number, workerId: string, error: string, retryAt: Date | undefined): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set(
+        retryAt
+          ? { status: 'QUEUED', run_at: retryAt, last_error: error, locked_at: null }
+          : { status: 'DEAD', finished_at: new Date(), last_error: error, locked_at: null },
+      )
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  async countByStatus(queue: string) {
+    return this.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('queue', '=', queue)
+      .groupBy('status')
+      .execute();
+  }
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../db/database.ts';
+import type { TokenPurpose } from '../db/schema.ts';
+
+export class UserTokenRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(token: { userId: number; purpose: TokenPurpose; tokenHash: string; expiresAt: Date }) {
+    await this.db
+      .insertInto('user_tokens')
+      .values({
+        user_id: token.userId,
+        purpose: token.purpose,
+        token_hash: token.tokenHash,
+        expires_at: token.expiresAt,
+      })
+      .execute();
+  }
+
+  findByHash(tokenHash: string, purpose: TokenPurpose) {
+    return this.db
+      .selectFrom('user_tokens')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
+  }
+
+  /** Marks the token used unless it already was: exactly one caller wins a race for a single-use token. */
+  async markUsed(id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('user_tokens')
+      .set({ used_at: new Date() })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** A new link replaces older unused ones of the same purpose. */
+  async expireUnused(userId: number, purpose: TokenPurpose): Promise<void> {
+    await this.db
+      .updateTable('user_tokens')
+      .set({ expires_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+}

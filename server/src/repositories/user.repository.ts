@@ -1,0 +1,72 @@
+import type { UserStatus } from '@osint/contract/api-types';
+import type { Db } from '../db/database.ts';
+import type { NewUser, UserUpdate } from '../db/schema.ts';
+
+export class UserRepository {
+  constructor(private readonly db: Db) {}
+
+  findById(id: number) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string) {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  findAdmins() {
+    return this.db.selectFrom('users').selectAll().where('is_admin', '=', true).execute();
+  }
+
+  async insert(user: NewUser) {
+    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: UserUpdate): Promise<void> {
+    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Changes the status only if it is still `from`: two admins clicking at once cannot both act. */
+  async updateStatusIf(id: number, from: UserStatus[], changes: UserUpdate & { status: UserStatus }) {
+    const result = await this.db
+      .updateTable('users')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Users with their organization, pending approval first, newest first within a status. */
+  findAllWithOrganization(filter: { status?: UserStatus | undefined; search?: string | undefined; limit: number; offset: number }) {
+    let query = this.db
+      .selectFrom('users')
+      .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+      .select([
+        'users.id',
+        'users.email',
+        'users.status',
+        'users.role',
+        'users.is_admin',
+        'users.created_at',
+        'users.email_verified_at',
+        'organizations.id as organization_id',
+        'organizations.name as organization_name',
+        'organizations.link as organization_link',
+        'organizations.type as organization_type',
+      ]);
+    if (filter.status) query = query.where('users.status', '=', filter.status);
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([eb('users.email', 'ilike', pattern), eb('organizations.name', 'ilike', pattern)]),
+      );
+    }
+    return query
+      .orderBy((eb) => eb.case().when('users.status', '=', 'PENDING_APPROVAL').then(0).else(1).end())
+      .orderBy('users.created_at', 'desc')
+      .orderBy('users.id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+  }
+}

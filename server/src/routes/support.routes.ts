@@ -1,0 +1,35 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../container.ts';
+
+// Base64 makes attachments a third larger: 10 MB of files fit in 14 MB of JSON.
+const CONTACT_BODY_LIMIT = 14 * 1024 * 1024;
+
+export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { support, rateLimiter } = services;
+  return async (app) => {
+    app.post(
+      '/support/contact-support',
+      {
+        bodyLimit: CONTACT_BODY_LIMIT,
+        schema: {
+          tags: ['support'],
+          body: Type.Object({
+            email: Type.String({ maxLength: 320 }),
+            subject: Type.String({ maxLength: 200 }),
+            message: Type.String({ maxLength: 20_000 }),
+            files: Type.Optional(
+              Type.Array(Type.Object({ fileName: Type.String({ maxLength: 500 }), base64: Type.String() }), { maxItems: 20 }),
+            ),
+          }),
+          response: { 200: Type.Object({}) },
+        },
+      },
+      async (request) => {
+        rateLimiter.hit([`contact:ip:${request.ip}`], 10, 15 * 60_000);
+        if (request.user) rateLimiter.hit([`contact:user:${request.user.id}`], 10, 15 * 60_000);
+        await support.contact({ ...request.body, files: request.body.files ?? [] }, request.user);
+        return {};
+      },
+    );
+  };
+}

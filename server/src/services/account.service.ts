@@ -1,0 +1,232 @@
+import type { OrganizationData, UserInfo } from '@osint/contract/api-types';
+import { RESET_LINK_MINUTES, VERIFICATION_LINK_HOURS, VERIFY_EMAIL_MESSAGES } from '@osint/contract/constants';
+import { normalizeEmail } from '@osint/contract/email';
+import { passwordProblem } from '@osint/contract/password';
+import {
+  LOGIN_MESSAGES,
+  PASSWORD_FLOW_MESSAGES,
+  REGISTER_MESSAGES,
+  toViolations,
+  validateRegistration,
+  type RegisterInput,
+} from '@osint/contract/validation';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { TokenPurpose } from '../db/schema.ts';
+import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../lib/http-error.ts';
+import { hashPassword, verifyPassword } from '../lib/password-hasher.ts';
+import { hashToken, newPublicId, newSecureToken } from '../lib/secure-token.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
+import type { UserRepository } from '../repositories/user.repository.ts';
+import type { MailService } from './mail.service.ts';
+import type { AuthUser, SessionService } from './session.service.ts';
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const HOUR_MS = 3_600_000;
+
+export class AccountService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly users: UserRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly tokens: UserTokenRepository,
+    private readonly plans: BillingPlanRepository,
+    private readonly audit: AuditRepository,
+    private readonly sessions: SessionService,
+    private readonly mail: MailService,
+  ) {}
+
+  /** Creates the organization and its owner, unverified, and sends the confirmation link. */
+  async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
+    const errors = validateRegistration(input);
+    if (Object.keys(errors).length > 0) throw badRequest('Please correct the highlighted fields.', toViolations(errors));
+    const email = normalizeEmail(input.mail);
+    const existing = await this.users.findByEmail(email);
+    if (existing) {
+      // An address whose confirmation link expired may register again (spec 000 §9); any other may not.
+      const abandoned =
+        existing.status === 'EMAIL_UNVERIFIED' &&
+        Date.now() - existing.created_at.getTime() > VERIFICATION_LINK_HOURS * HOUR_MS;
+      if (!abandoned) {
+        throw badRequest(REGISTER_MESSAGES.emailTaken, [{ field: 'email', message: REGISTER_MESSAGES.emailTaken }]);
+      }
+      await this.db.deleteFrom('organizations').where('id', '=', existing.organization_id).execute();
+    }
+    const passwordHash = await hashPassword(input.password);
+    const link = input.organizationLink.trim();
+    const user = await this.db.transaction().execute(async (tx) => {
+      const organization = await tx
+        .insertInto('organizations')
+        .values({
+          name: input.organizationName.trim(),
+          link: /^https?:\/\//i.test(link) ? link : `https://${link}`,
+          type: input.organizationType,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return tx
+        .insertInto('users')
+        .values({
+          hashed_id: newPublicId(),
+          organization_id: organization.id,
+          email,
+          password_hash: passwordHash,
+          role: 'OWNER',
+          status: 'EMAIL_UNVERIFIED',
+          newsletter: input.newsletter,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organization_id,
+      action: 'user.registered',
+      ip: client.ip,
+    });
+    await this.sendVerificationLink(user.id, email);
+  }
+
+  /** Answers the same whether or not the address is waiting for confirmation. */
+  async resendVerification(mail: string): Promise<void> {
+    const user = await this.users.findByEmail(normalizeEmail(mail));
+    if (user?.status === 'EMAIL_UNVERIFIED') await this.sendVerificationLink(user.id, user.email);
+  }
+
+  /** 400 for unknown or expired links, 409 for a link already used (the page treats it as success). */
+  async verifyEmail(verificationHash: string): Promise<void> {
+    const token = await this.tokens.findByHash(hashToken(verificationHash), 'VERIFY_EMAIL');
+    if (!token) throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    if (token.used_at) throw conflict('This e-mail address has already been confirmed.');
+    if (token.expires_at.getTime() <= Date.now()) throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    if (!(await this.tokens.markUsed(token.id))) throw conflict('This e-mail address has already been confirmed.');
+    const user = await this.users.findById(token.user_id);
+    if (!user) throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    const confirmed = await this.users.updateStatusIf(user.id, ['EMAIL_UNVERIFIED'], {
+      status: 'PENDING_APPROVAL',
+      email_verified_at: new Date(),
+    });
+    if (!confirmed) return;
+    const organization = await this.organizations.findById(user.organization_id);
+    for (const admin of await this.users.findAdmins()) {
+      await this.mail.send(
+        admin.email,
+        mailTemplates.registrationPendingForAdmin(user.email, organization?.name ?? '', `${this.config.publicUrl}/admin/users`),
+      );
+    }
+  }
+
+  /** Returns the new session's cookie value. */
+  async login(mail: string, password: string, client: ClientInfo): Promise<string> {
+    const user = await this.users.findByEmail(normalizeEmail(mail));
+    const valid = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !valid) throw unauthorized(LOGIN_MESSAGES.wrongCredentials);
+    switch (user.status) {
+      case 'ACTIVE':
+        break;
+      case 'REJECTED':
+        throw forbidden('Your access request was declined. Contact our support for more information.');
+      case 'BLOCKED':
+        throw forbidden('Your account has been blocked. Contact our support for more information.');
+      default:
+        throw forbidden(LOGIN_MESSAGES.notApproved);
+    }
+    await this.users.update(user.id, { last_active_at: new Date() });
+    await this.audit.insert({ actorUserId: user.id, organizationId: user.organization_id, action: 'user.login', ip: client.ip });
+    return this.sessions.create(user.id, client);
+  }
+
+  /** Sends a reset link to active accounts; the answer never tells whether the account exists. */
+  async requestPasswordReset(mail: string): Promise<void> {
+    const user = await this.users.findByEmail(normalizeEmail(mail));
+    if (user?.status !== 'ACTIVE') return;
+    const token = await this.issueToken(user.id, 'RESET_PASSWORD', RESET_LINK_MINUTES * 60_000);
+    await this.mail.send(
+      user.email,
+      mailTemplates.resetPassword(`${this.config.publicUrl}/reset-password?token=${token}`, RESET_LINK_MINUTES),
+    );
+  }
+
+  /**
+   * Sets a new password with a single-use token: RESET_PASSWORD for a forgotten password, SET_PASSWORD
+   * for an invited user's first one. Every session of the account ends.
+   */
+  async setPasswordWithToken(purpose: 'RESET_PASSWORD' | 'SET_PASSWORD', rawToken: string, newPassword: string) {
+    const problem = passwordProblem(newPassword);
+    if (problem) throw badRequest(problem, [{ field: 'newPassword', message: problem }]);
+    const token = await this.tokens.findByHash(hashToken(rawToken), purpose);
+    if (!token || token.used_at || token.expires_at.getTime() <= Date.now())
+      throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+    if (!(await this.tokens.markUsed(token.id))) throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+    const now = new Date();
+    await this.users.update(token.user_id, {
+      password_hash: await hashPassword(newPassword),
+      password_changed_at: now,
+    });
+    if (purpose === 'SET_PASSWORD') {
+      await this.users.updateStatusIf(token.user_id, ['INVITED'], { status: 'ACTIVE', email_verified_at: now });
+    }
+    await this.sessions.endAllForUser(token.user_id);
+    await this.audit.insert({ actorUserId: token.user_id, organizationId: null, action: `user.${purpose.toLowerCase()}` });
+  }
+
+  async setNewsletter(user: AuthUser, subscribed: boolean): Promise<void> {
+    await this.users.update(user.id, { newsletter: subscribed });
+  }
+
+  async getUserInfo(user: AuthUser): Promise<UserInfo> {
+    const plan = await this.plans.findActive(user.organizationId);
+    return {
+      access: user.isAdmin || (user.hasAccess && plan !== undefined),
+      userRole: user.role,
+      admin: user.isAdmin,
+      email: user.email,
+      hashedId: user.hashedId,
+      organizationId: user.organizationId,
+      isOwner: user.role === 'OWNER',
+      newsletter: user.newsletter,
+    };
+  }
+
+  async getOrganizationData(user: AuthUser): Promise<OrganizationData> {
+    const organization = await this.organizations.findById(user.organizationId);
+    if (!organization) throw new HttpError(404, 'Organization not found.');
+    const plan = await this.plans.findActive(user.organizationId);
+    return {
+      organizationId: organization.id,
+      name: organization.name,
+      link: organization.link,
+      type: organization.type,
+      isOwner: user.role === 'OWNER',
+      activeBillingPlan: plan
+        ? {
+            planType: plan.plan_type,
+            seatLimit: plan.seat_limit,
+            startDate: plan.start_date.toISOString(),
+            endDate: plan.end_date.toISOString(),
+          }
+        : null,
+    };
+  }
+
+  private async sendVerificationLink(userId: number, email: string): Promise<void> {
+    const token = await this.issueToken(userId, 'VERIFY_EMAIL', VERIFICATION_LINK_HOURS * HOUR_MS);
+    await this.mail.send(email, mailTemplates.verifyEmail(`${this.config.publicUrl}/verify-email/${token}`));
+  }
+
+  private async issueToken(userId: number, purpose: TokenPurpose, validForMs: number): Promise<string> {
+    await this.tokens.expireUnused(userId, purpose);
+    const token = newSecureToken();
+    await this.tokens.insert({ userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + validForMs) });
+    return token;
+  }
+}

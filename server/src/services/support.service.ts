@@ -1,0 +1,88 @@
+import {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  MAX_ATTACHMENTS_TOTAL_BYTES,
+} from '@osint/contract/constants';
+import { normalizeEmail } from '@osint/contract/email';
+import { toViolations, validateContact } from '@osint/contract/validation';
+import type { Config } from '../config.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import { badRequest } from '../lib/http-error.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import type { MailTransport } from '../mail/mail-transport.ts';
+import type { NewAttachment, SupportMessageRepository } from '../repositories/support-message.repository.ts';
+import type { AuthUser } from './session.service.ts';
+
+export interface ContactRequest {
+  email: string;
+  subject: string;
+  message: string;
+  files: { fileName: string; base64: string }[];
+}
+
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[\w.+-]+)*;base64,([A-Za-z0-9+/=\s]*)$/;
+
+export class SupportService {
+  constructor(
+    private readonly config: Config,
+    private readonly messages: SupportMessageRepository,
+    private readonly transport: MailTransport,
+    private readonly queue: JobQueue,
+  ) {}
+
+  /**
+   * Stores a contact message and forwards it to the support address. A signed-in user always writes
+   * from their own address, whatever the form sent.
+   */
+  async contact(request: ContactRequest, user: AuthUser | undefined): Promise<void> {
+    const email = user ? user.email : request.email;
+    const errors = validateContact({ ...request, email });
+    const attachments = this.decodeAttachments(request.files);
+    if (typeof attachments === 'string') errors.files = attachments;
+    if (Object.keys(errors).length > 0 || typeof attachments === 'string') {
+      throw badRequest('Please correct the highlighted fields.', toViolations(errors));
+    }
+    const messageId = await this.messages.insert(
+      { userId: user?.id ?? null, email: normalizeEmail(email), subject: request.subject.trim(), message: request.message },
+      attachments,
+    );
+    await this.queue.enqueue(QUEUES.forwardSupportMessage, { messageId });
+  }
+
+  /** Job handler: e-mails a stored message, with its attachments, to the support address. */
+  async forward(payload: unknown): Promise<void> {
+    const { messageId } = payload as { messageId: number };
+    const stored = await this.messages.findWithAttachments(messageId);
+    if (!stored) return;
+    await this.transport.send({
+      to: this.config.supportEmail,
+      replyTo: stored.email,
+      ...mailTemplates.supportMessage(stored.email, stored.subject, stored.message),
+      attachments: stored.attachments.map((a) => ({
+        filename: a.file_name,
+        content: a.content,
+        contentType: a.content_type,
+      })),
+    });
+  }
+
+  private decodeAttachments(files: ContactRequest['files']): NewAttachment[] | string {
+    if (files.length > MAX_ATTACHMENTS) return `At most ${MAX_ATTACHMENTS} files can be attached.`;
+    const decoded: NewAttachment[] = [];
+    let total = 0;
+    for (const file of files) {
+      const match = DATA_URL.exec(file.base64);
+      if (!match) return `The file "${file.fileName}" could not be read.`;
+      const content = Buffer.from(match[2] ?? '', 'base64');
+      total += content.length;
+      if (content.length > MAX_ATTACHMENT_BYTES) return `The file "${file.fileName}" is larger than 5 MB.`;
+      if (total > MAX_ATTACHMENTS_TOTAL_BYTES) return 'The attached files together are larger than 10 MB.';
+      decoded.push({
+        fileName: file.fileName.replace(/[\\/\0]/g, '_').slice(0, 255) || 'attachment',
+        contentType: match[1] ?? 'application/octet-stream',
+        content,
+      });
+    }
+    return decoded;
+  }
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Container } from '../../src/container.ts';
+import type { Db } from '../../src/db/database.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export const TEST_ORIGIN = 'http://localhost:3000';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  container: Container;
+  config: Config;
+  /** A request from the web app: JSON body, our Origin, the given session cookie. */
+  request(options: InjectOptions & { cookie?: string | undefined }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** The real application over a fresh database, its outbox in a temporary folder, its jobs running. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-test-'));
+  const config = loadConfig(
+    {},
+    { dataDir, publicUrl: TEST_ORIGIN, demoData: false, rateLimit: { enabled: false }, webDistDir: path.join(dataDir, 'no-web'), ...overrides },
+  );
+  const database = await createTestDatabase();
+  const { app, container } = await buildApp(config, database.db, { logger: false });
+  await app.ready();
+  container.jobRunner.start();
+  return {
+    app,
+    db: database.db,
+    container,
+    config,
+    request: ({ cookie, headers, ...options }) =>
+      app.inject({
+        ...options,
+        headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}), ...headers },
+      }),
+    close: async () => {
+      await app.close();
+      await database.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The `name=value` pair of the session cookie a response set, for the next request. */
+export function sessionCookieOf(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((c) => c.name === 'osint_session');
+  if (!cookie) throw new Error(`no session cookie in response ${response.statusCode}: ${response.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
