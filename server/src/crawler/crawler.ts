@@ -1,0 +1,731 @@
+import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions } from './crawl-options.ts';
+import type {
+  CrawlFrontierStore,
+  FrontierCounts,
+  FrontierEntry,
+  FrontierItem,
+  FrontierKind,
+} from './frontier.ts';
+import { HostScheduler } from './host-scheduler.ts';
+import { decodeHtml, extractPage, type PageImage, type RobotsMeta } from './html-extract.ts';
+import { analyzeImage, sha256Hex, type ImageAnalysis } from './image-process.ts';
+import { ALLOW_ALL, robotsFromStatus, type RobotsPolicy } from './robots.ts';
+import {
+  FetchError,
+  retryAfterMs,
+  safeFetch,
+  type FetchResult,
+  type SafeFetchOptions,
+} from './safe-fetch.ts';
+import { decodeSitemapBody, parseSitemap } from './sitemap.ts';
+import { hostKey, normalizeUrl, siteName } from './url-normalize.ts';
+
+/**
+ * The crawl loop: takes due entries from the frontier host by host, fetches them politely through
+ * the SSRF-guarded client, extracts pages, fetches and analyses their images, and hands results to
+ * the callbacks. All progress lives in the frontier store, so stop() + run() (or a crash + run())
+ * resumes without refetching what is done.
+ */
+
+export interface CrawledPage {
+  /** URL as queued (normalised). */
+  url: string;
+  /** URL after redirects (normalised). */
+  finalUrl: string;
+  status: number;
+  depth: number;
+  referrer: string | undefined;
+  fetchedAt: Date;
+  /** sha256 of the HTML bytes, to notice unchanged pages on a recrawl. */
+  contentHash: string;
+  title: string;
+  text: string;
+  lang: string | undefined;
+  description: string | undefined;
+  canonical: string | undefined;
+  links: string[];
+  /** Every image shown, with its context; the authoritative page↔image link for the indexer. */
+  images: PageImage[];
+}
+
+/** One place an image was seen. */
+export interface ImageOccurrence {
+  pageUrl: string;
+  alt: string;
+  caption: string;
+  nearbyText: string;
+  source: PageImage['source'];
+}
+
+export interface CrawledImage {
+  url: string;
+  finalUrl: string;
+  mimeType: string;
+  byteLength: number;
+  /** sha256 of the bytes, hex. */
+  sha256: string;
+  fetchedAt: Date;
+  /** The bytes as served, for face detection. */
+  bytes: Buffer;
+  /**
+   * null when these bytes were already analysed (seen earlier in this run, or isKnownContentHash said
+   * so): the indexer links this URL and its pages to the image it already has under `sha256`.
+   */
+  analysis: ImageAnalysis | null;
+}
+
+export interface CrawlProgress {
+  /** Counts for this run. */
+  pages: number;
+  images: number;
+  sitemaps: number;
+  /** Failures for good (after retries), plus refused fetches. */
+  errors: number;
+  /** Failed attempts that will be tried again. */
+  retries: number;
+  /** Not fetched on purpose: robots.txt, noindex, duplicates, out of scope. */
+  skipped: number;
+  inFlight: number;
+}
+
+export interface CrawlErrorEvent {
+  url: string;
+  kind: FrontierKind;
+  message: string;
+  /** FetchError code, `http` for an HTTP error status, `callback`, `analysis`, `robots`. */
+  code: string;
+  status?: number;
+  willRetry: boolean;
+}
+
+export interface CrawlSummary extends CrawlProgress {
+  reason: 'done' | 'stopped' | 'limit';
+  frontier: FrontierCounts;
+}
+
+export interface CrawlerCallbacks {
+  /** A page to index; throwing makes the page retry later (e.g. the database is down). */
+  onPage?: (page: CrawledPage) => void | Promise<void>;
+  /** An image and the places it was seen (those known to this run; onPage lists them all). */
+  onImage?: (image: CrawledImage, pages: ImageOccurrence[]) => void | Promise<void>;
+  onProgress?: (progress: CrawlProgress) => void;
+  onError?: (event: CrawlErrorEvent) => void;
+  /** True when these bytes were analysed before (in an earlier crawl): skips the sharp analysis. */
+  isKnownContentHash?: (sha256: string) => boolean | Promise<boolean>;
+}
+
+export interface CrawlerInit {
+  /** Frontier partition: run() again with the same id to resume. */
+  crawlId: string;
+  seeds: readonly string[];
+  /** Sitemap URLs given explicitly (besides robots.txt Sitemap: lines and /sitemap.xml). */
+  sitemaps?: readonly string[];
+  store: CrawlFrontierStore;
+  options?: Partial<CrawlOptions>;
+  callbacks?: CrawlerCallbacks;
+}
+
+interface RobotsEntry {
+  policy: RobotsPolicy;
+  /** robots.txt could not be read (5xx, timeout): the host is off-limits until it can. */
+  unreachable: boolean;
+  expiresAt: number;
+}
+
+class RetryableError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status?: number,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+class PermanentError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const isHtml = (mime: string) => HTML_TYPES.has(mime);
+// SVG is refused: it is a document (scripts, external references), not a photo.
+const isRasterImage = (mime: string) => mime.startsWith('image/') && mime !== 'image/svg+xml';
+const ALL_KINDS: FrontierKind[] = ['sitemap', 'page', 'image'];
+const MAX_SITEMAP_NESTING = 3;
+// Links that are plainly not pages; skipping them saves a politeness slot per link.
+const NOT_HTML_PATH =
+  /\.(pdf|zip|gz|tgz|rar|7z|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|wav|ogg|webm|mov|avi|docx?|xlsx?|pptx?|odt|exe|dmg|iso|apk|css|js|json|xml|woff2?|ttf|eot)$/i;
+
+/** X-Robots-Tag directives addressed to us or to every robot. */
+function headerRobots(header: string | string[] | undefined, productToken: string): RobotsMeta {
+  const directives = new Set<string>();
+  for (const value of [header ?? []].flat()) {
+    // "otherbot: noindex" applies to otherbot only; "noindex, nofollow" to all.
+    const match = /^\s*([\w-]+)\s*:\s*(.*)$/.exec(value);
+    const scoped = match && !/^(unavailable_after|max-[\w-]+)$/i.test(match[1]!);
+    if (scoped && match[1]!.toLowerCase() !== productToken.toLowerCase()) continue;
+    for (const d of (scoped ? match[2]! : value).toLowerCase().split(/[\s,]+/)) directives.add(d);
+  }
+  return {
+    noindex: directives.has('noindex') || directives.has('none'),
+    nofollow: directives.has('nofollow') || directives.has('none'),
+    noimageindex: directives.has('noimageindex'),
+  };
+}
+
+export class Crawler {
+  readonly crawlId: string;
+  private readonly options: CrawlOptions;
+  private readonly store: CrawlFrontierStore;
+  private readonly callbacks: CrawlerCallbacks;
+  private readonly seeds: string[];
+  private readonly extraSitemaps: string[];
+  private readonly scheduler: HostScheduler;
+  private readonly scope = new Set<string>();
+  private readonly robotsCache = new Map<string, RobotsEntry>();
+  private readonly robotsLoading = new Map<string, Promise<RobotsEntry>>();
+  /** Occurrences of images not yet processed in this run, merged from every page that shows them. */
+  private readonly occurrences = new Map<string, ImageOccurrence[]>();
+  private readonly processedImages = new Set<string>();
+  private readonly analysedHashes = new Map<string, Promise<ImageAnalysis | null>>();
+  private progressState: CrawlProgress = this.zeroProgress();
+  private pagesUsed = 0;
+  private abort = new AbortController();
+  private stopping = false;
+  private running: Promise<CrawlSummary> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(init: CrawlerInit) {
+    this.crawlId = init.crawlId;
+    this.store = init.store;
+    this.callbacks = init.callbacks ?? {};
+    this.options = { ...DEFAULT_CRAWL_OPTIONS, ...init.options };
+    this.scheduler = new HostScheduler(this.options.politenessDelayMs);
+    this.seeds = init.seeds.map((s) => normalizeUrl(s)).filter((s): s is string => s !== null);
+    this.extraSitemaps = (init.sitemaps ?? [])
+      .map((s) => normalizeUrl(s))
+      .filter((s): s is string => s !== null);
+    for (const seed of this.seeds) this.scope.add(siteName(new URL(seed).hostname));
+    for (const host of this.options.allowedHosts) this.scope.add(siteName(host));
+  }
+
+  get progress(): CrawlProgress {
+    return { ...this.progressState };
+  }
+
+  /** Crawls until the frontier has nothing due for this crawl, a limit is reached, or stop() is called. */
+  run(): Promise<CrawlSummary> {
+    if (this.running) throw new Error('crawl is already running');
+    this.stopping = false;
+    this.abort = new AbortController();
+    this.progressState = this.zeroProgress();
+    this.running = this.loop().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /**
+   * Asks the crawl to stop: in-flight fetches are aborted and their entries go back to the queue.
+   * Resolves when run() has returned. Do not await it inside a callback (run() awaits the callback).
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.abort.abort(new Error('crawl stopped'));
+    this.wake?.();
+    await this.running?.catch(() => undefined);
+  }
+
+  private zeroProgress(): CrawlProgress {
+    return { pages: 0, images: 0, sitemaps: 0, errors: 0, retries: 0, skipped: 0, inFlight: 0 };
+  }
+
+  private emitProgress(): void {
+    this.callbacks.onProgress?.(this.progress);
+  }
+
+  private inScope(url: string): boolean {
+    if (this.options.followExternalLinks) return true;
+    return this.scope.has(siteName(new URL(url).hostname));
+  }
+
+  private async loop(): Promise<CrawlSummary> {
+    const { store, crawlId } = this;
+    await store.requeueClaimed(crawlId);
+    const before = await store.counts(crawlId);
+    this.pagesUsed = before.page.done + before.page.failed;
+    await store.enqueue(
+      crawlId,
+      this.seeds.map((url) => ({ url, kind: 'page', depth: 0 })),
+    );
+    await this.enqueueSitemapSources();
+
+    const inflight = new Map<string, Promise<void>>();
+    while (!this.stopping) {
+      const kinds = this.allowedKinds();
+      if (kinds.length === 0) break;
+      const now = Date.now();
+      let nextWake = Infinity;
+      let started = 0;
+      for (const { host, dueAt } of await store.dueHosts(crawlId, kinds)) {
+        if (inflight.size >= this.options.concurrency) break;
+        if (inflight.has(host)) continue;
+        const readyAt = Math.max(dueAt, this.scheduler.readyAt(host));
+        if (readyAt > now) {
+          nextWake = Math.min(nextWake, readyAt);
+          continue;
+        }
+        // Re-check per claim: the page budget may have run out within this round.
+        const entry = await store.claimNext(crawlId, host, now, this.allowedKinds());
+        if (!entry) continue;
+        if (entry.kind === 'page') this.pagesUsed++;
+        const task = this.process(entry).finally(() => {
+          inflight.delete(host);
+          this.progressState.inFlight = inflight.size;
+          this.emitProgress();
+          this.wake?.();
+        });
+        inflight.set(host, task);
+        this.progressState.inFlight = inflight.size;
+        started++;
+      }
+      if (started > 0) continue;
+      if (inflight.size === 0 && nextWake === Infinity) break; // nothing queued that we may take
+      await this.sleepUntil(nextWake);
+    }
+    await Promise.allSettled(inflight.values());
+    this.progressState.inFlight = 0;
+    const frontier = await store.counts(crawlId);
+    const reason = this.stopping ? 'stopped' : this.workLeft(frontier) ? 'limit' : 'done';
+    return { ...this.progress, reason, frontier };
+  }
+
+  private workLeft(counts: FrontierCounts): boolean {
+    return counts.page.queued > 0 || counts.image.queued > 0;
+  }
+
+  private allowedKinds(): FrontierKind[] {
+    const pagesOk = this.pagesUsed < this.options.maxPages;
+    const imagesOk = this.progressState.images < this.options.maxImages;
+    // Once the page budget is spent, sitemaps would only queue pages we will not fetch.
+    return ALL_KINDS.filter((k) => (k === 'image' ? imagesOk : pagesOk));
+  }
+
+  /** Waits for a task to finish, the next host to become due, or stop(). */
+  private async sleepUntil(when: number): Promise<void> {
+    const delay = when === Infinity ? 60_000 : Math.max(0, when - Date.now());
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, delay);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+    this.wake = undefined;
+  }
+
+  private async enqueueSitemapSources(): Promise<void> {
+    const items: FrontierItem[] = this.extraSitemaps.map((url) => ({ url, kind: 'sitemap', depth: 0 }));
+    if (this.options.useSitemaps) {
+      const origins = new Set(this.seeds.map((seed) => new URL(seed).origin));
+      for (const origin of origins) {
+        if (this.stopping) return;
+        const robots = await this.robotsFor(`${origin}/`);
+        const found = [...robots.policy.sitemaps, `${origin}/sitemap.xml`];
+        for (const url of found) {
+          const normalized = normalizeUrl(url);
+          if (normalized)
+            items.push({ url: normalized, kind: 'sitemap', depth: 0, referrer: `${origin}/robots.txt` });
+        }
+      }
+    }
+    if (items.length) await this.store.enqueue(this.crawlId, items);
+  }
+
+  private fetchOptions(overrides: Partial<SafeFetchOptions>): SafeFetchOptions {
+    const o = this.options;
+    return {
+      userAgent: o.userAgent,
+      allowPrivate: o.allowPrivate,
+      trustedAddresses: o.trustedAddresses,
+      allowedPorts: o.allowedPorts,
+      connectTimeoutMs: o.connectTimeoutMs,
+      totalTimeoutMs: o.totalTimeoutMs,
+      maxRedirects: o.maxRedirects,
+      maxBytes: o.maxHtmlBytes,
+      signal: this.abort.signal,
+      resolveHost: o.resolveHost,
+      // Every redirect hop must be allowed by its own host's robots.txt.
+      allowUrl: (url) => this.robotsAllowsHop(url),
+      ...overrides,
+    };
+  }
+
+  private async robotsAllowsHop(url: URL): Promise<boolean> {
+    const cached = this.robotsCache.get(url.origin);
+    // A redirect to a host we have not met yet: read its robots.txt outside the host queue, since
+    // waiting for that host's turn while holding this one could deadlock two hosts redirecting to each other.
+    const entry = cached && cached.expiresAt > Date.now() ? cached : await this.loadRobots(url.origin, false);
+    return !entry.unreachable && entry.policy.isAllowed(url);
+  }
+
+  /** robots.txt of the URL's origin, fetched at most once at a time and cached. */
+  private async robotsFor(url: string): Promise<RobotsEntry> {
+    const origin = new URL(url).origin;
+    const cached = this.robotsCache.get(origin);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    return this.loadRobots(origin, true);
+  }
+
+  private loadRobots(origin: string, polite: boolean): Promise<RobotsEntry> {
+    let loading = this.robotsLoading.get(origin);
+    if (!loading) {
+      loading = this.fetchRobots(origin, polite).finally(() => this.robotsLoading.delete(origin));
+      this.robotsLoading.set(origin, loading);
+    }
+    return loading;
+  }
+
+  private async fetchRobots(origin: string, polite: boolean): Promise<RobotsEntry> {
+    const url = `${origin}/robots.txt`;
+    const fetchIt = () =>
+      safeFetch(
+        url,
+        this.fetchOptions({ maxBytes: this.options.maxRobotsBytes, truncate: true, allowUrl: undefined }),
+      );
+    let entry: RobotsEntry;
+    try {
+      const result = polite
+        ? await this.scheduler.run(hostKey(url), fetchIt, this.abort.signal)
+        : await fetchIt();
+      const policy = robotsFromStatus(
+        result.status,
+        result.body.toString('utf8'),
+        this.options.productToken,
+        url,
+      );
+      const unreachable = result.status >= 500 || result.status === 429;
+      entry = {
+        policy,
+        unreachable,
+        expiresAt: Date.now() + (unreachable ? this.options.robotsRetryMs : this.options.robotsCacheTtlMs),
+      };
+    } catch (error) {
+      if (this.stopping) throw error;
+      // Refusals (SSRF guard, bad port, unknown host) will refuse the page fetch too, with a clearer
+      // error; only transient failures make the host off-limits for a while.
+      const transient = error instanceof FetchError ? error.retryable : true;
+      entry = transient
+        ? {
+            policy: robotsFromStatus(undefined, '', ''),
+            unreachable: true,
+            expiresAt: Date.now() + this.options.robotsRetryMs,
+          }
+        : { policy: ALLOW_ALL, unreachable: false, expiresAt: Date.now() + this.options.robotsCacheTtlMs };
+    }
+    this.robotsCache.set(origin, entry);
+    const host = hostKey(url);
+    const delay = entry.policy.crawlDelayMs;
+    if (delay !== undefined) this.scheduler.setDelay(host, Math.min(delay, this.options.maxCrawlDelayMs));
+    return entry;
+  }
+
+  /** Fetches through the host queue after the robots.txt check; non-2xx statuses become errors. */
+  private async politeFetch(
+    entry: FrontierEntry,
+    overrides: Partial<SafeFetchOptions>,
+  ): Promise<FetchResult | 'skip'> {
+    const robots = await this.robotsFor(entry.url);
+    if (robots.unreachable)
+      throw new RetryableError('robots.txt unreachable', 'robots', undefined, this.options.robotsRetryMs);
+    if (!robots.policy.isAllowed(entry.url)) return 'skip';
+    const result = await this.scheduler.run(
+      entry.host,
+      () => safeFetch(entry.url, this.fetchOptions(overrides)),
+      this.abort.signal,
+    );
+    const { status } = result;
+    if (status >= 200 && status < 300) return result;
+    const message = `HTTP ${status}`;
+    if (status === 429 || status >= 500) {
+      const wait = retryAfterMs(result.headers['retry-after']);
+      // The whole host waits out a 429/503, not only this URL.
+      if (wait !== undefined)
+        this.scheduler.backoff(entry.host, Date.now() + Math.min(wait, this.options.maxRetryDelayMs));
+      throw new RetryableError(message, 'http', status, wait);
+    }
+    throw new PermanentError(message, 'http', status);
+  }
+
+  private async process(entry: FrontierEntry): Promise<void> {
+    try {
+      if (entry.kind === 'page') await this.processPage(entry);
+      else if (entry.kind === 'image') await this.processImage(entry);
+      else await this.processSitemap(entry);
+    } catch (error) {
+      // A link to a PDF or a video is not a broken page: it is simply not ours to index.
+      if (entry.kind === 'page' && error instanceof FetchError && error.code === 'content-type') {
+        await this.skip(entry, error.message);
+        return;
+      }
+      await this.handleFailure(entry, error);
+    }
+  }
+
+  private async skip(entry: FrontierEntry, reason: string): Promise<void> {
+    await this.store.markSkipped(this.crawlId, entry.url, reason);
+    if (entry.kind === 'page') this.pagesUsed--; // the budget counts pages actually fetched
+    this.progressState.skipped++;
+  }
+
+  private async handleFailure(entry: FrontierEntry, error: unknown): Promise<void> {
+    const { store, crawlId } = this;
+    if (
+      this.stopping &&
+      (this.abort.signal.aborted || (error instanceof FetchError && error.code === 'aborted'))
+    ) {
+      // Stopped mid-fetch: no verdict, the entry is fetched on the next run.
+      await store.release(crawlId, entry.url);
+      if (entry.kind === 'page') this.pagesUsed--;
+      return;
+    }
+    let code: string;
+    let status: number | undefined;
+    let retryable = false;
+    let retryAfter: number | undefined;
+    if (error instanceof FetchError) {
+      code = error.code;
+      retryable = error.retryable;
+    } else if (error instanceof RetryableError) {
+      ({ code, status, retryAfter } = error);
+      retryable = true;
+    } else if (error instanceof PermanentError) {
+      ({ code, status } = error);
+    } else {
+      code = 'callback';
+      retryable = true; // the indexer failed (e.g. database down): try the entry again later
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const willRetry = retryable && entry.attempts < this.options.maxRetries;
+    let retryAt: number | null = null;
+    if (willRetry) {
+      const o = this.options;
+      const backoff = o.retryBaseDelayMs * 2 ** entry.attempts * (1 + Math.random() * 0.25);
+      retryAt = Date.now() + Math.min(retryAfter ?? backoff, o.maxRetryDelayMs);
+      this.progressState.retries++;
+      if (entry.kind === 'page') this.pagesUsed--; // it will be claimed (and counted) again
+    } else {
+      this.progressState.errors++;
+    }
+    await store.markFailed(crawlId, entry.url, message, retryAt);
+    this.callbacks.onError?.({ url: entry.url, kind: entry.kind, message, code, status, willRetry });
+  }
+
+  private async processPage(entry: FrontierEntry): Promise<void> {
+    const result = await this.politeFetch(entry, {
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+      acceptContentType: isHtml,
+      maxBytes: this.options.maxHtmlBytes,
+    });
+    if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
+    const finalUrl = normalizeUrl(result.url) ?? entry.url;
+    if (finalUrl !== entry.url) {
+      if (entry.depth === 0) {
+        // A seed that moved (http→https, bare→www, new domain): the site now lives there.
+        this.scope.add(siteName(new URL(finalUrl).hostname));
+      } else if (!this.inScope(finalUrl)) {
+        return this.skip(entry, `redirected out of scope to ${finalUrl}`);
+      }
+      // Record the target so the same page is not fetched again under its own URL.
+      const fresh = await this.store.enqueue(this.crawlId, [
+        { url: finalUrl, kind: 'page', depth: entry.depth },
+      ]);
+      if (fresh.length === 0) return this.skip(entry, `duplicate of ${finalUrl}`);
+      await this.store.markSkipped(this.crawlId, finalUrl, `fetched as ${entry.url}`);
+    }
+
+    const html = decodeHtml(result.body, result.headers['content-type'] as string | undefined);
+    const extracted = extractPage(html, finalUrl, {
+      maxTextChars: this.options.maxTextChars,
+      maxNearbyChars: this.options.maxNearbyChars,
+      maxLinks: this.options.maxLinksPerPage,
+      maxImages: this.options.maxImagesPerPage,
+      productToken: this.options.productToken,
+    });
+    const header = headerRobots(result.headers['x-robots-tag'], this.options.productToken);
+    const noindex = extracted.robots.noindex || header.noindex;
+    const nofollow = extracted.robots.nofollow || header.nofollow;
+    const noimageindex = noindex || extracted.robots.noimageindex || header.noimageindex;
+
+    const page: CrawledPage = {
+      url: entry.url,
+      finalUrl,
+      status: result.status,
+      depth: entry.depth,
+      referrer: entry.referrer,
+      fetchedAt: new Date(),
+      contentHash: sha256Hex(result.body),
+      title: extracted.title,
+      text: extracted.text,
+      lang: extracted.lang,
+      description: extracted.description,
+      canonical: extracted.canonical,
+      links: extracted.links,
+      images: noimageindex ? [] : extracted.images,
+    };
+    if (!noindex) await this.callbacks.onPage?.(page);
+
+    // Enqueue before marking done: a crash in between refetches the page instead of losing its links.
+    const items: FrontierItem[] = [];
+    if (!nofollow && entry.depth < this.options.maxDepth) {
+      for (const link of extracted.links) {
+        if (this.inScope(link) && !NOT_HTML_PATH.test(new URL(link).pathname))
+          items.push({ url: link, kind: 'page', depth: entry.depth + 1, referrer: finalUrl });
+      }
+    }
+    for (const image of page.images) {
+      if (!this.options.fetchExternalImages && !this.inScope(image.url)) continue;
+      const occurrence: ImageOccurrence = {
+        pageUrl: finalUrl,
+        alt: image.alt,
+        caption: image.caption,
+        nearbyText: image.nearbyText,
+        source: image.source,
+      };
+      if (!this.processedImages.has(image.url)) {
+        const list = this.occurrences.get(image.url) ?? [];
+        list.push(occurrence);
+        this.occurrences.set(image.url, list);
+      }
+      items.push({
+        url: image.url,
+        kind: 'image',
+        depth: entry.depth,
+        referrer: finalUrl,
+        data: { ...occurrence },
+      });
+    }
+    if (items.length) await this.store.enqueue(this.crawlId, items);
+    await this.store.markDone(this.crawlId, entry.url);
+    if (noindex) this.progressState.skipped++;
+    else this.progressState.pages++;
+  }
+
+  private async processImage(entry: FrontierEntry): Promise<void> {
+    const result = await this.politeFetch(entry, {
+      accept: 'image/avif,image/webp,image/jpeg,image/png,image/*;q=0.8',
+      acceptContentType: isRasterImage,
+      maxBytes: this.options.maxImageBytes,
+    });
+    if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
+    if (headerRobots(result.headers['x-robots-tag'], this.options.productToken).noindex) {
+      return this.skip(entry, 'X-Robots-Tag: noindex');
+    }
+    const sha256 = sha256Hex(result.body);
+    const analysis = await this.analyseOnce(sha256, result.body);
+    const image: CrawledImage = {
+      url: entry.url,
+      finalUrl: normalizeUrl(result.url) ?? entry.url,
+      mimeType: result.mimeType,
+      byteLength: result.body.length,
+      sha256,
+      fetchedAt: new Date(),
+      bytes: result.body,
+      analysis,
+    };
+    const pages = this.occurrences.get(entry.url) ?? [];
+    if (pages.length === 0 && entry.data?.pageUrl) {
+      // After a restart only the occurrence stored with the entry is known.
+      const d = entry.data;
+      pages.push({
+        pageUrl: d.pageUrl!,
+        alt: d.alt ?? '',
+        caption: d.caption ?? '',
+        nearbyText: d.nearbyText ?? '',
+        source: (d.source as ImageOccurrence['source']) ?? 'img',
+      });
+    }
+    try {
+      await this.callbacks.onImage?.(image, pages);
+    } catch (error) {
+      // The indexer never stored this analysis: the retry must analyse again, not report it as known.
+      if (analysis) this.analysedHashes.delete(sha256);
+      throw error;
+    }
+    this.occurrences.delete(entry.url);
+    this.processedImages.add(entry.url);
+    await this.store.markDone(this.crawlId, entry.url);
+    this.progressState.images++;
+  }
+
+  /** Analyses each distinct content once; null when it was analysed before (here or in an earlier crawl). */
+  private async analyseOnce(sha256: string, bytes: Buffer): Promise<ImageAnalysis | null> {
+    const pending = this.analysedHashes.get(sha256);
+    if (pending) {
+      await pending.catch(() => undefined);
+      return null;
+    }
+    const work = (async () => {
+      if (await this.callbacks.isKnownContentHash?.(sha256)) return null;
+      try {
+        return await analyzeImage(bytes, {
+          thumbnailSize: this.options.thumbnailSize,
+          maxPixels: this.options.maxImagePixels,
+        });
+      } catch (error) {
+        throw new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis');
+      }
+    })();
+    this.analysedHashes.set(sha256, work);
+    try {
+      return await work;
+    } catch (error) {
+      this.analysedHashes.delete(sha256); // undecodable: let another copy try, it may differ
+      throw error;
+    }
+  }
+
+  private async processSitemap(entry: FrontierEntry): Promise<void> {
+    let result: FetchResult | 'skip';
+    try {
+      result = await this.politeFetch(entry, {
+        accept: 'application/xml,text/xml,text/plain,*/*;q=0.5',
+        maxBytes: this.options.maxSitemapBytes,
+      });
+    } catch (error) {
+      // Probing /sitemap.xml on a site without one is normal, not an error.
+      if (error instanceof PermanentError && error.status !== undefined && error.status < 500) {
+        return this.skip(entry, error.message);
+      }
+      throw error;
+    }
+    if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
+    let parsed;
+    try {
+      parsed = parseSitemap(decodeSitemapBody(result.body, this.options.maxSitemapBytes));
+    } catch (error) {
+      throw new PermanentError(`unreadable sitemap: ${(error as Error).message}`, 'sitemap');
+    }
+    const items: FrontierItem[] = [];
+    for (const loc of parsed.urls) {
+      const url = normalizeUrl(loc);
+      if (!url) continue;
+      if (parsed.kind === 'index') {
+        if (entry.depth < MAX_SITEMAP_NESTING)
+          items.push({ url, kind: 'sitemap', depth: entry.depth + 1, referrer: entry.url });
+      } else if (this.inScope(url) && this.options.maxDepth >= 1) {
+        // Listed pages count as one link away from the seed: their own links are followed further.
+        items.push({ url, kind: 'page', depth: 1, referrer: entry.url });
+      }
+    }
+    if (items.length) await this.store.enqueue(this.crawlId, items);
+    await this.store.markDone(this.crawlId, entry.url);
+    this.progressState.sitemaps++;
+  }
+}

@@ -1,0 +1,257 @@
+import { hostKey } from './url-normalize.ts';
+
+/**
+ * The crawl frontier: every URL a crawl has discovered, with its state, so a stopped or crashed crawl
+ * resumes where it was. The crawler only talks to this interface; a database-backed store implements
+ * it with one row per (crawlId, url) — a unique key on that pair gives the dedupe.
+ */
+
+export type FrontierKind = 'page' | 'image' | 'sitemap';
+export type FrontierState = 'queued' | 'claimed' | 'done' | 'failed' | 'skipped';
+
+export interface FrontierItem {
+  /** Normalised absolute URL (normalizeUrl): the dedupe key within one crawl. */
+  url: string;
+  kind: FrontierKind;
+  /** Link distance from a seed (pages); nesting level (sitemaps); depth of the showing page (images). */
+  depth: number;
+  /** Page (or sitemap) where the URL was found. */
+  referrer?: string;
+  /** Small JSON-serialisable payload carried to the fetch (for images: the alt/caption context). */
+  data?: Record<string, string>;
+}
+
+export interface FrontierEntry extends FrontierItem {
+  crawlId: string;
+  /** host[:port] of the URL: the unit of politeness. */
+  host: string;
+  state: FrontierState;
+  /** Failed attempts so far. */
+  attempts: number;
+  /** Epoch ms before which the entry is not fetched (retry backoff). */
+  dueAt: number;
+  lastError?: string;
+}
+
+export type StateCounts = Record<FrontierState, number>;
+export type FrontierCounts = Record<FrontierKind, StateCounts>;
+
+export interface DueHost {
+  host: string;
+  /** Earliest dueAt among the host's queued entries. */
+  dueAt: number;
+}
+
+export interface CrawlFrontierStore {
+  /**
+   * Adds the items whose URL this crawl has never seen, in any state (so a finished URL is not
+   * fetched again after a restart). Returns the URLs that were new.
+   */
+  enqueue(crawlId: string, items: readonly FrontierItem[], now?: number): Promise<string[]>;
+  /** Hosts that have queued entries of the given kinds, with their earliest due time. */
+  dueHosts(crawlId: string, kinds?: readonly FrontierKind[]): Promise<DueHost[]>;
+  /**
+   * Atomically moves the next due entry of `host` (lowest depth first, then oldest) to `claimed`
+   * and returns it; null when the host has nothing due at `now`.
+   */
+  claimNext(
+    crawlId: string,
+    host: string,
+    now: number,
+    kinds?: readonly FrontierKind[],
+  ): Promise<FrontierEntry | null>;
+  markDone(crawlId: string, url: string): Promise<void>;
+  /** Not fetched on purpose (robots.txt, duplicate, out of scope); not an error. */
+  markSkipped(crawlId: string, url: string, reason: string): Promise<void>;
+  /**
+   * A failed attempt. With `retryAt` the entry goes back to `queued`, due then, attempts + 1;
+   * with null it is `failed` for good.
+   */
+  markFailed(crawlId: string, url: string, error: string, retryAt: number | null): Promise<void>;
+  /** Puts a claimed entry back to `queued` unchanged (the crawl was stopped mid-fetch). */
+  release(crawlId: string, url: string): Promise<void>;
+  /** Returns entries a crashed run left `claimed` to `queued`; call before a run starts. Returns how many. */
+  requeueClaimed(crawlId: string): Promise<number>;
+  counts(crawlId: string): Promise<FrontierCounts>;
+}
+
+function emptyCounts(): FrontierCounts {
+  const states = (): StateCounts => ({ queued: 0, claimed: 0, done: 0, failed: 0, skipped: 0 });
+  return { page: states(), image: states(), sitemap: states() };
+}
+
+interface StoredEntry extends FrontierEntry {
+  seq: number;
+}
+
+interface CrawlState {
+  entries: Map<string, StoredEntry>;
+  /** Queued URLs per host, so claiming does not scan the whole crawl. */
+  queuedByHost: Map<string, Set<string>>;
+  seq: number;
+}
+
+/** Plain JSON form of an in-memory frontier, to simulate a process restart in tests. */
+export type FrontierSnapshot = Record<string, Array<FrontierEntry & { seq: number }>>;
+
+/** Frontier in process memory: for tests and one-off crawls. It survives stop()/run() but not a restart. */
+export class InMemoryFrontierStore implements CrawlFrontierStore {
+  private readonly crawls = new Map<string, CrawlState>();
+
+  private crawl(crawlId: string): CrawlState {
+    let state = this.crawls.get(crawlId);
+    if (!state) {
+      state = { entries: new Map(), queuedByHost: new Map(), seq: 0 };
+      this.crawls.set(crawlId, state);
+    }
+    return state;
+  }
+
+  private setState(crawl: CrawlState, entry: StoredEntry, state: FrontierState): void {
+    const queued = crawl.queuedByHost.get(entry.host) ?? new Set<string>();
+    if (state === 'queued') queued.add(entry.url);
+    else queued.delete(entry.url);
+    if (queued.size) crawl.queuedByHost.set(entry.host, queued);
+    else crawl.queuedByHost.delete(entry.host);
+    entry.state = state;
+  }
+
+  private entry(crawlId: string, url: string): { crawl: CrawlState; entry: StoredEntry } {
+    const crawl = this.crawl(crawlId);
+    const entry = crawl.entries.get(url);
+    if (!entry) throw new Error(`frontier has no ${url} in crawl ${crawlId}`);
+    return { crawl, entry };
+  }
+
+  async enqueue(crawlId: string, items: readonly FrontierItem[], now = Date.now()): Promise<string[]> {
+    const crawl = this.crawl(crawlId);
+    const added: string[] = [];
+    for (const item of items) {
+      if (crawl.entries.has(item.url)) continue;
+      const entry: StoredEntry = {
+        ...item,
+        crawlId,
+        host: hostKey(item.url),
+        state: 'queued',
+        attempts: 0,
+        dueAt: now,
+        seq: crawl.seq++,
+      };
+      crawl.entries.set(item.url, entry);
+      this.setState(crawl, entry, 'queued');
+      added.push(item.url);
+    }
+    return added;
+  }
+
+  async dueHosts(crawlId: string, kinds?: readonly FrontierKind[]): Promise<DueHost[]> {
+    const crawl = this.crawl(crawlId);
+    const hosts: DueHost[] = [];
+    for (const [host, urls] of crawl.queuedByHost) {
+      let dueAt = Infinity;
+      for (const url of urls) {
+        const entry = crawl.entries.get(url)!;
+        if (!kinds || kinds.includes(entry.kind)) dueAt = Math.min(dueAt, entry.dueAt);
+      }
+      if (dueAt !== Infinity) hosts.push({ host, dueAt });
+    }
+    return hosts.sort((a, b) => a.dueAt - b.dueAt);
+  }
+
+  async claimNext(
+    crawlId: string,
+    host: string,
+    now: number,
+    kinds?: readonly FrontierKind[],
+  ): Promise<FrontierEntry | null> {
+    const crawl = this.crawl(crawlId);
+    let best: StoredEntry | undefined;
+    for (const url of crawl.queuedByHost.get(host) ?? []) {
+      const entry = crawl.entries.get(url)!;
+      if (entry.dueAt > now || (kinds && !kinds.includes(entry.kind))) continue;
+      if (!best || entry.depth < best.depth || (entry.depth === best.depth && entry.seq < best.seq))
+        best = entry;
+    }
+    if (!best) return null;
+    this.setState(crawl, best, 'claimed');
+    return this.copy(best);
+  }
+
+  async markDone(crawlId: string, url: string): Promise<void> {
+    const { crawl, entry } = this.entry(crawlId, url);
+    this.setState(crawl, entry, 'done');
+  }
+
+  async markSkipped(crawlId: string, url: string, reason: string): Promise<void> {
+    const { crawl, entry } = this.entry(crawlId, url);
+    entry.lastError = reason;
+    this.setState(crawl, entry, 'skipped');
+  }
+
+  async markFailed(crawlId: string, url: string, error: string, retryAt: number | null): Promise<void> {
+    const { crawl, entry } = this.entry(crawlId, url);
+    entry.attempts++;
+    entry.lastError = error;
+    if (retryAt === null) {
+      this.setState(crawl, entry, 'failed');
+    } else {
+      entry.dueAt = retryAt;
+      this.setState(crawl, entry, 'queued');
+    }
+  }
+
+  async release(crawlId: string, url: string): Promise<void> {
+    const { crawl, entry } = this.entry(crawlId, url);
+    if (entry.state === 'claimed') this.setState(crawl, entry, 'queued');
+  }
+
+  async requeueClaimed(crawlId: string): Promise<number> {
+    const crawl = this.crawl(crawlId);
+    let count = 0;
+    for (const entry of crawl.entries.values()) {
+      if (entry.state !== 'claimed') continue;
+      this.setState(crawl, entry, 'queued');
+      count++;
+    }
+    return count;
+  }
+
+  async counts(crawlId: string): Promise<FrontierCounts> {
+    const counts = emptyCounts();
+    for (const entry of this.crawl(crawlId).entries.values()) counts[entry.kind][entry.state]++;
+    return counts;
+  }
+
+  /** Entry as stored (a copy), for inspection in tests. */
+  get(crawlId: string, url: string): FrontierEntry | undefined {
+    const entry = this.crawls.get(crawlId)?.entries.get(url);
+    return entry && this.copy(entry);
+  }
+
+  snapshot(): FrontierSnapshot {
+    return JSON.parse(
+      JSON.stringify(
+        Object.fromEntries([...this.crawls].map(([id, crawl]) => [id, [...crawl.entries.values()]])),
+      ),
+    ) as FrontierSnapshot;
+  }
+
+  static fromSnapshot(snapshot: FrontierSnapshot): InMemoryFrontierStore {
+    const store = new InMemoryFrontierStore();
+    for (const [crawlId, entries] of Object.entries(snapshot)) {
+      const crawl = store.crawl(crawlId);
+      for (const stored of entries) {
+        const entry: StoredEntry = { ...stored };
+        crawl.entries.set(entry.url, entry);
+        crawl.seq = Math.max(crawl.seq, entry.seq + 1);
+        store.setState(crawl, entry, entry.state);
+      }
+    }
+    return store;
+  }
+
+  private copy(entry: StoredEntry): FrontierEntry {
+    const { seq: _seq, ...rest } = entry;
+    return { ...rest, data: rest.data && { ...rest.data } };
+  }
+}

@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Politeness per host: one request at a time, and a pause between the end of one request and the
+ * start of the next (the larger of our default delay and the site's Crawl-delay, or a Retry-After
+ * backoff). Measuring from the end, not the start, keeps a slow server from being hit back-to-back.
+ */
+
+interface HostState {
+  /** Settles when the request currently holding the host finishes. */
+  tail: Promise<void>;
+  busy: boolean;
+  nextAt: number;
+  delayMs: number;
+}
+
+export class HostScheduler {
+  private readonly hosts = new Map<string, HostState>();
+
+  constructor(private readonly defaultDelayMs: number) {}
+
+  private state(host: string): HostState {
+    let state = this.hosts.get(host);
+    if (!state) {
+      state = { tail: Promise.resolve(), busy: false, nextAt: 0, delayMs: this.defaultDelayMs };
+      this.hosts.set(host, state);
+    }
+    return state;
+  }
+
+  /** Epoch ms from which the host may be contacted again (0 when never contacted). */
+  readyAt(host: string): number {
+    return this.hosts.get(host)?.nextAt ?? 0;
+  }
+
+  isBusy(host: string): boolean {
+    return this.hosts.get(host)?.busy ?? false;
+  }
+
+  /** Sets the pause for this host; never below the default. */
+  setDelay(host: string, delayMs: number): void {
+    this.state(host).delayMs = Math.max(this.defaultDelayMs, delayMs);
+  }
+
+  delayOf(host: string): number {
+    return this.hosts.get(host)?.delayMs ?? this.defaultDelayMs;
+  }
+
+  /** Keeps the host idle until `until` (429/503 with Retry-After). */
+  backoff(host: string, until: number): void {
+    const state = this.state(host);
+    state.nextAt = Math.max(state.nextAt, until);
+  }
+
+  /** Runs `task` as the host's only request once its turn and its pause have come. */
+  async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const state = this.state(host);
+    const previous = state.tail;
+    let release!: () => void;
+    state.tail = new Promise<void>((resolve) => (release = resolve));
+    let contacted = false;
+    try {
+      await previous;
+      state.busy = true;
+      const wait = state.nextAt - Date.now();
+      if (wait > 0) await sleep(wait, undefined, { signal });
+      contacted = true;
+      return await task();
+    } finally {
+      if (contacted) state.nextAt = Math.max(state.nextAt, Date.now() + state.delayMs);
+      state.busy = false;
+      release();
+    }
+  }
+}
