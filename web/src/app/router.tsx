@@ -1,0 +1,118 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppRoot } from './app-root.tsx';
+import { ComingSoon } from './coming-soon.tsx';
+import { AdminLayout, GuestLayout, NotFoundLayout, PromoLayout, UserLayout } from './layouts/layouts.tsx';
+import {
+  AboutRoute,
+  ContactRoute,
+  FaqRoute,
+  IndexRoute,
+  PrivacyPolicyRoute,
+  TermsOfServiceRoute,
+} from './pages/promo-routes.tsx';
+import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
+import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
+import { LoginPage } from '../features/auth/login-page.tsx';
+import { RegisterPage } from '../features/auth/register-page.tsx';
+import { ResetPasswordPage, SetPasswordPage } from '../features/auth/token-password-pages.tsx';
+import { VerifyEmailPage } from '../features/auth/verify-email-page.tsx';
+
+const soon = (title: string, description: string) => <ComingSoon title={title} description={description} />;
+
+/** The route map of spec 000 §2: every route belongs to one layout; `handle.name` is the route name. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppRoot />,
+    children: [
+      {
+        element: <PromoLayout />,
+        children: [
+          { path: '/', element: <IndexRoute />, handle: { name: 'index' } },
+          { path: '/about-us', element: <AboutRoute />, handle: { name: 'about-us' } },
+          { path: '/faq', element: <FaqRoute />, handle: { name: 'faq' } },
+          { path: '/contact', element: <ContactRoute />, handle: { name: 'contact' } },
+          { path: '/privacy-policy', element: <PrivacyPolicyRoute />, handle: { name: 'privacy-policy' } },
+          { path: '/terms-of-service', element: <TermsOfServiceRoute />, handle: { name: 'terms-of-service' } },
+        ],
+      },
+      {
+        element: <GuestLayout />,
+        children: [
+          { path: '/register', element: <RegisterPage />, handle: { name: 'register' } },
+          { path: '/login', element: <LoginPage />, handle: { name: 'login' } },
+          { path: '/verify-email/:verificationHash?', element: <VerifyEmailPage />, handle: { name: 'verify-email' } },
+          { path: '/forgot-password', element: <ForgotPasswordPage />, handle: { name: 'forgot-password' } },
+          { path: '/reset-password', element: <ResetPasswordPage />, handle: { name: 'reset-password' } },
+          { path: '/set-password', element: <SetPasswordPage />, handle: { name: 'set-password' } },
+        ],
+      },
+      {
+        element: <UserLayout />,
+        children: [
+          { path: '/home', element: <HomeRoute />, handle: { name: 'home' } },
+          { path: '/home/privacy-policy', element: <PrivacyPolicyRoute />, handle: { name: 'home-privacy-policy' } },
+          { path: '/home/terms-of-service', element: <TermsOfServiceRoute />, handle: { name: 'home-terms-of-service' } },
+          {
+            path: '/pricing',
+            element: soon('Select plan', 'Plans, card checkout and bank transfer with a proforma invoice will be available here.'),
+            handle: { name: 'pricing', refreshUser: true },
+          },
+          {
+            path: '/search/:imageUrl?',
+            element: soon('Search', 'Upload a photo, choose a face and find where it appears on public websites.'),
+            handle: { name: 'search', refreshUser: true },
+          },
+          {
+            path: '/data-extractor/:hashedId?',
+            element: soon('AI Data Extractor', 'Names, politician, sanctions and criminal flags with evidence, for your search results.'),
+            handle: { name: 'data-extractor' },
+          },
+          {
+            path: '/saved-searches/:hashedId?',
+            element: soon('Saved Searches', 'Your saved result sets, with notes and PDF reports.'),
+            handle: { name: 'saved-searches' },
+          },
+          {
+            path: '/account',
+            element: soon('Account', 'Your subscription, your team’s seats and your settings.'),
+            handle: { name: 'account', refreshUser: true },
+          },
+          { path: '/support', element: <SupportRoute />, handle: { name: 'support' } },
+        ],
+      },
+      {
+        path: '/admin',
+        element: <AdminLayout />,
+        children: [
+          { path: 'users', element: <AdminUsersPage />, handle: { name: 'admin-users' } },
+          { path: 'users/:id', element: soon('User', 'User details.'), handle: { name: 'admin-user' } },
+          { path: 'organizations/:id', element: soon('Organization', 'Organization details.'), handle: { name: 'admin-organization' } },
+          {
+            path: 'organizations/:id/create-billing-plan',
+            element: soon('Create billing plan', 'Manual and virtual plans.'),
+            handle: { name: 'admin-create-billing-plan' },
+          },
+          { path: 'payments', element: soon('Payments', 'Card and bank payments.'), handle: { name: 'admin-payments' } },
+          { path: 'payments/:id', element: soon('Payment', 'Payment details.'), handle: { name: 'admin-payment' } },
+          { path: 'orders', element: soon('Orders', 'Bank-transfer orders.'), handle: { name: 'admin-orders' } },
+          { path: 'saved-searches', element: soon('Saved Searches', 'Every organization’s saved searches.'), handle: { name: 'admin-saved-searches' } },
+          {
+            path: 'saved-searches/:savedSearchHash',
+            element: soon('Saved Results', 'A saved search, read-only.'),
+            handle: { name: 'admin-saved-search' },
+          },
+          { path: 'data-extractor', element: soon('AI Data Extractor', 'Every organization’s extractions.'), handle: { name: 'admin-data-extractor' } },
+          {
+            path: 'data-extractor/:id',
+            element: soon('Extracted Data', 'An extraction, read-only.'),
+            handle: { name: 'admin-data-extraction' },
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundLayout />, handle: { name: 'not-found' } },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
