@@ -8,9 +8,10 @@ import sharp, { type Sharp } from 'sharp';
  * than its right-hand neighbour. Averaging blocks (rather than resizing straight to 9×8) makes the
  * hash far less sensitive to resampling and JPEG/WebP noise.
  *
- * Measured on the face-api sample photos (1920 px wide, see server/test/crawler/perceptual-hash.test.ts):
- * half size, JPEG q30, 70 % WebP q50, 256-px thumbnail, +10 % brightness: 0–1 bits; cropped 2 % on
- * each side: ≤ 6; cropped 3 % on two sides: ≤ 11; six different photos: 27–38 apart.
+ * Measured on the six face-api sample photos (server/test/crawler/perceptual-hash.test.ts): half size,
+ * JPEG q30, 70 % WebP q50, 25 % PNG, 256-px thumbnail, +10 % brightness: 0–1 bits; cropped 2 % on each
+ * side: ≤ 8; cropped 3 % on two sides: ≤ 9 (≤ 11 on the 1920-px originals); different photos: 27–38.
+ * Crops beyond ~5 % per side drift past the threshold (≈ 16): the hash is for copies, not for faces.
  */
 
 /** Hamming distance at or below which two hashes are the same photo (resized, recompressed, slightly cropped). */

@@ -30,9 +30,9 @@ export class TestServer {
 
   static async start(routes: Record<string, Handler> = {}): Promise<TestServer> {
     const map = new Map(Object.entries(routes));
-    let instance!: TestServer;
-    const server = http.createServer((req, res) => instance.handle(req, res));
-    instance = new TestServer(server, map);
+    const server = http.createServer();
+    const instance = new TestServer(server, map);
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => instance.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return instance;
   }
