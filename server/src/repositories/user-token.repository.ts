@@ -36,6 +36,19 @@ export class UserTokenRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** Whether the user holds a link of this purpose that can still be used (unused and not expired). */
+  async hasUsable(userId: number, purpose: TokenPurpose): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('user_tokens')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** A new link replaces older unused ones of the same purpose. */
   async expireUnused(userId: number, purpose: TokenPurpose): Promise<void> {
     await this.db

@@ -53,9 +53,9 @@ export class AccountService {
     const existing = await this.users.findByEmail(email);
     if (existing) {
       // An address whose confirmation link expired may register again (spec 000 §9); any other may not.
+      // The newest link counts: a resent link keeps the registration for its own 24 hours.
       const abandoned =
-        existing.status === 'EMAIL_UNVERIFIED' &&
-        Date.now() - existing.created_at.getTime() > VERIFICATION_LINK_HOURS * HOUR_MS;
+        existing.status === 'EMAIL_UNVERIFIED' && !(await this.tokens.hasUsable(existing.id, 'VERIFY_EMAIL'));
       if (!abandoned) {
         throw badRequest(REGISTER_MESSAGES.emailTaken, [{ field: 'email', message: REGISTER_MESSAGES.emailTaken }]);
       }

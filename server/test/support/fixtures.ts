@@ -1,5 +1,8 @@
+import type { UserStatus } from '@osint/contract/api-types';
+import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { hashPassword } from '../../src/lib/password-hasher.ts';
-import { newPublicId } from '../../src/lib/secure-token.ts';
+import { hashToken, newPublicId, newSecureToken } from '../../src/lib/secure-token.ts';
+import { readOutbox, type OutboxMessage } from './outbox.ts';
 import { sessionCookieOf, type TestApp } from './test-app.ts';
 
 export const FIXTURE_PASSWORD = 'Fixture.Pass1';
@@ -7,7 +10,13 @@ export const FIXTURE_PASSWORD = 'Fixture.Pass1';
 /** An approved user in a new organization, created directly in the database. */
 export async function createUser(
   t: TestApp,
-  options: { email: string; admin?: boolean; role?: 'OWNER' | 'USER'; organizationId?: number; hasAccess?: boolean },
+  options: {
+    email: string;
+    admin?: boolean;
+    role?: 'OWNER' | 'USER';
+    organizationId?: number;
+    hasAccess?: boolean;
+  },
 ): Promise<{ id: number; organizationId: number }> {
   const organizationId =
     options.organizationId ??
@@ -36,11 +45,118 @@ export async function createUser(
 }
 
 export async function login(t: TestApp, email: string, password = FIXTURE_PASSWORD): Promise<string> {
-  const response = await t.request({ method: 'POST', url: '/api/user/login', payload: { mail: email, password } });
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { mail: email, password },
+  });
   return sessionCookieOf(response);
 }
 
 export async function createAdmin(t: TestApp, email = 'admin@provider.example.org'): Promise<string> {
   await createUser(t, { email, admin: true });
   return login(t, email);
+}
+
+/** A registration body that passes every rule of spec 000 §5, for `POST /api/user/register`. */
+export function registrationBody(mail: string, password = FIXTURE_PASSWORD) {
+  return {
+    mail,
+    password,
+    organizationName: `Organization of ${mail}`,
+    organizationLink: 'https://agency.example.org',
+    organizationType: 'government',
+    newsletter: false,
+  };
+}
+
+/** A user in any state of the account life cycle: created approved, then moved to `status`. */
+export async function createUserWithStatus(
+  t: TestApp,
+  options: { email: string; status: UserStatus; role?: 'OWNER' | 'USER'; organizationId?: number },
+): Promise<{ id: number; organizationId: number }> {
+  const user = await createUser(t, options);
+  await t.db.updateTable('users').set({ status: options.status }).where('id', '=', user.id).execute();
+  return user;
+}
+
+/**
+ * An invited user (no password yet) in an existing organization, with a SET_PASSWORD link stored the way
+ * the product stores it: only the SHA-256 of the token. Returns the raw token of the link.
+ */
+export async function createInvitedUser(
+  t: TestApp,
+  options: { email: string; organizationId: number; validForMs?: number },
+): Promise<{ id: number; token: string }> {
+  const user = await t.db
+    .insertInto('users')
+    .values({
+      hashed_id: newPublicId(),
+      organization_id: options.organizationId,
+      email: options.email,
+      password_hash: null,
+      role: 'USER',
+      status: 'INVITED',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const token = newSecureToken();
+  await t.db
+    .insertInto('user_tokens')
+    .values({
+      user_id: user.id,
+      purpose: 'SET_PASSWORD',
+      token_hash: hashToken(token),
+      expires_at: new Date(Date.now() + (options.validForMs ?? 72 * 3_600_000)),
+    })
+    .execute();
+  return { id: user.id, token };
+}
+
+export async function findUserByEmail(t: TestApp, email: string) {
+  return t.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+/**
+ * Every e-mail the product queued for `to`, whatever its delivery state. Mail goes through the job queue,
+ * so an empty list proves nothing was (or will be) sent to that address.
+ */
+export async function mailJobsTo(t: TestApp, to: string): Promise<{ subject: string }[]> {
+  const jobs = await t.db.selectFrom('jobs').select('payload').where('queue', '=', QUEUES.sendMail).execute();
+  const payloads = jobs.map(
+    (job) =>
+      (typeof job.payload === 'string' ? JSON.parse(job.payload) : job.payload) as {
+        to: string;
+        subject: string;
+      },
+  );
+  return payloads.filter((payload) => payload.to === to);
+}
+
+/** Waits until `count` messages to `to` whose subject matches are in the outbox; returns them oldest first. */
+export async function waitForMails(
+  t: TestApp,
+  to: string,
+  subject: RegExp,
+  count: number,
+  timeoutMs = 10_000,
+): Promise<OutboxMessage[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await readOutbox(t.config.dataDir)).filter(
+      (m) => m.to.includes(to) && subject.test(m.subject),
+    );
+    if (found.length >= count) return found;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${found.length} of ${count} mails to ${to} matching ${subject} within ${timeoutMs} ms`,
+      );
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Sessions stored for a user (their ids are hashes of the cookie values). */
+export async function sessionCountOf(t: TestApp, userId: number): Promise<number> {
+  const rows = await t.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
+  return rows.length;
 }
