@@ -145,21 +145,23 @@ export function AboutPage({ signedIn = false }: AboutPageProps) {
       </section>
 
       <section className="promo-section" aria-labelledby="promo-purpose-title">
-        <div className="container promo-narrow promo-prose">
-          <h2 id="promo-purpose-title" className="promo-section-title">
-            Our purpose
-          </h2>
-          <p className="promo-lead">
-            To give the institutions that protect the public the same reach into open sources as the people
-            they investigate, without compromising the privacy of everyone else.
-          </p>
-          <p>
-            Fraud, trafficking, money laundering and sanctions evasion leave traces in public view. Finding
-            them in time should not depend on the size of an investigation team. At the same time, face search
-            is a powerful technology, and we believe it belongs only in accountable hands. That is why{' '}
-            {PRODUCT_NAME} is business-only and invite-only, why we verify every organization manually, and
-            why we do not store the photos our customers upload.
-          </p>
+        <div className="container">
+          <div className="promo-narrow promo-prose">
+            <h2 id="promo-purpose-title" className="promo-section-title">
+              Our purpose
+            </h2>
+            <p className="promo-lead">
+              To give the institutions that protect the public the same reach into open sources as the people
+              they investigate, without compromising the privacy of everyone else.
+            </p>
+            <p>
+              Fraud, trafficking, money laundering and sanctions evasion leave traces in public view. Finding
+              them in time should not depend on the size of an investigation team. At the same time, face
+              search is a powerful technology, and we believe it belongs only in accountable hands. That is
+              why {PRODUCT_NAME} is business-only and invite-only, why we verify every organization manually,
+              and why we do not store the photos our customers upload.
+            </p>
+          </div>
         </div>
       </section>
 

@@ -1,5 +1,5 @@
 import { PageHeader } from './page-header';
-import { ClockIcon, MailIcon, MapPinIcon } from './promo-icons';
+import { GlobeIcon, MailIcon, MapPinIcon } from './promo-icons';
 import { COMPANY_NAME, COMPANY_SEAT } from './promo-constants';
 import './promo.css';
 
@@ -20,7 +20,7 @@ export function ContactHeading() {
           </span>
         </li>
         <li>
-          <ClockIcon />
+          <GlobeIcon />
           <span>
             <strong>Two support hubs</strong>
             Our team works from Israel and Georgia.

@@ -54,38 +54,42 @@ export function FaqList({ showTitle = false, defaultOpenId }: FaqListProps) {
   const titleId = useId();
   const GroupHeading = showTitle ? 'h3' : 'h2';
 
+  // A full-width band with its own .container: on /contact the app places it directly after the form's
+  // container, and on /faq it follows the page header.
   return (
     <section
-      className="promo-faq"
+      className="promo-faq-section"
       aria-labelledby={showTitle ? titleId : undefined}
       aria-label={showTitle ? undefined : 'Frequently asked questions'}
     >
-      {showTitle && (
-        <header className="promo-faq-header">
-          <h2 id={titleId} className="promo-section-title">
-            FAQ
-          </h2>
-          <p className="promo-lead">Answers to the questions organizations ask us most often.</p>
-        </header>
-      )}
-      {FAQ_GROUPS.map((group) => (
-        <div key={group.id} className="promo-faq-group">
-          <div className="promo-faq-group-head">
-            <GroupHeading className="promo-faq-group-title">{group.title}</GroupHeading>
-            <p className="promo-faq-group-count">{group.entries.length} questions</p>
+      <div className="container promo-faq">
+        {showTitle && (
+          <header className="promo-faq-header">
+            <h2 id={titleId} className="promo-section-title">
+              FAQ
+            </h2>
+            <p className="promo-lead">Answers to the questions organizations ask us most often.</p>
+          </header>
+        )}
+        {FAQ_GROUPS.map((group) => (
+          <div key={group.id} className="promo-faq-group">
+            <div className="promo-faq-group-head">
+              <GroupHeading className="promo-faq-group-title">{group.title}</GroupHeading>
+              <p className="promo-faq-group-count">{group.entries.length} questions</p>
+            </div>
+            <div className="promo-faq-items">
+              {group.entries.map((entry) => (
+                <FaqItem
+                  key={entry.id}
+                  entry={entry}
+                  defaultOpen={entry.id === defaultOpenId}
+                  headingLevel={showTitle ? 4 : 3}
+                />
+              ))}
+            </div>
           </div>
-          <div className="promo-faq-items">
-            {group.entries.map((entry) => (
-              <FaqItem
-                key={entry.id}
-                entry={entry}
-                defaultOpen={entry.id === defaultOpenId}
-                headingLevel={showTitle ? 4 : 3}
-              />
-            ))}
-          </div>
-        </div>
-      ))}
+        ))}
+      </div>
     </section>
   );
 }

@@ -16,8 +16,8 @@ export function FaqPage({ defaultOpenId = 'what-is-osint' }: FaqPageProps) {
         title="FAQ"
         lead="Everything organizations ask us before and after they join: access, trial, pricing, privacy and how the search works."
       />
-      <div className="container promo-page-body">
-        <FaqList defaultOpenId={defaultOpenId} />
+      <FaqList defaultOpenId={defaultOpenId} />
+      <div className="container promo-faq-more-wrap">
         <aside className="promo-faq-more" aria-labelledby="promo-faq-more-title">
           <div>
             <h2 id="promo-faq-more-title" className="promo-faq-more-title">

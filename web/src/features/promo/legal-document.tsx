@@ -64,7 +64,11 @@ export function LegalDocument({ document: content }: LegalDocumentProps) {
           <ol>
             {content.sections.map((section) => (
               <li key={section.id}>
-                <a href={`#${section.id}`} onClick={(event) => onTocClick(event, section.id)}>
+                <a
+                  href={`#${section.id}`}
+                  data-annex={/^\d/.test(section.label) ? undefined : ''}
+                  onClick={(event) => onTocClick(event, section.id)}
+                >
                   <span className="promo-legal-toc-label">{section.label}</span>
                   <span>{section.heading}</span>
                 </a>

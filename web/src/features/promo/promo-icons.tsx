@@ -201,15 +201,6 @@ export function MailIcon(props: IconProps) {
   );
 }
 
-export function ClockIcon(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <circle cx="12" cy="12" r="9" />
-      <path d="M12 7v5l3.2 2" />
-    </Icon>
-  );
-}
-
 export function MapPinIcon(props: IconProps) {
   return (
     <Icon {...props}>
