@@ -10,6 +10,8 @@ interface HostState {
   /** Settles when the request currently holding the host finishes. */
   tail: Promise<void>;
   busy: boolean;
+  /** When the last request ended (0 when never contacted). */
+  lastEnd: number;
   nextAt: number;
   delayMs: number;
 }
@@ -22,7 +24,7 @@ export class HostScheduler {
   private state(host: string): HostState {
     let state = this.hosts.get(host);
     if (!state) {
-      state = { tail: Promise.resolve(), busy: false, nextAt: 0, delayMs: this.defaultDelayMs };
+      state = { tail: Promise.resolve(), busy: false, lastEnd: 0, nextAt: 0, delayMs: this.defaultDelayMs };
       this.hosts.set(host, state);
     }
     return state;
@@ -37,9 +39,12 @@ export class HostScheduler {
     return this.hosts.get(host)?.busy ?? false;
   }
 
-  /** Sets the pause for this host; never below the default. */
+  /** Sets the pause for this host (never below the default); it applies from the last request already made. */
   setDelay(host: string, delayMs: number): void {
-    this.state(host).delayMs = Math.max(this.defaultDelayMs, delayMs);
+    const state = this.state(host);
+    state.delayMs = Math.max(this.defaultDelayMs, delayMs);
+    // The Crawl-delay is learnt from the robots.txt response itself: the pause after it counts too.
+    if (state.lastEnd) state.nextAt = Math.max(state.nextAt, state.lastEnd + state.delayMs);
   }
 
   delayOf(host: string): number {
@@ -67,7 +72,10 @@ export class HostScheduler {
       contacted = true;
       return await task();
     } finally {
-      if (contacted) state.nextAt = Math.max(state.nextAt, Date.now() + state.delayMs);
+      if (contacted) {
+        state.lastEnd = Date.now();
+        state.nextAt = Math.max(state.nextAt, state.lastEnd + state.delayMs);
+      }
       state.busy = false;
       release();
     }

@@ -284,18 +284,18 @@ function siblingText(el: DomElement, direction: 'previous' | 'next', limit: numb
 
 /** Heading before the image, the paragraph around it, or the text next to it when it stands alone. */
 function nearbyTextOf(el: DomElement, heading: string, max: number): string {
-  const parts: string[] = [];
-  if (heading) parts.push(heading);
+  const parts: string[] = heading ? [heading] : [];
   const block = closest(el, (e) => CONTEXT_BLOCKS.has(e.name));
   let around = block ? flat(visibleText(block, max * 2, (e) => e.name === 'figcaption')) : '';
-  if (around.length < 40) {
-    // Climb out of wrappers (a, span, div, picture) until some neighbour has text.
+  if (!around) {
+    // The image stands alone (in a figure, a div, a link): climb out of wrappers until a neighbour has text.
     let anchor: DomElement = block ?? el;
     for (let depth = 0; depth < 4; depth++) {
-      const before = siblingText(anchor, 'previous', max);
-      const after = siblingText(anchor, 'next', max);
-      if (before || after) {
-        around = [around, before, after].filter(Boolean).join(' ');
+      const neighbours = [siblingText(anchor, 'previous', max), siblingText(anchor, 'next', max)].filter(
+        (t) => t && t !== heading,
+      );
+      if (neighbours.length) {
+        around = neighbours.join(' ');
         break;
       }
       const parent = anchor.parent;

@@ -1,0 +1,575 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { crawlerUserAgent, type CrawlOptions } from '../../src/crawler/crawl-options.ts';
+import {
+  Crawler,
+  type CrawledImage,
+  type CrawledPage,
+  type CrawlErrorEvent,
+  type CrawlProgress,
+  type ImageOccurrence,
+} from '../../src/crawler/crawler.ts';
+import { InMemoryFrontierStore } from '../../src/crawler/frontier.ts';
+import { sha256Hex } from '../../src/crawler/image-process.ts';
+import {
+  TestServer,
+  bytes,
+  html,
+  page,
+  redirect,
+  resolveToLoopback,
+  sequence,
+  status,
+  text,
+  type Handler,
+} from './test-server.ts';
+
+const SAMPLES = path.resolve(import.meta.dirname, '../../../node_modules/@vladmandic/face-api/demo');
+const USER_AGENT = crawlerUserAgent('https://osint.example');
+
+let alice: Buffer;
+let bob: Buffer;
+let carol: Buffer;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  const photo = (n: number) =>
+    sharp(path.join(SAMPLES, `sample${n}.jpg`))
+      .resize(320)
+      .jpeg()
+      .toBuffer();
+  [alice, bob, carol] = await Promise.all([photo(1), photo(2), photo(3)]);
+});
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function startServer(routes: Record<string, Handler>): Promise<TestServer> {
+  const server = await TestServer.start(routes);
+  servers.push(server);
+  return server;
+}
+
+/** Options for a crawl against the local test server with the SSRF guard ON (only 127.0.0.1 trusted). */
+function testOptions(server: TestServer, overrides: Partial<CrawlOptions> = {}): Partial<CrawlOptions> {
+  return {
+    userAgent: USER_AGENT,
+    trustedAddresses: ['127.0.0.1'],
+    allowedPorts: [server.port],
+    resolveHost: resolveToLoopback(),
+    politenessDelayMs: 10,
+    retryBaseDelayMs: 20,
+    maxRetries: 2,
+    connectTimeoutMs: 1_000,
+    totalTimeoutMs: 2_000,
+    ...overrides,
+  };
+}
+
+interface Collected {
+  pages: CrawledPage[];
+  images: Array<{ image: CrawledImage; pages: ImageOccurrence[] }>;
+  errors: CrawlErrorEvent[];
+  progress: CrawlProgress[];
+}
+
+function collector(): Collected & { callbacks: ConstructorParameters<typeof Crawler>[0]['callbacks'] } {
+  const collected: Collected = { pages: [], images: [], errors: [], progress: [] };
+  return {
+    ...collected,
+    callbacks: {
+      onPage: (p) => void collected.pages.push(p),
+      onImage: (image, pages) => void collected.images.push({ image, pages }),
+      onError: (e) => void collected.errors.push(e),
+      onProgress: (p) => void collected.progress.push(p),
+    },
+  };
+}
+
+const pathsOf = (pages: CrawledPage[]) => pages.map((p) => new URL(p.finalUrl).pathname).sort();
+
+describe('Crawler on a small site', () => {
+  it('crawls seeds and sitemaps, obeys robots.txt, stays on the site, fetches and analyses images once', async () => {
+    const server = await startServer({});
+    const site = (p: string) => server.url(p, 'site.test');
+    const cdn = (p: string) => server.url(p, 'cdn.test');
+    server.route(
+      'site.test/robots.txt',
+      text(
+        [
+          'User-agent: *',
+          'Disallow: /',
+          '',
+          'User-agent: OSINTPlatformBot',
+          'Disallow: /private/',
+          'Allow: /private/ok.html',
+          '',
+          `Sitemap: ${site('/sitemap-index.xml')}`,
+        ].join('\n'),
+      ),
+    );
+    server.route(
+      'site.test/sitemap-index.xml',
+      text(
+        `<sitemapindex><sitemap><loc>${site('/sitemap-pages.xml')}</loc></sitemap></sitemapindex>`,
+        'application/xml',
+      ),
+    );
+    server.route(
+      'site.test/sitemap-pages.xml',
+      text(
+        `<urlset><url><loc>${site('/orphan.html')}</loc></url><url><loc>${site('/about.html')}</loc></url></urlset>`,
+        'application/xml',
+      ),
+    );
+    server.route(
+      'site.test/',
+      html(
+        page(
+          'Home',
+          `<a href="/about.html">About</a> <a href="/team.html">Team</a> <a href="/private/secret.html">Secret</a>
+           <a href="/private/ok.html">Allowed</a> <a href="${server.url('/', 'other.test')}">Elsewhere</a>
+           <a href="/report.pdf">PDF</a> <a href="/data">Data</a> <a href="/flaky.html">Flaky</a>
+           <a href="/moved">Moved</a> <a href="/broken.html">Broken</a>`,
+        ),
+      ),
+    );
+    server.route(
+      'site.test/team.html',
+      html(
+        page(
+          'Team',
+          `<h1>Board</h1>
+           <figure><img src="${cdn('/alice.jpg')}" alt="Alice"><figcaption>Alice Example, chair</figcaption></figure>
+           <p>Bob Example runs operations <img src="/img/bob.jpg" alt="Bob"></p>
+           <p>Same photo again <img src="/img/bob-copy.jpg" alt="Bob again"></p>
+           <p><img src="/img/carol.jpg" alt="Carol"> Carol, already indexed elsewhere</p>
+           <p><img src="/img/huge.jpg" alt="Too big"> <img src="/img/vector.svg" alt="Logo"></p>`,
+        ),
+      ),
+    );
+    server.route(
+      'site.test/about.html',
+      html(page('About', `<p>About us <img src="${cdn('/alice.jpg')}" alt="Alice at work"></p>`)),
+    );
+    server.route('site.test/orphan.html', html(page('Orphan', '<p>Only listed in the sitemap</p>')));
+    server.route('site.test/private/ok.html', html(page('Allowed', '<p>explicitly allowed</p>')));
+    server.route('site.test/private/secret.html', html(page('Secret', 'must never be fetched')));
+    server.route('site.test/data', text('{"not":"html"}', 'application/json'));
+    server.route(
+      'site.test/flaky.html',
+      sequence([status(503, { 'retry-after': '0' })], html(page('Flaky', 'ok'))),
+    );
+    server.route('site.test/moved', redirect('/team.html', 301));
+    server.route('site.test/img/bob.jpg', bytes(bob, 'image/jpeg'));
+    server.route('site.test/img/bob-copy.jpg', bytes(bob, 'image/jpeg'));
+    server.route('site.test/img/carol.jpg', bytes(carol, 'image/jpeg'));
+    server.route(
+      'site.test/img/huge.jpg',
+      bytes(Buffer.concat([alice, Buffer.alloc(200_000)]), 'image/jpeg'),
+    );
+    server.route(
+      'site.test/img/vector.svg',
+      text('<svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'),
+    );
+    server.route('cdn.test/alice.jpg', bytes(alice, 'image/jpeg'));
+    server.route('other.test/', html(page('Other', 'not ours')));
+
+    const carolHash = sha256Hex(carol);
+    const out = collector();
+    const store = new InMemoryFrontierStore();
+    const crawler = new Crawler({
+      crawlId: 'site',
+      seeds: [site('/')],
+      store,
+      options: testOptions(server, { maxImageBytes: 150_000 }),
+      callbacks: { ...out.callbacks, isKnownContentHash: (sha) => sha === carolHash },
+    });
+    const summary = await crawler.run();
+
+    expect(summary.reason).toBe('done');
+    expect(pathsOf(out.pages)).toEqual([
+      '/',
+      '/about.html',
+      '/flaky.html',
+      '/orphan.html',
+      '/private/ok.html',
+      '/team.html',
+    ]);
+    // robots.txt: our group is used (the * group would forbid everything), Disallow is obeyed.
+    expect(server.hits('/private/secret.html')).toHaveLength(0);
+    // Links to other hosts are not followed; the PDF link is not even requested.
+    expect(server.requests.filter((r) => r.hostname === 'other.test')).toHaveLength(0);
+    expect(server.hits('/report.pdf')).toHaveLength(0);
+    // 503 then 200: retried once.
+    expect(server.hits('/flaky.html')).toHaveLength(2);
+    expect(server.requests.every((r) => r.userAgent === USER_AGENT)).toBe(true);
+
+    const home = out.pages.find((p) => p.title === 'Home')!;
+    expect(home.depth).toBe(0);
+    expect(home.links).toContain(server.url('/', 'other.test'));
+    const team = out.pages.find((p) => p.title === 'Team')!;
+    expect(team.text).toContain('Bob Example runs operations');
+    expect(team.images.map((i) => i.url)).toContain(cdn('/alice.jpg'));
+
+    // Images: the CDN image on another host is fetched once although two pages show it.
+    const byUrl = new Map(out.images.map((entry) => [entry.image.url, entry]));
+    expect(server.hits('/alice.jpg', 'cdn.test')).toHaveLength(1);
+    const aliceEntry = byUrl.get(cdn('/alice.jpg'))!;
+    expect(aliceEntry.image.analysis).not.toBeNull();
+    expect(aliceEntry.image.sha256).toBe(sha256Hex(alice));
+    expect(aliceEntry.image.bytes.equals(alice)).toBe(true);
+    const figure = aliceEntry.pages.find((o) => o.pageUrl === site('/team.html'))!;
+    expect(figure).toMatchObject({ alt: 'Alice', caption: 'Alice Example, chair' });
+    expect(figure.nearbyText).toContain('Board');
+    const analysis = aliceEntry.image.analysis!;
+    expect(analysis.width).toBe(320);
+    const thumb = await sharp(analysis.thumbnail).metadata();
+    expect(thumb.format).toBe('jpeg');
+    expect(Math.max(thumb.width, thumb.height)).toBeLessThanOrEqual(256);
+    expect(analysis.phash).toMatch(/^[0-9a-f]{16}$/);
+
+    // The same bytes under two URLs: both reported, analysed once.
+    const bobs = [byUrl.get(site('/img/bob.jpg'))!, byUrl.get(site('/img/bob-copy.jpg'))!];
+    expect(bobs.map((b) => b.image.sha256)).toEqual([sha256Hex(bob), sha256Hex(bob)]);
+    expect(bobs.filter((b) => b.image.analysis !== null)).toHaveLength(1);
+    expect(bobs.find((b) => b.image.url.endsWith('/bob.jpg'))!.pages[0]).toMatchObject({
+      alt: 'Bob',
+      nearbyText: 'Board — Bob Example runs operations',
+    });
+    // isKnownContentHash: an image indexed by an earlier crawl is reported without a new analysis.
+    expect(byUrl.get(site('/img/carol.jpg'))!.image.analysis).toBeNull();
+
+    // Size limit and content-type check for images; 404 for a page.
+    const final = out.errors.filter((e) => !e.willRetry);
+    const errorCodes = Object.fromEntries(final.map((e) => [new URL(e.url).pathname, e.code]));
+    expect(errorCodes).toEqual({
+      '/img/huge.jpg': 'too-large',
+      '/img/vector.svg': 'content-type',
+      '/broken.html': 'http',
+    });
+    expect(out.errors.find((e) => e.url.endsWith('/flaky.html'))).toMatchObject({
+      status: 503,
+      willRetry: true,
+    });
+
+    const last = out.progress.at(-1)!;
+    expect(last).toMatchObject({ pages: 6, images: 4, errors: 3, retries: 1 });
+    expect(summary).toMatchObject({ pages: 6, images: 4, sitemaps: 2, errors: 3 });
+    expect(summary.frontier.page.queued).toBe(0);
+    expect(summary.frontier.image.queued).toBe(0);
+  });
+
+  it('gives each host one connection at a time, spaced by the politeness delay', async () => {
+    const server = await startServer({});
+    const links = Array.from({ length: 5 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(' ');
+    for (const host of ['a.test', 'b.test']) {
+      server.route(`${host}/`, html(page(host, links)));
+      for (let i = 0; i < 5; i++) {
+        // A little server time so overlapping requests would be visible.
+        server.route(`${host}/p${i}`, (_req, res) => {
+          setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(page(`p${i}`, '')), 20);
+        });
+      }
+    }
+    const delay = 120;
+    const crawler = new Crawler({
+      crawlId: 'polite',
+      seeds: [server.url('/', 'a.test'), server.url('/', 'b.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { politenessDelayMs: delay, useSitemaps: false, concurrency: 4 }),
+    });
+    const started = Date.now();
+    const summary = await crawler.run();
+    expect(summary.pages).toBe(12);
+    for (const host of ['a.test', 'b.test']) {
+      const requests = server.requests.filter((r) => r.hostname === host).sort((x, y) => x.start - y.start);
+      expect(requests).toHaveLength(7); // robots.txt + 6 pages
+      expect(server.maxConcurrent.get(host)).toBe(1);
+      for (let i = 1; i < requests.length; i++) {
+        // Server-side clock: the next request arrives at least `delay` after the previous one ended.
+        expect(requests[i]!.start - requests[i - 1]!.end).toBeGreaterThanOrEqual(delay - 5);
+      }
+    }
+    // The two hosts were crawled side by side, not one after the other.
+    expect(Date.now() - started).toBeLessThan(7 * (delay + 20) * 2);
+  });
+
+  it('honours Crawl-delay from robots.txt', async () => {
+    const server = await startServer({
+      '/robots.txt': text('User-agent: *\nCrawl-delay: 0.3\n'),
+      '/': html(page('home', '<a href="/1">1</a><a href="/2">2</a>')),
+      '/1': html(page('1', '')),
+      '/2': html(page('2', '')),
+    });
+    const crawler = new Crawler({
+      crawlId: 'crawl-delay',
+      seeds: [server.url('/', 'slow.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { politenessDelayMs: 10, useSitemaps: false }),
+    });
+    await crawler.run();
+    const requests = [...server.requests].sort((x, y) => x.start - y.start);
+    expect(requests.map((r) => r.path)).toEqual(['/robots.txt', '/', '/1', '/2']);
+    for (let i = 1; i < requests.length; i++) {
+      expect(requests[i]!.start - requests[i - 1]!.end).toBeGreaterThanOrEqual(295);
+    }
+  });
+});
+
+describe('Crawler limits', () => {
+  it('stops following links beyond maxDepth', async () => {
+    const routes: Record<string, Handler> = {};
+    for (let i = 0; i < 6; i++) routes[`/c${i}`] = html(page(`c${i}`, `<a href="/c${i + 1}">next</a>`));
+    const server = await startServer(routes);
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'depth',
+      seeds: [server.url('/c0', 'deep.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { maxDepth: 2, useSitemaps: false }),
+      callbacks: out.callbacks,
+    });
+    const summary = await crawler.run();
+    expect(pathsOf(out.pages)).toEqual(['/c0', '/c1', '/c2']);
+    expect(out.pages.map((p) => p.depth).sort()).toEqual([0, 1, 2]);
+    expect(server.hits('/c3')).toHaveLength(0);
+    expect(summary.reason).toBe('done');
+  });
+
+  it('stops at maxPages, and a resumed crawl with a larger budget finishes without refetching', async () => {
+    const routes: Record<string, Handler> = {
+      '/': html(page('hub', Array.from({ length: 12 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(''))),
+    };
+    for (let i = 0; i < 12; i++) routes[`/p${i}`] = html(page(`p${i}`, ''));
+    const server = await startServer(routes);
+    const store = new InMemoryFrontierStore();
+    const first = collector();
+    const limited = new Crawler({
+      crawlId: 'budget',
+      seeds: [server.url('/', 'wide.test')],
+      store,
+      options: testOptions(server, { maxPages: 5, useSitemaps: false }),
+      callbacks: first.callbacks,
+    });
+    const summary = await limited.run();
+    expect(summary.reason).toBe('limit');
+    expect(first.pages).toHaveLength(5);
+    expect(server.requests.filter((r) => r.path !== '/robots.txt')).toHaveLength(5);
+    expect(summary.frontier.page).toMatchObject({ done: 5, queued: 8 });
+
+    const second = collector();
+    const resumed = new Crawler({
+      crawlId: 'budget',
+      seeds: [server.url('/', 'wide.test')],
+      store,
+      options: testOptions(server, { maxPages: 100, useSitemaps: false }),
+      callbacks: second.callbacks,
+    });
+    expect((await resumed.run()).reason).toBe('done');
+    expect(second.pages).toHaveLength(8);
+    for (const p of ['/', ...Array.from({ length: 12 }, (_, i) => `/p${i}`)])
+      expect(server.hits(p)).toHaveLength(1);
+  });
+});
+
+describe('Crawler stop and resume', () => {
+  function siteOf(count: number): Record<string, Handler> {
+    const routes: Record<string, Handler> = {
+      '/': html(
+        page('start', Array.from({ length: count }, (_, i) => `<a href="/s${i}">s${i}</a>`).join('')),
+      ),
+    };
+    for (let i = 0; i < count; i++) routes[`/s${i}`] = html(page(`s${i}`, `<p>page ${i}</p>`));
+    return routes;
+  }
+
+  it('stops on request and resumes after a restart from the persisted frontier', async () => {
+    const server = await startServer(siteOf(8));
+    const store = new InMemoryFrontierStore();
+    const seen: string[] = [];
+    const first = new Crawler({
+      crawlId: 'resume',
+      seeds: [server.url('/', 'resume.test')],
+      store,
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: {
+        onPage: (p) => {
+          seen.push(p.url);
+          if (seen.length === 3) void first.stop(); // not awaited: run() is waiting for this callback
+        },
+      },
+    });
+    const stopped = await first.run();
+    expect(stopped.reason).toBe('stopped');
+    expect(seen).toHaveLength(3);
+
+    // "Restart the process": a new store from the persisted state, a new crawler.
+    const restored = InMemoryFrontierStore.fromSnapshot(JSON.parse(JSON.stringify(store.snapshot())));
+    const second = new Crawler({
+      crawlId: 'resume',
+      seeds: [server.url('/', 'resume.test')],
+      store: restored,
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: { onPage: (p) => void seen.push(p.url) },
+    });
+    const finished = await second.run();
+    expect(finished.reason).toBe('done');
+    expect(finished.pages).toBe(6);
+    expect(new Set(seen).size).toBe(9);
+    expect(seen).toHaveLength(9);
+    for (const p of ['/', ...Array.from({ length: 8 }, (_, i) => `/s${i}`)])
+      expect(server.hits(p)).toHaveLength(1);
+  });
+
+  it('after a crash, refetches only the page that was in flight', async () => {
+    const server = await startServer(siteOf(4));
+    const store = new InMemoryFrontierStore();
+    let crashSnapshot: ReturnType<InMemoryFrontierStore['snapshot']> | undefined;
+    let count = 0;
+    const doomed = new Crawler({
+      crawlId: 'crash',
+      seeds: [server.url('/', 'crash.test')],
+      store,
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: {
+        onPage: () => {
+          // The process dies while handling its second page: that page is still `claimed`.
+          if (++count === 2) {
+            crashSnapshot = store.snapshot();
+            void doomed.stop();
+          }
+        },
+      },
+    });
+    await doomed.run();
+    const restored = InMemoryFrontierStore.fromSnapshot(crashSnapshot!);
+    expect((await restored.counts('crash')).page.claimed).toBe(1);
+    const pages: string[] = [];
+    const recovered = new Crawler({
+      crawlId: 'crash',
+      seeds: [server.url('/', 'crash.test')],
+      store: restored,
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: { onPage: (p) => void pages.push(new URL(p.url).pathname) },
+    });
+    expect((await recovered.run()).reason).toBe('done');
+    expect(pages).toHaveLength(4); // the in-flight page again, plus the three never fetched
+    const refetched = ['/', '/s0', '/s1', '/s2', '/s3'].filter((p) => server.hits(p).length === 2);
+    expect(refetched).toHaveLength(1);
+  });
+});
+
+describe('Crawler retries', () => {
+  it('retries 429 after Retry-After and network errors with backoff, then gives up', async () => {
+    let dropped = false;
+    const server = await startServer({
+      '/': html(page('home', '<a href="/busy">busy</a><a href="/drop">drop</a><a href="/down">down</a>')),
+      '/busy': sequence([status(429, { 'retry-after': '1' })], html(page('busy', 'ok'))),
+      '/drop': (_req, res) => {
+        if (!dropped) {
+          dropped = true;
+          res.socket?.destroy(); // connection reset before any response
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html' }).end(page('drop', 'ok'));
+      },
+      '/down': status(503),
+    });
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'retry',
+      seeds: [server.url('/', 'retry.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, maxRetries: 2 }),
+      callbacks: out.callbacks,
+    });
+    const summary = await crawler.run();
+    expect(pathsOf(out.pages)).toEqual(['/', '/busy', '/drop']);
+    const busy = server.hits('/busy');
+    expect(busy).toHaveLength(2);
+    expect(busy[1]!.start - busy[0]!.end).toBeGreaterThanOrEqual(990);
+    expect(server.hits('/drop')).toHaveLength(2);
+    expect(server.hits('/down')).toHaveLength(3); // first try + maxRetries
+    const down = out.errors.filter((e) => e.url.endsWith('/down'));
+    expect(down.map((e) => e.willRetry)).toEqual([true, true, false]);
+    expect(down[0]).toMatchObject({ code: 'http', status: 503 });
+    expect(summary).toMatchObject({ errors: 1, retries: 4 });
+    expect(summary.frontier.page.failed).toBe(1);
+  });
+});
+
+describe('Crawler SSRF guard', () => {
+  it('refuses a private seed unless allowPrivate is set', async () => {
+    const server = await startServer({ '/': html(page('local', 'hello')) });
+    const out = collector();
+    const guarded = new Crawler({
+      crawlId: 'guarded',
+      seeds: [server.url('/', 'localhost')],
+      store: new InMemoryFrontierStore(),
+      options: {
+        userAgent: USER_AGENT,
+        allowedPorts: [server.port],
+        useSitemaps: false,
+        politenessDelayMs: 0,
+      },
+      callbacks: out.callbacks,
+    });
+    const summary = await guarded.run();
+    expect(summary.pages).toBe(0);
+    expect(out.errors).toMatchObject([{ code: 'blocked', willRetry: false }]);
+    expect(server.requests).toHaveLength(0);
+
+    const open = collector();
+    const allowed = new Crawler({
+      crawlId: 'allowed',
+      seeds: [server.url('/', 'localhost')],
+      store: new InMemoryFrontierStore(),
+      options: {
+        userAgent: USER_AGENT,
+        allowPrivate: true,
+        allowedPorts: [server.port],
+        useSitemaps: false,
+        politenessDelayMs: 0,
+      },
+      callbacks: open.callbacks,
+    });
+    expect((await allowed.run()).pages).toBe(1);
+    expect(open.pages[0]!.title).toBe('local');
+  });
+
+  it('refuses links and redirects to private addresses during a crawl', async () => {
+    const server = await startServer({});
+    server.route(
+      '/',
+      html(
+        page(
+          'home',
+          `<a href="/jump">jump</a> <a href="http://169.254.169.254/latest/meta-data/">meta</a>
+           <img src="http://10.0.0.8/photo.jpg">`,
+        ),
+      ),
+    );
+    server.route('/jump', redirect(`http://127.0.0.2:${server.port}/`));
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'ssrf',
+      seeds: [server.url('/', 'public.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, followExternalLinks: true }),
+      callbacks: out.callbacks,
+    });
+    await crawler.run();
+    const blocked = out.errors.filter((e) => e.code === 'blocked').map((e) => e.url);
+    expect(blocked.sort()).toEqual(
+      [
+        'http://10.0.0.8/photo.jpg',
+        'http://169.254.169.254/latest/meta-data/',
+        server.url('/jump', 'public.test'),
+      ].sort(),
+    );
+    expect(out.pages.map((p) => p.title)).toEqual(['home']);
+  });
+});
