@@ -32,6 +32,10 @@ export async function openDatabase(options: {
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection the server ends (restart, failover, pg_terminate_backend) is already dropped from
+    // the pool, and the next query opens a new one; without a listener the pool's 'error' event would crash
+    // the process.
+    pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../support/test-app.ts';
 import {
   createUser,
@@ -27,6 +28,19 @@ describe('API basics: health, OpenAPI, errors, Origin check', () => {
     const response = await t.request({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('keeps answering when the database server ends its idle connections', async () => {
+    // Several pooled connections, then every one but the current one ended by the server (on PGlite
+    // there is only one session and nothing to end).
+    await Promise.all([1, 2, 3].map(() => sql`select pg_sleep(0.05)`.execute(t.db)));
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid()`.execute(t.db);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (let i = 0; i < 3; i++) {
+      const response = await t.request({ method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(200);
+    }
   });
 
   it('describes the API as an OpenAPI document at /api/docs/json, with a browsable page at /api/docs', async () => {

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { RATE_LIMITED_MESSAGE } from '@osint/contract/constants';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, FIXTURE_PASSWORD } from '../support/fixtures.ts';
+
+const WINDOW_SECONDS = 15 * 60;
+
+function expectLimited(response: LightMyRequestResponse, windowSeconds = WINDOW_SECONDS) {
+  expect(response.statusCode).toBe(429);
+  expect(response.json()).toEqual({
+    statusCode: 429,
+    error: 'Too Many Requests',
+    message: RATE_LIMITED_MESSAGE,
+  });
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(response.headers['set-cookie']).toBeUndefined();
+}
+
+describe('rate limits (RATE_LIMIT on)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimit: { enabled: true } });
+    await createUser(t, { email: 'victim@limits.example.org' });
+    await createUser(t, { email: 'bystander@limits.example.org' });
+  });
+  afterAll(() => t.close());
+
+  const loginFrom = (ip: string, mail: string, password: string, headers: Record<string, string> = {}) =>
+    t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail, password },
+      remoteAddress: ip,
+      headers,
+    });
+
+  it('limits sign-in attempts per account, from any address, with a 429 and Retry-After', async () => {
+    const mail = 'victim@limits.example.org';
+    for (let i = 0; i < 10; i++) {
+      expect((await loginFrom('192.0.2.10', mail, `Guess.Number${i}`)).statusCode).toBe(401);
+    }
+    // The 11th attempt is refused before the password is even checked, the right one included.
+    expectLimited(await loginFrom('192.0.2.10', mail, FIXTURE_PASSWORD));
+    expectLimited(await loginFrom('192.0.2.11', ' Victim@Limits.Example.org', FIXTURE_PASSWORD));
+    // The address that guessed may still sign in to another account: the limit was the account's.
+    expect((await loginFrom('192.0.2.10', 'bystander@limits.example.org', FIXTURE_PASSWORD)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('limits sign-in attempts per IP address, across accounts, and X-Forwarded-For does not reset it', async () => {
+    const ip = '192.0.2.20';
+    for (let i = 0; i < 30; i++) {
+      expect((await loginFrom(ip, `nobody${i}@limits.example.org`, FIXTURE_PASSWORD)).statusCode).toBe(401);
+    }
+    expectLimited(await loginFrom(ip, 'bystander@limits.example.org', FIXTURE_PASSWORD));
+    expectLimited(
+      await loginFrom(ip, 'bystander@limits.example.org', FIXTURE_PASSWORD, {
+        'x-forwarded-for': '198.51.100.7',
+      }),
+    );
+    // Another address signs in to the same account as usual.
+    expect((await loginFrom('192.0.2.21', 'bystander@limits.example.org', FIXTURE_PASSWORD)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('limits forgot-password requests per account', async () => {
+    const request = (ip: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/user/request-reset',
+        payload: { email: 'bystander@limits.example.org' },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 3; i++) expect((await request(`192.0.2.3${i}`)).statusCode).toBe(200);
+    expectLimited(await request('192.0.2.39'));
+  });
+
+  it('limits registrations and contact messages per IP address', async () => {
+    const register = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/user/register',
+        payload: { mail: '', password: '', organizationName: '', organizationLink: '', organizationType: '' },
+        remoteAddress: '192.0.2.40',
+      });
+    for (let i = 0; i < 10; i++) expect((await register()).statusCode).toBe(400);
+    expectLimited(await register(), 3600);
+
+    const contact = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/support/contact-support',
+        payload: { email: '', subject: '', message: '' },
+        remoteAddress: '192.0.2.41',
+      });
+    for (let i = 0; i < 10; i++) expect((await contact()).statusCode).toBe(400);
+    expectLimited(await contact());
+  });
+});
