@@ -194,7 +194,8 @@ export class Crawler {
   /** Occurrences of images not yet processed in this run, merged from every page that shows them. */
   private readonly occurrences = new Map<string, ImageOccurrence[]>();
   private readonly processedImages = new Set<string>();
-  private readonly analysedHashes = new Map<string, Promise<ImageAnalysis | null>>();
+  /** Content hashes analysed in this run; the promise says whether the analysis succeeded (no data kept). */
+  private readonly analysedHashes = new Map<string, Promise<boolean>>();
   private progressState: CrawlProgress = this.zeroProgress();
   private pagesUsed = 0;
   private abort = new AbortController();
@@ -666,28 +667,36 @@ export class Crawler {
 
   /** Analyses each distinct content once; null when it was analysed before (here or in an earlier crawl). */
   private async analyseOnce(sha256: string, bytes: Buffer): Promise<ImageAnalysis | null> {
-    const pending = this.analysedHashes.get(sha256);
-    if (pending) {
-      await pending.catch(() => undefined);
+    // Same bytes under another URL being analysed right now: wait for it instead of doing it twice.
+    for (let pending = this.analysedHashes.get(sha256); pending; pending = this.analysedHashes.get(sha256)) {
+      if (await pending) return null;
+    }
+    let settle!: (analysed: boolean) => void;
+    this.analysedHashes.set(sha256, new Promise<boolean>((resolve) => (settle = resolve)));
+    const fail = (error: unknown): never => {
+      this.analysedHashes.delete(sha256); // let another copy (or the retry) do it
+      settle(false);
+      throw error;
+    };
+    let known = false;
+    try {
+      known = (await this.callbacks.isKnownContentHash?.(sha256)) ?? false;
+    } catch (error) {
+      fail(error); // the indexer's lookup failed: a callback error, retried later
+    }
+    if (known) {
+      settle(true);
       return null;
     }
-    const work = (async () => {
-      if (await this.callbacks.isKnownContentHash?.(sha256)) return null;
-      try {
-        return await analyzeImage(bytes, {
-          thumbnailSize: this.options.thumbnailSize,
-          maxPixels: this.options.maxImagePixels,
-        });
-      } catch (error) {
-        throw new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis');
-      }
-    })();
-    this.analysedHashes.set(sha256, work);
     try {
-      return await work;
+      const analysis = await analyzeImage(bytes, {
+        thumbnailSize: this.options.thumbnailSize,
+        maxPixels: this.options.maxImagePixels,
+      });
+      settle(true);
+      return analysis;
     } catch (error) {
-      this.analysedHashes.delete(sha256); // undecodable: let another copy try, it may differ
-      throw error;
+      return fail(new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis'));
     }
   }
 

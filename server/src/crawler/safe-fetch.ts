@@ -201,6 +201,9 @@ function requestHop(
     });
     req.on('response', (res) => {
       clearTimeout(connectTimer);
+      // Errors surface through the body iteration; a response destroyed while nobody reads it
+      // (a redirect being drained when the deadline hits) must not become an uncaught 'error' event.
+      res.on('error', () => {});
       resolve({ res, address: res.socket?.remoteAddress ?? target.address });
     });
     req.on('error', (error) => {
@@ -304,6 +307,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
       const location = res.headers.location;
       if (REDIRECT_STATUSES.has(status) && location) {
         res.resume(); // discard the redirect body; the socket closes with it
+        current = undefined;
         if (redirects.length >= options.maxRedirects) {
           res.destroy();
           throw new FetchError('too-many-redirects', `more than ${options.maxRedirects} redirects`, url.href);

@@ -319,6 +319,99 @@ describe('Crawler on a small site', () => {
   });
 });
 
+describe('Crawler page directives and indexer failures', () => {
+  it('respects noindex, nofollow, noimageindex and X-Robots-Tag', async () => {
+    const server = await startServer({
+      '/': html(
+        page(
+          'home',
+          '<a href="/hidden">h</a><a href="/nofollow">n</a><a href="/noimg">i</a><a href="/header">x</a><a href="/header2">y</a>',
+        ),
+      ),
+      '/hidden': html(
+        `<html><head><meta name="robots" content="noindex"></head><body><a href="/via-hidden">v</a><img src="/a.jpg"></body></html>`,
+      ),
+      '/via-hidden': html(page('via hidden', '')),
+      '/nofollow': html(
+        `<html><head><meta name="OSINTPlatformBot" content="nofollow"></head><body><a href="/never">n</a></body></html>`,
+      ),
+      '/never': html(page('never', '')),
+      '/noimg': html(
+        `<html><head><meta name="robots" content="noimageindex"><title>noimg</title></head><body><img src="/b.jpg"></body></html>`,
+      ),
+      // Directives for another robot do not apply to us; ours do.
+      '/header': html(page('header', '<a href="/via-header">v</a>'), {
+        'x-robots-tag': 'otherbot: noindex, nofollow',
+      }),
+      '/via-header': html(page('via header', '')),
+      '/header2': html(page('header2', '<a href="/never2">n</a>'), {
+        'x-robots-tag': 'OSINTPlatformBot: nofollow',
+      }),
+      '/never2': html(page('never2', '')),
+    });
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'directives',
+      seeds: [server.url('/', 'meta.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: out.callbacks,
+    });
+    await crawler.run();
+    expect(pathsOf(out.pages)).toEqual([
+      '/',
+      '/header',
+      '/header2',
+      '/nofollow',
+      '/noimg',
+      '/via-header',
+      '/via-hidden',
+    ]);
+    expect(out.pages.find((p) => p.title === 'noimg')!.images).toEqual([]);
+    for (const p of ['/never', '/never2', '/a.jpg', '/b.jpg']) expect(server.hits(p), p).toHaveLength(0);
+  });
+
+  it('retries a page whose onPage failed, and reports undecodable images', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/broken.jpg"><img src="/ok.jpg">')),
+      '/broken.jpg': bytes(Buffer.from('definitely not a jpeg'), 'image/jpeg'),
+      '/ok.jpg': bytes(bob, 'image/jpeg'),
+    });
+    let failures = 1;
+    let imageFailures = 1;
+    const analysed: Array<boolean> = [];
+    const errors: CrawlErrorEvent[] = [];
+    const crawler = new Crawler({
+      crawlId: 'indexer-down',
+      seeds: [server.url('/', 'db.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: {
+        onPage: () => {
+          if (failures-- > 0) throw new Error('database unavailable');
+        },
+        onImage: (image) => {
+          if (imageFailures-- > 0) throw new Error('database unavailable');
+          analysed.push(image.analysis !== null);
+        },
+        onError: (e) => void errors.push(e),
+      },
+    });
+    const summary = await crawler.run();
+    expect(summary.pages).toBe(1);
+    expect(server.hits('/')).toHaveLength(2);
+    // The image whose first hand-over failed is analysed again on retry, not reported as known.
+    expect(analysed).toEqual([true]);
+    expect(errors.map((e) => [new URL(e.url).pathname, e.code, e.willRetry])).toEqual(
+      expect.arrayContaining([
+        ['/', 'callback', true],
+        ['/ok.jpg', 'callback', true],
+        ['/broken.jpg', 'analysis', false],
+      ]),
+    );
+  });
+});
+
 describe('Crawler limits', () => {
   it('stops following links beyond maxDepth', async () => {
     const routes: Record<string, Handler> = {};
