@@ -112,6 +112,137 @@ export interface JobsTable {
   finished_at: Timestamp | null;
 }
 
+export type CrawlStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'STOPPED' | 'FAILED';
+
+export interface CrawlsTable {
+  id: Generated<number>;
+  public_id: string;
+  seeds: Json<string[]>;
+  options: Json<Record<string, unknown>>;
+  status: Generated<CrawlStatus>;
+  is_demo: Generated<boolean>;
+  pages: Generated<number>;
+  images: Generated<number>;
+  faces: Generated<number>;
+  errors: Generated<number>;
+  last_error: string | null;
+  requested_by: number | null;
+  created_at: CreatedAt;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
+export interface CrawlFrontierTable {
+  crawl_id: string;
+  url: string;
+  kind: 'page' | 'image' | 'sitemap';
+  host: string;
+  depth: number;
+  referrer: string | null;
+  data: Json<Record<string, string>> | null;
+  state: 'queued' | 'claimed' | 'done' | 'failed' | 'skipped';
+  attempts: Generated<number>;
+  due_at: DefaultedTimestamp;
+  last_error: string | null;
+  seq: Generated<number>;
+}
+
+export interface PagesTable {
+  id: Generated<number>;
+  url: string;
+  title: Generated<string>;
+  text: Generated<string>;
+  lang: string | null;
+  content_hash: string | null;
+  first_crawled_at: DefaultedTimestamp;
+  last_crawled_at: DefaultedTimestamp;
+}
+
+export interface ImagesTable {
+  id: Generated<number>;
+  content_hash: string;
+  phash: string | null;
+  width: number | null;
+  height: number | null;
+  mime_type: string | null;
+  thumbnail_path: string | null;
+  face_count: Generated<number>;
+  first_indexed_at: DefaultedTimestamp;
+  analyzed_at: Timestamp | null;
+}
+
+export interface ImageOccurrencesTable {
+  id: Generated<number>;
+  image_id: number;
+  page_id: number;
+  image_url: string;
+  alt: Generated<string>;
+  caption: Generated<string>;
+  nearby_text: Generated<string>;
+  first_seen_at: DefaultedTimestamp;
+  last_seen_at: DefaultedTimestamp;
+}
+
+export interface FacesTable {
+  id: Generated<number>;
+  image_id: number;
+  box_x: number;
+  box_y: number;
+  box_width: number;
+  box_height: number;
+  score: number;
+  quality: number;
+  /** Float32 little-endian, L2-normalised. */
+  descriptor: Buffer;
+  model_id: string;
+  created_at: CreatedAt;
+}
+
+export interface FaceIndexLogTable {
+  seq: Generated<number>;
+  face_id: number;
+  op: 'add' | 'remove';
+  at: CreatedAt;
+}
+
+export interface FaceOptOutsTable {
+  id: Generated<number>;
+  descriptor: Buffer;
+  model_id: string;
+  reason: string;
+  created_by: number | null;
+  created_at: CreatedAt;
+}
+
+export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
+
+export interface SearchesTable {
+  id: Generated<number>;
+  hashed_id: string;
+  organization_id: number;
+  user_id: number | null;
+  type: SearchType;
+  duration_ms: number;
+  result_count: number;
+  created_at: CreatedAt;
+}
+
+export interface SearchResultsTable {
+  id: Generated<number>;
+  search_id: number;
+  record_hash: string;
+  rank: number;
+  face_id: number | null;
+  image_id: number | null;
+  group_key: string;
+  similarity: number;
+  image_url: string;
+  source_url: string;
+  source_title: Generated<string>;
+  crawled_at: Timestamp;
+  removed_at: Timestamp | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -122,6 +253,16 @@ export interface Database {
   support_attachments: SupportAttachmentsTable;
   audit_log: AuditLogTable;
   jobs: JobsTable;
+  crawls: CrawlsTable;
+  crawl_frontier: CrawlFrontierTable;
+  pages: PagesTable;
+  images: ImagesTable;
+  image_occurrences: ImageOccurrencesTable;
+  faces: FacesTable;
+  face_index_log: FaceIndexLogTable;
+  face_opt_outs: FaceOptOutsTable;
+  searches: SearchesTable;
+  search_results: SearchResultsTable;
 }
 
 export type User = Selectable<UsersTable>;
