@@ -202,6 +202,8 @@ export class Crawler {
   private stopping = false;
   private running: Promise<CrawlSummary> | undefined;
   private wake: (() => void) | undefined;
+  /** Bumped by every finished task, so the loop notices work that was queued while it was looking. */
+  private completions = 0;
 
   constructor(init: CrawlerInit) {
     this.crawlId = init.crawlId;
@@ -264,13 +266,18 @@ export class Crawler {
       crawlId,
       this.seeds.map((url) => ({ url, kind: 'page', depth: 0 })),
     );
-    await this.enqueueSitemapSources();
+    try {
+      await this.enqueueSitemapSources();
+    } catch (error) {
+      if (!this.stopping) throw error; // stop() during start-up aborts the robots.txt fetches
+    }
 
     const inflight = new Map<string, Promise<void>>();
     while (!this.stopping) {
       const kinds = this.allowedKinds();
       if (kinds.length === 0) break;
       const now = Date.now();
+      const completionsBefore = this.completions;
       let nextWake = Infinity;
       let started = 0;
       for (const { host, dueAt } of await store.dueHosts(crawlId, kinds)) {
@@ -287,6 +294,7 @@ export class Crawler {
         if (entry.kind === 'page') this.pagesUsed++;
         const task = this.process(entry).finally(() => {
           inflight.delete(host);
+          this.completions++;
           this.progressState.inFlight = inflight.size;
           this.emitProgress();
           this.wake?.();
@@ -295,7 +303,8 @@ export class Crawler {
         this.progressState.inFlight = inflight.size;
         started++;
       }
-      if (started > 0) continue;
+      // A task that finished during the look-up may have queued work the look-up did not see.
+      if (started > 0 || this.completions !== completionsBefore) continue;
       if (inflight.size === 0 && nextWake === Infinity) break; // nothing queued that we may take
       await this.sleepUntil(nextWake);
     }

@@ -517,6 +517,46 @@ describe('Crawler stop and resume', () => {
       expect(server.hits(p)).toHaveLength(1);
   });
 
+  it('aborts an in-flight fetch on stop and fetches it on the next run', async () => {
+    let slow = true;
+    const server = await startServer({
+      '/': html(page('start', '<a href="/slow">slow</a>')),
+      '/slow': (_req, res) => {
+        const delay = slow ? 5_000 : 0;
+        const timer = setTimeout(
+          () => res.writeHead(200, { 'content-type': 'text/html' }).end(page('slow', '')),
+          delay,
+        );
+        res.on('close', () => clearTimeout(timer));
+      },
+    });
+    const store = new InMemoryFrontierStore();
+    const options = testOptions(server, { useSitemaps: false, totalTimeoutMs: 10_000 });
+    const crawler = new Crawler({ crawlId: 'abort', seeds: [server.url('/', 'abort.test')], store, options });
+    const running = crawler.run();
+    while (server.hits('/slow').length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stoppedAt = Date.now();
+    await crawler.stop();
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    expect((await running).reason).toBe('stopped');
+    expect(store.get('abort', server.url('/slow', 'abort.test'))).toMatchObject({
+      state: 'queued',
+      attempts: 0,
+    });
+
+    slow = false;
+    const titles: string[] = [];
+    const resumed = new Crawler({
+      crawlId: 'abort',
+      seeds: [server.url('/', 'abort.test')],
+      store,
+      options,
+      callbacks: { onPage: (p) => void titles.push(p.title) },
+    });
+    expect((await resumed.run()).reason).toBe('done');
+    expect(titles).toEqual(['slow']);
+  });
+
   it('after a crash, refetches only the page that was in flight', async () => {
     const server = await startServer(siteOf(4));
     const store = new InMemoryFrontierStore();
