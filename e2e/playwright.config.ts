@@ -7,9 +7,10 @@ import { defineConfig, devices } from '@playwright/test';
 // outbox the tests read. Workers inherit the folder through the environment set here.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'osint-e2e-'));
 process.env.E2E_PORT ??= '3310';
-export const E2E_ADMIN = { email: 'admin@e2e-provider.example.org', password: 'E2e.Admin.Pass1' };
+import { E2E_ADMIN } from './support/session.ts';
 
 const baseURL = `http://localhost:${process.env.E2E_PORT}`;
+process.env.E2E_BASE_URL = baseURL;
 
 export default defineConfig({
   testDir: '.',

@@ -13,6 +13,8 @@ export type UserRole = 'OWNER' | 'USER';
 /** GET /api/user/user-info (spec 000 §7: access, userRole, admin) with the identity the app shows. */
 export interface UserInfo {
   access: boolean;
+  /** Original sources are withheld (trial plans): links open the Access Restricted modal instead. */
+  restricted: boolean;
   userRole: UserRole;
   admin: boolean;
   email: string;

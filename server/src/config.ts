@@ -22,11 +22,41 @@ export interface Config {
   demoData: boolean;
   /** Lift the crawler's refusal of private and loopback addresses (local testing only). */
   crawlAllowPrivate: boolean;
+  crawl: {
+    /** Pause between two requests to one host (CRAWL_DELAY_MS). */
+    politenessDelayMs: number;
+    /** Exact private IPs the SSRF guard lets through, e.g. an on-premises site (CRAWL_TRUSTED_ADDRESSES, comma-separated). */
+    trustedAddresses: string[];
+    /** A crawl job hands over to a fresh job after this long, so the queue never takes it for a dead worker's. */
+    jobSliceMs: number;
+  };
+  /** Port of the bundled demo site on 127.0.0.1 (DEMO_SITE_PORT; default PORT + 1). */
+  demoSitePort: number;
   webDistDir: string;
   session: { idleMinutes: number; absoluteHours: number };
   rateLimit: { enabled: boolean };
   logLevel: string;
+  /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
+  socialMediaHosts: string[];
 }
+
+export const DEFAULT_SOCIAL_MEDIA_HOSTS = [
+  'facebook.com',
+  'instagram.com',
+  'twitter.com',
+  'x.com',
+  'linkedin.com',
+  'tiktok.com',
+  'youtube.com',
+  'reddit.com',
+  'pinterest.com',
+  'vk.com',
+  'ok.ru',
+  'threads.net',
+  'snapchat.com',
+  'tumblr.com',
+  'flickr.com',
+];
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
@@ -51,6 +81,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runWorkers: env.WORKERS !== '0',
     demoData: flag(env.DEMO_DATA, true),
     crawlAllowPrivate: flag(env.CRAWL_ALLOW_PRIVATE, false),
+    crawl: {
+      politenessDelayMs: Number(env.CRAWL_DELAY_MS ?? 1000),
+      trustedAddresses: (env.CRAWL_TRUSTED_ADDRESSES ?? '')
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+      jobSliceMs: 5 * 60_000,
+    },
+    demoSitePort: Number(env.DEMO_SITE_PORT ?? port + 1),
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     session: {
       idleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 120),
@@ -58,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     rateLimit: { enabled: flag(env.RATE_LIMIT, true) },
     logLevel: env.LOG_LEVEL ?? 'info',
+    socialMediaHosts: env.SOCIAL_MEDIA_HOSTS
+      ? env.SOCIAL_MEDIA_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+      : DEFAULT_SOCIAL_MEDIA_HOSTS,
     ...overrides,
   };
 }

@@ -89,6 +89,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
           response: {
             200: Type.Object({
               access: Type.Boolean(),
+              restricted: Type.Boolean(),
               userRole: Type.Union([Type.Literal('OWNER'), Type.Literal('USER')]),
               admin: Type.Boolean(),
               email: Type.String(),

@@ -22,6 +22,7 @@ import type { BillingPlanRepository } from '../repositories/billing-plan.reposit
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
+import type { AccessService } from './access.service.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser, SessionService } from './session.service.ts';
 
@@ -43,6 +44,7 @@ export class AccountService {
     private readonly audit: AuditRepository,
     private readonly sessions: SessionService,
     private readonly mail: MailService,
+    private readonly access: AccessService,
   ) {}
 
   /** Creates the organization and its owner, unverified, and sends the confirmation link. */
@@ -184,9 +186,10 @@ export class AccountService {
   }
 
   async getUserInfo(user: AuthUser): Promise<UserInfo> {
-    const plan = await this.plans.findActive(user.organizationId);
+    const access = await this.access.of(user);
     return {
-      access: user.isAdmin || (user.hasAccess && plan !== undefined),
+      access: access.granted,
+      restricted: access.restricted,
       userRole: user.role,
       admin: user.isAdmin,
       email: user.email,

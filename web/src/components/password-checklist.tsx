@@ -5,7 +5,7 @@ import { PASSWORD_RULES } from '@osint/contract/password';
  */
 export function PasswordChecklist({ password, touched }: { password: string; touched: boolean }) {
   return (
-    <ul className="password-checklist" aria-label="Password requirements">
+    <ul className="password-checklist" aria-label="Requirements">
       {PASSWORD_RULES.map((rule) => {
         const met = rule.test(password);
         const state = !touched ? 'idle' : met ? 'met' : 'unmet';

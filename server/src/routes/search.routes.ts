@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../container.ts';
+import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+
+// The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
+// checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
+const UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
+
+const SearchResult = Type.Object({
+  id: Type.Integer(),
+  hash: Type.String(),
+  group: Type.String(),
+  thumbnailUrl: Type.String(),
+  imageUrl: Type.Union([Type.String(), Type.Null()]),
+  sourceUrl: Type.Union([Type.String(), Type.Null()]),
+  sourceTitle: Type.String(),
+  crawledAt: Type.String(),
+  similarity: Type.Number(),
+});
+
+/** Face search (spec 001 §7 Search). */
+export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { search, rateLimiter } = services;
+  return async (app) => {
+    app.addHook('preHandler', requireUser);
+
+    app.post(
+      '/upload-image',
+      {
+        bodyLimit: UPLOAD_BODY_LIMIT,
+        schema: {
+          tags: ['search'],
+          summary: 'Detects the faces of a photo (JPG, PNG, BMP, TIFF; at most 1.5 MB); the photo is not stored',
+          body: Type.Object({ img: Type.String({ minLength: 1 }) }),
+          response: {
+            200: Type.Object({
+              faces: Type.Array(Type.Object({ hash: Type.String(), base64: Type.String() })),
+              smallFaceCount: Type.Integer(),
+              minFaceSize: Type.Integer(),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        return search.uploadImage(user, request.body.img);
+      },
+    );
+
+    app.post(
+      '/search',
+      {
+        schema: {
+          tags: ['search'],
+          body: Type.Object({
+            faces: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20 }),
+            type: Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]),
+          }),
+          response: {
+            200: Type.Object({
+              results: Type.Array(SearchResult),
+              time: Type.Integer(),
+              numberOfResults: Type.Integer(),
+              searchHash: Type.String(),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        return search.search(user, request.body.faces, request.body.type);
+      },
+    );
+
+    app.post(
+      '/search/remove-records',
+      {
+        schema: {
+          tags: ['search'],
+          body: Type.Object({
+            hash: Type.String({ maxLength: 64 }),
+            recordHashes: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 }),
+          }),
+          response: { 200: Type.Object({ removed: Type.Integer() }) },
+        },
+      },
+      async (request) => search.removeRecords(currentUser(request), request.body.hash, request.body.recordHashes),
+    );
+
+    app.get(
+      '/thumbnails/:imageId',
+      { schema: { tags: ['search'], params: Type.Object({ imageId: Type.Integer({ minimum: 1 }) }) } },
+      async (request, reply) => {
+        const file = await search.thumbnailPath(request.params.imageId);
+        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(fs.createReadStream(file));
+      },
+    );
+  };
+}

@@ -1,0 +1,33 @@
+import type { BillingPlanRow } from '../db/schema.ts';
+import { forbidden } from '../lib/http-error.ts';
+import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import type { AuthUser } from './session.service.ts';
+
+export interface Access {
+  /** May search and use results: admins, and users with a seat in an organization with a plan in force. */
+  granted: boolean;
+  /** Original sources (image and page URLs) are withheld: trial plans (spec 001 §6). */
+  restricted: boolean;
+  plan: BillingPlanRow | undefined;
+}
+
+export const NO_ACCESS_MESSAGE =
+  'Search access is unavailable: your organization has no active plan or you have no seat. Contact your account owner.';
+
+/** The one place that decides what a signed-in user may do with search results. */
+export class AccessService {
+  constructor(private readonly plans: BillingPlanRepository) {}
+
+  async of(user: AuthUser): Promise<Access> {
+    const plan = await this.plans.findActive(user.organizationId);
+    if (user.isAdmin) return { granted: true, restricted: false, plan };
+    const granted = user.hasAccess && plan !== undefined;
+    return { granted, restricted: !granted || plan?.plan_type === 'TRIAL', plan };
+  }
+
+  async require(user: AuthUser): Promise<Access> {
+    const access = await this.of(user);
+    if (!access.granted) throw forbidden(NO_ACCESS_MESSAGE);
+    return access;
+  }
+}

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import type { SearchType } from '../db/schema.ts';
+import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
+import { cropFaceJpeg, ImageDecodeError } from '../face/image-decode.ts';
+import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
+import { isSearchableFace, l2Normalise, MIN_INDEX_FACE_PX, MIN_QUERY_FACE_PX, SIMILARITY_THRESHOLD } from '../face/similarity.ts';
+import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
+import type { FaceSighting, NewSearchResult, SearchRepository } from '../repositories/search.repository.ts';
+import type { AccessService } from './access.service.ts';
+import type { FaceIndexService } from './face-index.service.ts';
+import type { QueryFaceCache } from './query-face-cache.ts';
+import type { AuthUser } from './session.service.ts';
+
+/** Spec 001 §1: query photos of at most 1.5 MB. */
+export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
+export const UPLOAD_TOO_BIG_MESSAGE = 'File is too big. Please upload smaller image.';
+const MAX_INDEX_HITS = 500;
+const MAX_RESULTS = 1000;
+
+export interface UploadedFace {
+  hash: string;
+  base64: string;
+}
+
+export interface UploadAnswer {
+  faces: UploadedFace[];
+  /** Faces found but smaller than 128×128 px, which are not offered for search. */
+  smallFaceCount: number;
+  minFaceSize: number;
+}
+
+export interface SearchResultView {
+  id: number;
+  hash: string;
+  group: string;
+  thumbnailUrl: string;
+  imageUrl: string | null;
+  sourceUrl: string | null;
+  sourceTitle: string;
+  crawledAt: string;
+  similarity: number;
+}
+
+export interface SearchAnswer {
+  results: SearchResultView[];
+  time: number;
+  numberOfResults: number;
+  searchHash: string;
+}
+
+const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
+  UNSUPPORTED_FORMAT: 'This file is not a supported image. Please upload a JPG, PNG, BMP or TIFF photo.',
+  TOO_MANY_PIXELS: 'The image has too many pixels to be processed. Please upload a smaller image.',
+  CORRUPT: 'The image could not be read. It may be damaged; please upload a different one.',
+};
+
+export class SearchService {
+  constructor(
+    private readonly engine: LazyFaceEngine,
+    private readonly index: FaceIndexService,
+    private readonly cache: QueryFaceCache,
+    private readonly searches: SearchRepository,
+    private readonly access: AccessService,
+    private readonly socialMediaHosts: readonly string[],
+  ) {}
+
+  /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
+  async uploadImage(user: AuthUser, base64: string): Promise<UploadAnswer> {
+    await this.access.require(user);
+    const image = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
+    if (image.length > MAX_UPLOAD_BYTES) throw new HttpError(413, UPLOAD_TOO_BIG_MESSAGE);
+    if (image.length === 0) throw badRequest(DECODE_MESSAGES.UNSUPPORTED_FORMAT);
+    const engine = await this.engine.get();
+    let analysis;
+    try {
+      analysis = await engine.analyze(image, { minFaceSize: MIN_INDEX_FACE_PX });
+    } catch (error) {
+      if (error instanceof ImageDecodeError) throw badRequest(DECODE_MESSAGES[error.code]);
+      throw error;
+    }
+    const searchable = analysis.faces.filter((face) => isSearchableFace(face.box));
+    const faces = await Promise.all(
+      searchable.map(async (face) => ({
+        hash: this.cache.put({ descriptor: face.descriptor, organizationId: user.organizationId, userId: user.id }),
+        base64: (await cropFaceJpeg(image, face.box)).toString('base64'),
+      })),
+    );
+    return { faces, smallFaceCount: analysis.faces.length - searchable.length, minFaceSize: MIN_QUERY_FACE_PX };
+  }
+
+  /**
+   * Searches the index for the chosen faces of one person (their descriptors are averaged), keeps the
+   * sightings of the requested kind of source, groups copies of the same photo, and stores the result
+   * set for the organization.
+   */
+  async search(user: AuthUser, hashes: string[], type: SearchType): Promise<SearchAnswer> {
+    const access = await this.access.require(user);
+    const started = performance.now();
+    const descriptors = hashes.map((hash) => this.cache.get(hash, user.organizationId)?.descriptor);
+    if (descriptors.length === 0 || descriptors.some((d) => !d)) {
+      throw badRequest('The selected face is no longer available. Please upload the photo again.');
+    }
+    const query = l2Normalise(averageOf(descriptors as Float32Array[]));
+    const hits = await this.index.search(query, { limit: MAX_INDEX_HITS, minSimilarity: SIMILARITY_THRESHOLD });
+    const similarityByFace = new Map(hits.map((hit) => [hit.faceId, hit.similarity]));
+    const sightings = (await this.searches.findSightings(hits.map((hit) => hit.faceId)))
+      .filter((s) => this.isSocialMedia(s.sourceUrl) === (type === 'SOCIAL_MEDIA_SEARCH'))
+      .sort(
+        (a, b) =>
+          similarityByFace.get(b.faceId)! - similarityByFace.get(a.faceId)! ||
+          a.firstSeenAt.getTime() - b.firstSeenAt.getTime() ||
+          a.sourceUrl.localeCompare(b.sourceUrl),
+      )
+      .slice(0, MAX_RESULTS);
+    const groups = groupSamePhotos(sightings);
+    const results: NewSearchResult[] = sightings.map((s, rank) => ({
+      recordHash: randomBytes(12).toString('base64url'),
+      rank,
+      faceId: s.faceId,
+      imageId: s.imageId,
+      groupKey: groups.get(s.imageId)!,
+      similarity: similarityByFace.get(s.faceId)!,
+      imageUrl: s.imageUrl,
+      sourceUrl: s.sourceUrl,
+      sourceTitle: s.sourceTitle,
+      crawledAt: s.firstSeenAt,
+    }));
+    const hashedId = randomBytes(12).toString('base64url');
+    const time = Math.round(performance.now() - started);
+    const searchId = await this.searches.insertSearch({
+      hashedId,
+      organizationId: user.organizationId,
+      userId: user.id,
+      type,
+      durationMs: time,
+      results,
+    });
+    const ids = new Map((await this.searches.findResultIds(searchId)).map((row) => [row.record_hash, row.id]));
+    return {
+      results: results.map((r) => ({
+        id: ids.get(r.recordHash)!,
+        hash: r.recordHash,
+        group: r.groupKey,
+        thumbnailUrl: `/api/thumbnails/${r.imageId}`,
+        // Trial plans see where a face was found, not the original sources (spec 001 §6).
+        imageUrl: access.restricted ? null : r.imageUrl,
+        sourceUrl: access.restricted ? null : r.sourceUrl,
+        sourceTitle: r.sourceTitle,
+        crawledAt: r.crawledAt.toISOString(),
+        similarity: Math.round(r.similarity * 1000) / 1000,
+      })),
+      time,
+      numberOfResults: results.length,
+      searchHash: hashedId,
+    };
+  }
+
+  async removeRecords(user: AuthUser, searchHash: string, recordHashes: string[]): Promise<{ removed: number }> {
+    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    return { removed: await this.searches.markResultsRemoved(search.id, recordHashes) };
+  }
+
+  async thumbnailPath(imageId: number): Promise<string> {
+    const row = await this.searches.findThumbnailPath(imageId);
+    if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
+    return row.thumbnail_path;
+  }
+
+  private isSocialMedia(url: string): boolean {
+    const host = new URL(url).hostname.toLowerCase();
+    return this.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
+  }
+}
+
+function averageOf(vectors: Float32Array[]): Float32Array {
+  const sum = new Float32Array(vectors[0]!.length);
+  for (const vector of vectors) for (let i = 0; i < sum.length; i++) sum[i]! += vector[i]!;
+  return sum;
+}
+
+/**
+ * Copies of one photo across sites (near-identical perceptual hashes) form one group, whose key is the
+ * first image's content hash. Union-find over the result's images: a few hundred at most.
+ */
+function groupSamePhotos(sightings: FaceSighting[]): Map<number, string> {
+  const images = [...new Map(sightings.map((s) => [s.imageId, s])).values()];
+  const parent = images.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  for (let i = 0; i < images.length; i++) {
+    for (let j = i + 1; j < images.length; j++) {
+      const a = images[i]!.phash;
+      const b = images[j]!.phash;
+      if (a && b && hammingDistance(a, b) <= NEAR_DUPLICATE_MAX_DISTANCE) parent[root(j)] = root(i);
+    }
+  }
+  return new Map(images.map((image, i) => [image.imageId, images[root(i)]!.contentHash.slice(0, 16)]));
+}
