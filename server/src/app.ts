@@ -13,8 +13,10 @@ import type { Db } from './db/database.ts';
 import { registerAuth } from './plugins/auth.plugin.ts';
 import { registerErrorHandler, sendApiNotFound } from './plugins/error-handler.plugin.ts';
 import { registerOriginCheck } from './plugins/origin-check.plugin.ts';
+import { adminCrawlRoutes } from './routes/admin-crawl.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { searchRoutes } from './routes/search.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
 
@@ -69,13 +71,19 @@ export async function buildApp(config: Config, db: Db, options: { logger?: boole
       await api.register(userRoutes(container.services, config));
       await api.register(supportRoutes(container.services));
       await api.register(adminUserRoutes(container.services));
+      await api.register(adminCrawlRoutes(container.services));
+      await api.register(searchRoutes(container.services));
     },
     { prefix: '/api' },
   );
 
   registerWebApp(app, config.webDistDir);
   app.addHook('onClose', async () => {
+    // Running crawls stop first (they queue their remainder), or the job runner would wait for them.
+    await container.services.crawl.shutdown();
     await container.jobRunner.stop();
+    await container.services.faceIndex.stop();
+    await container.services.faceEngine.close();
     container.mailTransport.close();
   });
   return { app, container };
@@ -87,7 +95,7 @@ export async function buildApp(config: Config, db: Db, options: { logger?: boole
  */
 function registerWebApp(app: FastifyInstance, distDir: string): void {
   const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
-  if (hasBuild) void app.register(fastifyStatic, { root: distDir, index: false, wildcard: true });
+  if (hasBuild) void app.register(fastifyStatic, { root: distDir, index: 'index.html', wildcard: true });
   app.setNotFoundHandler((request, reply) => {
     if (request.method !== 'GET' || request.url.startsWith('/api/')) return sendApiNotFound(request, reply);
     if (!hasBuild) {
