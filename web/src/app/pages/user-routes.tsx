@@ -39,6 +39,11 @@ export function HomeRoute() {
               {plan.seatLimit === 1 ? 'seat' : 'seats'}
             </p>
           </>
+        ) : user.admin ? (
+          <>
+            <span className="badge badge--info">Administrator</span>
+            <p>Your provider account has full access to search and to the admin panel.</p>
+          </>
         ) : user.isOwner ? (
           <>
             <p className="user-home__plan-title">Your Subscription Has Expired</p>
