@@ -1,0 +1,173 @@
+import { Worker } from 'node:worker_threads';
+import type { ImageAnalysis } from './face-engine.ts';
+import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
+import { ImageDecodeError } from './image-decode.ts';
+import type { PipelineName } from './pipeline/pipeline-catalog.ts';
+
+// A fixed set of face workers with a FIFO queue. Each worker loads the models once and runs one job at a
+// time; a worker that crashes or exceeds the job timeout is replaced, failing only its own job.
+
+interface Job {
+  id: number;
+  image: Uint8Array;
+  minFaceSize: number;
+  resolve(analysis: ImageAnalysis): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface FaceWorkerPoolOptions {
+  size: number;
+  pipeline: PipelineName;
+  jobTimeoutMs: number;
+}
+
+/**
+ * The worker is written in TypeScript. On Node 20 a worker's entry module is not seen by the tsx loader,
+ * even when tsx's --import flags are passed on (tried: under the tsx CLI, `node --import tsx` and vitest),
+ * so a tiny evaluated bootstrap registers tsx inside the worker and then imports the real entry.
+ */
+function workerBootstrap(): string {
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./face-worker.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+}
+
+export class FaceWorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closing = false;
+  private drained: (() => void) | null = null;
+
+  constructor(private readonly options: FaceWorkerPoolOptions) {}
+
+  /** Starts all workers and waits until each has loaded its models. */
+  async start(): Promise<void> {
+    const count = Math.max(1, Math.floor(this.options.size));
+    try {
+      await Promise.all(Array.from({ length: count }, () => this.spawn()));
+    } catch (err) {
+      await Promise.all(this.slots.map((s) => s.worker.terminate()));
+      this.slots.length = 0;
+      throw err;
+    }
+  }
+
+  run(image: Buffer, minFaceSize: number): Promise<ImageAnalysis> {
+    if (this.closing) return Promise.reject(new Error('Face engine is closed'));
+    // A private copy whose memory can be handed over to the worker without touching the caller's buffer.
+    const copy = new Uint8Array(image);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, image: copy, minFaceSize, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Lets queued and running jobs finish, then stops the workers. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.queue.length > 0 || this.slots.some((s) => s.job)) {
+      await new Promise<void>((resolve) => (this.drained = resolve));
+    }
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Promise<Slot> {
+    const data: FaceWorkerData = { pipeline: this.options.pipeline };
+    const worker = new Worker(workerBootstrap(), { eval: true, workerData: data });
+    const slot: Slot = { worker, job: null, timer: null };
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      worker.on('message', (message: FaceWorkerMessage) => {
+        if (message.type === 'ready') {
+          ready = true;
+          this.slots.push(slot);
+          resolve(slot);
+          this.dispatch();
+        } else if (message.type === 'init-error') {
+          reject(new Error(`Face worker failed to load models: ${message.message}`));
+          void worker.terminate();
+        } else {
+          this.finish(slot, message);
+        }
+      });
+      worker.on('error', (err) => {
+        if (!ready) reject(err);
+        else this.replace(slot, new Error(`Face worker crashed: ${err.message}`));
+      });
+      worker.on('exit', (code) => {
+        if (!ready) reject(new Error(`Face worker exited during start (code ${code})`));
+        else if (this.slots.includes(slot))
+          this.replace(slot, new Error(`Face worker exited (code ${code})`));
+      });
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.job) continue;
+      const job = this.queue.shift();
+      if (!job) break;
+      slot.job = job;
+      slot.timer = setTimeout(
+        () => this.replace(slot, new Error(`Face analysis timed out after ${this.options.jobTimeoutMs} ms`)),
+        this.options.jobTimeoutMs,
+      );
+      const request: AnalyzeRequest = { id: job.id, image: job.image, minFaceSize: job.minFaceSize };
+      slot.worker.postMessage(request, [job.image.buffer as ArrayBuffer]);
+    }
+    this.checkDrained();
+  }
+
+  private finish(slot: Slot, message: Extract<FaceWorkerMessage, { type: 'result' | 'error' }>): void {
+    const job = slot.job;
+    if (!job || job.id !== message.id) return;
+    this.release(slot);
+    if (message.type === 'result') job.resolve(message.analysis);
+    else if (message.decodeCode) job.reject(new ImageDecodeError(message.decodeCode, message.message));
+    else job.reject(new Error(`Face analysis failed: ${message.message}`));
+    this.dispatch();
+  }
+
+  private release(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+  }
+
+  /** Fails the slot's job, stops its worker and starts a fresh one in its place. */
+  private replace(slot: Slot, reason: Error): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    this.slots.splice(index, 1);
+    const job = slot.job;
+    this.release(slot);
+    job?.reject(reason);
+    void slot.worker.terminate();
+    if (this.closing) {
+      // Queued jobs still need a worker when the last one died while closing.
+      if (this.slots.length === 0) for (const queued of this.queue.splice(0)) queued.reject(reason);
+      this.checkDrained();
+      return;
+    }
+    this.spawn().catch((err: Error) => {
+      // Without any worker left nothing can run: fail what waits rather than hang.
+      if (this.slots.length === 0) for (const queued of this.queue.splice(0)) queued.reject(err);
+    });
+  }
+
+  private checkDrained(): void {
+    if (this.drained && this.queue.length === 0 && this.slots.every((s) => !s.job)) {
+      const done = this.drained;
+      this.drained = null;
+      done();
+    }
+  }
+}

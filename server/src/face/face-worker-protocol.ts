@@ -1,0 +1,22 @@
+import type { ImageAnalysis } from './face-engine.ts';
+import type { ImageDecodeErrorCode } from './image-decode.ts';
+import type { PipelineName } from './pipeline/pipeline-catalog.ts';
+
+// Messages between the pool (main thread) and a face worker.
+
+export interface FaceWorkerData {
+  pipeline: PipelineName;
+}
+
+export interface AnalyzeRequest {
+  id: number;
+  /** The encoded image; its buffer is transferred to the worker. */
+  image: Uint8Array;
+  minFaceSize: number;
+}
+
+export type FaceWorkerMessage =
+  | { type: 'ready' }
+  | { type: 'init-error'; message: string }
+  | { type: 'result'; id: number; analysis: ImageAnalysis }
+  | { type: 'error'; id: number; message: string; decodeCode?: ImageDecodeErrorCode };

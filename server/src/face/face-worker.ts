@@ -1,0 +1,57 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AnalyzedFace, ImageAnalysis } from './face-engine.ts';
+import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
+import { decodeImage, ImageDecodeError } from './image-decode.ts';
+import { loadPipeline } from './pipeline/face-pipelines.ts';
+
+// A worker thread holding one copy of the models. It decodes the image too (BMP decoding is plain
+// JavaScript and big images take a while), so the main thread only ever reads headers.
+
+/**
+ * Images are analysed at most this large. Detection works on a 256-px input per tile anyway, and a face
+ * that is still under 40 px after this reduction was too small to index in the first place.
+ */
+const MAX_ANALYSIS_SIDE = 2048;
+
+const port = parentPort;
+if (!port) throw new Error('face-worker.ts must run in a worker thread');
+const { pipeline: pipelineName } = workerData as FaceWorkerData;
+const post = (message: FaceWorkerMessage) => port.postMessage(message);
+
+async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, request: AnalyzeRequest) {
+  const image = await decodeImage(
+    Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength),
+    {
+      maxSide: MAX_ANALYSIS_SIDE,
+    },
+  );
+  const scale = image.sourceWidth / image.width;
+  const found = await pipeline.analyze(image, request.minFaceSize / scale);
+  const faces: AnalyzedFace[] = found.map((f) => ({
+    ...f,
+    box: { x: f.box.x * scale, y: f.box.y * scale, width: f.box.width * scale, height: f.box.height * scale },
+  }));
+  faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+  const analysis: ImageAnalysis = { width: image.sourceWidth, height: image.sourceHeight, faces };
+  return analysis;
+}
+
+try {
+  const pipeline = await loadPipeline(pipelineName);
+  // Jobs arrive one at a time (the pool waits for each answer), so no queue is needed here.
+  port.on('message', (request: AnalyzeRequest) => {
+    analyze(pipeline, request).then(
+      (analysis) => post({ type: 'result', id: request.id, analysis }),
+      (err: unknown) =>
+        post({
+          type: 'error',
+          id: request.id,
+          message: err instanceof Error ? err.message : String(err),
+          decodeCode: err instanceof ImageDecodeError ? err.code : undefined,
+        }),
+    );
+  });
+  post({ type: 'ready' });
+} catch (err) {
+  post({ type: 'init-error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}

@@ -1,0 +1,262 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as tfTypes from '@tensorflow/tfjs';
+import sharp from 'sharp';
+import type { RgbImage } from '../image-decode.ts';
+import { initTfjsWasm } from './tfjs-wasm.ts';
+
+// BlazeFace ("back camera" variant, shipped inside @vladmandic/human) run directly on its graph model.
+// We decode its output ourselves instead of calling Human.detect because we need the raw box and the six
+// keypoints, and we need to run it on tiles of a large image to find small faces.
+
+export type Point = [number, number];
+
+export interface Square {
+  x: number;
+  y: number;
+  side: number;
+}
+
+/** A square the detector runs on, and which of its detections it is responsible for. */
+export interface Region extends Square {
+  /** Keep a detection only if its centre lies here (the cores of a level's tiles partition the image). */
+  core: { x0: number; y0: number; x1: number; y1: number };
+  /** Larger faces may be cut by this tile's border; a coarser level finds them whole. */
+  maxFace: number;
+}
+
+export interface RawDetection {
+  /** Box in image pixels (may extend beyond the image for faces cut by its border). */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  score: number;
+  /** Right eye, left eye, nose tip, mouth centre, right ear, left ear (subject's left/right), image pixels. */
+  keypoints: Point[];
+}
+
+const INPUT = 256;
+const KEYPOINTS = 6;
+// Two output heads: 16×16 cells with 2 anchors (stride 16) then 8×8 cells with 6 anchors (stride 32).
+const ANCHOR_LAYERS = [
+  { stride: 16, perCell: 2 },
+  { stride: 32, perCell: 6 },
+];
+
+function anchorCentres(): Point[] {
+  const centres: Point[] = [];
+  for (const { stride, perCell } of ANCHOR_LAYERS) {
+    const cells = Math.ceil(INPUT / stride);
+    for (let row = 0; row < cells; row++) {
+      for (let col = 0; col < cells; col++) {
+        for (let k = 0; k < perCell; k++) centres.push([(col + 0.5) * stride, (row + 0.5) * stride]);
+      }
+    }
+  }
+  return centres;
+}
+
+function iou(a: RawDetection, b: RawDetection): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / (a.width * a.height + b.width * b.height - inter);
+}
+
+/**
+ * Greedy non-maximum suppression. Also drops a box lying more than 40 % inside a higher-scoring one:
+ * BlazeFace sometimes adds a weaker box on part of a large face (seen on a blurry, upscaled portrait).
+ */
+export function suppressOverlaps(dets: RawDetection[], iouLimit = 0.3): RawDetection[] {
+  const kept: RawDetection[] = [];
+  for (const d of [...dets].sort((a, b) => b.score - a.score)) {
+    const overlaps = kept.some((k) => {
+      if (iou(k, d) > iouLimit) return true;
+      const w = Math.min(k.x + k.width, d.x + d.width) - Math.max(k.x, d.x);
+      const h = Math.min(k.y + k.height, d.y + d.height) - Math.max(k.y, d.y);
+      return w > 0 && h > 0 && (w * h) / (d.width * d.height) > 0.4;
+    });
+    if (!overlaps) kept.push(d);
+  }
+  return kept;
+}
+
+export class BlazeFaceDetector {
+  private readonly anchors = anchorCentres();
+
+  private constructor(
+    private readonly tf: typeof tfTypes,
+    private readonly model: tfTypes.GraphModel,
+  ) {}
+
+  static async load(): Promise<BlazeFaceDetector> {
+    const tf = await initTfjsWasm();
+    const require = createRequire(import.meta.url);
+    const humanDist = path.dirname(require.resolve('@vladmandic/human'));
+    const url = pathToFileURL(path.join(humanDist, '..', 'models', 'blazeface.json')).href;
+    return new BlazeFaceDetector(tf, await tf.loadGraphModel(url));
+  }
+
+  /**
+   * Detects faces in square regions of the image (regions may extend beyond it; the outside is grey).
+   * Each scale is made once with sharp (area-averaged, so small faces are not lost to aliasing as with a
+   * plain bilinear resize), then the regions of that scale are cut from it.
+   */
+  async detect(image: RgbImage, regions: Region[], minScore: number): Promise<RawDetection[]> {
+    const found: RawDetection[] = [];
+    const sides = [...new Set(regions.map((r) => r.side))];
+    for (const side of sides) {
+      const scale = INPUT / side;
+      const level = await resizeRgb(image, scale);
+      const tensor = this.tf.tensor3d(level.data, [level.height, level.width, 3], 'float32');
+      try {
+        for (const region of regions.filter((r) => r.side === side)) {
+          const left = Math.round(region.x * scale);
+          const top = Math.round(region.y * scale);
+          const dets = await this.detectTile(tensor, left, top, minScore);
+          for (const d of dets.map((t) => mapDetection(t, left / scale, top / scale, 1 / scale))) {
+            const cx = d.x + d.width / 2;
+            const cy = d.y + d.height / 2;
+            const { core } = region;
+            const inCore = cx >= core.x0 && cx < core.x1 && cy >= core.y0 && cy < core.y1;
+            if (inCore && Math.max(d.width, d.height) <= region.maxFace) found.push(d);
+          }
+        }
+      } finally {
+        tensor.dispose();
+      }
+    }
+    return suppressOverlaps(found);
+  }
+
+  /** Runs the model on the 256×256 window at (left, top) of the scaled image; coordinates in that window. */
+  private async detectTile(
+    scaled: tfTypes.Tensor3D,
+    left: number,
+    top: number,
+    minScore: number,
+  ): Promise<RawDetection[]> {
+    const { tf } = this;
+    const [height, width] = scaled.shape;
+    const outputs = tf.tidy(() => {
+      // Part of the window inside the image, then grey padding for the rest.
+      const x0 = Math.max(0, left);
+      const y0 = Math.max(0, top);
+      const x1 = Math.min(width, left + INPUT);
+      const y1 = Math.min(height, top + INPUT);
+      if (x1 <= x0 || y1 <= y0) return [];
+      const inside = tf.slice(scaled, [y0, x0, 0], [y1 - y0, x1 - x0, 3]);
+      const window = tf.pad(
+        inside,
+        [
+          [y0 - top, top + INPUT - y1],
+          [x0 - left, left + INPUT - x1],
+          [0, 0],
+        ],
+        127.5,
+      );
+      const input = tf.sub(tf.div(window, 127.5), 1).expandDims(0);
+      return this.model.execute(input) as tfTypes.Tensor[];
+    });
+    // The converted model returns four heads; sorted by size they are
+    // scores(384), scores(512), boxes(384), boxes(512); anchors list the 512 stride-16 ones first.
+    const [s384, s512, b384, b512] = [...outputs].sort((a, b) => a.size - b.size) as tfTypes.Tensor[];
+    const [scores384, scores512, boxes384, boxes512] = await Promise.all(
+      [s384, s512, b384, b512].map((t) => t!.data() as Promise<Float32Array>),
+    );
+    tf.dispose(outputs);
+    const logits = [...scores512!, ...scores384!];
+    const regs = new Float32Array([...boxes512!, ...boxes384!]);
+    const minLogit = Math.log(minScore / (1 - minScore));
+    const found: RawDetection[] = [];
+    for (let i = 0; i < logits.length; i++) {
+      if (logits[i]! < minLogit) continue;
+      const [ax, ay] = this.anchors[i]!;
+      const r = regs.subarray(i * 16, i * 16 + 16);
+      const keypoints: Point[] = [];
+      for (let k = 0; k < KEYPOINTS; k++) keypoints.push([ax + r[4 + 2 * k]!, ay + r[5 + 2 * k]!]);
+      const score = 1 / (1 + Math.exp(-logits[i]!));
+      const [w, h] = [r[2]!, r[3]!];
+      found.push({ x: ax + r[0]! - w / 2, y: ay + r[1]! - h / 2, width: w, height: h, score, keypoints });
+    }
+    return found;
+  }
+}
+
+function mapDetection(d: RawDetection, dx: number, dy: number, k: number): RawDetection {
+  return {
+    x: dx + d.x * k,
+    y: dy + d.y * k,
+    width: d.width * k,
+    height: d.height * k,
+    score: d.score,
+    keypoints: d.keypoints.map(([x, y]): Point => [dx + x * k, dy + y * k]),
+  };
+}
+
+async function resizeRgb(image: RgbImage, scale: number): Promise<RgbImage> {
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  if (width === image.width && height === image.height) return image;
+  const raw = { width: image.width, height: image.height, channels: 3 as const };
+  const { data, info } = await sharp(image.data, { raw })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Faces down to this fraction of a region's side are found (measured: 11–13 px of the 256-px input). */
+const MIN_FACE_FRACTION = 0.06;
+/** Adjacent tiles overlap by this fraction of their side. */
+const TILE_OVERLAP = 0.25;
+
+/** Start positions of `count` tiles of `side` spread evenly over `length` (first and last at the borders). */
+function tileStarts(length: number, side: number): number[] {
+  const count = side >= length ? 1 : Math.ceil((length - side) / (side * (1 - TILE_OVERLAP))) + 1;
+  if (count === 1) return [(length - side) / 2];
+  return Array.from({ length: count }, (_, i) => (i * (length - side)) / (count - 1));
+}
+
+/** Tile cores: split at the middle of each overlap, open-ended at the image borders. */
+function cores(starts: number[], side: number): Array<[number, number]> {
+  return starts.map((start, i) => [
+    i === 0 ? -Infinity : (starts[i - 1]! + side + start) / 2,
+    i === starts.length - 1 ? Infinity : (start + side + starts[i + 1]!) / 2,
+  ]);
+}
+
+/**
+ * Regions for finding faces down to minFace pixels: the whole image (as a square, padded), then, while
+ * faces that small would be under MIN_FACE_FRACTION of the region, overlapping tiles of a smaller side.
+ * A tile level only keeps faces smaller than its overlap whose centre lies in the tile's core, so every
+ * face is found whole, once; the coarser level finds the bigger ones.
+ */
+export function detectionRegions(width: number, height: number, minFace: number): Region[] {
+  const long = Math.max(width, height);
+  const everywhere = { x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity };
+  const regions: Region[] = [
+    { x: (width - long) / 2, y: (height - long) / 2, side: long, core: everywhere, maxFace: Infinity },
+  ];
+  let side = long;
+  while (side * MIN_FACE_FRACTION > minFace) {
+    // Small enough to reach minFace, but large enough that the overlap holds every face the coarser level
+    // may miss (those under MIN_FACE_FRACTION of its side).
+    side = Math.max(minFace / MIN_FACE_FRACTION, (side * MIN_FACE_FRACTION) / TILE_OVERLAP);
+    const xs = tileStarts(width, side);
+    const ys = tileStarts(height, side);
+    const xCores = cores(xs, side);
+    const yCores = cores(ys, side);
+    ys.forEach((y, row) => {
+      xs.forEach((x, col) => {
+        const [x0, x1] = xCores[col]!;
+        const [y0, y1] = yCores[row]!;
+        regions.push({ x, y, side, core: { x0, y0, x1, y1 }, maxFace: side * TILE_OVERLAP });
+      });
+    });
+  }
+  return regions;
+}

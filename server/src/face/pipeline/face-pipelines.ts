@@ -1,0 +1,262 @@
+import type * as tfTypes from '@tensorflow/tfjs';
+import type { FaceBox } from '../face-engine.ts';
+import type { RgbImage } from '../image-decode.ts';
+import { l2Normalise } from '../similarity.ts';
+import { BlazeFaceDetector, detectionRegions, type Point, type Square } from './blazeface-detector.ts';
+import { type ChipAlignment, extractChip, eyeCentres } from './face-chip.ts';
+import { faceQuality } from './face-quality.ts';
+import { dlibDescriptors, type FaceApiTensor3D, landmarks68, loadFaceApiNets } from './faceapi-nets.ts';
+import { detectWithHuman, loadHuman } from './human-faceres.ts';
+import type { PipelineName } from './pipeline-catalog.ts';
+import { initTfjsWasm } from './tfjs-wasm.ts';
+
+// The implementations of the candidate pipelines listed in pipeline-catalog.ts. A pipeline turns the
+// pixels of one image into faces with L2-normalised descriptors; it runs inside a worker thread only.
+
+export interface PipelineFace {
+  box: FaceBox;
+  score: number;
+  quality: number;
+  descriptor: Float32Array;
+}
+
+export interface FacePipeline {
+  analyze(image: RgbImage, minFace: number): Promise<PipelineFace[]>;
+}
+
+/** Detections below this BlazeFace score are dropped (measured on the dev groups, see the README). */
+const BLAZEFACE_MIN_SCORE = 0.5;
+
+function clipBox(x: number, y: number, width: number, height: number, image: RgbImage): FaceBox {
+  const x0 = Math.max(0, x);
+  const y0 = Math.max(0, y);
+  const x1 = Math.min(image.width, x + width);
+  const y1 = Math.min(image.height, y + height);
+  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+}
+
+function imageTensor(tf: typeof tfTypes, image: RgbImage): tfTypes.Tensor4D {
+  return tf.tensor4d(image.data, [1, image.height, image.width, 3], 'float32');
+}
+
+/** How a face is turned into a descriptor once a detector has boxed it. */
+interface DescribeOptions {
+  alignment: ChipAlignment;
+  /** Run the landmark net a second time on a region framed from its first answer. */
+  refineLandmarks: boolean;
+}
+
+/**
+ * The region face-api's landmark net expects, from landmarks already found: on face-api's demo photos its
+ * SSD boxes are 1.35× the landmarks' extent and centred 15.6 % of it higher (22 faces, sd 0.09 and 0.03).
+ * A second pass on this region corrects the first one's framing, whatever detector gave the box.
+ */
+function landmarkRegion(marks: Point[]): Square {
+  const xs = marks.map((p) => p[0]);
+  const ys = marks.map((p) => p[1]);
+  const extent = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  const side = 1.35 * extent;
+  const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+  const cy = (Math.max(...ys) + Math.min(...ys)) / 2 - 0.156 * extent;
+  return { x: cx - side / 2, y: cy - side / 2, side };
+}
+
+interface Located {
+  box: FaceBox;
+  score: number;
+  /** Where to look for the landmarks first. */
+  region: Square;
+}
+
+/** Landmarks → aligned chip → dlib ResNet descriptor, for all faces of an image at once. */
+async function describeFaces(
+  tf: typeof tfTypes,
+  image: RgbImage,
+  located: Located[],
+  options: DescribeOptions,
+): Promise<PipelineFace[]> {
+  if (located.length === 0) return [];
+  let marks = await landmarks68(
+    tf,
+    image,
+    located.map((l) => l.region),
+  );
+  if (options.refineLandmarks) marks = await landmarks68(tf, image, marks.map(landmarkRegion));
+  const chips = marks.map((m) => extractChip(image, m, options.alignment));
+  const descriptors = await dlibDescriptors(tf, chips);
+  return located.map(({ box, score }, i) => {
+    const m = marks[i]!;
+    const [rightEye, leftEye] = eyeCentres(m);
+    return {
+      box,
+      score,
+      quality: faceQuality(score, box, rightEye, leftEye, m[30]!),
+      descriptor: l2Normalise(descriptors[i]!),
+    };
+  });
+}
+
+/**
+ * BlazeFace finds the faces (tiled for small ones); face-api's 68-point landmark net and dlib ResNet
+ * describe them. The first landmark region is the BlazeFace box enlarged 1.5× and moved up by 14 % of its
+ * height: face-api's SSD boxes, which the landmark net was trained on, measured 1.3× taller and 14 % higher
+ * on face-api's demo photos, and on photos cropped tight around the face a little more context helps
+ * (dev set: 1.5–1.7 give the same results after the refinement pass; 1.3 loses 2.5 points of rank-1).
+ */
+async function loadBlazefaceDlib(options: DescribeOptions, firstRegionScale: number): Promise<FacePipeline> {
+  const tf = await initTfjsWasm();
+  await loadFaceApiNets(['landmarks', 'recognition']);
+  const detector = await BlazeFaceDetector.load();
+  return {
+    async analyze(image, minFace) {
+      const regions = detectionRegions(image.width, image.height, minFace);
+      const detections = await detector.detect(image, regions, BLAZEFACE_MIN_SCORE);
+      const located = detections.map((det): Located => {
+        const side = firstRegionScale * Math.max(det.width, det.height);
+        const cx = det.x + det.width / 2;
+        const cy = det.y + det.height / 2 - 0.14 * det.height;
+        const region = { x: cx - side / 2, y: cy - side / 2, side };
+        return { box: clipBox(det.x, det.y, det.width, det.height, image), score: det.score, region };
+      });
+      return describeFaces(tf, image, located, options);
+    },
+  };
+}
+
+/**
+ * The image as an int32 tensor for face-api's detectors, on a grey margin when small: SSD misses most faces
+ * that fill the whole frame (dev set: 34 of 40 tight portraits without the margin, 12 with a 25 % one).
+ */
+function faceApiInput(tf: typeof tfTypes, image: RgbImage): { input: tfTypes.Tensor3D; margin: number } {
+  const long = Math.max(image.width, image.height);
+  const margin = long <= 512 ? Math.round(0.25 * long) : 0;
+  const input = tf.tidy(() => {
+    const t = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+    return margin
+      ? tf.pad(
+          t,
+          [
+            [margin, margin],
+            [margin, margin],
+            [0, 0],
+          ],
+          127,
+        )
+      : t;
+  });
+  return { input, margin };
+}
+
+/** face-api's SSD boxes (tiny detector where SSD finds nothing), described like the shipped pipeline. */
+async function loadSsdDlibFivePoint(): Promise<FacePipeline> {
+  const tf = await initTfjsWasm();
+  const faceapi = await loadFaceApiNets(['ssd', 'tiny', 'landmarks', 'recognition']);
+  const ssd = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5, maxResults: 200 });
+  const tiny = new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: 0.5 });
+  return {
+    async analyze(image) {
+      const { input, margin } = faceApiInput(tf, image);
+      try {
+        const faceInput = input as unknown as FaceApiTensor3D;
+        let found = await faceapi.detectAllFaces(faceInput, ssd);
+        if (found.length === 0) found = await faceapi.detectAllFaces(faceInput, tiny);
+        const located = found.map((det): Located => {
+          const { width, height } = det.box;
+          const x = det.box.x - margin;
+          const y = det.box.y - margin;
+          const side = Math.max(width, height);
+          const region = { x: x + width / 2 - side / 2, y: y + height / 2 - side / 2, side };
+          return { box: clipBox(x, y, width, height, image), score: det.score, region };
+        });
+        return await describeFaces(tf, image, located, FIVE_POINT_REFINED);
+      } finally {
+        input.dispose();
+      }
+    },
+  };
+}
+
+const FIVE_POINT_REFINED: DescribeOptions = { alignment: 'five-point', refineLandmarks: true };
+
+/** face-api's own chain (detector → 68 landmarks → aligned crop → dlib ResNet), small images on a margin. */
+async function loadFaceApiChain(detector: 'ssd' | 'tiny'): Promise<FacePipeline> {
+  const tf = await initTfjsWasm();
+  const faceapi = await loadFaceApiNets([detector, 'tiny', 'landmarks', 'recognition']);
+  const ssd = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5, maxResults: 200 });
+  const tiny = new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: 0.5 });
+  return {
+    async analyze(image) {
+      const { input, margin } = faceApiInput(tf, image);
+      try {
+        const run = (options: typeof ssd | typeof tiny) =>
+          faceapi
+            .detectAllFaces(input as unknown as FaceApiTensor3D, options)
+            .withFaceLandmarks()
+            .withFaceDescriptors();
+        let results = await run(detector === 'ssd' ? ssd : tiny);
+        // The tiny detector as a fallback where SSD finds nothing (architecture notes: ~4 % misses → ~0).
+        if (results.length === 0 && detector === 'ssd') results = await run(tiny);
+        return results.map((r) => {
+          const b = r.detection.box;
+          const box = clipBox(b.x - margin, b.y - margin, b.width, b.height, image);
+          const pts = r.landmarks.positions.map((p): Point => [p.x, p.y]);
+          const [rightEye, leftEye] = eyeCentres(pts);
+          const score = r.detection.score;
+          return {
+            box,
+            score,
+            quality: faceQuality(score, box, rightEye, leftEye, pts[30]!),
+            descriptor: l2Normalise(new Float32Array(r.descriptor)),
+          };
+        });
+      } finally {
+        input.dispose();
+      }
+    },
+  };
+}
+
+async function loadHumanFaceres(): Promise<FacePipeline> {
+  const tf = await initTfjsWasm();
+  const human = await loadHuman();
+  return {
+    async analyze(image) {
+      const tensor = imageTensor(tf, image);
+      try {
+        const faces = await detectWithHuman(human, tensor);
+        return faces
+          .filter((f) => f.embedding && f.embedding.length > 0)
+          .map((f) => {
+            const [x, y, width, height] = f.box;
+            const box = clipBox(x, y, width, height, image);
+            const mid = (a: number, b: number): Point => {
+              const pa = f.mesh[a] ?? [0, 0];
+              const pb = f.mesh[b] ?? [0, 0];
+              return [(pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2];
+            };
+            const nose = f.mesh[1] ?? [0, 0];
+            // FaceMesh indices: eye corners 33/133 (subject's right) and 263/362 (left), nose tip 1.
+            const quality = faceQuality(f.score, box, mid(33, 133), mid(263, 362), [nose[0], nose[1]]);
+            return { box, score: f.score, quality, descriptor: l2Normalise(new Float32Array(f.embedding!)) };
+          });
+      } finally {
+        tensor.dispose();
+      }
+    },
+  };
+}
+
+const LOADERS: Record<PipelineName, () => Promise<FacePipeline>> = {
+  'blazeface-dlib': () => loadBlazefaceDlib(FIVE_POINT_REFINED, 1.5),
+  'blazeface-dlib-1pass': () => loadBlazefaceDlib({ alignment: 'five-point', refineLandmarks: false }, 1.3),
+  'blazeface-dlib-facebox': () => loadBlazefaceDlib({ alignment: 'faceapi-box', refineLandmarks: true }, 1.5),
+  'ssd-dlib': loadSsdDlibFivePoint,
+  'faceapi-ssd-dlib': () => loadFaceApiChain('ssd'),
+  'faceapi-tiny-dlib': () => loadFaceApiChain('tiny'),
+  'human-faceres': loadHumanFaceres,
+};
+
+/** Loads the models of a pipeline into this thread (call once per worker). */
+export function loadPipeline(name: PipelineName): Promise<FacePipeline> {
+  return LOADERS[name]();
+}
