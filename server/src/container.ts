@@ -7,6 +7,7 @@ import { JobRunner } from './jobs/job-runner.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { createMailTransport, type MailTransport } from './mail/mail-transport.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
+import { CrawlFrontierRepository, CrawlRepository } from './repositories/crawl-frontier.repository.ts';
 import { BillingPlanRepository } from './repositories/billing-plan.repository.ts';
 import { JobRepository } from './repositories/job.repository.ts';
 import { OrganizationRepository } from './repositories/organization.repository.ts';
@@ -14,8 +15,17 @@ import { SessionRepository } from './repositories/session.repository.ts';
 import { SupportMessageRepository } from './repositories/support-message.repository.ts';
 import { UserTokenRepository } from './repositories/user-token.repository.ts';
 import { UserRepository } from './repositories/user.repository.ts';
+import { WebIndexRepository } from './repositories/web-index.repository.ts';
+import { LazyFaceEngine } from './face/lazy-face-engine.ts';
+import { SearchRepository } from './repositories/search.repository.ts';
+import { FaceIndexService } from './services/face-index.service.ts';
+import { QueryFaceCache } from './services/query-face-cache.ts';
+import { SearchService } from './services/search.service.ts';
+import { AccessService } from './services/access.service.ts';
 import { AccountService } from './services/account.service.ts';
 import { AdminUserService } from './services/admin-user.service.ts';
+import { CrawlService } from './services/crawl.service.ts';
+import { IndexerService } from './services/indexer.service.ts';
 import { MailService } from './services/mail.service.ts';
 import { SeedService } from './services/seed.service.ts';
 import { SessionService } from './services/session.service.ts';
@@ -32,6 +42,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     supportMessages: new SupportMessageRepository(db),
     audit: new AuditRepository(db),
     jobs: new JobRepository(db),
+    crawls: new CrawlRepository(db),
+    crawlFrontier: new CrawlFrontierRepository(db),
+    webIndex: new WebIndexRepository(db),
   };
   const jobRunner = new JobRunner(repositories.jobs, log, {
     pollIntervalMs: 1000,
@@ -47,17 +60,28 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const mail = new MailService(queue, mailTransport);
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
+  const access = new AccessService(r.plans);
+  const faceEngine = new LazyFaceEngine();
+  const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
+  const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
   const services = {
     sessions,
     mail,
-    account: new AccountService(db, config, r.users, r.organizations, r.tokens, r.plans, r.audit, sessions, mail),
+    access,
+    account: new AccountService(db, config, r.users, r.organizations, r.tokens, r.plans, r.audit, sessions, mail, access),
     adminUsers: new AdminUserService(db, config, r.users, r.audit, sessions, mail),
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
     seed: new SeedService(db, config),
     rateLimiter: new RateLimiter(config.rateLimit.enabled),
+    indexer,
+    crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
+    faceEngine,
+    faceIndex,
+    search: new SearchService(faceEngine, faceIndex, new QueryFaceCache(), new SearchRepository(db), access, config.socialMediaHosts),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
+  jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }
 

@@ -5,6 +5,7 @@ import type { JobRunner } from './job-runner.ts';
 export const QUEUES = {
   sendMail: 'mail.send',
   forwardSupportMessage: 'support.forward',
+  runCrawl: 'crawl.run',
 } as const;
 
 export class JobQueue {

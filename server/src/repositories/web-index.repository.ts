@@ -1,0 +1,387 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { vectorFromBytes, vectorToBytes } from '../face/index/face-index.ts';
+import { lockFaceIndexLog } from './face-vector.repository.ts';
+
+// Ten parameters a row: 500 rows stay far below PostgreSQL's 65,535 bind parameters.
+const ROWS_PER_INSERT = 500;
+
+export interface PageRecord {
+  url: string;
+  title: string;
+  text: string;
+  lang: string | null;
+  contentHash: string;
+  crawledAt: Date;
+}
+
+export interface ImageRecord {
+  contentHash: string;
+  phash: string | null;
+  width: number | null;
+  height: number | null;
+  mimeType: string | null;
+  thumbnailPath: string | null;
+  faceCount: number;
+  indexedAt: Date;
+}
+
+export interface OccurrenceRecord {
+  imageId: number;
+  pageId: number;
+  imageUrl: string;
+  alt: string;
+  caption: string;
+  nearbyText: string;
+  seenAt: Date;
+}
+
+export interface FaceRecord {
+  imageId: number;
+  box: { x: number; y: number; width: number; height: number };
+  score: number;
+  quality: number;
+  /** L2-normalised; stored as float32 little-endian bytes. */
+  descriptor: Float32Array;
+  modelId: string;
+}
+
+export interface StoredDescriptor {
+  id: number;
+  descriptor: Float32Array;
+}
+
+function descriptorBytes(descriptor: Float32Array): Buffer {
+  return Buffer.from(vectorToBytes(descriptor));
+}
+
+/**
+ * The public web as indexed: pages, images (one row per distinct content), where each image was seen,
+ * the faces found in images, the change log the vector indexes follow, and the opt-out list.
+ */
+export class WebIndexRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Runs `work` in one transaction with a repository bound to it. */
+  transaction<T>(work: (repository: WebIndexRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((tx) => work(new WebIndexRepository(tx)));
+  }
+
+  /**
+   * Takes the lock every writer of face_index_log holds until its transaction ends: log rows then
+   * commit in seq order (what the vector indexes rely on), and the opt-out check and the face insert
+   * of the indexer are atomic against a concurrent opt-out, which takes it too.
+   */
+  async lockFaceIndexLog(): Promise<void> {
+    await lockFaceIndexLog(this.db);
+  }
+
+  // ------------------------------------------------------------------------------------------ pages
+
+  /** Inserts or refreshes a page; first_crawled_at stays what it was. Returns the page id. */
+  async upsertPage(page: PageRecord): Promise<number> {
+    const row = await this.db
+      .insertInto('pages')
+      .values({
+        url: page.url,
+        title: page.title,
+        text: page.text,
+        lang: page.lang,
+        content_hash: page.contentHash,
+        first_crawled_at: page.crawledAt,
+        last_crawled_at: page.crawledAt,
+      })
+      .onConflict((oc) =>
+        oc.column('url').doUpdateSet((eb) => ({
+          title: eb.ref('excluded.title'),
+          text: eb.ref('excluded.text'),
+          lang: eb.ref('excluded.lang'),
+          content_hash: eb.ref('excluded.content_hash'),
+          last_crawled_at: eb.ref('excluded.last_crawled_at'),
+        })),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async findPageIdsByUrls(urls: readonly string[]): Promise<Map<string, number>> {
+    if (urls.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('pages')
+      .select(['id', 'url'])
+      .where('url', 'in', [...urls])
+      .execute();
+    return new Map(rows.map((row) => [row.url, row.id]));
+  }
+
+  findPageByUrl(url: string) {
+    return this.db.selectFrom('pages').selectAll().where('url', '=', url).executeTakeFirst();
+  }
+
+  // ----------------------------------------------------------------------------------------- images
+
+  /** True when these bytes were stored and analysed by an earlier crawl. */
+  async isAnalysedContent(contentHash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('images')
+      .select('id')
+      .where('content_hash', '=', contentHash)
+      .where('analyzed_at', 'is not', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async findImageIdByContentHash(contentHash: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('images')
+      .select('id')
+      .where('content_hash', '=', contentHash)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  findImageByContentHash(contentHash: string) {
+    return this.db
+      .selectFrom('images')
+      .selectAll()
+      .where('content_hash', '=', contentHash)
+      .executeTakeFirst();
+  }
+
+  /** Inserts a new image; undefined when another writer stored the same content first. */
+  async insertImage(image: ImageRecord): Promise<number | undefined> {
+    const row = await this.db
+      .insertInto('images')
+      .values({
+        content_hash: image.contentHash,
+        phash: image.phash,
+        width: image.width,
+        height: image.height,
+        mime_type: image.mimeType,
+        thumbnail_path: image.thumbnailPath,
+        face_count: image.faceCount,
+        first_indexed_at: image.indexedAt,
+        analyzed_at: image.indexedAt,
+      })
+      .onConflict((oc) => oc.column('content_hash').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** For each image URL, the image it showed when last seen anywhere (an earlier crawl). */
+  async findImageIdsByUrls(imageUrls: readonly string[]): Promise<Map<string, number>> {
+    if (imageUrls.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('image_occurrences')
+      .select(['image_url', 'image_id'])
+      .distinctOn('image_url')
+      .where('image_url', 'in', [...imageUrls])
+      .orderBy('image_url')
+      .orderBy('last_seen_at', 'desc')
+      .execute();
+    return new Map(rows.map((row) => [row.image_url, row.image_id]));
+  }
+
+  // ------------------------------------------------------------------------------------ occurrences
+
+  /**
+   * Records where images were seen. A known (image URL, page) keeps its first_seen_at and gets the
+   * latest context and image (the bytes behind a URL can change).
+   */
+  async upsertOccurrences(occurrences: readonly OccurrenceRecord[]): Promise<void> {
+    const unique = new Map<string, OccurrenceRecord>();
+    for (const o of occurrences) unique.set(`${o.pageId} ${o.imageUrl}`, o);
+    const rows = [...unique.values()];
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('image_occurrences')
+        .values(
+          rows.slice(start, start + ROWS_PER_INSERT).map((o) => ({
+            image_id: o.imageId,
+            page_id: o.pageId,
+            image_url: o.imageUrl,
+            alt: o.alt,
+            caption: o.caption,
+            nearby_text: o.nearbyText,
+            first_seen_at: o.seenAt,
+            last_seen_at: o.seenAt,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['image_url', 'page_id']).doUpdateSet((eb) => ({
+            image_id: eb.ref('excluded.image_id'),
+            alt: eb.ref('excluded.alt'),
+            caption: eb.ref('excluded.caption'),
+            nearby_text: eb.ref('excluded.nearby_text'),
+            last_seen_at: eb.ref('excluded.last_seen_at'),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Forgets the images a page no longer shows. */
+  async deleteOccurrencesOfPageExcept(pageId: number, keepImageUrls: readonly string[]): Promise<void> {
+    let query = this.db.deleteFrom('image_occurrences').where('page_id', '=', pageId);
+    if (keepImageUrls.length > 0) query = query.where('image_url', 'not in', [...keepImageUrls]);
+    await query.execute();
+  }
+
+  findOccurrencesOfImage(imageId: number) {
+    return this.db
+      .selectFrom('image_occurrences')
+      .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+      .selectAll('image_occurrences')
+      .select(['pages.url as page_url', 'pages.title as page_title'])
+      .where('image_occurrences.image_id', '=', imageId)
+      .orderBy('image_occurrences.id')
+      .execute();
+  }
+
+  // ------------------------------------------------------------------------------------------ faces
+
+  /** Inserts faces and their `add` log rows; call inside a transaction holding lockFaceIndexLog(). */
+  async insertFaces(faces: readonly FaceRecord[]): Promise<number[]> {
+    if (faces.length === 0) return [];
+    const rows = await this.db
+      .insertInto('faces')
+      .values(
+        faces.map((face) => ({
+          image_id: face.imageId,
+          box_x: face.box.x,
+          box_y: face.box.y,
+          box_width: face.box.width,
+          box_height: face.box.height,
+          score: face.score,
+          quality: face.quality,
+          descriptor: descriptorBytes(face.descriptor),
+          model_id: face.modelId,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const ids = rows.map((row) => row.id);
+    await this.appendIndexLog(ids, 'add');
+    return ids;
+  }
+
+  /**
+   * Deletes faces, logs their `remove` and lowers their images' face counts; call inside a
+   * transaction holding lockFaceIndexLog(). Returns the ids that existed.
+   */
+  async deleteFaces(faceIds: readonly number[]): Promise<number[]> {
+    if (faceIds.length === 0) return [];
+    const deleted = await this.db
+      .deleteFrom('faces')
+      .where('id', 'in', [...faceIds])
+      .returning(['id', 'image_id'])
+      .execute();
+    const perImage = new Map<number, number>();
+    for (const row of deleted) perImage.set(row.image_id, (perImage.get(row.image_id) ?? 0) + 1);
+    for (const [imageId, count] of perImage) {
+      await this.db
+        .updateTable('images')
+        .set((eb) => ({ face_count: sql<number>`greatest(${eb.ref('face_count')} - ${count}, 0)` }))
+        .where('id', '=', imageId)
+        .execute();
+    }
+    const ids = deleted.map((row) => row.id);
+    await this.appendIndexLog(ids, 'remove');
+    return ids;
+  }
+
+  async findFaceById(faceId: number) {
+    const row = await this.db
+      .selectFrom('faces')
+      .select(['id', 'image_id', 'descriptor', 'model_id', 'box_width', 'box_height'])
+      .where('id', '=', faceId)
+      .executeTakeFirst();
+    return row && { ...row, descriptor: vectorFromBytes(row.descriptor) };
+  }
+
+  findFacesOfImage(imageId: number) {
+    return this.db
+      .selectFrom('faces')
+      .select(['id', 'box_x', 'box_y', 'box_width', 'box_height', 'score', 'quality', 'model_id'])
+      .where('image_id', '=', imageId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Descriptors of one model with id > afterId, ascending: a keyset scan in batches. */
+  async findDescriptorsAfter(modelId: string, afterId: number, limit: number): Promise<StoredDescriptor[]> {
+    const rows = await this.db
+      .selectFrom('faces')
+      .select(['id', 'descriptor'])
+      .where('model_id', '=', modelId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ id: row.id, descriptor: vectorFromBytes(row.descriptor) }));
+  }
+
+  async hasAnyFace(): Promise<boolean> {
+    const row = await this.db.selectFrom('faces').select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  private async appendIndexLog(faceIds: readonly number[], op: 'add' | 'remove'): Promise<void> {
+    for (let start = 0; start < faceIds.length; start += ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('face_index_log')
+        .values(faceIds.slice(start, start + ROWS_PER_INSERT).map((faceId) => ({ face_id: faceId, op })))
+        .execute();
+    }
+  }
+
+  // -------------------------------------------------------------------------------------- opt-outs
+
+  async findOptOutDescriptors(modelId: string): Promise<Float32Array[]> {
+    const rows = await this.db
+      .selectFrom('face_opt_outs')
+      .select('descriptor')
+      .where('model_id', '=', modelId)
+      .execute();
+    return rows.map((row) => vectorFromBytes(row.descriptor));
+  }
+
+  async insertOptOut(optOut: {
+    descriptor: Float32Array;
+    modelId: string;
+    reason: string;
+    createdBy: number | null;
+  }): Promise<number> {
+    const row = await this.db
+      .insertInto('face_opt_outs')
+      .values({
+        descriptor: descriptorBytes(optOut.descriptor),
+        model_id: optOut.modelId,
+        reason: optOut.reason,
+        created_by: optOut.createdBy,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Newest first, with the e-mail of the admin who added each. */
+  findOptOuts(page: { limit: number; offset: number }) {
+    return this.db
+      .selectFrom('face_opt_outs')
+      .leftJoin('users', 'users.id', 'face_opt_outs.created_by')
+      .select([
+        'face_opt_outs.id',
+        'face_opt_outs.model_id',
+        'face_opt_outs.reason',
+        'face_opt_outs.created_at',
+        'users.email as created_by_email',
+      ])
+      .orderBy('face_opt_outs.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+}

@@ -1,0 +1,433 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { crawlOptionsFromConfig, type CrawlOptions } from '../crawler/crawl-options.ts';
+import { Crawler, type CrawlSummary } from '../crawler/crawler.ts';
+import type { FrontierCounts } from '../crawler/frontier.ts';
+import type { ResolvedAddress } from '../crawler/safe-fetch.ts';
+import { normalizeUrl } from '../crawler/url-normalize.ts';
+import type { CrawlStatus } from '../db/schema.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import { badRequest, notFound } from '../lib/http-error.ts';
+import { newPublicId } from '../lib/secure-token.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type {
+  CrawlCountDeltas,
+  CrawlFrontierRepository,
+  CrawlRepository,
+} from '../repositories/crawl-frontier.repository.ts';
+import type { IndexerService } from './indexer.service.ts';
+
+export const MAX_SEED_URLS = 100;
+const MAX_URL_LENGTH = 2048;
+/** A crawl job that fails this many times in a row (database trouble) marks its crawl FAILED. */
+const MAX_CONSECUTIVE_FAILURES = 3;
+/** Another crawl's job waits this long while this process is busy with one. */
+const BUSY_RETRY_MS = 15_000;
+const FAILURE_RETRY_MS = 30_000;
+/** Counts reach the crawls row at most this often (the admin page polls it). */
+const COUNT_FLUSH_MS = 500;
+
+/** The bundled demo site: the only address (and port) the demo crawl may reach past the SSRF guard. */
+export interface DemoCrawlTarget {
+  /** Home pages of the demo sites. */
+  urls: string[];
+  /** Loopback address the demo site listens on. */
+  address: string;
+  port: number;
+  /** Host names of the demo sites; they resolve to `address` without asking DNS. */
+  hostnames: string[];
+}
+
+/**
+ * Per-crawl settings kept in crawls.options. Only this service writes them (never a request body):
+ * they can open the SSRF guard for one address, as the demo crawl needs.
+ */
+interface StoredCrawlOptions {
+  allowedPorts?: number[];
+  trustedAddresses?: string[];
+  /** Host name → IP address, instead of DNS. */
+  hostAddresses?: Record<string, string>;
+  politenessDelayMs?: number;
+}
+
+export interface CrawlJobPayload {
+  crawlId: number;
+  /** Consecutive failed runs so far. */
+  failures?: number;
+}
+
+export interface CrawlCounts {
+  pages: number;
+  images: number;
+  faces: number;
+  errors: number;
+}
+
+export interface CrawlView extends CrawlCounts {
+  id: string;
+  status: CrawlStatus;
+  demo: boolean;
+  seeds: string[];
+  lastError: string | null;
+  requestedBy: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface CrawlDetail extends CrawlView {
+  /** URLs known to the crawl by kind and state (queued, done, failed, skipped…). */
+  frontier: FrontierCounts;
+  /** The first URLs that failed for good. */
+  failures: Array<{ url: string; kind: string; attempts: number; error: string | null }>;
+}
+
+export type CrawlRunOutcome =
+  /** Nothing left to fetch (or a limit reached): the crawl is DONE. */
+  | 'done'
+  /** The time slice ended with work left. */
+  | 'sliced'
+  /** stop() or shutdown interrupted it; it resumes from its frontier on the next run. */
+  | 'stopped'
+  /** The crawl had already ended, or is running in this process already. */
+  | 'skipped';
+
+export interface CrawlRunOptions {
+  /** Stop after this long (the frontier keeps the rest). */
+  sliceMs?: number;
+  /** Totals of the crawl (earlier runs included) each time they change. */
+  onProgress?: (counts: CrawlCounts) => void;
+}
+
+type CrawlRow = NonNullable<Awaited<ReturnType<CrawlRepository['findByPublicId']>>>;
+
+function toView(row: CrawlRow): CrawlView {
+  return {
+    id: row.public_id,
+    status: row.status,
+    demo: row.is_demo,
+    seeds: row.seeds,
+    pages: row.pages,
+    images: row.images,
+    faces: row.faces,
+    errors: row.errors,
+    lastError: row.last_error,
+    requestedBy: row.requested_by_email,
+    createdAt: row.created_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    finishedAt: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** Host names in the map resolve to their pinned address; everything else goes to DNS. */
+function pinnedResolver(hostAddresses: Record<string, string>) {
+  return async (hostname: string): Promise<ResolvedAddress[]> => {
+    const pinned = hostAddresses[hostname.toLowerCase()];
+    if (pinned) return [{ address: pinned, family: net.isIP(pinned) }];
+    return dns.promises.lookup(hostname, { all: true, verbatim: true });
+  };
+}
+
+/** Adds up counts in memory and writes them to the crawls row at most every COUNT_FLUSH_MS. */
+class CrawlCounter {
+  private pending: Required<CrawlCountDeltas> = { pages: 0, images: 0, faces: 0, errors: 0 };
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly crawls: CrawlRepository,
+    private readonly crawlId: number,
+    readonly totals: CrawlCounts,
+    private readonly onChange: ((counts: CrawlCounts) => void) | undefined,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+  ) {}
+
+  add(deltas: CrawlCountDeltas): void {
+    for (const key of ['pages', 'images', 'faces', 'errors'] as const) {
+      this.pending[key] += deltas[key] ?? 0;
+      this.totals[key] += deltas[key] ?? 0;
+    }
+    this.onChange?.({ ...this.totals });
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, COUNT_FLUSH_MS);
+  }
+
+  /** Writes what is pending; resolves when every earlier write has finished too. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.writing = this.writing.then(async () => {
+      const deltas = this.pending;
+      if (!deltas.pages && !deltas.images && !deltas.faces && !deltas.errors) return;
+      this.pending = { pages: 0, images: 0, faces: 0, errors: 0 };
+      try {
+        await this.crawls.addCounts(this.crawlId, deltas);
+      } catch (error) {
+        // Keep them for the next write rather than lose them.
+        for (const key of ['pages', 'images', 'faces', 'errors'] as const) this.pending[key] += deltas[key];
+        this.log.warn({ err: error, crawlId: this.crawlId }, 'crawl counts not saved yet');
+      }
+    });
+    return this.writing;
+  }
+}
+
+/**
+ * Crawls as the product runs them: requested by an admin (or the CLI, or the first start's demo), kept
+ * in `crawls`, run by the `crawl.run` job over the database frontier, indexed as they go.
+ *
+ * A job runs one slice of a crawl (config.crawl.jobSliceMs) and queues the next: the job queue would
+ * otherwise take a crawl running for hours for the job of a dead worker and start it a second time,
+ * and crawls queued together take turns. A process runs one crawl at a time (the crawl itself fetches
+ * from several hosts at once), so long crawls never hold every job loop and e-mail keeps flowing.
+ */
+export class CrawlService {
+  private readonly running = new Map<number, Crawler>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly config: Config,
+    private readonly crawls: CrawlRepository,
+    private readonly frontier: CrawlFrontierRepository,
+    private readonly indexer: IndexerService,
+    private readonly queue: JobQueue,
+    private readonly audit: AuditRepository,
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>,
+  ) {}
+
+  /** Checks seed URLs: http or https, absolute, at most MAX_SEED_URLS. Returns them normalised, deduplicated. */
+  validateSeeds(urls: readonly string[]): string[] {
+    if (urls.length === 0) throw badRequest('Give at least one URL to crawl.');
+    if (urls.length > MAX_SEED_URLS) throw badRequest(`At most ${MAX_SEED_URLS} URLs per crawl.`);
+    const seeds = new Set<string>();
+    const invalid: string[] = [];
+    for (const url of urls) {
+      const normalized = url.length <= MAX_URL_LENGTH ? normalizeUrl(url) : null;
+      if (normalized) seeds.add(normalized);
+      else invalid.push(url);
+    }
+    if (invalid.length > 0) {
+      const shown = invalid.slice(0, 3).map((u) => JSON.stringify(u.slice(0, 100)));
+      throw badRequest(
+        `Not an absolute http or https URL: ${shown.join(', ')}${invalid.length > 3 ? ', …' : ''}`,
+      );
+    }
+    return [...seeds];
+  }
+
+  /** Creates the crawl row without queueing it (the CLI runs it itself). */
+  async create(request: { urls: readonly string[]; requestedBy: number | null; demo?: DemoCrawlTarget }) {
+    const seeds = this.validateSeeds(request.urls);
+    const options: StoredCrawlOptions = {};
+    // A port written in a seed is the admin's explicit choice; other odd ports stay refused.
+    const ports = new Set(
+      seeds
+        .map((s) => new URL(s).port)
+        .filter(Boolean)
+        .map(Number),
+    );
+    if (ports.size > 0) options.allowedPorts = [...ports];
+    const { demo } = request;
+    if (demo) {
+      options.allowedPorts = [demo.port];
+      options.trustedAddresses = [demo.address];
+      options.hostAddresses = Object.fromEntries(demo.hostnames.map((h) => [h.toLowerCase(), demo.address]));
+      // Our own server on loopback: no need to be gentle.
+      options.politenessDelayMs = 50;
+    }
+    return this.crawls.insert({
+      publicId: newPublicId(),
+      seeds,
+      options: { ...options },
+      isDemo: demo !== undefined,
+      requestedBy: request.requestedBy,
+    });
+  }
+
+  /** Creates a crawl and queues its job; returns its public id. */
+  async startCrawl(request: {
+    urls: readonly string[];
+    requestedBy: number | null;
+    demo?: DemoCrawlTarget;
+    ip?: string | null;
+  }): Promise<{ id: string }> {
+    const crawl = await this.create(request);
+    await this.enqueueRun({ crawlId: crawl.id });
+    if (request.requestedBy !== null) {
+      await this.audit.insert({
+        actorUserId: request.requestedBy,
+        organizationId: null,
+        action: 'crawl.start',
+        target: crawl.public_id,
+        detail: { seeds: crawl.seeds.length },
+        ip: request.ip ?? null,
+      });
+    }
+    return { id: crawl.public_id };
+  }
+
+  /**
+   * The first start's demo crawl: queued when the index holds no face and no demo crawl was ever
+   * queued (a later start resumes that one through its job, and an emptied index stays empty).
+   */
+  async startDemoCrawlIfIndexEmpty(target: DemoCrawlTarget): Promise<string | undefined> {
+    if (await this.crawls.existsDemo()) return undefined;
+    if (!(await this.indexer.isIndexEmpty())) return undefined;
+    const { id } = await this.startCrawl({ urls: target.urls, requestedBy: null, demo: target });
+    return id;
+  }
+
+  async list(page: { page: number; pageSize: number }): Promise<CrawlView[]> {
+    const rows = await this.crawls.findAll({ limit: page.pageSize, offset: (page.page - 1) * page.pageSize });
+    return rows.map(toView);
+  }
+
+  async get(publicId: string): Promise<CrawlDetail> {
+    const row = await this.crawls.findByPublicId(publicId);
+    if (!row) throw notFound('Crawl not found.');
+    const [frontier, failed] = await Promise.all([
+      this.frontier.counts(row.public_id),
+      this.frontier.findFailed(row.public_id, 20),
+    ]);
+    return {
+      ...toView(row),
+      frontier,
+      failures: failed.map((f) => ({ url: f.url, kind: f.kind, attempts: f.attempts, error: f.last_error })),
+    };
+  }
+
+  /** Makes a stopped or failed crawl runnable again; the caller then runs it. */
+  async resume(publicId: string): Promise<number> {
+    const row = await this.crawls.findByPublicId(publicId);
+    if (!row) throw notFound('Crawl not found.');
+    await this.crawls.requeue(row.id);
+    return row.id;
+  }
+
+  /** The `crawl.run` job: one slice of a crawl, then the next slice queued (or the crawl finished). */
+  async runJob(payload: unknown): Promise<void> {
+    const { crawlId, failures = 0 } = payload as CrawlJobPayload;
+    if (this.shuttingDown) {
+      // Claimed between shutdown() and the job runner's stop: leave it to the next start.
+      await this.enqueueRun({ crawlId, failures }, 1_000);
+      return;
+    }
+    if (this.running.size > 0 && !this.running.has(crawlId)) {
+      await this.enqueueRun({ crawlId, failures }, BUSY_RETRY_MS);
+      return;
+    }
+    let outcome: CrawlRunOutcome;
+    try {
+      outcome = await this.run(crawlId, { sliceMs: this.config.crawl.jobSliceMs });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error({ err: error, crawlId }, 'crawl run failed');
+      if (failures + 1 >= MAX_CONSECUTIVE_FAILURES) {
+        await this.crawls.finish(crawlId, 'FAILED', message);
+      } else {
+        await this.crawls.setLastError(crawlId, message);
+        await this.enqueueRun({ crawlId, failures: failures + 1 }, FAILURE_RETRY_MS);
+      }
+      return;
+    }
+    // Interrupted by a shutdown: the next start (or another worker) carries on from the frontier.
+    if (outcome === 'sliced' || outcome === 'stopped') await this.enqueueRun({ crawlId });
+  }
+
+  /**
+   * Runs a crawl in this process until its frontier is exhausted, the slice ends or stop() is called.
+   * A crawl interrupted any way (even a crash) continues from its frontier on the next run.
+   */
+  async run(crawlId: number, options: CrawlRunOptions = {}): Promise<CrawlRunOutcome> {
+    if (this.shuttingDown) return 'stopped';
+    if (this.running.has(crawlId)) return 'skipped';
+    const row = await this.crawls.findById(crawlId);
+    if (!row || !(await this.crawls.markRunning(crawlId))) return 'skipped';
+    const counter = new CrawlCounter(
+      this.crawls,
+      crawlId,
+      { pages: row.pages, images: row.images, faces: row.faces, errors: row.errors },
+      options.onProgress,
+      this.log,
+    );
+    const crawler = new Crawler({
+      crawlId: row.public_id,
+      seeds: row.seeds,
+      store: this.frontier,
+      options: this.crawlOptions(row.options as StoredCrawlOptions),
+      callbacks: {
+        isKnownContentHash: (sha256) => this.indexer.isKnownContentHash(sha256),
+        onPage: async (page) => {
+          await this.indexer.indexPage(page);
+          counter.add({ pages: 1 });
+        },
+        onImage: async (image, pages) => {
+          const indexed = await this.indexer.indexImage(image, pages);
+          counter.add({ images: 1, faces: indexed.newFaces });
+        },
+        onError: (event) => {
+          if (!event.willRetry) counter.add({ errors: 1 });
+          if (event.code === 'callback')
+            this.log.warn({ crawlId, url: event.url, err: event.message }, 'indexing failed');
+        },
+      },
+    });
+    this.running.set(crawlId, crawler);
+    let sliced = false;
+    const timer =
+      options.sliceMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            sliced = true;
+            void crawler.stop();
+          }, options.sliceMs);
+    let summary: CrawlSummary;
+    try {
+      summary = await crawler.run();
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(crawlId);
+      await counter.flush();
+    }
+    if (summary.reason === 'stopped') return sliced && !this.shuttingDown ? 'sliced' : 'stopped';
+    await this.crawls.finish(crawlId, 'DONE');
+    return 'done';
+  }
+
+  /** Stops a crawl running in this process; it stays resumable. Used by the CLI on Ctrl-C. */
+  async stop(crawlId: number): Promise<void> {
+    await this.running.get(crawlId)?.stop();
+  }
+
+  async markStopped(crawlId: number): Promise<void> {
+    await this.crawls.finish(crawlId, 'STOPPED');
+  }
+
+  /** At process shutdown: stops the running crawls (their jobs queue the rest) before the job runner stops. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all([...this.running.values()].map((crawler) => crawler.stop()));
+  }
+
+  private async enqueueRun(payload: CrawlJobPayload, delayMs = 0): Promise<void> {
+    await this.queue.enqueue(
+      QUEUES.runCrawl,
+      payload,
+      delayMs > 0 ? { runAt: new Date(Date.now() + delayMs) } : {},
+    );
+  }
+
+  private crawlOptions(stored: StoredCrawlOptions): Partial<CrawlOptions> {
+    return {
+      ...crawlOptionsFromConfig(this.config),
+      politenessDelayMs: stored.politenessDelayMs ?? this.config.crawl.politenessDelayMs,
+      trustedAddresses: [...this.config.crawl.trustedAddresses, ...(stored.trustedAddresses ?? [])],
+      allowedPorts: stored.allowedPorts ?? [],
+      ...(stored.hostAddresses ? { resolveHost: pinnedResolver(stored.hostAddresses) } : {}),
+    };
+  }
+}

@@ -1,0 +1,269 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { CrawledImage, CrawledPage, ImageOccurrence } from '../crawler/crawler.ts';
+import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
+import { ImageDecodeError } from '../face/image-decode.ts';
+import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
+import { isIndexableFace, similarity, SIMILARITY_THRESHOLD } from '../face/similarity.ts';
+import { notFound } from '../lib/http-error.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { OccurrenceRecord, WebIndexRepository } from '../repositories/web-index.repository.ts';
+
+/** Faces compared per query while looking for indexed faces that match a new opt-out. */
+const OPT_OUT_SCAN_BATCH = 5_000;
+
+export interface IndexedImage {
+  imageId: number;
+  /** Faces added to the index (large enough, not opted out). */
+  newFaces: number;
+  /** Faces refused because they match an opt-out. */
+  refusedFaces: number;
+}
+
+export interface OptOutResult {
+  id: number;
+  /** Indexed faces removed because they match the opted-out face (the face itself included). */
+  removedFaces: number;
+}
+
+export interface OptOutRow {
+  id: number;
+  reason: string;
+  modelId: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+/** Postgres text cannot hold NUL; some pages contain it. */
+const clean = (value: string) => value.replace(/\0/g, '');
+
+/**
+ * Turns what the crawler found into the index: pages, images (analysed once per distinct content),
+ * where each image was seen, faces with their descriptors, and the change log the vector indexes
+ * follow. Also keeps the opt-out rule: a face matching an opt-out is never indexed, and opting a face
+ * out removes every indexed face that matches it.
+ */
+export class IndexerService {
+  constructor(
+    private readonly webIndex: WebIndexRepository,
+    private readonly faceEngine: LazyFaceEngine,
+    private readonly dataDir: string,
+    private readonly audit: AuditRepository,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+  ) {}
+
+  /** True while no face has been indexed (the first start's demo crawl depends on it). */
+  async isIndexEmpty(): Promise<boolean> {
+    return !(await this.webIndex.hasAnyFace());
+  }
+
+  /** For the crawler: bytes already analysed by an earlier crawl are not analysed again. */
+  isKnownContentHash(sha256: string): Promise<boolean> {
+    return this.webIndex.isAnalysedContent(sha256);
+  }
+
+  /**
+   * Stores a page and links the images it shows that an earlier crawl already knows under the same
+   * URL (new ones are linked when indexImage stores them); images the page no longer shows are unlinked.
+   */
+  async indexPage(page: CrawledPage): Promise<void> {
+    const imageUrls = page.images.map((image) => image.url);
+    const known = await this.webIndex.findImageIdsByUrls(imageUrls);
+    await this.webIndex.transaction(async (tx) => {
+      const pageId = await tx.upsertPage({
+        url: page.finalUrl,
+        title: clean(page.title),
+        text: clean(page.text),
+        lang: page.lang ?? null,
+        contentHash: page.contentHash,
+        crawledAt: page.fetchedAt,
+      });
+      await tx.deleteOccurrencesOfPageExcept(pageId, imageUrls);
+      await tx.upsertOccurrences(
+        page.images.flatMap((image) => {
+          const imageId = known.get(image.url);
+          return imageId === undefined
+            ? []
+            : [
+                {
+                  imageId,
+                  pageId,
+                  imageUrl: image.url,
+                  alt: clean(image.alt),
+                  caption: clean(image.caption),
+                  nearbyText: clean(image.nearbyText),
+                  seenAt: page.fetchedAt,
+                },
+              ];
+        }),
+      );
+    });
+  }
+
+  /**
+   * Stores an image and where it was seen. New content (the crawler analysed it) goes through the face
+   * engine; content stored by an earlier crawl only gains occurrences.
+   */
+  async indexImage(image: CrawledImage, pages: readonly ImageOccurrence[]): Promise<IndexedImage> {
+    const pageIds = await this.webIndex.findPageIdsByUrls(pages.map((p) => p.pageUrl));
+    const occurrencesOf = (imageId: number): OccurrenceRecord[] =>
+      pages.flatMap((p) => {
+        const pageId = pageIds.get(p.pageUrl);
+        return pageId === undefined
+          ? []
+          : [
+              {
+                imageId,
+                pageId,
+                imageUrl: image.url,
+                alt: clean(p.alt),
+                caption: clean(p.caption),
+                nearbyText: clean(p.nearbyText),
+                seenAt: image.fetchedAt,
+              },
+            ];
+      });
+
+    const { analysis } = image;
+    if (!analysis) {
+      const imageId = await this.webIndex.findImageIdByContentHash(image.sha256);
+      // The crawler thought it known, but no row holds it (its first copy failed to index): retry later.
+      if (imageId === undefined) throw new Error(`image ${image.sha256} is not stored yet`);
+      await this.webIndex.upsertOccurrences(occurrencesOf(imageId));
+      return { imageId, newFaces: 0, refusedFaces: 0 };
+    }
+
+    const engine = await this.faceEngine.get();
+    const detected = await this.detectFaces(engine, image);
+    const indexable = detected.filter((face) => isIndexableFace(face.box));
+    const thumbnailPath = await this.writeThumbnail(image.sha256, analysis.thumbnail);
+
+    return this.webIndex.transaction(async (tx) => {
+      // Under the log lock, an opt-out added by another process is either visible here or will see
+      // (and remove) the faces inserted below.
+      await tx.lockFaceIndexLog();
+      const optOuts = await tx.findOptOutDescriptors(engine.modelId);
+      const kept = indexable.filter(
+        (face) => !optOuts.some((optOut) => similarity(optOut, face.descriptor) >= SIMILARITY_THRESHOLD),
+      );
+      const imageId = await tx.insertImage({
+        contentHash: image.sha256,
+        phash: analysis.phash,
+        width: analysis.width,
+        height: analysis.height,
+        mimeType: image.mimeType,
+        thumbnailPath,
+        faceCount: kept.length,
+        indexedAt: image.fetchedAt,
+      });
+      if (imageId === undefined) {
+        // Another crawl stored the same bytes meanwhile, with its faces: only link this copy.
+        const existing = await tx.findImageIdByContentHash(image.sha256);
+        await tx.upsertOccurrences(occurrencesOf(existing!));
+        return { imageId: existing!, newFaces: 0, refusedFaces: 0 };
+      }
+      await tx.insertFaces(
+        kept.map((face) => ({
+          imageId,
+          box: face.box,
+          score: face.score,
+          quality: face.quality,
+          descriptor: face.descriptor,
+          modelId: engine.modelId,
+        })),
+      );
+      await tx.upsertOccurrences(occurrencesOf(imageId));
+      return { imageId, newFaces: kept.length, refusedFaces: indexable.length - kept.length };
+    });
+  }
+
+  /**
+   * Opts an indexed face out: its descriptor joins the opt-out list and every indexed face of the same
+   * model that matches it is deleted (with a `remove` in the change log), so the person disappears from
+   * search now and is refused by every later crawl.
+   */
+  async optOutFace(request: {
+    faceId: number;
+    reason: string;
+    adminId: number | null;
+    ip?: string | null;
+  }): Promise<OptOutResult> {
+    const { faceId, reason, adminId } = request;
+    const face = await this.webIndex.findFaceById(faceId);
+    if (!face) throw notFound('Face not found.');
+    const { descriptor, model_id: modelId } = face;
+    const matches = new Set([faceId]);
+    const scan = async (repository: WebIndexRepository, afterId: number): Promise<number> => {
+      let lastId = afterId;
+      for (;;) {
+        const batch = await repository.findDescriptorsAfter(modelId, lastId, OPT_OUT_SCAN_BATCH);
+        for (const candidate of batch) {
+          if (similarity(descriptor, candidate.descriptor) >= SIMILARITY_THRESHOLD) matches.add(candidate.id);
+        }
+        if (batch.length === 0) return lastId;
+        lastId = batch.at(-1)!.id;
+        if (batch.length < OPT_OUT_SCAN_BATCH) return lastId;
+      }
+    };
+    // Most of the scan runs without the lock, so crawls keep indexing meanwhile. Faces are inserted
+    // under the lock, so ids grow in commit order: under the lock, only faces after the scan remain.
+    const scannedUpTo = await scan(this.webIndex, 0);
+    const result = await this.webIndex.transaction(async (tx) => {
+      await tx.lockFaceIndexLog();
+      await scan(tx, scannedUpTo);
+      const id = await tx.insertOptOut({ descriptor, modelId, reason, createdBy: adminId });
+      const removed = await tx.deleteFaces([...matches]);
+      return { id, removedFaces: removed.length };
+    });
+    await this.audit.insert({
+      actorUserId: adminId,
+      organizationId: null,
+      action: 'face.opt_out',
+      target: String(faceId),
+      detail: { optOutId: result.id, removedFaces: result.removedFaces },
+      ip: request.ip ?? null,
+    });
+    return result;
+  }
+
+  async listOptOuts(page: { page: number; pageSize: number }): Promise<OptOutRow[]> {
+    const rows = await this.webIndex.findOptOuts({
+      limit: page.pageSize,
+      offset: (page.page - 1) * page.pageSize,
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      reason: row.reason,
+      modelId: row.model_id,
+      createdAt: row.created_at.toISOString(),
+      createdBy: row.created_by_email,
+    }));
+  }
+
+  private async detectFaces(engine: FaceEngine, image: CrawledImage): Promise<AnalyzedFace[]> {
+    try {
+      return (await engine.analyze(image.bytes)).faces;
+    } catch (error) {
+      // sharp read it for the thumbnail, but the face engine's stricter decoder refuses it (a format
+      // it does not take, too many pixels): index the image without faces rather than retry forever.
+      if (error instanceof ImageDecodeError) {
+        this.log.warn({ url: image.url, err: error }, 'image not analysed for faces');
+        return [];
+      }
+      throw error;
+    }
+  }
+
+  /** DATA_DIR/thumbnails/<first 2 hex>/<sha256>.jpg; returns the path relative to DATA_DIR. */
+  private async writeThumbnail(sha256: string, thumbnail: Buffer): Promise<string> {
+    const relative = path.posix.join('thumbnails', sha256.slice(0, 2), `${sha256}.jpg`);
+    const file = path.join(this.dataDir, relative);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Write then rename: a reader never sees half a file, and two writers of the same bytes agree.
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fs.writeFile(temporary, thumbnail);
+    await fs.rename(temporary, file);
+    return relative;
+  }
+}

@@ -1,0 +1,363 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { sha256Hex } from '../../src/crawler/image-process.ts';
+import type { FaceEngine, ImageAnalysis } from '../../src/face/face-engine.ts';
+import { isIndexableFace, MIN_INDEX_FACE_PX } from '../../src/face/similarity.ts';
+import { QUEUES } from '../../src/jobs/job-queue.ts';
+import type { CrawlDetail } from '../../src/services/crawl.service.ts';
+import { TestServer, bytes, html, page, text } from '../crawler/test-server.ts';
+import { createAdmin, createUser, login } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+
+// The crawler wired into the product: an admin queues a crawl of a local site built from the face-api
+// sample photos, the `crawl.run` job (in slices of 300 ms, so the crawl also proves it resumes from its
+// frontier across jobs) fetches and indexes it, and the rows it leaves are checked one table at a time.
+
+const SAMPLES = path.resolve(import.meta.dirname, '../../../node_modules/@vladmandic/face-api/demo');
+const sample = (n: number) => sharp(path.join(SAMPLES, `sample${n}.jpg`));
+
+let t: TestApp;
+let server: TestServer;
+let adminCookie: string;
+let engine: FaceEngine;
+let analyze: MockInstance<FaceEngine['analyze']>;
+let showCopy = false;
+const photos = {} as Record<'group' | 'portrait' | 'small' | 'portraitCopy' | 'secret', Buffer>;
+
+beforeAll(async () => {
+  // A group photo (3 faces of 47-65 px), a portrait cropped from it, a group photo so small that some
+  // of its faces fall under 40 px, and a smaller recompressed copy of the portrait (other bytes).
+  photos.group = await sample(1).resize(640).jpeg({ quality: 85 }).toBuffer();
+  photos.portrait = await sample(1)
+    .extract({ left: 1374, top: 147, width: 390, height: 390 })
+    .resize(240)
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  photos.small = await sample(4).resize(400).jpeg({ quality: 85 }).toBuffer();
+  photos.portraitCopy = await sharp(photos.portrait).resize(200).jpeg({ quality: 60 }).toBuffer();
+  photos.secret = await sample(2).resize(320).jpeg().toBuffer();
+
+  server = await TestServer.start({
+    '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
+    '/': (req, res) =>
+      html(
+        page(
+          'Riverton home',
+          `<a href="/a">A</a> <a href="/b">B</a> <a href="/private/secret">secret</a>
+           ${showCopy ? '<a href="/c">C</a>' : ''}
+           <figure><img src="/img/group.jpg" alt="Three friends"><figcaption>The launch party</figcaption></figure>`,
+        ),
+      )(req, res),
+    '/a': html(
+      page(
+        'Page A',
+        `<p>Helena at the launch.</p><img src="/img/group.jpg" alt="Group again">
+         <figure><img src="/img/portrait.jpg" alt="Helena"><figcaption>Helena, portrait</figcaption></figure>`,
+      ),
+    ),
+    '/b': html(
+      page(
+        'Page B',
+        '<img src="/img/group-copy.jpg" alt="Same bytes, other URL"><img src="/img/small.jpg" alt="Small">',
+      ),
+    ),
+    '/c': html(page('Page C', '<img src="/img/portrait-copy.jpg" alt="Helena again">')),
+    '/private/secret': html(page('Secret', '<img src="/img/secret.jpg" alt="hidden">')),
+    '/img/group.jpg': bytes(photos.group, 'image/jpeg'),
+    '/img/group-copy.jpg': bytes(photos.group, 'image/jpeg'),
+    '/img/portrait.jpg': bytes(photos.portrait, 'image/jpeg'),
+    '/img/small.jpg': bytes(photos.small, 'image/jpeg'),
+    '/img/portrait-copy.jpg': bytes(photos.portraitCopy, 'image/jpeg'),
+    '/img/secret.jpg': bytes(photos.secret, 'image/jpeg'),
+  });
+  t = await createTestApp({
+    crawl: { politenessDelayMs: 10, trustedAddresses: ['127.0.0.1'], jobSliceMs: 300 },
+  });
+  adminCookie = await createAdmin(t);
+  // The process's one face engine, started here once for the whole file and watched.
+  engine = await t.container.services.faceEngine.get();
+  analyze = vi.spyOn(engine, 'analyze');
+});
+
+afterAll(async () => {
+  await t?.close();
+  await server?.close();
+});
+
+const home = () => `http://127.0.0.1:${server.port}/`;
+const url = (p: string) => `http://127.0.0.1:${server.port}${p}`;
+
+async function waitForCrawl(id: string, timeoutMs = 50_000): Promise<CrawlDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await t.request({ method: 'GET', url: `/api/admin/crawls/${id}`, cookie: adminCookie });
+    expect(response.statusCode).toBe(200);
+    const detail = response.json<CrawlDetail>();
+    if (detail.status === 'DONE' || detail.status === 'FAILED') return detail;
+    if (Date.now() > deadline)
+      throw new Error(`crawl ${id} still ${detail.status}: ${JSON.stringify(detail)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function crawl(urls: string[]): Promise<CrawlDetail> {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/admin/crawl',
+    cookie: adminCookie,
+    payload: { urls },
+  });
+  expect(response.statusCode).toBe(202);
+  return waitForCrawl(response.json<{ id: string }>().id);
+}
+
+const imageByBytes = (buffer: Buffer) =>
+  t.db
+    .selectFrom('images')
+    .selectAll()
+    .where('content_hash', '=', sha256Hex(buffer))
+    .executeTakeFirstOrThrow();
+const facesOf = (imageId: number) =>
+  t.db.selectFrom('faces').selectAll().where('image_id', '=', imageId).orderBy('id').execute();
+const analysedBytes = () => analyze.mock.calls.map(([buffer]) => sha256Hex(buffer));
+
+describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
+  it('answers 401 signed out and 403 to a non-admin on every crawl and opt-out route', async () => {
+    await createUser(t, { email: 'analyst@customer.example.org' });
+    const member = await login(t, 'analyst@customer.example.org');
+    const calls = [
+      { method: 'POST' as const, url: '/api/admin/crawl', payload: { urls: [home()] } },
+      { method: 'GET' as const, url: '/api/admin/crawls' },
+      { method: 'GET' as const, url: '/api/admin/crawls/whatever' },
+      { method: 'POST' as const, url: '/api/admin/opt-outs', payload: { faceId: 1, reason: 'asked' } },
+      { method: 'GET' as const, url: '/api/admin/opt-outs' },
+    ];
+    for (const call of calls) {
+      expect((await t.request(call)).statusCode).toBe(401);
+      expect((await t.request({ ...call, cookie: member })).statusCode).toBe(403);
+    }
+    expect(await t.db.selectFrom('crawls').select('id').execute()).toEqual([]);
+  });
+
+  it('refuses seed lists that are empty, too long or not http(s)', async () => {
+    const post = (urls: unknown) =>
+      t.request({ method: 'POST', url: '/api/admin/crawl', cookie: adminCookie, payload: { urls } });
+    expect((await post([])).statusCode).toBe(400);
+    expect((await post(Array.from({ length: 101 }, (_, i) => `https://site${i}.example/`))).statusCode).toBe(
+      400,
+    );
+    const notHttp = await post(['ftp://files.example/', 'example.org']);
+    expect(notHttp.statusCode).toBe(400);
+    expect(notHttp.json<{ message: string }>().message).toMatch(/http or https/);
+    expect(await t.db.selectFrom('crawls').select('id').execute()).toEqual([]);
+  });
+
+  it('indexes pages, images, occurrences and faces of 40 px and more, obeying robots.txt', async () => {
+    const detail = await crawl([home()]);
+    expect(detail).toMatchObject({ status: 'DONE', demo: false, errors: 0, pages: 3, lastError: null });
+
+    // Pages: the three allowed ones; robots.txt kept the private page (and its image) out.
+    const pages = await t.db.selectFrom('pages').selectAll().orderBy('url').execute();
+    expect(pages.map((p) => p.url)).toEqual([url('/'), url('/a'), url('/b')]);
+    expect(pages.find((p) => p.url === url('/a'))).toMatchObject({ title: 'Page A' });
+    expect(pages.find((p) => p.url === url('/a'))!.text).toContain('Helena at the launch.');
+    expect(server.hits('/private/secret')).toHaveLength(0);
+    expect(server.hits('/img/secret.jpg')).toHaveLength(0);
+
+    // Images: one row per distinct content; the group photo under two URLs on three pages is one image,
+    // analysed once, with three occurrences.
+    const images = await t.db.selectFrom('images').selectAll().execute();
+    expect(images).toHaveLength(3);
+    const group = await imageByBytes(photos.group);
+    expect(group).toMatchObject({ width: 640, mime_type: 'image/jpeg' });
+    expect(group.phash).toMatch(/^[0-9a-f]{16}$/);
+    const occurrences = await t.db
+      .selectFrom('image_occurrences')
+      .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+      .select([
+        'pages.url',
+        'image_occurrences.image_url',
+        'image_occurrences.alt',
+        'image_occurrences.caption',
+      ])
+      .where('image_id', '=', group.id)
+      .orderBy('pages.url')
+      .execute();
+    expect(occurrences).toEqual([
+      { url: url('/'), image_url: url('/img/group.jpg'), alt: 'Three friends', caption: 'The launch party' },
+      { url: url('/a'), image_url: url('/img/group.jpg'), alt: 'Group again', caption: '' },
+      { url: url('/b'), image_url: url('/img/group-copy.jpg'), alt: 'Same bytes, other URL', caption: '' },
+    ]);
+    expect(analysedBytes().sort()).toEqual(
+      [photos.group, photos.portrait, photos.small].map(sha256Hex).sort(),
+    );
+
+    // Faces: every face of the photos at least 40×40 px, with its descriptor, model and log row.
+    const faces = await t.db.selectFrom('faces').selectAll().execute();
+    for (const face of faces) {
+      expect(face.box_width).toBeGreaterThanOrEqual(MIN_INDEX_FACE_PX);
+      expect(face.box_height).toBeGreaterThanOrEqual(MIN_INDEX_FACE_PX);
+      expect(face.model_id).toBe(engine.modelId);
+      expect(face.descriptor.byteLength).toBe(engine.dimensions * 4);
+      const vector = new Float32Array(new Uint8Array(face.descriptor).buffer);
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 3);
+    }
+    expect(await facesOf(group.id)).toHaveLength(3);
+    expect((await imageByBytes(photos.portrait)).face_count).toBe(1);
+    // The small photo: the detector sees faces on both sides of 40 px; only the large enough are kept.
+    const small = await imageByBytes(photos.small);
+    const detected = (await (analyze.mock.results.find(
+      (_, i) => sha256Hex(analyze.mock.calls[i]![0]) === small.content_hash,
+    )!.value as Promise<ImageAnalysis>))!.faces;
+    expect(detected.some((f) => !isIndexableFace(f.box))).toBe(true);
+    expect(await facesOf(small.id)).toHaveLength(detected.filter((f) => isIndexableFace(f.box)).length);
+    expect(small.face_count).toBe(detected.filter((f) => isIndexableFace(f.box)).length);
+
+    const log = await t.db.selectFrom('face_index_log').selectAll().orderBy('seq').execute();
+    expect(log.map((l) => [l.face_id, l.op])).toEqual(
+      faces.map((f) => [f.id, 'add']).sort((a, b) => Number(a[0]) - Number(b[0])),
+    );
+    expect(detail.faces).toBe(faces.length);
+    expect(detail.images).toBe(4); // four image URLs fetched, three contents
+
+    // Thumbnails: DATA_DIR/thumbnails/<2 hex>/<sha256>.jpg, JPEG, at most 256 px.
+    for (const image of images) {
+      expect(image.thumbnail_path).toBe(
+        `thumbnails/${image.content_hash.slice(0, 2)}/${image.content_hash}.jpg`,
+      );
+      const thumbnail = fs.readFileSync(path.join(t.config.dataDir, image.thumbnail_path!));
+      const meta = await sharp(thumbnail).metadata();
+      expect(meta.format).toBe('jpeg');
+      expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(256);
+    }
+
+    // The crawl ran as several `crawl.run` jobs (300 ms slices), each resuming the frontier.
+    const jobs = await t.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUES.runCrawl).execute();
+    expect(jobs.length).toBeGreaterThan(1);
+    expect(jobs.every((j) => j.status === 'DONE')).toBe(true);
+    expect(detail.frontier.page).toMatchObject({ done: 3, queued: 0, claimed: 0 });
+    expect(detail.frontier.page.skipped).toBeGreaterThanOrEqual(1); // /private/secret
+
+    const list = await t.request({ method: 'GET', url: '/api/admin/crawls', cookie: adminCookie });
+    expect(list.json()).toEqual([
+      expect.objectContaining({ id: detail.id, status: 'DONE', pages: 3, images: 4, faces: faces.length }),
+    ]);
+  });
+
+  it('re-crawling keeps the first-indexed times and analyses nothing again', async () => {
+    const before = {
+      images: await t.db.selectFrom('images').select(['id', 'first_indexed_at']).orderBy('id').execute(),
+      occurrences: await t.db
+        .selectFrom('image_occurrences')
+        .select(['id', 'first_seen_at', 'last_seen_at'])
+        .orderBy('id')
+        .execute(),
+      pages: await t.db
+        .selectFrom('pages')
+        .select(['id', 'first_crawled_at', 'last_crawled_at'])
+        .orderBy('id')
+        .execute(),
+      faces: await t.db.selectFrom('faces').select('id').orderBy('id').execute(),
+    };
+    analyze.mockClear();
+    const detail = await crawl([home()]);
+    expect(detail).toMatchObject({ status: 'DONE', pages: 3, images: 4, faces: 0, errors: 0 });
+    expect(analyze).not.toHaveBeenCalled();
+
+    expect(
+      await t.db.selectFrom('images').select(['id', 'first_indexed_at']).orderBy('id').execute(),
+    ).toEqual(before.images);
+    expect(await t.db.selectFrom('faces').select('id').orderBy('id').execute()).toEqual(before.faces);
+    const occurrences = await t.db
+      .selectFrom('image_occurrences')
+      .select(['id', 'first_seen_at', 'last_seen_at'])
+      .orderBy('id')
+      .execute();
+    expect(occurrences.map((o) => [o.id, o.first_seen_at])).toEqual(
+      before.occurrences.map((o) => [o.id, o.first_seen_at]),
+    );
+    occurrences.forEach((o, i) =>
+      expect(o.last_seen_at.getTime()).toBeGreaterThan(before.occurrences[i]!.last_seen_at.getTime()),
+    );
+    const pages = await t.db
+      .selectFrom('pages')
+      .select(['id', 'first_crawled_at', 'last_crawled_at'])
+      .orderBy('id')
+      .execute();
+    expect(pages.map((p) => [p.id, p.first_crawled_at])).toEqual(
+      before.pages.map((p) => [p.id, p.first_crawled_at]),
+    );
+    pages.forEach((p, i) =>
+      expect(p.last_crawled_at.getTime()).toBeGreaterThan(before.pages[i]!.last_crawled_at.getTime()),
+    );
+  });
+
+  it('an opt-out removes the face for good: a later crawl refuses it in other bytes too', async () => {
+    const portrait = await imageByBytes(photos.portrait);
+    const [face] = await facesOf(portrait.id);
+    const facesBefore = await t.db.selectFrom('faces').select('id').execute();
+
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: adminCookie,
+      payload: { faceId: face!.id, reason: 'Request of the person (ticket 4711)' },
+    });
+    expect(response.statusCode).toBe(201);
+    const { removedFaces } = response.json<{ id: number; removedFaces: number }>();
+    expect(removedFaces).toBeGreaterThanOrEqual(1); // the portrait, and the same face in the group photo
+    const facesAfter = await t.db.selectFrom('faces').select('id').execute();
+    expect(facesAfter).toHaveLength(facesBefore.length - removedFaces);
+    expect(await facesOf(portrait.id)).toEqual([]);
+    expect((await imageByBytes(photos.portrait)).face_count).toBe(0);
+    const removals = await t.db
+      .selectFrom('face_index_log')
+      .select('face_id')
+      .where('op', '=', 'remove')
+      .execute();
+    expect(removals).toHaveLength(removedFaces);
+    expect(removals.map((r) => r.face_id)).toContain(face!.id);
+
+    const list = await t.request({ method: 'GET', url: '/api/admin/opt-outs', cookie: adminCookie });
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        reason: 'Request of the person (ticket 4711)',
+        modelId: engine.modelId,
+        createdBy: 'admin@provider.example.org',
+      }),
+    ]);
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: adminCookie,
+      payload: { faceId: face!.id, reason: 'twice' },
+    });
+    expect(again.statusCode).toBe(404);
+
+    // A new page shows a smaller, recompressed copy of the portrait: new bytes, analysed, face refused.
+    showCopy = true;
+    analyze.mockClear();
+    const detail = await crawl([home()]);
+    expect(detail).toMatchObject({ status: 'DONE', pages: 4, faces: 0, errors: 0 });
+    expect(analysedBytes()).toEqual([sha256Hex(photos.portraitCopy)]);
+    const seen = (await (analyze.mock.results[0]!.value as Promise<ImageAnalysis>)).faces;
+    expect(seen.filter((f) => isIndexableFace(f.box))).toHaveLength(1);
+    const copy = await imageByBytes(photos.portraitCopy);
+    expect(copy.face_count).toBe(0);
+    expect(await facesOf(copy.id)).toEqual([]);
+    expect(await t.db.selectFrom('faces').select('id').execute()).toHaveLength(facesAfter.length);
+  });
+
+  it('keeps the SSRF guard: only the configured address is trusted', async () => {
+    analyze.mockClear();
+    const detail = await crawl([`http://127.0.0.2:${server.port}/`]);
+    expect(detail).toMatchObject({ status: 'DONE', pages: 0, images: 0 });
+    expect(detail.errors).toBeGreaterThanOrEqual(1);
+    const seed = detail.failures.find((f) => f.url === `http://127.0.0.2:${server.port}/`);
+    expect(seed?.error).toMatch(/127\.0\.0\.2/);
+    expect(analyze).not.toHaveBeenCalled();
+  });
+});
