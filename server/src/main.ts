@@ -2,10 +2,15 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startDemoData } from './demo/demo-site.ts';
+import { acquireDataDirLock } from './lib/data-dir-lock.ts';
 
 /** Starts the product: migrate, seed start-up accounts, serve the API and web app, run the workers. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The embedded database admits one process; `npm run crawl` checks this file before opening it.
+  const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir, 'server');
+  process.on('exit', () => lock?.release());
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   const { app, container } = await buildApp(config, database.db);
@@ -18,6 +23,9 @@ async function main(): Promise<void> {
     );
   }
   if (config.runWorkers) container.jobRunner.start();
+  const demoSite = config.demoData
+    ? await startDemoData(container.services.crawl, config.demoSitePort, app.log)
+    : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -25,7 +33,9 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await demoSite?.close();
     await database.close();
+    lock?.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
