@@ -17,7 +17,9 @@ async function register(page: Page, email: string): Promise<void> {
   await expect(page.getByText('Your registration is almost done')).toBeVisible();
 }
 
-test('a registration is confirmed by e-mail, approved by an admin, and signs in to the right menus', async ({ page }) => {
+test('a registration is confirmed by e-mail, approved by an admin, and signs in to the right menus', async ({
+  page,
+}) => {
   const email = `chief-${Date.now()}@harbour-police.example.org`;
   await register(page, email);
 
@@ -41,7 +43,15 @@ test('a registration is confirmed by e-mail, approved by an admin, and signs in 
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/home$/);
   const menu = page.getByRole('navigation', { name: 'Main menu' });
-  for (const item of ['Home', 'Pricing', 'Search', 'AI Data Extractor', 'Saved Searches', 'Account', 'Support']) {
+  for (const item of [
+    'Home',
+    'Pricing',
+    'Search',
+    'AI Data Extractor',
+    'Saved Searches',
+    'Account',
+    'Support',
+  ]) {
     await expect(menu.getByRole('link', { name: item, exact: true })).toBeVisible();
   }
   await expect(menu.getByRole('link', { name: 'Admin Panel' })).toHaveCount(0);
@@ -63,7 +73,10 @@ test('a forgotten password is reset through the e-mailed link', async ({ page })
   await expect(page.getByText('Registration Successful')).toBeVisible();
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await page.goto('/admin/users');
-  await page.getByRole('row', { name: new RegExp(email) }).getByRole('button', { name: 'Approve' }).click();
+  await page
+    .getByRole('row', { name: new RegExp(email) })
+    .getByRole('button', { name: 'Approve' })
+    .click();
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText(/active/i);
   await page.getByRole('button', { name: 'Back to home' }).click();
   await signOut(page);
@@ -81,7 +94,9 @@ test('a forgotten password is reset through the e-mailed link', async ({ page })
   await expect(page.getByText('The password has been successfully changed.')).toBeVisible();
 
   await signIn(page, email, PASSWORD);
-  await expect(page.getByText('Wrong e-mail or password. Please check the provided information.')).toBeVisible();
+  await expect(
+    page.getByText('Wrong e-mail or password. Please check the provided information.'),
+  ).toBeVisible();
   await signIn(page, email, newPassword);
   await expect(page).toHaveURL(/\/home$/);
 });
@@ -89,7 +104,9 @@ test('a forgotten password is reset through the e-mailed link', async ({ page })
 test('the reset page without a token says so', async ({ page }) => {
   await page.goto('/reset-password');
   await expect(
-    page.getByText('No token detected. You cannot change your password due to missing access token. Contact our support for more information.'),
+    page.getByText(
+      'No token detected. You cannot change your password due to missing access token. Contact our support for more information.',
+    ),
   ).toBeVisible();
 });
 
@@ -104,17 +121,23 @@ test('the contact form shows its errors, then sends', async ({ page }) => {
   await page.getByLabel('Email').fill('someone@gmail.com');
   await expect(page.getByText('Email is required')).toBeHidden();
   await page.getByRole('button', { name: 'Send message' }).click();
-  await expect(page.getByText("We don't support emails from 'gmail.com'. Please use a different email provider.")).toBeVisible();
+  await expect(
+    page.getByText("We don't support emails from 'gmail.com'. Please use a different email provider."),
+  ).toBeVisible();
 
   await page.getByLabel('Email').fill('investigator@ngo.example.org');
   await page.getByRole('button', { name: /Subject/ }).click();
   await page.getByRole('option', { name: 'Product Support' }).click();
   await page.getByLabel('Message', { exact: true }).fill('How do I export a saved search as a PDF report?');
-  await page.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('case 42') });
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('case 42') });
   await expect(page.getByRole('button', { name: 'Remove notes.txt' })).toBeVisible();
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(
-    page.getByText('Please wait for a response from our support team. Any follow-up communication will be sent to the provided email address.'),
+    page.getByText(
+      'Please wait for a response from our support team. Any follow-up communication will be sent to the provided email address.',
+    ),
   ).toBeVisible();
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Email')).toHaveValue('investigator@ngo.example.org');

@@ -17,7 +17,9 @@ function newestChange(dir) {
 }
 
 const sources = ['web/src', 'web/public', 'web/index.html', 'contract/src'].map((p) => path.join(root, p));
-const sourceTime = Math.max(...sources.map((p) => (fs.statSync(p).isDirectory() ? newestChange(p) : fs.statSync(p).mtimeMs)));
+const sourceTime = Math.max(
+  ...sources.map((p) => (fs.statSync(p).isDirectory() ? newestChange(p) : fs.statSync(p).mtimeMs)),
+);
 if (!fs.existsSync(builtIndex) || fs.statSync(builtIndex).mtimeMs < sourceTime) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });

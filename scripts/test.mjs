@@ -15,7 +15,9 @@ function step(name, command, args, env = {}) {
   console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  console.log(`  ${name} ${result.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${name} ${result.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (result.status !== 0) failedSteps.push(name);
   return result.status === 0;
 }
@@ -36,15 +38,19 @@ function countPlaywright(file) {
   totals.skipped += stats.skipped;
 }
 
-step('typecheck', 'npx', ['tsc', '-p', 'contract']) &&
-  step('typecheck server', 'npx', ['tsc', '-p', 'server']) &&
-  step('typecheck web', 'npx', ['tsc', '-p', 'web']) &&
-  step('typecheck e2e', 'npx', ['tsc', '-p', 'e2e']);
+for (const project of ['contract', 'server', 'web', 'e2e'])
+  step(`typecheck ${project}`, 'npx', ['tsc', '-p', project]);
 step('lint', 'npx', ['eslint', '.']);
 step('format', 'npx', ['prettier', '--check', '.']);
 
 const vitestReport = path.join(reportDir, 'vitest.json');
-step('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+step('unit and integration tests', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
+]);
 countVitest(vitestReport);
 
 if (step('build web app', 'npm', ['run', 'build', '-w', 'web'])) {

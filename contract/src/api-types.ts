@@ -43,7 +43,8 @@ export interface OrganizationData {
   activeBillingPlan: BillingPlan | null;
 }
 
-export type UserStatus = 'EMAIL_UNVERIFIED' | 'PENDING_APPROVAL' | 'ACTIVE' | 'REJECTED' | 'BLOCKED' | 'INVITED';
+export type UserStatus =
+  'EMAIL_UNVERIFIED' | 'PENDING_APPROVAL' | 'ACTIVE' | 'REJECTED' | 'BLOCKED' | 'INVITED';
 
 /** GET /api/admin/users */
 export interface AdminUserRow {

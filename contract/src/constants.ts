@@ -22,7 +22,8 @@ export const VERIFY_EMAIL_MESSAGES = {
   resendSuccess: 'The email has been resent successfully.',
   resendFailure: 'Error while resending email.',
   missingHash: 'We could not find a verification code in this link.',
-  invalidHash: 'This verification link is missing a valid verification code or has expired. Please register again.',
+  invalidHash:
+    'This verification link is missing a valid verification code or has expired. Please register again.',
 } as const;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';

@@ -30,6 +30,7 @@ export function isPasswordValid(password: string): boolean {
 
 /** The first unmet rule, as a sentence for an API error. */
 export function passwordProblem(password: string): string | undefined {
-  if (password.length > PASSWORD_MAX_LENGTH) return `The password must be at most ${PASSWORD_MAX_LENGTH} characters long`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `The password must be at most ${PASSWORD_MAX_LENGTH} characters long`;
   return PASSWORD_RULES.find((rule) => !rule.test(password))?.label;
 }

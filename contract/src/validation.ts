@@ -51,7 +51,8 @@ export interface RegisterInput {
 }
 
 /** Field names follow the API's 400 answer: email, password, organizationName, organizationUrl, organizationType. */
-export type RegisterField = 'email' | 'password' | 'organizationName' | 'organizationUrl' | 'organizationType';
+export type RegisterField =
+  'email' | 'password' | 'organizationName' | 'organizationUrl' | 'organizationType';
 
 export function validateRegistration(input: RegisterInput): FieldErrors<RegisterField> {
   const errors: FieldErrors<RegisterField> = {};
@@ -118,7 +119,8 @@ export function validateContact(input: {
   });
   if (!input.subject.trim()) errors.subject = CONTACT_MESSAGES.subjectRequired;
   if (!input.message.trim()) errors.message = CONTACT_MESSAGES.messageRequired;
-  else if (input.message.length > MAX_CONTACT_MESSAGE_LENGTH) errors.message = CONTACT_MESSAGES.messageTooLong;
+  else if (input.message.length > MAX_CONTACT_MESSAGE_LENGTH)
+    errors.message = CONTACT_MESSAGES.messageTooLong;
   return withoutEmpty(errors);
 }
 

@@ -29,12 +29,18 @@ export interface BuiltApp {
 }
 
 /** Builds the HTTP application over an open, migrated database. Tests use it with `app.inject`. */
-export async function buildApp(config: Config, db: Db, options: { logger?: boolean } = {}): Promise<BuiltApp> {
+export async function buildApp(
+  config: Config,
+  db: Db,
+  options: { logger?: boolean } = {},
+): Promise<BuiltApp> {
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1',
-    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: {
+      customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const container = createContainer(config, db, app.log);
@@ -59,7 +65,11 @@ export async function buildApp(config: Config, db: Db, options: { logger?: boole
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'OSINT Platform API', version: '1.0.0', description: 'Face search and OSINT for verified organizations.' },
+      info: {
+        title: 'OSINT Platform API',
+        version: '1.0.0',
+        description: 'Face search and OSINT for verified organizations.',
+      },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'osint_session' } } },
     },
   });
@@ -99,7 +109,9 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
   app.setNotFoundHandler((request, reply) => {
     if (request.method !== 'GET' || request.url.startsWith('/api/')) return sendApiNotFound(request, reply);
     if (!hasBuild) {
-      return reply.type('text/plain').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+      return reply
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

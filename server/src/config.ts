@@ -98,7 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: { enabled: flag(env.RATE_LIMIT, true) },
     logLevel: env.LOG_LEVEL ?? 'info',
     socialMediaHosts: env.SOCIAL_MEDIA_HOSTS
-      ? env.SOCIAL_MEDIA_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+      ? env.SOCIAL_MEDIA_HOSTS.split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean)
       : DEFAULT_SOCIAL_MEDIA_HOSTS,
     ...overrides,
   };

@@ -68,7 +68,18 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     sessions,
     mail,
     access,
-    account: new AccountService(db, config, r.users, r.organizations, r.tokens, r.plans, r.audit, sessions, mail, access),
+    account: new AccountService(
+      db,
+      config,
+      r.users,
+      r.organizations,
+      r.tokens,
+      r.plans,
+      r.audit,
+      sessions,
+      mail,
+      access,
+    ),
     adminUsers: new AdminUserService(db, config, r.users, r.audit, sessions, mail),
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
     seed: new SeedService(db, config),
@@ -77,7 +88,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceEngine,
     faceIndex,
-    search: new SearchService(faceEngine, faceIndex, new QueryFaceCache(), new SearchRepository(db), access, config.socialMediaHosts),
+    search: new SearchService(
+      faceEngine,
+      faceIndex,
+      new QueryFaceCache(),
+      new SearchRepository(db),
+      access,
+      config.socialMediaHosts,
+    ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));

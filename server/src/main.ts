@@ -19,7 +19,12 @@ async function main(): Promise<void> {
   if (seeded.length > 0) {
     const lines = seeded.map((a) => `  ${a.label.padEnd(36)} ${a.email}  /  ${a.password}`);
     console.log(
-      ['', '  First start: sign in with these accounts (shown only this once; change the passwords):', ...lines, ''].join('\n'),
+      [
+        '',
+        '  First start: sign in with these accounts (shown only this once; change the passwords):',
+        ...lines,
+        '',
+      ].join('\n'),
     );
   }
   if (config.runWorkers) container.jobRunner.start();

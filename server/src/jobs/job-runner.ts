@@ -87,7 +87,8 @@ export class JobRunner {
       await this.jobs.markDone(job.id, this.workerId);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const retryAt = job.attempts < job.max_attempts ? new Date(Date.now() + retryDelayMs(job.attempts)) : undefined;
+      const retryAt =
+        job.attempts < job.max_attempts ? new Date(Date.now() + retryDelayMs(job.attempts)) : undefined;
       this.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed');
       await this.jobs.markFailed(job.id, this.workerId, message, retryAt);
     }

@@ -12,7 +12,8 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, violations?: Violation[]) => new HttpError(400, message, violations);
+export const badRequest = (message: string, violations?: Violation[]) =>
+  new HttpError(400, message, violations);
 export const unauthorized = (message = 'Please sign in.') => new HttpError(401, message);
 export const forbidden = (message = 'You are not allowed to do this.') => new HttpError(403, message);
 export const notFound = (message = 'Not found.') => new HttpError(404, message);

@@ -9,7 +9,12 @@ function escapeHtml(value: string): string {
 
 /** One layout for every message: a paragraph list and an optional call-to-action link. */
 function layout(subject: string, paragraphs: string[], action?: { label: string; url: string }): Template {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '', `— ${PRODUCT_NAME}`].join('\n\n');
+  const text = [
+    ...paragraphs,
+    ...(action ? [`${action.label}: ${action.url}`] : []),
+    '',
+    `— ${PRODUCT_NAME}`,
+  ].join('\n\n');
   const html = `<!doctype html><html><body style="font-family:Segoe UI,Arial,sans-serif;color:#0f172a;max-width:560px;margin:auto">
 <h2 style="color:#0b1324">${escapeHtml(PRODUCT_NAME)}</h2>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
@@ -51,7 +56,10 @@ export const mailTemplates = {
   resetPassword: (link: string, minutes: number) =>
     layout(
       'Reset your password',
-      [`Someone asked to reset the password of this account. The link is valid for ${minutes} minutes and can be used once.`, 'If it was not you, ignore this message.'],
+      [
+        `Someone asked to reset the password of this account. The link is valid for ${minutes} minutes and can be used once.`,
+        'If it was not you, ignore this message.',
+      ],
       { label: 'Reset password', url: link },
     ),
   supportMessage: (from: string, subject: string, message: string) =>

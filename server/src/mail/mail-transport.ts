@@ -20,7 +20,11 @@ export interface MailTransport {
  * SMTP when a mail URL is configured; otherwise every message becomes an .eml file in the outbox folder,
  * so the embedded product needs no mail server and a person (or a test) can open what was "sent".
  */
-export function createMailTransport(options: { mailUrl?: string | undefined; from: string; outboxDir: string }): MailTransport {
+export function createMailTransport(options: {
+  mailUrl?: string | undefined;
+  from: string;
+  outboxDir: string;
+}): MailTransport {
   if (options.mailUrl) {
     const smtp = nodemailer.createTransport(options.mailUrl);
     return {

@@ -17,7 +17,12 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function body(statusCode: number, message: string, violations?: Violation[]): ApiErrorBody {
-  return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', message, ...(violations ? { violations } : {}) };
+  return {
+    statusCode,
+    error: STATUS_TEXT[statusCode] ?? 'Error',
+    message,
+    ...(violations ? { violations } : {}),
+  };
 }
 
 /** Turns schema errors into field violations: "/mail" → "mail"; a missing property names itself. */
@@ -26,7 +31,10 @@ function schemaViolations(error: FastifyError): Violation[] {
     const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
     const pathField = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const field = [pathField, missing].filter(Boolean).join('.') || (error.validationContext ?? 'body');
-    return { field, message: missing ? `${missing} is required` : `${field} ${issue.message ?? 'is invalid'}` };
+    return {
+      field,
+      message: missing ? `${missing} is required` : `${field} ${issue.message ?? 'is invalid'}`,
+    };
   });
 }
 
@@ -44,7 +52,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.status(413).send(body(413, 'The request is too large.'));
     if (status >= 400 && status < 500) {
-      return reply.status(status).send(body(status, status === 415 ? 'Unsupported content type.' : 'The request is not valid.'));
+      return reply
+        .status(status)
+        .send(body(status, status === 415 ? 'Unsupported content type.' : 'The request is not valid.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body(500, 'Something went wrong. Please try again later.'));

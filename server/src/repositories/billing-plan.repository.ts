@@ -4,7 +4,13 @@ import type { Db } from '../db/database.ts';
 export class BillingPlanRepository {
   constructor(private readonly db: Db) {}
 
-  insert(plan: { organizationId: number; planType: PlanType; startDate: Date; endDate: Date; seatLimit: number }) {
+  insert(plan: {
+    organizationId: number;
+    planType: PlanType;
+    startDate: Date;
+    endDate: Date;
+    seatLimit: number;
+  }) {
     return this.db
       .insertInto('billing_plans')
       .values({

@@ -36,7 +36,9 @@ export class FaceVectorRepository implements FaceVectorSource {
   async changesSince(afterSeq: number, limit: number): Promise<FaceIndexChange[]> {
     const rows = await this.db
       .selectFrom('face_index_log as log')
-      .leftJoin('faces', (join) => join.onRef('faces.id', '=', 'log.face_id').on('faces.model_id', '=', this.modelId))
+      .leftJoin('faces', (join) =>
+        join.onRef('faces.id', '=', 'log.face_id').on('faces.model_id', '=', this.modelId),
+      )
       .select(['log.seq', 'log.face_id', 'log.op', 'faces.descriptor'])
       .where('log.seq', '>', afterSeq)
       .orderBy('log.seq')

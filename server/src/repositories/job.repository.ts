@@ -6,7 +6,13 @@ export class JobRepository {
   constructor(private readonly db: Db) {}
 
   /** Inserts a job; with a unique key, a second insert of the same key is ignored (idempotent enqueue). */
-  async insert(job: { queue: string; payload: unknown; runAt?: Date; maxAttempts?: number; uniqueKey?: string }) {
+  async insert(job: {
+    queue: string;
+    payload: unknown;
+    runAt?: Date;
+    maxAttempts?: number;
+    uniqueKey?: string;
+  }) {
     await this.db
       .insertInto('jobs')
       .values({

@@ -3,7 +3,13 @@ import type { Db } from '../db/database.ts';
 export class SessionRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(session: { id: string; userId: number; expiresAt: Date; ip: string | null; userAgent: string | null }) {
+  async insert(session: {
+    id: string;
+    userId: number;
+    expiresAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  }) {
     await this.db
       .insertInto('sessions')
       .values({

@@ -9,11 +9,19 @@ export interface NewAttachment {
 export class SupportMessageRepository {
   constructor(private readonly db: Db) {}
 
-  insert(message: { userId: number | null; email: string; subject: string; message: string }, attachments: NewAttachment[]) {
+  insert(
+    message: { userId: number | null; email: string; subject: string; message: string },
+    attachments: NewAttachment[],
+  ) {
     return this.db.transaction().execute(async (tx) => {
       const row = await tx
         .insertInto('support_messages')
-        .values({ user_id: message.userId, email: message.email, subject: message.subject, message: message.message })
+        .values({
+          user_id: message.userId,
+          email: message.email,
+          subject: message.subject,
+          message: message.message,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       if (attachments.length > 0) {
@@ -34,7 +42,11 @@ export class SupportMessageRepository {
   }
 
   async findWithAttachments(id: number) {
-    const message = await this.db.selectFrom('support_messages').selectAll().where('id', '=', id).executeTakeFirst();
+    const message = await this.db
+      .selectFrom('support_messages')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!message) return undefined;
     const attachments = await this.db
       .selectFrom('support_attachments')

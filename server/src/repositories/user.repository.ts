@@ -37,7 +37,12 @@ export class UserRepository {
   }
 
   /** Users with their organization, pending approval first, newest first within a status. */
-  findAllWithOrganization(filter: { status?: UserStatus | undefined; search?: string | undefined; limit: number; offset: number }) {
+  findAllWithOrganization(filter: {
+    status?: UserStatus | undefined;
+    search?: string | undefined;
+    limit: number;
+    offset: number;
+  }) {
     let query = this.db
       .selectFrom('users')
       .innerJoin('organizations', 'organizations.id', 'users.organization_id')

@@ -3,7 +3,9 @@ import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 
 const UserStatus = Type.Union(
-  ['EMAIL_UNVERIFIED', 'PENDING_APPROVAL', 'ACTIVE', 'REJECTED', 'BLOCKED', 'INVITED'].map((s) => Type.Literal(s)),
+  ['EMAIL_UNVERIFIED', 'PENDING_APPROVAL', 'ACTIVE', 'REJECTED', 'BLOCKED', 'INVITED'].map((s) =>
+    Type.Literal(s),
+  ),
 );
 
 const AdminUserRow = Type.Object({
@@ -14,7 +16,12 @@ const AdminUserRow = Type.Object({
   admin: Type.Boolean(),
   createdAt: Type.String(),
   emailVerifiedAt: Type.Union([Type.String(), Type.Null()]),
-  organization: Type.Object({ id: Type.Integer(), name: Type.String(), link: Type.String(), type: Type.String() }),
+  organization: Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    link: Type.String(),
+    type: Type.String(),
+  }),
 });
 
 /** The provider's review of registrations. `status=PENDING` is accepted as a short form of PENDING_APPROVAL. */

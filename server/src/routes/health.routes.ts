@@ -10,7 +10,10 @@ export function healthRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['system'],
           summary: 'Liveness and database reachability',
-          response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: Type.Object({ status: Type.String() }) },
+          response: {
+            200: Type.Object({ status: Type.Literal('ok') }),
+            503: Type.Object({ status: Type.String() }),
+          },
         },
       },
       async (_request, reply) => {

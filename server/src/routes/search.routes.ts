@@ -31,7 +31,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
         bodyLimit: UPLOAD_BODY_LIMIT,
         schema: {
           tags: ['search'],
-          summary: 'Detects the faces of a photo (JPG, PNG, BMP, TIFF; at most 1.5 MB); the photo is not stored',
+          summary:
+            'Detects the faces of a photo (JPG, PNG, BMP, TIFF; at most 1.5 MB); the photo is not stored',
           body: Type.Object({ img: Type.String({ minLength: 1 }) }),
           response: {
             200: Type.Object({
@@ -87,7 +88,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: Type.Object({ removed: Type.Integer() }) },
         },
       },
-      async (request) => search.removeRecords(currentUser(request), request.body.hash, request.body.recordHashes),
+      async (request) =>
+        search.removeRecords(currentUser(request), request.body.hash, request.body.recordHashes),
     );
 
     app.get(
@@ -95,7 +97,10 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       { schema: { tags: ['search'], params: Type.Object({ imageId: Type.Integer({ minimum: 1 }) }) } },
       async (request, reply) => {
         const file = await search.thumbnailPath(request.params.imageId);
-        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(fs.createReadStream(file));
+        return reply
+          .type('image/jpeg')
+          .header('cache-control', 'private, max-age=86400')
+          .send(fs.createReadStream(file));
       },
     );
   };

@@ -18,7 +18,9 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
             subject: Type.String({ maxLength: 200 }),
             message: Type.String({ maxLength: 20_000 }),
             files: Type.Optional(
-              Type.Array(Type.Object({ fileName: Type.String({ maxLength: 500 }), base64: Type.String() }), { maxItems: 20 }),
+              Type.Array(Type.Object({ fileName: Type.String({ maxLength: 500 }), base64: Type.String() }), {
+                maxItems: 20,
+              }),
             ),
           }),
           response: { 200: Type.Object({}) },

@@ -1,7 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { Services } from '../container.ts';
-import { clearSessionCookie, clientInfo, currentUser, requireUser, setSessionCookie } from '../plugins/auth.plugin.ts';
+import {
+  clearSessionCookie,
+  clientInfo,
+  currentUser,
+  requireUser,
+  setSessionCookie,
+} from '../plugins/auth.plugin.ts';
 
 const Email = Type.String({ maxLength: 320 });
 const Password = Type.String({ maxLength: 1024 });
@@ -30,7 +36,10 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       },
       async (request, reply) => {
         rateLimiter.hit([`register:ip:${request.ip}`], 10, 60 * MINUTE);
-        await account.register({ ...request.body, newsletter: request.body.newsletter ?? false }, clientInfo(request));
+        await account.register(
+          { ...request.body, newsletter: request.body.newsletter ?? false },
+          clientInfo(request),
+        );
         return reply.status(201).send({});
       },
     );
@@ -39,7 +48,11 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       '/user/resend-verification',
       { schema: { tags: ['user'], body: Type.Object({ mail: Email }), response: { 200: Ok } } },
       async (request) => {
-        rateLimiter.hit([`resend:ip:${request.ip}`, `resend:mail:${request.body.mail.toLowerCase()}`], 5, 15 * MINUTE);
+        rateLimiter.hit(
+          [`resend:ip:${request.ip}`, `resend:mail:${request.body.mail.toLowerCase()}`],
+          5,
+          15 * MINUTE,
+        );
         await account.resendVerification(request.body.mail);
         return {};
       },
@@ -63,7 +76,13 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
 
     app.post(
       '/user/login',
-      { schema: { tags: ['user'], body: Type.Object({ mail: Email, password: Password }), response: { 200: Ok } } },
+      {
+        schema: {
+          tags: ['user'],
+          body: Type.Object({ mail: Email, password: Password }),
+          response: { 200: Ok },
+        },
+      },
       async (request, reply) => {
         const mail = request.body.mail.trim().toLowerCase();
         rateLimiter.hit([`login:ip:${request.ip}`], 30, 15 * MINUTE);
@@ -74,11 +93,15 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       },
     );
 
-    app.post('/user/logout', { schema: { tags: ['user'], response: { 200: Ok } } }, async (request, reply) => {
-      if (request.user) await sessions.end(request.user.sessionId);
-      clearSessionCookie(reply);
-      return {};
-    });
+    app.post(
+      '/user/logout',
+      { schema: { tags: ['user'], response: { 200: Ok } } },
+      async (request, reply) => {
+        if (request.user) await sessions.end(request.user.sessionId);
+        clearSessionCookie(reply);
+        return {};
+      },
+    );
 
     app.get(
       '/user/user-info',
@@ -104,10 +127,8 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       async (request) => account.getUserInfo(currentUser(request)),
     );
 
-    app.get(
-      '/user/organization',
-      { preHandler: requireUser, schema: { tags: ['user'] } },
-      async (request) => account.getOrganizationData(currentUser(request)),
+    app.get('/user/organization', { preHandler: requireUser, schema: { tags: ['user'] } }, async (request) =>
+      account.getOrganizationData(currentUser(request)),
     );
 
     app.post(
@@ -121,21 +142,35 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       },
     );
 
-    const TokenBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Password });
-    app.post('/user/reset-password', { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } }, async (request) => {
-      rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
-      await account.setPasswordWithToken('RESET_PASSWORD', request.body.token, request.body.newPassword);
-      return {};
+    const TokenBody = Type.Object({
+      token: Type.String({ minLength: 1, maxLength: 200 }),
+      newPassword: Password,
     });
-    app.post('/user/set-password', { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } }, async (request) => {
-      rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
-      await account.setPasswordWithToken('SET_PASSWORD', request.body.token, request.body.newPassword);
-      return {};
-    });
+    app.post(
+      '/user/reset-password',
+      { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } },
+      async (request) => {
+        rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
+        await account.setPasswordWithToken('RESET_PASSWORD', request.body.token, request.body.newPassword);
+        return {};
+      },
+    );
+    app.post(
+      '/user/set-password',
+      { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } },
+      async (request) => {
+        rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
+        await account.setPasswordWithToken('SET_PASSWORD', request.body.token, request.body.newPassword);
+        return {};
+      },
+    );
 
     app.post(
       '/user/subscribe_newsletter',
-      { preHandler: requireUser, schema: { tags: ['user'], body: Type.Object({ subscribed: Type.Boolean() }), response: { 200: Ok } } },
+      {
+        preHandler: requireUser,
+        schema: { tags: ['user'], body: Type.Object({ subscribed: Type.Boolean() }), response: { 200: Ok } },
+      },
       async (request) => {
         await account.setNewsletter(currentUser(request), request.body.subscribed);
         return {};

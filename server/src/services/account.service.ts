@@ -1,5 +1,9 @@
 import type { OrganizationData, UserInfo } from '@osint/contract/api-types';
-import { RESET_LINK_MINUTES, VERIFICATION_LINK_HOURS, VERIFY_EMAIL_MESSAGES } from '@osint/contract/constants';
+import {
+  RESET_LINK_MINUTES,
+  VERIFICATION_LINK_HOURS,
+  VERIFY_EMAIL_MESSAGES,
+} from '@osint/contract/constants';
 import { normalizeEmail } from '@osint/contract/email';
 import { passwordProblem } from '@osint/contract/password';
 import {
@@ -50,7 +54,8 @@ export class AccountService {
   /** Creates the organization and its owner, unverified, and sends the confirmation link. */
   async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
     const errors = validateRegistration(input);
-    if (Object.keys(errors).length > 0) throw badRequest('Please correct the highlighted fields.', toViolations(errors));
+    if (Object.keys(errors).length > 0)
+      throw badRequest('Please correct the highlighted fields.', toViolations(errors));
     const email = normalizeEmail(input.mail);
     const existing = await this.users.findByEmail(email);
     if (existing) {
@@ -59,7 +64,9 @@ export class AccountService {
       const abandoned =
         existing.status === 'EMAIL_UNVERIFIED' && !(await this.tokens.hasUsable(existing.id, 'VERIFY_EMAIL'));
       if (!abandoned) {
-        throw badRequest(REGISTER_MESSAGES.emailTaken, [{ field: 'email', message: REGISTER_MESSAGES.emailTaken }]);
+        throw badRequest(REGISTER_MESSAGES.emailTaken, [
+          { field: 'email', message: REGISTER_MESSAGES.emailTaken },
+        ]);
       }
       await this.db.deleteFrom('organizations').where('id', '=', existing.organization_id).execute();
     }
@@ -110,7 +117,8 @@ export class AccountService {
     if (!token) throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
     if (token.used_at) throw conflict('This e-mail address has already been confirmed.');
     if (token.expires_at.getTime() <= Date.now()) throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
-    if (!(await this.tokens.markUsed(token.id))) throw conflict('This e-mail address has already been confirmed.');
+    if (!(await this.tokens.markUsed(token.id)))
+      throw conflict('This e-mail address has already been confirmed.');
     const user = await this.users.findById(token.user_id);
     if (!user) throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
     const confirmed = await this.users.updateStatusIf(user.id, ['EMAIL_UNVERIFIED'], {
@@ -122,7 +130,11 @@ export class AccountService {
     for (const admin of await this.users.findAdmins()) {
       await this.mail.send(
         admin.email,
-        mailTemplates.registrationPendingForAdmin(user.email, organization?.name ?? '', `${this.config.publicUrl}/admin/users`),
+        mailTemplates.registrationPendingForAdmin(
+          user.email,
+          organization?.name ?? '',
+          `${this.config.publicUrl}/admin/users`,
+        ),
       );
     }
   }
@@ -143,7 +155,12 @@ export class AccountService {
         throw forbidden(LOGIN_MESSAGES.notApproved);
     }
     await this.users.update(user.id, { last_active_at: new Date() });
-    await this.audit.insert({ actorUserId: user.id, organizationId: user.organization_id, action: 'user.login', ip: client.ip });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organization_id,
+      action: 'user.login',
+      ip: client.ip,
+    });
     return this.sessions.create(user.id, client);
   }
 
@@ -154,7 +171,10 @@ export class AccountService {
     const token = await this.issueToken(user.id, 'RESET_PASSWORD', RESET_LINK_MINUTES * 60_000);
     await this.mail.send(
       user.email,
-      mailTemplates.resetPassword(`${this.config.publicUrl}/reset-password?token=${token}`, RESET_LINK_MINUTES),
+      mailTemplates.resetPassword(
+        `${this.config.publicUrl}/reset-password?token=${token}`,
+        RESET_LINK_MINUTES,
+      ),
     );
   }
 
@@ -162,7 +182,11 @@ export class AccountService {
    * Sets a new password with a single-use token: RESET_PASSWORD for a forgotten password, SET_PASSWORD
    * for an invited user's first one. Every session of the account ends.
    */
-  async setPasswordWithToken(purpose: 'RESET_PASSWORD' | 'SET_PASSWORD', rawToken: string, newPassword: string) {
+  async setPasswordWithToken(
+    purpose: 'RESET_PASSWORD' | 'SET_PASSWORD',
+    rawToken: string,
+    newPassword: string,
+  ) {
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem, [{ field: 'newPassword', message: problem }]);
     const token = await this.tokens.findByHash(hashToken(rawToken), purpose);
@@ -175,10 +199,17 @@ export class AccountService {
       password_changed_at: now,
     });
     if (purpose === 'SET_PASSWORD') {
-      await this.users.updateStatusIf(token.user_id, ['INVITED'], { status: 'ACTIVE', email_verified_at: now });
+      await this.users.updateStatusIf(token.user_id, ['INVITED'], {
+        status: 'ACTIVE',
+        email_verified_at: now,
+      });
     }
     await this.sessions.endAllForUser(token.user_id);
-    await this.audit.insert({ actorUserId: token.user_id, organizationId: null, action: `user.${purpose.toLowerCase()}` });
+    await this.audit.insert({
+      actorUserId: token.user_id,
+      organizationId: null,
+      action: `user.${purpose.toLowerCase()}`,
+    });
   }
 
   async setNewsletter(user: AuthUser, subscribed: boolean): Promise<void> {
@@ -229,7 +260,12 @@ export class AccountService {
   private async issueToken(userId: number, purpose: TokenPurpose, validForMs: number): Promise<string> {
     await this.tokens.expireUnused(userId, purpose);
     const token = newSecureToken();
-    await this.tokens.insert({ userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + validForMs) });
+    await this.tokens.insert({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + validForMs),
+    });
     return token;
   }
 }

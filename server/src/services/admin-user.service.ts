@@ -21,7 +21,12 @@ export class AdminUserService {
     private readonly mail: MailService,
   ) {}
 
-  async list(filter: { status?: UserStatus; search?: string; page: number; pageSize: number }): Promise<AdminUserRow[]> {
+  async list(filter: {
+    status?: UserStatus;
+    search?: string;
+    page: number;
+    pageSize: number;
+  }): Promise<AdminUserRow[]> {
     const rows = await this.users.findAllWithOrganization({
       status: filter.status,
       search: filter.search?.trim() || undefined,
@@ -57,7 +62,11 @@ export class AdminUserService {
     const approved = await this.db.transaction().execute(async (tx) => {
       const changed = await tx
         .updateTable('users')
-        .set({ status: 'ACTIVE', approved_at: approvedAt, ...(user.role === 'OWNER' ? { has_access: true } : {}) })
+        .set({
+          status: 'ACTIVE',
+          approved_at: approvedAt,
+          ...(user.role === 'OWNER' ? { has_access: true } : {}),
+        })
         .where('id', '=', userId)
         .where('status', 'in', ['PENDING_APPROVAL', 'EMAIL_UNVERIFIED', 'REJECTED'])
         .executeTakeFirst();

@@ -17,7 +17,13 @@ export class FaceIndexService {
   private readonly sync: FaceIndexSync;
   private opened: Promise<void> | undefined;
 
-  constructor(db: Db, dataDir: string, role: 'writer' | 'reader', log: FastifyBaseLogger, pollIntervalMs = 1000) {
+  constructor(
+    db: Db,
+    dataDir: string,
+    role: 'writer' | 'reader',
+    log: FastifyBaseLogger,
+    pollIntervalMs = 1000,
+  ) {
     this.sync = new FaceIndexSync({
       source: new FaceVectorRepository(db, SHIPPED_MODEL.modelId),
       index: { dimensions: SHIPPED_MODEL.dimensions },
@@ -36,7 +42,10 @@ export class FaceIndexService {
   }
 
   /** Searches with every change committed so far applied, so a face indexed a moment ago is found. */
-  async search(query: Float32Array, options: { limit: number; minSimilarity: number }): Promise<FaceIndexHit[]> {
+  async search(
+    query: Float32Array,
+    options: { limit: number; minSimilarity: number },
+  ): Promise<FaceIndexHit[]> {
     await this.start();
     await this.sync.refresh();
     return this.sync.index.search(query, options);

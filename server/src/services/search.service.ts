@@ -3,7 +3,13 @@ import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
 import { cropFaceJpeg, ImageDecodeError } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
-import { isSearchableFace, l2Normalise, MIN_INDEX_FACE_PX, MIN_QUERY_FACE_PX, SIMILARITY_THRESHOLD } from '../face/similarity.ts';
+import {
+  isSearchableFace,
+  l2Normalise,
+  MIN_INDEX_FACE_PX,
+  MIN_QUERY_FACE_PX,
+  SIMILARITY_THRESHOLD,
+} from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { FaceSighting, NewSearchResult, SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
@@ -81,11 +87,19 @@ export class SearchService {
     const searchable = analysis.faces.filter((face) => isSearchableFace(face.box));
     const faces = await Promise.all(
       searchable.map(async (face) => ({
-        hash: this.cache.put({ descriptor: face.descriptor, organizationId: user.organizationId, userId: user.id }),
+        hash: this.cache.put({
+          descriptor: face.descriptor,
+          organizationId: user.organizationId,
+          userId: user.id,
+        }),
         base64: (await cropFaceJpeg(image, face.box)).toString('base64'),
       })),
     );
-    return { faces, smallFaceCount: analysis.faces.length - searchable.length, minFaceSize: MIN_QUERY_FACE_PX };
+    return {
+      faces,
+      smallFaceCount: analysis.faces.length - searchable.length,
+      minFaceSize: MIN_QUERY_FACE_PX,
+    };
   }
 
   /**
@@ -101,7 +115,10 @@ export class SearchService {
       throw badRequest('The selected face is no longer available. Please upload the photo again.');
     }
     const query = l2Normalise(averageOf(descriptors as Float32Array[]));
-    const hits = await this.index.search(query, { limit: MAX_INDEX_HITS, minSimilarity: SIMILARITY_THRESHOLD });
+    const hits = await this.index.search(query, {
+      limit: MAX_INDEX_HITS,
+      minSimilarity: SIMILARITY_THRESHOLD,
+    });
     const similarityByFace = new Map(hits.map((hit) => [hit.faceId, hit.similarity]));
     const sightings = (await this.searches.findSightings(hits.map((hit) => hit.faceId)))
       .filter((s) => this.isSocialMedia(s.sourceUrl) === (type === 'SOCIAL_MEDIA_SEARCH'))
@@ -135,7 +152,9 @@ export class SearchService {
       durationMs: time,
       results,
     });
-    const ids = new Map((await this.searches.findResultIds(searchId)).map((row) => [row.record_hash, row.id]));
+    const ids = new Map(
+      (await this.searches.findResultIds(searchId)).map((row) => [row.record_hash, row.id]),
+    );
     return {
       results: results.map((r) => ({
         id: ids.get(r.recordHash)!,
@@ -155,7 +174,11 @@ export class SearchService {
     };
   }
 
-  async removeRecords(user: AuthUser, searchHash: string, recordHashes: string[]): Promise<{ removed: number }> {
+  async removeRecords(
+    user: AuthUser,
+    searchHash: string,
+    recordHashes: string[],
+  ): Promise<{ removed: number }> {
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
     if (!search) throw notFound('Search not found.');
     return { removed: await this.searches.markResultsRemoved(search.id, recordHashes) };

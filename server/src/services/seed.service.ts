@@ -47,7 +47,11 @@ export class SeedService {
     if (this.config.demoData) {
       const ownerPassword = generatePassword();
       await this.createDemoOrganization(ownerPassword);
-      seeded.push({ label: 'Demo analyst (organization owner)', email: DEMO_OWNER_EMAIL, password: ownerPassword });
+      seeded.push({
+        label: 'Demo analyst (organization owner)',
+        email: DEMO_OWNER_EMAIL,
+        password: ownerPassword,
+      });
     }
     return seeded;
   }
@@ -57,7 +61,11 @@ export class SeedService {
     if (problem) throw new Error(`ADMIN_PASSWORD does not meet the password rules: ${problem}`);
     const passwordHash = await hashPassword(password);
     await this.db.transaction().execute(async (tx) => {
-      const existing = await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      const existing = await tx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
       if (existing) {
         await tx
           .updateTable('users')
@@ -101,7 +109,11 @@ export class SeedService {
     await this.db.transaction().execute(async (tx) => {
       const organization = await tx
         .insertInto('organizations')
-        .values({ name: 'Demo Investigations Unit', link: 'https://demo-investigations.localhost', type: 'police' })
+        .values({
+          name: 'Demo Investigations Unit',
+          link: 'https://demo-investigations.localhost',
+          type: 'police',
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await tx

@@ -43,7 +43,12 @@ export class SupportService {
       throw badRequest('Please correct the highlighted fields.', toViolations(errors));
     }
     const messageId = await this.messages.insert(
-      { userId: user?.id ?? null, email: normalizeEmail(email), subject: request.subject.trim(), message: request.message },
+      {
+        userId: user?.id ?? null,
+        email: normalizeEmail(email),
+        subject: request.subject.trim(),
+        message: request.message,
+      },
       attachments,
     );
     await this.queue.enqueue(QUEUES.forwardSupportMessage, { messageId });

@@ -29,10 +29,18 @@ describe('registration, e-mail confirmation, approval and sign-in', () => {
 
   it('takes a registration through confirmation and approval to a signed-in owner on trial', async () => {
     const mail = 'chief@harbour-police.example.org';
-    const registered = await t.request({ method: 'POST', url: '/api/user/register', payload: registration(mail) });
+    const registered = await t.request({
+      method: 'POST',
+      url: '/api/user/register',
+      payload: registration(mail),
+    });
     expect(registered.statusCode).toBe(201);
 
-    const refused = await t.request({ method: 'POST', url: '/api/user/login', payload: { mail, password: PASSWORD } });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail, password: PASSWORD },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(LOGIN_MESSAGES.notApproved);
 
@@ -43,19 +51,35 @@ describe('registration, e-mail confirmation, approval and sign-in', () => {
     // A second click on the same link answers 409, which the page treats as success.
     expect((await t.request({ method: 'POST', url: `/api/user/validate/${hash}` })).statusCode).toBe(409);
 
-    const stillPending = await t.request({ method: 'POST', url: '/api/user/login', payload: { mail, password: PASSWORD } });
+    const stillPending = await t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail, password: PASSWORD },
+    });
     expect(stillPending.statusCode).toBe(403);
 
-    const pending = await t.request({ method: 'GET', url: '/api/admin/users?status=PENDING', cookie: adminCookie });
+    const pending = await t.request({
+      method: 'GET',
+      url: '/api/admin/users?status=PENDING',
+      cookie: adminCookie,
+    });
     expect(pending.statusCode).toBe(200);
     const row = pending.json<{ id: number; email: string }[]>().find((u) => u.email === mail);
     expect(row).toBeDefined();
 
-    const approved = await t.request({ method: 'POST', url: `/api/admin/users/${row!.id}/approve`, cookie: adminCookie });
+    const approved = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${row!.id}/approve`,
+      cookie: adminCookie,
+    });
     expect(approved.statusCode).toBe(200);
     await waitForMail(t.config.dataDir, mail, /approved/i);
 
-    const login = await t.request({ method: 'POST', url: '/api/user/login', payload: { mail, password: PASSWORD } });
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail, password: PASSWORD },
+    });
     expect(login.statusCode).toBe(200);
     const cookie = sessionCookieOf(login);
     const info = await t.request({ method: 'GET', url: '/api/user/user-info', cookie });
@@ -73,13 +97,22 @@ describe('registration, e-mail confirmation, approval and sign-in', () => {
     const response = await t.request({
       method: 'POST',
       url: '/api/user/register',
-      payload: { mail: 'someone@Gmail.com', password: 'short', organizationName: ' ', organizationLink: 'not a url', organizationType: '' },
+      payload: {
+        mail: 'someone@Gmail.com',
+        password: 'short',
+        organizationName: ' ',
+        organizationLink: 'not a url',
+        organizationType: '',
+      },
     });
     expect(response.statusCode).toBe(400);
     const violations = response.json<{ violations: { field: string; message: string }[] }>().violations;
     expect(violations).toEqual(
       expect.arrayContaining([
-        { field: 'email', message: "We don't support emails from 'gmail.com'. Please use a different email provider." },
+        {
+          field: 'email',
+          message: "We don't support emails from 'gmail.com'. Please use a different email provider.",
+        },
         { field: 'organizationName', message: REGISTER_MESSAGES.organizationNameRequired },
         { field: 'organizationUrl', message: REGISTER_MESSAGES.linkFormat },
         { field: 'organizationType', message: REGISTER_MESSAGES.typeRequired },

@@ -27,7 +27,12 @@ export async function readOutbox(dataDir: string): Promise<OutboxMessage[]> {
 }
 
 /** Waits until a message to `to` whose subject matches appears, and returns it. */
-export async function waitForMail(dataDir: string, to: string, subject: RegExp, timeoutMs = 10_000): Promise<OutboxMessage> {
+export async function waitForMail(
+  dataDir: string,
+  to: string,
+  subject: RegExp,
+  timeoutMs = 10_000,
+): Promise<OutboxMessage> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = (await readOutbox(dataDir)).find((m) => m.to.includes(to) && subject.test(m.subject));
@@ -46,5 +51,7 @@ export function linkIn(message: OutboxMessage, prefix: string): string {
 }
 
 function unfoldQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

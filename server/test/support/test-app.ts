@@ -25,7 +25,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-test-'));
   const config = loadConfig(
     {},
-    { dataDir, publicUrl: TEST_ORIGIN, demoData: false, rateLimit: { enabled: false }, webDistDir: path.join(dataDir, 'no-web'), ...overrides },
+    {
+      dataDir,
+      publicUrl: TEST_ORIGIN,
+      demoData: false,
+      rateLimit: { enabled: false },
+      webDistDir: path.join(dataDir, 'no-web'),
+      ...overrides,
+    },
   );
   const database = await createTestDatabase();
   const { app, container } = await buildApp(config, database.db, { logger: false });

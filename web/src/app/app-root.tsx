@@ -4,7 +4,16 @@ import { BannerProvider } from '../components/message-banner.tsx';
 import { SessionProvider, useSession } from '../lib/session.tsx';
 import { LoadingLayout } from './layouts/layouts.tsx';
 
-const PROTECTED_PREFIXES = ['/home', '/pricing', '/search', '/data-extractor', '/saved-searches', '/account', '/support', '/admin'];
+const PROTECTED_PREFIXES = [
+  '/home',
+  '/pricing',
+  '/search',
+  '/data-extractor',
+  '/saved-searches',
+  '/account',
+  '/support',
+  '/admin',
+];
 
 function ScrollToTop() {
   const { pathname } = useLocation();

@@ -33,7 +33,11 @@ export const routes: RouteObject[] = [
           { path: '/faq', element: <FaqRoute />, handle: { name: 'faq' } },
           { path: '/contact', element: <ContactRoute />, handle: { name: 'contact' } },
           { path: '/privacy-policy', element: <PrivacyPolicyRoute />, handle: { name: 'privacy-policy' } },
-          { path: '/terms-of-service', element: <TermsOfServiceRoute />, handle: { name: 'terms-of-service' } },
+          {
+            path: '/terms-of-service',
+            element: <TermsOfServiceRoute />,
+            handle: { name: 'terms-of-service' },
+          },
         ],
       },
       {
@@ -41,7 +45,11 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/register', element: <RegisterPage />, handle: { name: 'register' } },
           { path: '/login', element: <LoginPage />, handle: { name: 'login' } },
-          { path: '/verify-email/:verificationHash?', element: <VerifyEmailPage />, handle: { name: 'verify-email' } },
+          {
+            path: '/verify-email/:verificationHash?',
+            element: <VerifyEmailPage />,
+            handle: { name: 'verify-email' },
+          },
           { path: '/forgot-password', element: <ForgotPasswordPage />, handle: { name: 'forgot-password' } },
           { path: '/reset-password', element: <ResetPasswordPage />, handle: { name: 'reset-password' } },
           { path: '/set-password', element: <SetPasswordPage />, handle: { name: 'set-password' } },
@@ -51,21 +59,38 @@ export const routes: RouteObject[] = [
         element: <UserLayout />,
         children: [
           { path: '/home', element: <HomeRoute />, handle: { name: 'home' } },
-          { path: '/home/privacy-policy', element: <PrivacyPolicyRoute />, handle: { name: 'home-privacy-policy' } },
-          { path: '/home/terms-of-service', element: <TermsOfServiceRoute />, handle: { name: 'home-terms-of-service' } },
+          {
+            path: '/home/privacy-policy',
+            element: <PrivacyPolicyRoute />,
+            handle: { name: 'home-privacy-policy' },
+          },
+          {
+            path: '/home/terms-of-service',
+            element: <TermsOfServiceRoute />,
+            handle: { name: 'home-terms-of-service' },
+          },
           {
             path: '/pricing',
-            element: soon('Select plan', 'Plans, card checkout and bank transfer with a proforma invoice will be available here.'),
+            element: soon(
+              'Select plan',
+              'Plans, card checkout and bank transfer with a proforma invoice will be available here.',
+            ),
             handle: { name: 'pricing', refreshUser: true },
           },
           {
             path: '/search/:imageUrl?',
-            element: soon('Search', 'Upload a photo, choose a face and find where it appears on public websites.'),
+            element: soon(
+              'Search',
+              'Upload a photo, choose a face and find where it appears on public websites.',
+            ),
             handle: { name: 'search', refreshUser: true },
           },
           {
             path: '/data-extractor/:hashedId?',
-            element: soon('AI Data Extractor', 'Names, politician, sanctions and criminal flags with evidence, for your search results.'),
+            element: soon(
+              'AI Data Extractor',
+              'Names, politician, sanctions and criminal flags with evidence, for your search results.',
+            ),
             handle: { name: 'data-extractor' },
           },
           {
@@ -87,22 +112,46 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'users', element: <AdminUsersPage />, handle: { name: 'admin-users' } },
           { path: 'users/:id', element: soon('User', 'User details.'), handle: { name: 'admin-user' } },
-          { path: 'organizations/:id', element: soon('Organization', 'Organization details.'), handle: { name: 'admin-organization' } },
+          {
+            path: 'organizations/:id',
+            element: soon('Organization', 'Organization details.'),
+            handle: { name: 'admin-organization' },
+          },
           {
             path: 'organizations/:id/create-billing-plan',
             element: soon('Create billing plan', 'Manual and virtual plans.'),
             handle: { name: 'admin-create-billing-plan' },
           },
-          { path: 'payments', element: soon('Payments', 'Card and bank payments.'), handle: { name: 'admin-payments' } },
-          { path: 'payments/:id', element: soon('Payment', 'Payment details.'), handle: { name: 'admin-payment' } },
-          { path: 'orders', element: soon('Orders', 'Bank-transfer orders.'), handle: { name: 'admin-orders' } },
-          { path: 'saved-searches', element: soon('Saved Searches', 'Every organization’s saved searches.'), handle: { name: 'admin-saved-searches' } },
+          {
+            path: 'payments',
+            element: soon('Payments', 'Card and bank payments.'),
+            handle: { name: 'admin-payments' },
+          },
+          {
+            path: 'payments/:id',
+            element: soon('Payment', 'Payment details.'),
+            handle: { name: 'admin-payment' },
+          },
+          {
+            path: 'orders',
+            element: soon('Orders', 'Bank-transfer orders.'),
+            handle: { name: 'admin-orders' },
+          },
+          {
+            path: 'saved-searches',
+            element: soon('Saved Searches', 'Every organization’s saved searches.'),
+            handle: { name: 'admin-saved-searches' },
+          },
           {
             path: 'saved-searches/:savedSearchHash',
             element: soon('Saved Results', 'A saved search, read-only.'),
             handle: { name: 'admin-saved-search' },
           },
-          { path: 'data-extractor', element: soon('AI Data Extractor', 'Every organization’s extractions.'), handle: { name: 'admin-data-extractor' } },
+          {
+            path: 'data-extractor',
+            element: soon('AI Data Extractor', 'Every organization’s extractions.'),
+            handle: { name: 'admin-data-extractor' },
+          },
           {
             path: 'data-extractor/:id',
             element: soon('Extracted Data', 'An extraction, read-only.'),

@@ -19,7 +19,9 @@ export function AccessRestrictedModal({ onClose }: { onClose: () => void }) {
         </>
       }
     >
-      <p className="modal__lead">Viewing the original source of this image is available only to subscribers.</p>
+      <p className="modal__lead">
+        Viewing the original source of this image is available only to subscribers.
+      </p>
       <p>Upgrade your plan to unlock full access to image sources and additional features.</p>
     </Modal>
   );

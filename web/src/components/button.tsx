@@ -8,12 +8,32 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /** Spec 000 §2 shared widgets: while loading the button is disabled and shows a loader. */
-export function Button({ loading = false, variant = 'primary', looksDisabled, className, children, disabled, ...rest }: ButtonProps) {
-  const classes = ['btn', `btn-${variant}`, loading ? 'btn--loading' : '', looksDisabled ? 'btn--looks-disabled' : '', className ?? '']
+export function Button({
+  loading = false,
+  variant = 'primary',
+  looksDisabled,
+  className,
+  children,
+  disabled,
+  ...rest
+}: ButtonProps) {
+  const classes = [
+    'btn',
+    `btn-${variant}`,
+    loading ? 'btn--loading' : '',
+    looksDisabled ? 'btn--looks-disabled' : '',
+    className ?? '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
-    <button type="button" className={classes} disabled={disabled || loading} aria-busy={loading || undefined} {...rest}>
+    <button
+      type="button"
+      className={classes}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      {...rest}
+    >
       {loading && <span className="spinner" aria-hidden="true" />}
       <span className="btn__label">{children}</span>
     </button>

@@ -42,7 +42,12 @@ export function Dropdown({ label, options, value, onChange, placeholder, error, 
   }, [open]);
 
   const openList = () => {
-    setActive(Math.max(0, options.findIndex((o) => o.value === value)));
+    setActive(
+      Math.max(
+        0,
+        options.findIndex((o) => o.value === value),
+      ),
+    );
     setOpen(true);
   };
   const choose = (index: number) => {

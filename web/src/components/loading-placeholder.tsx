@@ -12,7 +12,13 @@ export function LoadingPlaceholder({ label = 'LOADING' }: { label?: string }) {
 export function AnimatedArrow({ direction = 'right' }: { direction?: 'right' | 'down' }) {
   return (
     <svg className={`animated-arrow animated-arrow--${direction}`} viewBox="0 0 24 24" aria-hidden="true">
-      <path d="M5 12h13m-5-6 6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      <path
+        d="M5 12h13m-5-6 6 6-6 6"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }

@@ -9,7 +9,8 @@ interface ModalProps {
   size?: 'sm' | 'md' | 'lg';
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select, [tabindex]:not([tabindex="-1"])';
 
 /** A dialog: Escape and the backdrop close it, focus stays inside and returns where it came from. */
 export function Modal({ title, onClose, children, actions, size = 'md' }: ModalProps) {
@@ -44,7 +45,10 @@ export function Modal({ title, onClose, children, actions, size = 'md' }: ModalP
   };
 
   return createPortal(
-    <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
       <div
         className={`modal modal--${size}`}
         role="dialog"

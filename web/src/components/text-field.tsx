@@ -46,7 +46,10 @@ export function TextInput({ label, error, hint, className, ...rest }: TextInputP
   );
 }
 
-type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & { label: string; error?: string | undefined };
+type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & {
+  label: string;
+  error?: string | undefined;
+};
 
 export function TextArea({ label, error, className, ...rest }: TextAreaProps) {
   const id = useId();

@@ -32,7 +32,8 @@ interface RequestOptions {
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) params.set(key, String(value));
   const search = params.toString();
   return `/api${path}${search ? `?${search}` : ''}`;
 }

@@ -35,7 +35,12 @@ async function fetchSession(): Promise<SessionState | null> {
 
 export function SessionProvider({ children, onSignedOut }: { children: ReactNode; onSignedOut: () => void }) {
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: SESSION_QUERY_KEY, queryFn: fetchSession, staleTime: Infinity, retry: 1 });
+  const query = useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: fetchSession,
+    staleTime: Infinity,
+    retry: 1,
+  });
 
   const clear = useCallback(() => {
     // Signing out forgets every server answer: nothing of one account may show in the next.

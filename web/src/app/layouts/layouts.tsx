@@ -169,7 +169,15 @@ export function NotFoundLayout() {
               <stop offset="1" stopColor="#14b8a6" />
             </linearGradient>
           </defs>
-          <text x="50%" y="165" textAnchor="middle" fontSize="190" fontWeight="800" fill="url(#nf-gradient)" fontFamily="inherit">
+          <text
+            x="50%"
+            y="165"
+            textAnchor="middle"
+            fontSize="190"
+            fontWeight="800"
+            fill="url(#nf-gradient)"
+            fontFamily="inherit"
+          >
             404
           </text>
         </svg>

@@ -13,9 +13,21 @@ export const COMPANY = {
 };
 
 const SOCIAL_LINKS = [
-  { label: 'LinkedIn', href: 'https://www.linkedin.com/', path: 'M4 9h3v11H4zM5.5 3.5a1.75 1.75 0 1 1 0 3.5 1.75 1.75 0 0 1 0-3.5zM10 9h3v1.6c.5-.9 1.7-1.8 3.4-1.8 3.2 0 3.6 2.1 3.6 4.8V20h-3v-5.6c0-1.4 0-3-1.9-3s-2.1 1.4-2.1 2.9V20h-3z' },
-  { label: 'X', href: 'https://x.com/', path: 'M4 4h4.6l3.6 5.1L16.6 4H20l-6.2 7.1L20.5 20h-4.6l-3.9-5.5L7.2 20H3.8l6.6-7.5z' },
-  { label: 'GitHub', href: 'https://github.com/', path: 'M12 2a10 10 0 0 0-3.2 19.5c.5.1.7-.2.7-.5v-1.7c-2.8.6-3.4-1.2-3.4-1.2-.5-1.2-1.1-1.5-1.1-1.5-.9-.6.1-.6.1-.6 1 .1 1.5 1 1.5 1 .9 1.5 2.4 1.1 2.9.8.1-.7.4-1.1.6-1.3-2.2-.3-4.6-1.1-4.6-5a3.9 3.9 0 0 1 1-2.7c-.1-.3-.4-1.3.1-2.7 0 0 .8-.3 2.8 1a9.6 9.6 0 0 1 5 0c2-1.3 2.8-1 2.8-1 .5 1.4.2 2.4.1 2.7a3.9 3.9 0 0 1 1 2.7c0 3.9-2.4 4.7-4.6 5 .4.3.7.9.7 1.9V21c0 .3.2.6.7.5A10 10 0 0 0 12 2z' },
+  {
+    label: 'LinkedIn',
+    href: 'https://www.linkedin.com/',
+    path: 'M4 9h3v11H4zM5.5 3.5a1.75 1.75 0 1 1 0 3.5 1.75 1.75 0 0 1 0-3.5zM10 9h3v1.6c.5-.9 1.7-1.8 3.4-1.8 3.2 0 3.6 2.1 3.6 4.8V20h-3v-5.6c0-1.4 0-3-1.9-3s-2.1 1.4-2.1 2.9V20h-3z',
+  },
+  {
+    label: 'X',
+    href: 'https://x.com/',
+    path: 'M4 4h4.6l3.6 5.1L16.6 4H20l-6.2 7.1L20.5 20h-4.6l-3.9-5.5L7.2 20H3.8l6.6-7.5z',
+  },
+  {
+    label: 'GitHub',
+    href: 'https://github.com/',
+    path: 'M12 2a10 10 0 0 0-3.2 19.5c.5.1.7-.2.7-.5v-1.7c-2.8.6-3.4-1.2-3.4-1.2-.5-1.2-1.1-1.5-1.1-1.5-.9-.6.1-.6.1-.6 1 .1 1.5 1 1.5 1 .9 1.5 2.4 1.1 2.9.8.1-.7.4-1.1.6-1.3-2.2-.3-4.6-1.1-4.6-5a3.9 3.9 0 0 1 1-2.7c-.1-.3-.4-1.3.1-2.7 0 0 .8-.3 2.8 1a9.6 9.6 0 0 1 5 0c2-1.3 2.8-1 2.8-1 .5 1.4.2 2.4.1 2.7a3.9 3.9 0 0 1 1 2.7c0 3.9-2.4 4.7-4.6 5 .4.3.7.9.7 1.9V21c0 .3.2.6.7.5A10 10 0 0 0 12 2z',
+  },
 ];
 
 /** Footer of every layout but admin: address, newsletter, social links, legal links by layout, copyright. */
@@ -47,7 +59,8 @@ export function SiteFooter({ legalBase }: { legalBase: '' | '/home' }) {
         <div className="site-footer__brand">
           <p className="site-footer__name">{COMPANY.name}</p>
           <p className="site-footer__tagline">
-            Organising open-source digital data into structured, searchable identity intelligence for institutional decision-making.
+            Organising open-source digital data into structured, searchable identity intelligence for
+            institutional decision-making.
           </p>
           <address className="site-footer__address">
             {COMPANY.address.map((line) => (

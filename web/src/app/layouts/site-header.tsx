@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 export interface MenuItem {
@@ -23,14 +23,29 @@ function Logo() {
  * The header of every layout: logo (its target depends on the layout), the menu, and a burger button
  * that opens the menu on small screens and closes it on every route change.
  */
-export function SiteHeader({ logoTo, items, actions, variant = 'night' }: { logoTo: string; items: MenuItem[]; actions?: ReactNode; variant?: 'night' | 'admin' }) {
-  const [menuOpen, setMenuOpen] = useState(false);
+export function SiteHeader({
+  logoTo,
+  items,
+  actions,
+  variant = 'night',
+}: {
+  logoTo: string;
+  items: MenuItem[];
+  actions?: ReactNode;
+  variant?: 'night' | 'admin';
+}) {
   const location = useLocation();
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  // The menu is open for the path it was opened on, so any route change closes it.
+  const [openedOn, setOpenedOn] = useState<string | null>(null);
+  const menuOpen = openedOn === location.pathname;
 
   return (
     <header className={`site-header site-header--${variant}`}>
-      <div className={variant === 'admin' ? 'site-header__inner site-header__inner--wide' : 'site-header__inner container'}>
+      <div
+        className={
+          variant === 'admin' ? 'site-header__inner site-header__inner--wide' : 'site-header__inner container'
+        }
+      >
         <Link to={logoTo} className="logo" aria-label="OSINT Platform — go to start page">
           <Logo />
           <span className="logo__text">
@@ -43,11 +58,15 @@ export function SiteHeader({ logoTo, items, actions, variant = 'night' }: { logo
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}
           aria-expanded={menuOpen}
           aria-controls="main-menu"
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => setOpenedOn(menuOpen ? null : location.pathname)}
         >
           <span className={`burger__lines${menuOpen ? ' burger__lines--open' : ''}`} />
         </button>
-        <nav id="main-menu" className={`main-menu${menuOpen ? ' main-menu--open' : ''}`} aria-label="Main menu">
+        <nav
+          id="main-menu"
+          className={`main-menu${menuOpen ? ' main-menu--open' : ''}`}
+          aria-label="Main menu"
+        >
           <ul className="main-menu__list">
             {items.map((item) => (
               <li key={item.to}>

@@ -18,9 +18,21 @@ export function HomeRoute() {
   const { user, organization } = session;
   const plan = organization.activeBillingPlan;
   const tiles = [
-    { to: '/search', title: 'Face search', text: 'Upload a photo, choose a face and find where it appears on public websites.' },
-    { to: '/saved-searches', title: 'Saved searches', text: 'Result sets kept under a name and a note, ready for a PDF report.' },
-    { to: '/data-extractor', title: 'AI Data Extractor', text: 'Names, politician, sanctions and criminal flags with their evidence.' },
+    {
+      to: '/search',
+      title: 'Face search',
+      text: 'Upload a photo, choose a face and find where it appears on public websites.',
+    },
+    {
+      to: '/saved-searches',
+      title: 'Saved searches',
+      text: 'Result sets kept under a name and a note, ready for a PDF report.',
+    },
+    {
+      to: '/data-extractor',
+      title: 'AI Data Extractor',
+      text: 'Names, politician, sanctions and criminal flags with their evidence.',
+    },
     { to: '/support', title: 'Support', text: 'Questions about a result, your account or billing.' },
   ];
   return (
@@ -33,7 +45,9 @@ export function HomeRoute() {
       <div className="card user-home__plan" aria-label="Plan">
         {plan ? (
           <>
-            <span className={`badge badge--${plan.planType === 'TRIAL' ? 'info' : 'success'}`}>{PLAN_LABELS[plan.planType]}</span>
+            <span className={`badge badge--${plan.planType === 'TRIAL' ? 'info' : 'success'}`}>
+              {PLAN_LABELS[plan.planType]}
+            </span>
             <p>
               Active until <strong>{dateFormat.format(new Date(plan.endDate))}</strong> · {plan.seatLimit}{' '}
               {plan.seatLimit === 1 ? 'seat' : 'seats'}
@@ -78,8 +92,8 @@ export function SupportRoute() {
     <section className="container page support-page">
       <h1 className="page__title">Support</h1>
       <p className="page__lead">
-        Our support team answers questions about search results, the AI data extractor, your team’s access and billing. We reply
-        to the e-mail address of your account, usually within one business day.
+        Our support team answers questions about search results, the AI data extractor, your team’s access and
+        billing. We reply to the e-mail address of your account, usually within one business day.
       </p>
       <div className="support-page__grid">
         <div className="card">
@@ -91,7 +105,9 @@ export function SupportRoute() {
             <li>Include the name of the saved search or extraction your question is about.</li>
             <li>Attach screenshots if something does not look right.</li>
             <li>For billing, tell us the order or invoice number.</li>
-            <li>Never send us photos of minors unless your organization is a verified law-enforcement body.</li>
+            <li>
+              Never send us photos of minors unless your organization is a verified law-enforcement body.
+            </li>
           </ul>
         </aside>
       </div>
