@@ -2,7 +2,9 @@
 // court case and quotation here is made up; the photos are the sample pictures that ship with
 // @vladmandic/face-api. The roles (a mayor, a company director, a court report, election candidates)
 // give the data extractor something to find. No face is given a criminal role: the defendant of the
-// court report is named in the text only, never pictured.
+// court report is named in the text only, never pictured. One woman appears in two sample photos
+// (sample 1 on the right, sample 3 in the centre; the face engine matches them at 0.97): she is Helena
+// Marsh in both, so that a search for her finds pages that name her.
 
 export const DEMO_NOTICE = 'Demo data — fictional people and pages';
 
@@ -40,7 +42,7 @@ export const DEMO_PHOTOS = {
   mendes: {
     file: 'carla-mendes.jpg',
     sample: 3,
-    crop: { left: 889, top: 82, size: 600 },
+    crop: { left: 445, top: 239, size: 494 },
     width: 320,
     quality: 85,
   },
@@ -95,14 +97,15 @@ export const COURIER: DemoSiteText = {
       title: 'Northwind Logistics to open a second depot in Ashvale',
       date: '2024-06-11',
       photo: 'northwind',
-      alt: 'Three members of the Northwind Logistics team',
+      alt: 'Three women at the Northwind Logistics yard',
       caption:
-        'Sofia Reyes (left), managing director Carla Mendes (centre) and operations manager Lena Fischer.',
+        'Managing director Carla Mendes (left) with Mayor Helena Marsh (centre) and operations manager ' +
+        'Lena Fischer (right) at the Mill Lane yard.',
       paragraphs: [
         'Northwind Logistics Ltd, the Riverton haulage firm, will open a second depot on the Ashvale ' +
           'industrial estate next spring, creating about 80 jobs.',
         'Managing director Carla Mendes said the company had outgrown its Mill Lane yard. "We have ' +
-          'doubled our fleet in three years," she said.',
+          'doubled our fleet in three years," she said during a visit by Mayor Helena Marsh.',
         'Ms Mendes, who founded the company with her brother in 2009, also sits on the board of the ' +
           'Ashvale Chamber of Commerce.',
       ],
@@ -225,8 +228,10 @@ export const DIGEST: DemoSiteText = {
       title: 'Haulier Northwind expands into Ashvale',
       date: '2024-06-12',
       photo: 'northwindCopy',
-      alt: 'Northwind Logistics team',
-      caption: 'Northwind Logistics director Carla Mendes (centre). Photo: The Riverton Courier.',
+      alt: 'Northwind Logistics director and the mayor',
+      caption:
+        'Northwind Logistics director Carla Mendes (left) with Riverton mayor Helena Marsh. ' +
+        'Photo: The Riverton Courier.',
       paragraphs: [
         'Northwind Logistics, led by Carla Mendes, will open a depot in Ashvale, the Riverton Courier reports.',
       ],

@@ -3,6 +3,8 @@ import { hammingDistance, NEAR_DUPLICATE_MAX_DISTANCE } from '../../src/crawler/
 import { safeFetch } from '../../src/crawler/safe-fetch.ts';
 import { COURIER, DEMO_NOTICE, DEMO_PHOTOS, DIGEST } from '../../src/demo/demo-content.ts';
 import { startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { vectorFromBytes } from '../../src/face/index/face-index.ts';
+import { similarity, SIMILARITY_THRESHOLD } from '../../src/face/similarity.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
 import { createAdmin } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -115,6 +117,20 @@ describe(`demo site (${TEST_DATABASE_KIND})`, () => {
     }
     expect(imageOf(DEMO_PHOTOS.marsh.file).face_count).toBe(1);
     expect(imageOf(DEMO_PHOTOS.mendes.file).face_count).toBe(1);
+
+    // The fictional names hold across photos: the mayor's portrait matches a face in every photo whose
+    // caption names her, and not the company director's portrait.
+    const descriptors = async (file: string) =>
+      (
+        await t.db.selectFrom('faces').select('descriptor').where('image_id', '=', imageOf(file).id).execute()
+      ).map((f) => vectorFromBytes(f.descriptor));
+    const [marsh] = await descriptors(DEMO_PHOTOS.marsh.file);
+    const best = async (file: string) =>
+      Math.max(...(await descriptors(file)).map((d) => similarity(marsh!, d)));
+    for (const photo of ['festival', 'northwind', 'festivalCopy', 'northwindCopy'] as const) {
+      expect(await best(DEMO_PHOTOS[photo].file)).toBeGreaterThanOrEqual(SIMILARITY_THRESHOLD);
+    }
+    expect(await best(DEMO_PHOTOS.mendes.file)).toBeLessThan(SIMILARITY_THRESHOLD);
 
     // The index is no longer empty: a later start queues nothing.
     expect(await crawl.startDemoCrawlIfIndexEmpty(site.crawlTarget)).toBeUndefined();
