@@ -95,6 +95,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       new SearchRepository(db),
       access,
       config.socialMediaHosts,
+      config.dataDir,
     ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
@@ -96,11 +95,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/thumbnails/:imageId',
       { schema: { tags: ['search'], params: Type.Object({ imageId: Type.Integer({ minimum: 1 }) }) } },
       async (request, reply) => {
-        const file = await search.thumbnailPath(request.params.imageId);
-        return reply
-          .type('image/jpeg')
-          .header('cache-control', 'private, max-age=86400')
-          .send(fs.createReadStream(file));
+        const jpeg = await search.thumbnail(request.params.imageId);
+        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
       },
     );
   };

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
 import { cropFaceJpeg, ImageDecodeError } from '../face/image-decode.ts';
@@ -68,6 +70,7 @@ export class SearchService {
     private readonly searches: SearchRepository,
     private readonly access: AccessService,
     private readonly socialMediaHosts: readonly string[],
+    private readonly dataDir: string,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
@@ -184,10 +187,13 @@ export class SearchService {
     return { removed: await this.searches.markResultsRemoved(search.id, recordHashes) };
   }
 
-  async thumbnailPath(imageId: number): Promise<string> {
+  /** The thumbnail JPEG of an indexed image (thumbnails are stored relative to DATA_DIR). */
+  async thumbnail(imageId: number): Promise<Buffer> {
     const row = await this.searches.findThumbnailPath(imageId);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
-    return row.thumbnail_path;
+    return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
+      throw notFound('Thumbnail not found.');
+    });
   }
 
   private isSocialMedia(url: string): boolean {

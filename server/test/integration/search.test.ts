@@ -1,0 +1,264 @@
+import bmp from 'bmp-js';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
+import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
+import { createAdmin, createUser, login } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+
+// Face search over a real index: the bundled demo sites are crawled through the real crawl job, then
+// photos are uploaded and searched through the API as analysts of different organizations.
+
+interface SearchAnswer {
+  results: {
+    id: number;
+    hash: string;
+    group: string;
+    imageUrl: string | null;
+    sourceUrl: string | null;
+    similarity: number;
+    thumbnailUrl: string;
+    crawledAt: string;
+  }[];
+  numberOfResults: number;
+  searchHash: string;
+  time: number;
+}
+
+let t: TestApp;
+let site: DemoSite;
+let photos: Map<string, Buffer>;
+const cookies: Record<'a' | 'b' | 'trial' | 'noSeat' | 'admin', string> = {} as never;
+
+async function organizationWithPlan(email: string, planType: 'SUBSCRIPTION' | 'TRIAL', hasAccess = true) {
+  const user = await createUser(t, { email, hasAccess });
+  const now = Date.now();
+  await t.db
+    .insertInto('billing_plans')
+    .values({
+      organization_id: user.organizationId,
+      plan_type: planType,
+      start_date: new Date(now - 86_400_000),
+      end_date: new Date(now + 30 * 86_400_000),
+      seat_limit: 3,
+    })
+    .execute();
+  return login(t, email);
+}
+
+async function upload(cookie: string, image: Buffer) {
+  return t.request({
+    method: 'POST',
+    url: '/api/upload-image',
+    cookie,
+    payload: { img: image.toString('base64') },
+  });
+}
+
+async function uploadOneFace(cookie: string, image: Buffer): Promise<string> {
+  const response = await upload(cookie, image);
+  expect(response.statusCode, response.body).toBe(200);
+  const faces = response.json<{ faces: { hash: string; base64: string }[] }>().faces;
+  expect(faces).toHaveLength(1);
+  return faces[0]!.hash;
+}
+
+async function search(cookie: string, hashes: string[], type = 'OSINT') {
+  return t.request({ method: 'POST', url: '/api/search', cookie, payload: { faces: hashes, type } });
+}
+
+beforeAll(async () => {
+  site = await startDemoSite({ port: 0 });
+  photos = await renderDemoPhotos();
+  t = await createTestApp();
+  cookies.admin = await createAdmin(t);
+  cookies.a = await organizationWithPlan('analyst@agency-a.example.org', 'SUBSCRIPTION');
+  cookies.b = await organizationWithPlan('analyst@agency-b.example.org', 'SUBSCRIPTION');
+  cookies.trial = await organizationWithPlan('analyst@trial-ngo.example.org', 'TRIAL');
+  cookies.noSeat = await organizationWithPlan('analyst@no-seat.example.org', 'SUBSCRIPTION', false);
+  const id = await t.container.services.crawl.startDemoCrawlIfIndexEmpty(site.crawlTarget);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const crawl = await t.db
+      .selectFrom('crawls')
+      .select('status')
+      .where('public_id', '=', id!)
+      .executeTakeFirstOrThrow();
+    if (crawl.status === 'DONE') break;
+    if (crawl.status === 'FAILED' || Date.now() > deadline) throw new Error(`demo crawl ${crawl.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+});
+
+describe(`face search (${TEST_DATABASE_KIND})`, () => {
+  let marshHash: string;
+  let marshSearch: SearchAnswer;
+
+  it('finds the page of the uploaded face first, and groups copies of the same photo across sites', async () => {
+    marshHash = await uploadOneFace(cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
+    const response = await search(cookies.a, [marshHash]);
+    expect(response.statusCode, response.body).toBe(200);
+    marshSearch = response.json<SearchAnswer>();
+    const { results } = marshSearch;
+    expect(marshSearch.numberOfResults).toBe(results.length);
+    expect(results[0]!.imageUrl).toMatch(/helena-marsh\.jpg$/);
+    expect(results[0]!.similarity).toBeGreaterThan(0.97);
+    // Her portrait is cut from the festival photo, which the digest re-published smaller: those two
+    // sightings are one photo (one group), not the portrait's group.
+    const festival = results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festival.file));
+    const copy = results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festivalCopy.file));
+    expect(festival).toBeDefined();
+    expect(copy).toBeDefined();
+    expect(copy!.group).toBe(festival!.group);
+    expect(festival!.group).not.toBe(results[0]!.group);
+    expect(new URL(copy!.sourceUrl!).hostname).not.toBe(new URL(festival!.sourceUrl!).hostname);
+    // Ranked by similarity, every one above the calibrated threshold.
+    const similarities = results.map((r) => r.similarity);
+    expect([...similarities].sort((x, y) => y - x)).toEqual(similarities);
+    // Someone else's face is not returned: the court photo has other people only.
+    expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
+  });
+
+  it('serves result thumbnails to signed-in users only', async () => {
+    const url = marshSearch.results[0]!.thumbnailUrl;
+    const thumbnail = await t.request({ method: 'GET', url, cookie: cookies.b });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+    expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
+  });
+
+  it('searches social-media sources only when asked, and the demo sites are not social media', async () => {
+    const response = await search(cookies.a, [marshHash], 'SOCIAL_MEDIA_SEARCH');
+    expect(response.statusCode).toBe(200);
+    expect(response.json<SearchAnswer>().numberOfResults).toBe(0);
+  });
+
+  it('keeps organizations apart: faces and searches of one are unknown to another', async () => {
+    const foreignFace = await search(cookies.b, [marshHash]);
+    expect(foreignFace.statusCode).toBe(400);
+    const foreignRemoval = await t.request({
+      method: 'POST',
+      url: '/api/search/remove-records',
+      cookie: cookies.b,
+      payload: { hash: marshSearch.searchHash, recordHashes: [marshSearch.results[0]!.hash] },
+    });
+    expect(foreignRemoval.statusCode).toBe(404);
+    const row = await t.db
+      .selectFrom('search_results')
+      .select('removed_at')
+      .where('record_hash', '=', marshSearch.results[0]!.hash)
+      .executeTakeFirstOrThrow();
+    expect(row.removed_at).toBeNull();
+  });
+
+  it('removes records from a stored search', async () => {
+    const removal = await t.request({
+      method: 'POST',
+      url: '/api/search/remove-records',
+      cookie: cookies.a,
+      payload: { hash: marshSearch.searchHash, recordHashes: [marshSearch.results[0]!.hash] },
+    });
+    expect(removal.statusCode).toBe(200);
+    expect(removal.json()).toEqual({ removed: 1 });
+    const rows = await t.db
+      .selectFrom('search_results')
+      .innerJoin('searches', 'searches.id', 'search_results.search_id')
+      .select(['search_results.record_hash', 'search_results.removed_at'])
+      .where('searches.hashed_id', '=', marshSearch.searchHash)
+      .execute();
+    expect(rows).toHaveLength(marshSearch.numberOfResults);
+    expect(rows.filter((r) => r.removed_at !== null).map((r) => r.record_hash)).toEqual([
+      marshSearch.results[0]!.hash,
+    ]);
+  });
+
+  it('withholds original sources from trial plans and refuses users without a seat', async () => {
+    const hash = await uploadOneFace(cookies.trial, photos.get(DEMO_PHOTOS.marsh.file)!);
+    const answer = (await search(cookies.trial, [hash])).json<SearchAnswer>();
+    expect(answer.numberOfResults).toBeGreaterThan(0);
+    expect(answer.results.every((r) => r.imageUrl === null && r.sourceUrl === null)).toBe(true);
+
+    const refused = await upload(cookies.noSeat, photos.get(DEMO_PHOTOS.marsh.file)!);
+    expect(refused.statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/upload-image', payload: { img: 'AAAA' } })).statusCode,
+    ).toBe(401);
+  });
+
+  it('accepts PNG, BMP and TIFF photos', async () => {
+    const jpeg = photos.get(DEMO_PHOTOS.marsh.file)!;
+    const png = await sharp(jpeg).png().toBuffer();
+    const tiff = await sharp(jpeg).tiff().toBuffer();
+    const raw = await sharp(jpeg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    // bmp-js takes ABGR pixels.
+    const abgr = Buffer.alloc(raw.data.length);
+    for (let i = 0; i < raw.data.length; i += 4) {
+      abgr[i] = 255;
+      abgr[i + 1] = raw.data[i + 2]!;
+      abgr[i + 2] = raw.data[i + 1]!;
+      abgr[i + 3] = raw.data[i]!;
+    }
+    const bmpFile = bmp.encode({ data: abgr, width: raw.info.width, height: raw.info.height }).data;
+    for (const image of [png, tiff, bmpFile]) {
+      const hash = await uploadOneFace(cookies.a, image);
+      const answer = (await search(cookies.a, [hash])).json<SearchAnswer>();
+      expect(answer.results[0]!.imageUrl).toMatch(/helena-marsh\.jpg$/);
+    }
+  });
+
+  it('refuses oversized photos with 413 and bad files with a clear 400, and tells about faces too small to search', async () => {
+    const big = Buffer.concat([photos.get(DEMO_PHOTOS.marsh.file)!, Buffer.alloc(1.6 * 1024 * 1024)]);
+    const tooBig = await upload(cookies.a, big);
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().message).toBe(UPLOAD_TOO_BIG_MESSAGE);
+
+    const garbage = await upload(cookies.a, Buffer.from('this is not an image at all, just text'));
+    expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().message).toMatch(/JPG, PNG, BMP or TIFF/);
+
+    // A PNG header declaring 30000 × 30000 pixels: refused from the header, never decoded.
+    const bombHeader = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
+    bombHeader.writeUInt32BE(30_000, 16);
+    bombHeader.writeUInt32BE(30_000, 20);
+    const bomb = await upload(cookies.a, bombHeader);
+    expect(bomb.statusCode).toBe(400);
+
+    // The festival photo shrunk so that every face is well under 128 px: none offered, and the answer says why.
+    const small = await sharp(photos.get(DEMO_PHOTOS.festival.file)!).resize(400).jpeg().toBuffer();
+    const answer = await upload(cookies.a, small);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ faces: [], minFaceSize: 128 });
+    expect(answer.json().smallFaceCount).toBeGreaterThan(0);
+  });
+
+  it('an opted-out face is no longer found', async () => {
+    const portraitFace = await t.db
+      .selectFrom('faces')
+      .innerJoin('images', 'images.id', 'faces.image_id')
+      .innerJoin('image_occurrences', 'image_occurrences.image_id', 'images.id')
+      .select('faces.id')
+      .where('image_occurrences.image_url', 'like', '%helena-marsh.jpg')
+      .executeTakeFirstOrThrow();
+    const optOut = await t.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: cookies.admin,
+      payload: { faceId: portraitFace.id, reason: 'Request of the person (test)' },
+    });
+    expect(optOut.statusCode, optOut.body).toBe(201);
+    const hash = await uploadOneFace(cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
+    const answer = (await search(cookies.a, [hash])).json<SearchAnswer>();
+    expect(answer.results.some((r) => r.imageUrl?.endsWith('helena-marsh.jpg'))).toBe(false);
+    // Matched by descriptor: the same face in the festival photo is gone too.
+    expect(answer.results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festival.file))).toBe(false);
+  });
+});
