@@ -28,6 +28,10 @@ async function main(): Promise<void> {
     );
   }
   if (config.runWorkers) container.jobRunner.start();
+  // Open the face index now rather than on the first search; a failure is logged, not fatal.
+  container.services.faceIndex
+    .start()
+    .catch((error: unknown) => app.log.error({ err: error }, 'face index not opened'));
   const demoSite = config.demoData
     ? await startDemoData(container.services.crawl, config.demoSitePort, app.log)
     : undefined;

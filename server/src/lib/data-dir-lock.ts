@@ -8,7 +8,7 @@ import path from 'node:path';
  */
 export const DATA_DIR_LOCK_FILE = 'pglite.pid';
 
-export type LockHolderRole = 'server' | 'crawl';
+export type LockHolderRole = 'server' | 'crawl' | 'reindex';
 
 export interface LockHolder {
   pid: number;
@@ -21,7 +21,7 @@ export class DataDirLockedError extends Error {
     readonly holder: LockHolder,
     readonly lockFile: string,
   ) {
-    const who = holder.role === 'server' ? 'the server' : '`npm run crawl`';
+    const who = holder.role === 'server' ? 'the server' : `\`npm run ${holder.role}\``;
     super(
       `The database in ${path.dirname(lockFile)} is in use by ${who} (pid ${holder.pid}, since ${holder.since}). ` +
         `If that process no longer runs, delete ${lockFile}.`,
