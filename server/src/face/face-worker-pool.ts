@@ -40,6 +40,8 @@ function workerBootstrap(): string {
 
 export class FaceWorkerPool {
   private readonly slots: Slot[] = [];
+  /** Workers still loading their models (at start, or replacing a failed one). */
+  private readonly starting = new Set<Worker>();
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closing = false;
@@ -53,8 +55,9 @@ export class FaceWorkerPool {
     try {
       await Promise.all(Array.from({ length: count }, () => this.spawn()));
     } catch (err) {
-      await Promise.all(this.slots.map((s) => s.worker.terminate()));
-      this.slots.length = 0;
+      const workers = [...this.slots.splice(0).map((s) => s.worker), ...this.starting];
+      this.starting.clear();
+      await Promise.all(workers.map((w) => w.terminate()));
       throw err;
     }
   }
@@ -75,23 +78,32 @@ export class FaceWorkerPool {
     if (this.queue.length > 0 || this.slots.some((s) => s.job)) {
       await new Promise<void>((resolve) => (this.drained = resolve));
     }
-    const slots = this.slots.splice(0);
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    const workers = [...this.slots.splice(0).map((s) => s.worker), ...this.starting];
+    this.starting.clear();
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 
   private spawn(): Promise<Slot> {
     const data: FaceWorkerData = { pipeline: this.options.pipeline };
     const worker = new Worker(workerBootstrap(), { eval: true, workerData: data });
     const slot: Slot = { worker, job: null, timer: null };
+    this.starting.add(worker);
     return new Promise((resolve, reject) => {
       let ready = false;
       worker.on('message', (message: FaceWorkerMessage) => {
         if (message.type === 'ready') {
           ready = true;
-          this.slots.push(slot);
+          this.starting.delete(worker);
           resolve(slot);
+          // A replacement that comes up after close() has nothing to do unless jobs still wait for it.
+          if (this.closing && this.queue.length === 0) {
+            void worker.terminate();
+            return;
+          }
+          this.slots.push(slot);
           this.dispatch();
         } else if (message.type === 'init-error') {
+          this.starting.delete(worker);
           reject(new Error(`Face worker failed to load models: ${message.message}`));
           void worker.terminate();
         } else {
@@ -99,10 +111,12 @@ export class FaceWorkerPool {
         }
       });
       worker.on('error', (err) => {
+        this.starting.delete(worker);
         if (!ready) reject(err);
         else this.replace(slot, new Error(`Face worker crashed: ${err.message}`));
       });
       worker.on('exit', (code) => {
+        this.starting.delete(worker);
         if (!ready) reject(new Error(`Face worker exited during start (code ${code})`));
         else if (this.slots.includes(slot))
           this.replace(slot, new Error(`Face worker exited (code ${code})`));
@@ -160,6 +174,7 @@ export class FaceWorkerPool {
     this.spawn().catch((err: Error) => {
       // Without any worker left nothing can run: fail what waits rather than hang.
       if (this.slots.length === 0) for (const queued of this.queue.splice(0)) queued.reject(err);
+      this.checkDrained();
     });
   }
 

@@ -38,6 +38,7 @@ async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, reque
 
 try {
   const pipeline = await loadPipeline(pipelineName);
+  await pipeline.warmUp?.();
   // Jobs arrive one at a time (the pool waits for each answer), so no queue is needed here.
   port.on('message', (request: AnalyzeRequest) => {
     analyze(pipeline, request).then(

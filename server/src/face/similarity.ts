@@ -9,11 +9,11 @@ export const MIN_INDEX_FACE_PX = 40;
  * Two faces are the same person when similarity() ≥ this. Calibrated with `npm run bench:faces` for the
  * shipped pipeline (blazeface+dlib128-5pt@1):
  * - dev set (40 photos of 8 people: 80 same-person, 700 different-person pairs): at 0.93, 99.0 % of pairs
- *   right, 90.0 % of same-person pairs accepted (72/80), 0 of 700 different-person pairs; rank-1 100 %.
- *   The dev-only optimum would be 0.918 (99.9 %: the classes meet at 0.917).
+ *   right: 72 of 80 same-person pairs accepted (90.0 %), 0 of 700 different-person pairs; rank-1 100 %.
+ *   On the dev set alone the classes just separate: lowest same-person pair 0.9171, highest different 0.9170.
  * - hard negatives: the 31 pairs of different people photographed together in face-api's demo photos reach
  *   0.928 (two Asian women; dlib is known to separate Asian faces less well, and the dev cast has none).
- *   0.918 would accept 4 of these 31 pairs; 0.93 accepts none.
+ *   A threshold at the dev-set boundary (0.917) would accept 4 of these 31 pairs; 0.93 accepts none.
  * A wrong identity costs an investigation more than a missed photo, so the threshold sits just above every
  * known different-person pair. Recalibrate when labelled pairs from production photos are available.
  */

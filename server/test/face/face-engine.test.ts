@@ -43,7 +43,7 @@ describe('face engine', () => {
   beforeAll(async () => {
     group = await sharp(demoPhoto(5)).resize(960).jpeg({ quality: 90 }).toBuffer();
     groupAnalysis = await engine.analyze(group);
-    family = await sharp(demoPhoto(4)).resize(960).jpeg({ quality: 90 }).toBuffer();
+    family = await sharp(demoPhoto(4)).resize(720).jpeg({ quality: 90 }).toBuffer();
     familyAnalysis = await engine.analyze(family);
   });
 
@@ -97,13 +97,13 @@ describe('face engine', () => {
       { name: 'TIFF', bytes: await sharp(group).tiff().toBuffer(), toOriginal: (x, y) => [x, y] },
       {
         name: 'resized to 60 %, JPEG quality 70',
-        bytes: await sharp(group).resize(576).jpeg({ quality: 70 }).toBuffer(),
+        bytes: await sharp(group).resize(432).jpeg({ quality: 70 }).toBuffer(),
         toOriginal: (x, y) => [x / 0.6, y / 0.6],
       },
       {
         name: 'mirrored',
         bytes: await sharp(group).flop().png().toBuffer(),
-        toOriginal: (x, y) => [960 - x, y],
+        toOriginal: (x, y) => [720 - x, y],
       },
       {
         name: 'cropped around the largest face',
