@@ -351,7 +351,7 @@ export interface CheckoutSessionResponse {
 /** What a pricing page selection sends to the card checkout (spec 001 §3, "Checkout payload"). */
 export function productSelections(kind: PlanKind, users: unknown, months: unknown) {
   const price = computePrice({ kind, users, months });
-  const selections = [
+  const selections: { productId: string; quantity: number }[] = [
     {
       productId: kind === 'FIXED' ? FASTSPRING_PRODUCTS.fixed : FASTSPRING_PRODUCTS.monthly,
       quantity: kind === 'FIXED' ? price.months : 1,
