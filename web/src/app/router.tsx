@@ -12,6 +12,7 @@ import {
 } from './pages/promo-routes.tsx';
 import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
+import { SearchPage } from '../features/search/search-page.tsx';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
@@ -79,10 +80,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/search/:imageUrl?',
-            element: soon(
-              'Search',
-              'Upload a photo, choose a face and find where it appears on public websites.',
-            ),
+            element: <SearchPage />,
             handle: { name: 'search', refreshUser: true },
           },
           {

@@ -1,0 +1,119 @@
+/** What the search and saved-search pages and the API agree on (spec 001 §3, §7, §9). */
+
+export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
+
+export interface DetectedFace {
+  hash: string;
+  /** JPEG of the face, base64 without a data: prefix. */
+  base64: string;
+}
+
+/** POST /api/upload-image */
+export interface UploadImageResponse {
+  faces: DetectedFace[];
+  /** Faces found but smaller than `minFaceSize` pixels, not offered for search. */
+  smallFaceCount: number;
+  minFaceSize: number;
+}
+
+/** One sighting of a face: an image on a source page. URLs are null for restricted (trial) users. */
+export interface SearchResult {
+  id: number;
+  hash: string;
+  /** Copies of one photo (across sites) share a group. */
+  group: string;
+  thumbnailUrl: string;
+  imageUrl: string | null;
+  sourceUrl: string | null;
+  sourceTitle: string;
+  /** When the image was first indexed on that page (ISO). */
+  crawledAt: string;
+  similarity: number;
+}
+
+/** POST /api/search */
+export interface SearchResponse {
+  results: SearchResult[];
+  /** Milliseconds. */
+  time: number;
+  numberOfResults: number;
+  searchHash: string;
+}
+
+export type SavedSearchStatus = 'PENDING' | 'COMPLETED';
+
+/** An item of GET /api/saved-search. */
+export interface SavedSearch {
+  id: number;
+  /** Public id of the saved search: /saved-searches/{hash}. */
+  hash: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  /** URL of the searched face. */
+  image: string;
+  status: SavedSearchStatus;
+  type: SearchType;
+  resultCount: number;
+}
+
+export interface SavedSearchListResponse {
+  results: SavedSearch[];
+  totalResultCount: number;
+}
+
+export interface SavedSearchResult extends SearchResult {
+  /** Quality of the matched face in its image (0–1), when known. */
+  quality: number | null;
+}
+
+/** GET /api/saved-search/results/{hash} */
+export interface SavedSearchResultsResponse {
+  id: number;
+  hash: string;
+  name: string;
+  description: string;
+  createdAt: string;
+  type: SearchType;
+  image: string;
+  results: SavedSearchResult[];
+  time: number;
+  numberOfResults: number;
+}
+
+export const SEARCH_TYPE_LABELS: Record<SearchType, string> = {
+  OSINT: 'Standard search',
+  SOCIAL_MEDIA_SEARCH: 'Social media search',
+};
+
+/** Spec 001 §5 and §9. */
+export const SAVE_NAME_MAX_LENGTH = 32;
+export const SAVE_NAME_TOO_LONG = 'Save name cannot be longer than 32 characters.';
+export const SAVED_SEARCH_PENDING_PAGE_SIZE = 3;
+export const SAVED_SEARCH_DONE_PAGE_SIZE = 5;
+export const SAVED_SEARCH_REFRESH_MS = 90_000;
+/** A pending saved search is expected to finish this long after it started (ARCHITECTURE §5). */
+export const SAVED_SEARCH_ESTIMATE_MS = 3 * 60_000;
+export const RESULT_GRID_STEP = 20;
+export const REPORT_ESTIMATE_MS = 50_000;
+export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
+
+export const SEARCH_MESSAGES = {
+  noFaces: 'No faces detected on the image. Try to upload different one.',
+  tooBig: 'File is too big. Please upload smaller image.',
+  detectFailure: 'Something went wrong while detecting face. Try again later.',
+  searchFailure: 'Something went wrong while making search. Try again later.',
+  saveFailure: 'Something went wrong while saving search result.',
+  reportFailure: 'Something went wrong while generating the report.',
+  reportFailureHint: 'Please try again later or reach out to our support.',
+  deleteSavedResultFailure: 'Something went wrong while deleting saved result. Please try again later.',
+  updateFailure: 'Something went wrong while updating search result.',
+  restricted: 'Viewing the original source of this image is available only to subscribers.',
+} as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** "SEARCH DD.MM.YYYY, HH:MM" in local time (spec 001 §5). */
+export function defaultSaveName(date: Date): string {
+  return `SEARCH ${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}, ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

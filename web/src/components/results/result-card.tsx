@@ -1,0 +1,249 @@
+import type { SearchResult } from '@osint/contract/search';
+import { useState, type ReactNode } from 'react';
+import { hostOf, samePhotoLabel, similarityPercent, type ResultGroup } from './result-grouping.ts';
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** What a result entry can do, shared by the search page (remove) and saved results (select). */
+export interface ResultActions<T extends SearchResult> {
+  /** Original sources are for subscribers: links open the Access Restricted modal instead. */
+  restricted: boolean;
+  onRestricted: () => void;
+  onRemove?: ((result: T) => void) | undefined;
+  selection?: { isSelected: (id: number) => boolean; toggle: (id: number) => void } | undefined;
+}
+
+const PLACEHOLDER =
+  'data:image/svg+xml;utf8,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#eef1f7"/>' +
+      '<circle cx="50" cy="40" r="16" fill="#cbd5e1"/><path d="M22 84c4-16 16-24 28-24s24 8 28 24" fill="#cbd5e1"/></svg>',
+  );
+
+/** The face thumbnail; a broken image shows a placeholder (spec 001 §8). */
+export function ResultThumbnail({ src, alt }: { src: string; alt: string }) {
+  const [broken, setBroken] = useState(false);
+  return (
+    <img
+      className="result-thumb"
+      src={broken ? PLACEHOLDER : src}
+      alt={alt}
+      loading="lazy"
+      onError={() => setBroken(true)}
+    />
+  );
+}
+
+function placeOf(result: SearchResult): string {
+  return hostOf(result.sourceUrl) ?? (result.sourceTitle || 'the web');
+}
+
+function SourceLinks<T extends SearchResult>({ result, actions }: { result: T; actions: ResultActions<T> }) {
+  const place = placeOf(result);
+  const links: { label: string; href: string | null }[] = [
+    { label: 'Image', href: result.imageUrl },
+    { label: 'Source', href: result.sourceUrl },
+  ];
+  return (
+    <div className="result-links">
+      {links.map(({ label, href }) =>
+        actions.restricted || !href ? (
+          <button
+            key={label}
+            type="button"
+            className="result-link result-link--locked"
+            onClick={actions.onRestricted}
+            aria-label={`${label} on ${place} (subscribers only)`}
+          >
+            <LockIcon />
+            {label}
+          </button>
+        ) : (
+          <a
+            key={label}
+            className="result-link"
+            href={href}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={`Open ${label.toLowerCase()} on ${place}`}
+          >
+            {label}
+            <ExternalIcon />
+          </a>
+        ),
+      )}
+    </div>
+  );
+}
+
+/** The page's title and host (the host alone for restricted users, whose URLs are withheld). */
+function SourceLine({ result }: { result: SearchResult }) {
+  const host = hostOf(result.sourceUrl);
+  return (
+    <p className="result-card__source" title={result.sourceTitle || undefined}>
+      {result.sourceTitle && <span className="result-card__title">{result.sourceTitle}</span>}
+      {host && <span className="result-card__host">{host}</span>}
+    </p>
+  );
+}
+
+function ResultFacts({ result }: { result: SearchResult }) {
+  return (
+    <dl className="result-facts">
+      <div>
+        <dt>Similarity</dt>
+        <dd>
+          <span className="result-score" style={{ '--score': result.similarity } as React.CSSProperties}>
+            {similarityPercent(result.similarity)}
+          </span>
+        </dd>
+      </div>
+      <div>
+        <dt>First indexed</dt>
+        <dd>
+          <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function ItemControls<T extends SearchResult>({ result, actions }: { result: T; actions: ResultActions<T> }) {
+  const place = placeOf(result);
+  return (
+    <>
+      {actions.selection && (
+        <label className="result-select">
+          <input
+            type="checkbox"
+            checked={actions.selection.isSelected(result.id)}
+            onChange={() => actions.selection!.toggle(result.id)}
+          />
+          <span className="visually-hidden">Select result from {place}</span>
+        </label>
+      )}
+      {actions.onRemove && (
+        <button
+          type="button"
+          className="result-remove"
+          onClick={() => actions.onRemove!(result)}
+          aria-label={`Remove result from ${place}`}
+          title="Remove result"
+        >
+          <TrashIcon />
+        </button>
+      )}
+    </>
+  );
+}
+
+/** One result: thumbnail, similarity, first-indexed date, the source and its links. */
+export function ResultCard<T extends SearchResult>({
+  result,
+  actions,
+}: {
+  result: T;
+  actions: ResultActions<T>;
+}) {
+  const place = placeOf(result);
+  return (
+    <article className="result-card" aria-label={`Result from ${place}`}>
+      <div className="result-card__media">
+        <ResultThumbnail src={result.thumbnailUrl} alt={`Face found on ${place}`} />
+        <ItemControls result={result} actions={actions} />
+      </div>
+      <div className="result-card__body">
+        <ResultFacts result={result} />
+        <SourceLine result={result} />
+        <SourceLinks result={result} actions={actions} />
+      </div>
+    </article>
+  );
+}
+
+/** Copies of one photo on several pages: one thumbnail, "Same photo results: N", every sighting listed. */
+export function ResultGroupCard<T extends SearchResult>({
+  group,
+  actions,
+}: {
+  group: ResultGroup<T>;
+  actions: ResultActions<T>;
+}) {
+  const label = samePhotoLabel(group);
+  if (!label) return <ResultCard result={group.items[0]!} actions={actions} />;
+  const best = group.items[0]!;
+  return (
+    <article className="result-card result-card--group" aria-label={label}>
+      <div className="result-card__media">
+        <ResultThumbnail src={group.displayedThumbnail} alt={`Face found on ${placeOf(best)}`} />
+        <span className="result-card__badge">{label}</span>
+      </div>
+      <ul className="result-group__items">
+        {group.items.map((item) => (
+          <li key={item.id} className="result-group__item">
+            <div className="result-group__head">
+              <SourceLine result={item} />
+              <div className="result-group__controls">
+                <ItemControls result={item} actions={actions} />
+              </div>
+            </div>
+            <ResultFacts result={item} />
+            <SourceLinks result={item} actions={actions} />
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg className="result-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      {children}
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <Icon>
+      <path
+        d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </Icon>
+  );
+}
+
+function ExternalIcon() {
+  return (
+    <Icon>
+      <path
+        d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </Icon>
+  );
+}
+
+function LockIcon() {
+  return (
+    <Icon>
+      <path
+        d="M6 11h12v9H6zM8 11V8a4 4 0 0 1 8 0v3"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      />
+    </Icon>
+  );
+}

@@ -1,0 +1,62 @@
+import type { SearchResult } from '@osint/contract/search';
+import { RESULT_GRID_STEP } from '@osint/contract/search';
+import { useMemo } from 'react';
+import { ResultCard, ResultGroupCard, type ResultActions } from './result-card.tsx';
+import { groupResults } from './result-grouping.ts';
+import { useColumnCount, useProgressiveCount } from './use-progressive-count.ts';
+import './results.css';
+
+interface ResultsGridProps<T extends SearchResult> extends ResultActions<T> {
+  /** Already sorted. */
+  results: readonly T[];
+  grouping: boolean;
+  /** Changes (a new search, sort or grouping) start the infinite scroll over. */
+  resetKey: string;
+}
+
+/**
+ * The results grid of spec 001 §2: 20 results (4 rows of 5) at a time, or in the grouped view 4 rows of
+ * groups, with more loaded as the end of the grid scrolls into view (or by the button, for keyboards).
+ */
+export function ResultsGrid<T extends SearchResult>({
+  results,
+  grouping,
+  resetKey,
+  ...actions
+}: ResultsGridProps<T>) {
+  const columns = useColumnCount();
+  const groups = useMemo(() => (grouping ? groupResults(results) : []), [grouping, results]);
+  const total = grouping ? groups.length : results.length;
+  const step = grouping ? 4 * columns : RESULT_GRID_STEP;
+  const { count, hasMore, showMore, sentinel } = useProgressiveCount(
+    total,
+    step,
+    `${resetKey}:${grouping ? 'g' : 'l'}`,
+  );
+  const style = { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` };
+
+  return (
+    <div className="results-grid-wrap">
+      <ul className="results-grid" style={style} aria-label="Search results">
+        {grouping
+          ? groups.slice(0, count).map((group) => (
+              <li key={group.groupId}>
+                <ResultGroupCard group={group} actions={actions} />
+              </li>
+            ))
+          : results.slice(0, count).map((result) => (
+              <li key={result.id}>
+                <ResultCard result={result} actions={actions} />
+              </li>
+            ))}
+      </ul>
+      {hasMore && (
+        <div className="results-grid__more" ref={sentinel}>
+          <button type="button" className="btn btn-secondary" onClick={showMore}>
+            Show more results
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

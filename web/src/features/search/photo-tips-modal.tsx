@@ -1,0 +1,23 @@
+import { Button } from '../../components/button.tsx';
+import { Modal } from '../../components/modal.tsx';
+
+/** The photo requirements of spec 001 §1, as advice. */
+export function PhotoTipsModal({ onClose }: { onClose: () => void }) {
+  return (
+    <Modal
+      title="Tips for better results"
+      onClose={onClose}
+      size="sm"
+      actions={<Button onClick={onClose}>OK</Button>}
+    >
+      <ul className="tips-list">
+        <li>Use a JPG, PNG, BMP or TIFF photo of at most 1.5 MB.</li>
+        <li>The face should look straight into the camera and be centred.</li>
+        <li>The face should be at least 128×128 pixels: crop a large photo rather than shrink it.</li>
+        <li>Prefer sharp, well-lit photos without sunglasses, masks or heavy filters.</li>
+        <li>In a group photo, choose every photo of the same person you have for a steadier match.</li>
+      </ul>
+      <p className="field__hint">Uploaded photos are analysed in memory and never stored.</p>
+    </Modal>
+  );
+}

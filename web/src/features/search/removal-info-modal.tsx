@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
+import { Modal } from '../../components/modal.tsx';
+
+/** One-time information before a result is removed, until "Don't show again" is ticked. */
+export function RemovalInfoModal({
+  onConfirm,
+  onCancel,
+}: {
+  onConfirm: (dontShowAgain: boolean) => void;
+  onCancel: () => void;
+}) {
+  const [dontShowAgain, setDontShowAgain] = useState(false);
+  return (
+    <Modal
+      title="Remove result"
+      onClose={onCancel}
+      size="sm"
+      actions={
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={() => onConfirm(dontShowAgain)}>
+            Remove
+          </Button>
+        </>
+      }
+    >
+      <p className="modal__lead">The result will be removed from this search.</p>
+      <p>
+        Removed results no longer count in this search, and they are left out when you save it or send it to
+        the AI data extractor. The page itself stays in our index.
+      </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={dontShowAgain}
+          onChange={(event) => setDontShowAgain(event.target.checked)}
+        />
+        <span>Don't show again</span>
+      </label>
+    </Modal>
+  );
+}

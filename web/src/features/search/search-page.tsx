@@ -1,0 +1,398 @@
+import {
+  MAX_UPLOAD_BYTES,
+  SEARCH_MESSAGES,
+  type DetectedFace,
+  type SearchResponse,
+  type SearchResult,
+  type SearchType,
+} from '@osint/contract/search';
+import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import { useBanner } from '../../components/message-banner.tsx';
+import type { ResultSort } from '../../components/results/result-grouping.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { useSession } from '../../lib/session.tsx';
+import { FaceChooser } from './face-chooser.tsx';
+import { PhotoTipsModal } from './photo-tips-modal.tsx';
+import { downloadImage, fileToBase64, runSearch, uploadImage } from './search-api.ts';
+import { SearchResults } from './search-results.tsx';
+import { UploadArea } from './upload-area.tsx';
+import './search.css';
+
+type Phase = 'idle' | 'detecting' | 'ready' | 'choosing' | 'searching' | 'results';
+
+interface State {
+  phase: Phase;
+  preview?: { url: string; name: string } | undefined;
+  faces: DetectedFace[];
+  selected: string[];
+  smallFaceCount: number;
+  minFaceSize: number;
+  /** A search asked for before a face was chosen (a click while detecting, or /search/{imageUrl}). */
+  requestedType?: SearchType | undefined;
+  type?: SearchType | undefined;
+  response?: SearchResponse | undefined;
+  results: SearchResult[];
+  sort: ResultSort;
+  grouping: boolean;
+}
+
+type Action =
+  | { type: 'reset' }
+  | { type: 'file'; preview: { url: string; name: string }; requestedType?: SearchType | undefined }
+  | {
+      type: 'detected';
+      faces: DetectedFace[];
+      smallFaceCount: number;
+      minFaceSize: number;
+    }
+  | { type: 'choose' }
+  | { type: 'close-chooser' }
+  | { type: 'chosen'; hashes: string[] }
+  | { type: 'request'; searchType: SearchType }
+  | { type: 'searching'; searchType: SearchType }
+  | { type: 'results'; response: SearchResponse }
+  | { type: 'remove'; id: number }
+  | { type: 'sort'; sort: ResultSort }
+  | { type: 'grouping'; grouping: boolean };
+
+const initialState: State = {
+  phase: 'idle',
+  faces: [],
+  selected: [],
+  smallFaceCount: 0,
+  minFaceSize: 128,
+  results: [],
+  sort: 'default',
+  grouping: false,
+};
+
+function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'reset':
+      return initialState;
+    case 'file':
+      return {
+        ...initialState,
+        phase: 'detecting',
+        preview: action.preview,
+        requestedType: action.requestedType,
+      };
+    case 'detected': {
+      const one = action.faces.length === 1;
+      return {
+        ...state,
+        phase: one ? 'ready' : 'choosing',
+        faces: action.faces,
+        // One face is chosen for the user; several open the chooser.
+        selected: one ? [action.faces[0]!.hash] : [],
+        smallFaceCount: action.smallFaceCount,
+        minFaceSize: action.minFaceSize,
+      };
+    }
+    case 'choose':
+      return { ...state, phase: 'choosing' };
+    case 'close-chooser':
+      return { ...state, phase: 'ready', requestedType: undefined };
+    case 'chosen':
+      return { ...state, phase: 'ready', selected: action.hashes };
+    case 'request':
+      return { ...state, requestedType: action.searchType };
+    case 'searching':
+      return { ...state, phase: 'searching', requestedType: undefined, type: action.searchType };
+    case 'results':
+      return {
+        ...state,
+        phase: 'results',
+        response: action.response,
+        results: action.response.results,
+        sort: 'default',
+      };
+    case 'remove':
+      return { ...state, results: state.results.filter((r) => r.id !== action.id) };
+    case 'sort':
+      return { ...state, sort: action.sort };
+    case 'grouping':
+      return { ...state, grouping: action.grouping };
+  }
+}
+
+function isAcceptedFile(file: File): boolean {
+  return (
+    /\.(jpe?g|png|bmp|tiff?)$/i.test(file.name) || /^image\/(jpeg|png|bmp|x-ms-bmp|tiff)$/.test(file.type)
+  );
+}
+
+export interface SearchPageProps {
+  /**
+   * Slot for the AI data extractor card of the results view. The data-extractor feature renders it
+   * (the app composes the two); until then nothing is shown here.
+   */
+  renderExtractorCard?: ((search: { searchHash: string; image: string }) => ReactNode) | undefined;
+}
+
+/** The image search page (spec 001 §2): upload, choose a face, search, work with the results. */
+export function SearchPage({ renderExtractorCard }: SearchPageProps) {
+  const { session, refresh } = useSession();
+  const { showBanner, hideBanner } = useBanner();
+  const navigate = useNavigate();
+  const { imageUrl } = useParams();
+  const [state, dispatch] = useReducer(reducer, initialState);
+  // Answers of a search that was reset meanwhile (New search, REMOVE) are dropped.
+  const generation = useRef(0);
+  const previewUrl = useRef<string | undefined>(undefined);
+  const [tipsOpen, setTipsOpen] = useState(false);
+
+  const reset = useCallback(() => {
+    generation.current += 1;
+    if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    previewUrl.current = undefined;
+    dispatch({ type: 'reset' });
+  }, []);
+
+  const fail = useCallback(
+    (message: string, additionalMessage?: string) => {
+      showBanner({ message, type: 'danger', ...(additionalMessage ? { additionalMessage } : {}) });
+      reset();
+    },
+    [showBanner, reset],
+  );
+
+  const search = useCallback(
+    async (hashes: string[], searchType: SearchType) => {
+      const run = generation.current;
+      hideBanner();
+      dispatch({ type: 'searching', searchType });
+      try {
+        const response = await runSearch(hashes, searchType);
+        if (run === generation.current) dispatch({ type: 'results', response });
+      } catch (error) {
+        if (run !== generation.current) return;
+        console.error('Search failed', error);
+        if (error instanceof ApiError && error.status === 403) void refresh();
+        fail(SEARCH_MESSAGES.searchFailure);
+      }
+    },
+    [fail, hideBanner, refresh],
+  );
+
+  const detect = useCallback(
+    async (file: File, requestedType?: SearchType) => {
+      hideBanner();
+      if (!isAcceptedFile(file)) {
+        fail(SEARCH_MESSAGES.detectFailure, 'Please upload a JPG, PNG, BMP or TIFF photo.');
+        return;
+      }
+      if (file.size > MAX_UPLOAD_BYTES) {
+        fail(SEARCH_MESSAGES.tooBig);
+        return;
+      }
+      generation.current += 1;
+      const run = generation.current;
+      if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+      previewUrl.current = URL.createObjectURL(file);
+      dispatch({ type: 'file', preview: { url: previewUrl.current, name: file.name }, requestedType });
+      try {
+        const answer = await uploadImage(await fileToBase64(file));
+        if (run !== generation.current) return;
+        if (answer.faces.length === 0) {
+          fail(
+            SEARCH_MESSAGES.noFaces,
+            answer.smallFaceCount > 0
+              ? `${answer.smallFaceCount === 1 ? 'One face was' : `${answer.smallFaceCount} faces were`} found but ${answer.smallFaceCount === 1 ? 'is' : 'are'} smaller than ${answer.minFaceSize}×${answer.minFaceSize} pixels. Try a larger or closer photo.`
+              : undefined,
+          );
+          return;
+        }
+        dispatch({ type: 'detected', ...answer });
+      } catch (error) {
+        if (run !== generation.current) return;
+        console.error('Face detection failed', error);
+        if (error instanceof ApiError && error.status === 413) fail(SEARCH_MESSAGES.tooBig);
+        else if (error instanceof ApiError && error.status === 403) {
+          void refresh();
+          fail(SEARCH_MESSAGES.detectFailure);
+        } else if (error instanceof ApiError && error.status === 400) {
+          fail(SEARCH_MESSAGES.detectFailure, error.message);
+        } else fail(SEARCH_MESSAGES.detectFailure);
+      }
+    },
+    [fail, hideBanner, refresh],
+  );
+
+  // A face chosen while a search waits for one (auto-search, or a click during detection) runs it.
+  useEffect(() => {
+    if (state.phase === 'ready' && state.requestedType && state.selected.length > 0) {
+      void search(state.selected, state.requestedType);
+    }
+  }, [state.phase, state.requestedType, state.selected, search]);
+
+  // /search/{imageUrl}: download the image and search it at once.
+  useEffect(() => {
+    if (!imageUrl) return;
+    navigate('/search', { replace: true });
+    let cancelled = false;
+    downloadImage(imageUrl)
+      .then((file) => {
+        if (!cancelled) void detect(file, 'OSINT');
+      })
+      .catch((error: unknown) => {
+        console.error('Image download failed', error);
+        if (!cancelled) fail(SEARCH_MESSAGES.searchFailure);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [imageUrl, navigate, detect, fail]);
+
+  useEffect(
+    () => () => {
+      if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
+    },
+    [],
+  );
+
+  if (!session) return null;
+  const { user } = session;
+  if (!user.access) return <SearchAccessNotice isOwner={user.isOwner} />;
+
+  const selectedFaces = state.faces.filter((f) => state.selected.includes(f.hash));
+  const requestSearch = (searchType: SearchType) => {
+    if (state.phase === 'ready' && state.selected.length > 0) void search(state.selected, searchType);
+    else if (state.phase === 'ready' && state.faces.length > 1) {
+      dispatch({ type: 'request', searchType });
+      dispatch({ type: 'choose' });
+    } else dispatch({ type: 'request', searchType });
+  };
+
+  if (state.phase === 'results' && state.response && state.type) {
+    return (
+      <SearchResults
+        response={state.response}
+        results={state.results}
+        searchType={state.type}
+        image={selectedFaces[0]?.base64 ?? ''}
+        sort={state.sort}
+        grouping={state.grouping}
+        restricted={user.restricted}
+        onSort={(sort) => dispatch({ type: 'sort', sort })}
+        onGrouping={(grouping) => dispatch({ type: 'grouping', grouping })}
+        onRemoved={(id) => dispatch({ type: 'remove', id })}
+        onNewSearch={() => {
+          hideBanner();
+          reset();
+        }}
+        extractorCard={
+          renderExtractorCard?.({
+            searchHash: state.response.searchHash,
+            image: selectedFaces[0]?.base64 ?? '',
+          }) ?? null
+        }
+      />
+    );
+  }
+
+  const busy = state.phase === 'detecting' || state.phase === 'searching';
+  return (
+    <section className="container page search-page" aria-busy={busy || undefined}>
+      <header className="search-page__header">
+        <h1 className="page__title">Face search</h1>
+        <p className="page__lead">
+          Upload a photo with a face. We find the faces in it, you choose yours, and we search the public
+          pages we have indexed for the same person.
+        </p>
+      </header>
+      <div className="card search-upload">
+        <UploadArea
+          preview={state.preview}
+          detecting={state.phase === 'detecting'}
+          disabled={state.phase === 'searching'}
+          selectedFaces={selectedFaces}
+          onFile={(file) => void detect(file)}
+          onRemove={reset}
+          onChangeFaces={state.faces.length > 1 ? () => dispatch({ type: 'choose' }) : undefined}
+        />
+        {state.preview && (
+          <div className="search-upload__actions">
+            {state.smallFaceCount > 0 && state.phase !== 'detecting' && (
+              <p className="search-upload__note" role="status">
+                {state.smallFaceCount === 1 ? 'One more face is' : `${state.smallFaceCount} more faces are`}{' '}
+                too small to search (under {state.minFaceSize}×{state.minFaceSize} pixels).
+              </p>
+            )}
+            {state.phase === 'searching' && (
+              <p className="search-upload__status" role="status">
+                <span className="spinner" aria-hidden="true" /> Searching the index…
+              </p>
+            )}
+            <div className="search-upload__buttons">
+              <Button
+                variant="secondary"
+                onClick={() => requestSearch('SOCIAL_MEDIA_SEARCH')}
+                disabled={busy || Boolean(state.requestedType)}
+                loading={state.type === 'SOCIAL_MEDIA_SEARCH' && state.phase === 'searching'}
+              >
+                Social Media Search
+              </Button>
+              <Button
+                onClick={() => requestSearch('OSINT')}
+                disabled={busy || Boolean(state.requestedType)}
+                loading={
+                  (state.type === 'OSINT' && state.phase === 'searching') ||
+                  (state.requestedType !== undefined && state.phase === 'detecting')
+                }
+              >
+                Search
+              </Button>
+            </div>
+          </div>
+        )}
+        <p className="search-upload__hint">
+          No good results? Try a better-quality image: sharp, well lit, the face straight and centred.{' '}
+          <button type="button" className="link-button" onClick={() => setTipsOpen(true)}>
+            Tips for better results
+          </button>
+        </p>
+        {tipsOpen && <PhotoTipsModal onClose={() => setTipsOpen(false)} />}
+      </div>
+      {state.phase === 'choosing' && (
+        <FaceChooser
+          faces={state.faces}
+          initiallySelected={state.selected}
+          smallFaceCount={state.smallFaceCount}
+          minFaceSize={state.minFaceSize}
+          onProceed={(hashes) => dispatch({ type: 'chosen', hashes })}
+          onClose={() => dispatch({ type: 'close-chooser' })}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Spec 001 §4: owners without a plan renew it; other users ask their account owner. */
+export function SearchAccessNotice({ isOwner }: { isOwner: boolean }) {
+  return (
+    <section className="container page search-page">
+      <div className="card search-access" role="status">
+        {isOwner ? (
+          <>
+            <h1 className="search-access__title">Your Subscription Has Expired</h1>
+            <p>Renew your plan to search again and to open your saved searches and reports.</p>
+            <Link className="btn btn-primary" to="/pricing">
+              RENEW YOUR PLAN
+            </Link>
+          </>
+        ) : (
+          <>
+            <h1 className="search-access__title">Search Access Unavailable</h1>
+            <p>
+              Your account has no access to search at the moment. Please contact the owner of your
+              organization’s account to get access.
+            </p>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import {
+  SEARCH_TYPE_LABELS,
+  type SearchResponse,
+  type SearchResult,
+  type SearchType,
+} from '@osint/contract/search';
+import { useState, type ReactNode } from 'react';
+import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
+import { Button } from '../../components/button.tsx';
+import { sortResults, type ResultSort } from '../../components/results/result-grouping.ts';
+import { ResultsEmpty } from '../../components/results/results-empty.tsx';
+import { ResultsGrid } from '../../components/results/results-grid.tsx';
+import { ResultsToolbar } from '../../components/results/results-toolbar.tsx';
+import { PREFERENCE_KEYS, readFlag, writeFlag } from '../../lib/preferences.ts';
+import { RemovalInfoModal } from './removal-info-modal.tsx';
+import { SaveSearchModal } from './save-search-modal.tsx';
+import { removeRecords } from './search-api.ts';
+
+interface SearchResultsProps {
+  response: SearchResponse;
+  /** The results still shown (removed ones are gone), in the server's order. */
+  results: SearchResult[];
+  searchType: SearchType;
+  /** The searched face (base64 JPEG), saved with the search. */
+  image: string;
+  sort: ResultSort;
+  grouping: boolean;
+  restricted: boolean;
+  onSort: (sort: ResultSort) => void;
+  onGrouping: (grouping: boolean) => void;
+  onRemoved: (id: number) => void;
+  onNewSearch: () => void;
+  extractorCard: ReactNode;
+}
+
+/** "Results": the summary chip, New search, Save result, sort, grouping and the grid. */
+export function SearchResults({
+  response,
+  results,
+  searchType,
+  image,
+  sort,
+  grouping,
+  restricted,
+  onSort,
+  onGrouping,
+  onRemoved,
+  onNewSearch,
+  extractorCard,
+}: SearchResultsProps) {
+  const [restrictedOpen, setRestrictedOpen] = useState(false);
+  const [pendingRemoval, setPendingRemoval] = useState<SearchResult>();
+  const [saveOpen, setSaveOpen] = useState(false);
+  const sorted = sortResults(results, sort);
+  const count = results.length;
+
+  const remove = (result: SearchResult) => {
+    onRemoved(result.id);
+    // The server is told; a failure is logged only (spec 001 §8).
+    removeRecords(response.searchHash, [result.hash]).catch((error: unknown) =>
+      console.error('Removing a result failed', error),
+    );
+  };
+  const askRemove = (result: SearchResult) => {
+    if (readFlag(PREFERENCE_KEYS.dismissedResultRemovalInfo)) remove(result);
+    else setPendingRemoval(result);
+  };
+
+  return (
+    <section className="container page search-results" aria-labelledby="results-title">
+      <header className="search-results__header">
+        <div className="search-results__title-row">
+          {image && (
+            <img
+              className="search-results__face"
+              src={`data:image/jpeg;base64,${image}`}
+              alt="Searched face"
+            />
+          )}
+          <h1 className="page__title" id="results-title">
+            Results
+          </h1>
+          <p className="summary-chip" aria-label="Search summary">
+            <span>{SEARCH_TYPE_LABELS[searchType]}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              {count} {count === 1 ? 'result' : 'results'}
+            </span>
+            <span aria-hidden="true">·</span>
+            <span>{(response.time / 1000).toFixed(2)} s</span>
+          </p>
+        </div>
+        <div className="search-results__actions">
+          <Button variant="secondary" onClick={onNewSearch}>
+            New search
+          </Button>
+          {count > 0 && <Button onClick={() => setSaveOpen(true)}>Save result</Button>}
+        </div>
+      </header>
+      {count > 0 && (
+        <ResultsToolbar sort={sort} onSort={onSort} grouping={grouping} onGrouping={onGrouping} />
+      )}
+      {/* Slot for the AI data extractor card (spec 001 §2), rendered by the data-extractor feature. */}
+      {count > 0 && extractorCard}
+      {count > 0 ? (
+        <ResultsGrid
+          results={sorted}
+          grouping={grouping}
+          resetKey={`${response.searchHash}:${sort}`}
+          restricted={restricted}
+          onRestricted={() => setRestrictedOpen(true)}
+          onRemove={askRemove}
+        />
+      ) : (
+        <ResultsEmpty>
+          <p>
+            We found no public page with this face. The image may not be public, or not suitable for a face
+            search: try a different, sharper photo where the face is straight and well lit.
+          </p>
+          <Button onClick={onNewSearch}>New search</Button>
+        </ResultsEmpty>
+      )}
+      {restrictedOpen && <AccessRestrictedModal onClose={() => setRestrictedOpen(false)} />}
+      {pendingRemoval && (
+        <RemovalInfoModal
+          onCancel={() => setPendingRemoval(undefined)}
+          onConfirm={(dontShowAgain) => {
+            if (dontShowAgain) writeFlag(PREFERENCE_KEYS.dismissedResultRemovalInfo, true);
+            remove(pendingRemoval);
+            setPendingRemoval(undefined);
+          }}
+        />
+      )}
+      {saveOpen && (
+        <SaveSearchModal searchHash={response.searchHash} image={image} onClose={() => setSaveOpen(false)} />
+      )}
+    </section>
+  );
+}

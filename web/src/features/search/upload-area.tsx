@@ -1,0 +1,135 @@
+import type { DetectedFace } from '@osint/contract/search';
+import { useRef, useState, type DragEvent } from 'react';
+
+export const ACCEPTED_TYPES = '.jpg,.jpeg,.png,.bmp,.tif,.tiff,image/jpeg,image/png,image/bmp,image/tiff';
+
+interface UploadAreaProps {
+  preview: { url: string; name: string } | undefined;
+  detecting: boolean;
+  disabled: boolean;
+  selectedFaces: DetectedFace[];
+  onFile: (file: File) => void;
+  onRemove: () => void;
+  onChangeFaces: (() => void) | undefined;
+}
+
+/** Drag a photo in or choose one; with a photo, its preview with REMOVE and the chosen face(s). */
+export function UploadArea({
+  preview,
+  detecting,
+  disabled,
+  selectedFaces,
+  onFile,
+  onRemove,
+  onChangeFaces,
+}: UploadAreaProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [previewBroken, setPreviewBroken] = useState(false);
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file && !disabled) onFile(file);
+  };
+
+  if (preview) {
+    return (
+      <div className="upload-preview">
+        <figure className="upload-preview__figure" aria-busy={detecting || undefined}>
+          {previewBroken ? (
+            <div className="upload-preview__fallback">{preview.name}</div>
+          ) : (
+            <img
+              className="upload-preview__image"
+              src={preview.url}
+              alt={`Uploaded photo ${preview.name}`}
+              onError={() => setPreviewBroken(true)}
+            />
+          )}
+          {detecting && (
+            <div className="upload-preview__scan" role="status">
+              <span className="spinner spinner--lg" aria-hidden="true" />
+              <span>Detecting faces…</span>
+            </div>
+          )}
+          <button type="button" className="upload-preview__remove" onClick={onRemove} disabled={disabled}>
+            REMOVE
+          </button>
+        </figure>
+        {selectedFaces.length > 0 && (
+          <div className="upload-preview__faces">
+            <p className="upload-preview__faces-label">
+              {selectedFaces.length === 1 ? 'Face to search' : `Faces to search (${selectedFaces.length})`}
+            </p>
+            <ul className="face-chips">
+              {selectedFaces.map((face, index) => (
+                <li key={face.hash}>
+                  <img
+                    className="face-chip"
+                    src={`data:image/jpeg;base64,${face.base64}`}
+                    alt={`Selected face ${index + 1}`}
+                  />
+                </li>
+              ))}
+            </ul>
+            {onChangeFaces && (
+              <button type="button" className="btn btn-ghost btn-sm" onClick={onChangeFaces}>
+                Change face
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div
+      className={`upload-drop${dragging ? ' upload-drop--over' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-testid="upload-drop"
+    >
+      <svg className="upload-drop__icon" viewBox="0 0 48 48" aria-hidden="true">
+        <path
+          d="M24 32V12m0 0-8 8m8-8 8 8M10 30v6a2 2 0 0 0 2 2h24a2 2 0 0 0 2-2v-6"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="3"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+      <p className="upload-drop__title">Upload photo and find out where images are published</p>
+      <p className="upload-drop__hint">Drag and drop a photo here, or</p>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => input.current?.click()}
+        disabled={disabled}
+      >
+        Choose a photo
+      </button>
+      <p className="upload-drop__formats">JPG, PNG, BMP or TIFF · up to 1.5 MB · face at least 128×128 px</p>
+      <input
+        ref={input}
+        className="visually-hidden"
+        type="file"
+        accept={ACCEPTED_TYPES}
+        aria-label="Photo to search"
+        tabIndex={-1}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) onFile(file);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { BannerProvider, GlobalBanner } from '../../src/components/message-banner';
+import { PREFERENCE_KEYS } from '../../src/lib/preferences';
+import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
+
+const session = {
+  user: { access: true, restricted: false, isOwner: true, admin: false },
+  organization: {},
+};
+vi.mock('../../src/lib/session.tsx', () => ({
+  useSession: () => ({ session, refresh: vi.fn() }),
+}));
+
+const { SearchPage } = await import('../../src/features/search/search-page');
+
+const face = (n: number) => ({ hash: `face-${n}`, base64: 'AAAA' });
+const hit = (id: number, group: string) => ({
+  id,
+  hash: `r${id}`,
+  group,
+  thumbnailUrl: `/api/thumbnails/${id}`,
+  imageUrl: `https://news${id}.example.org/a.jpg`,
+  sourceUrl: `https://news${id}.example.org/story`,
+  sourceTitle: `Story ${id}`,
+  crawledAt: '2024-05-01T10:00:00.000Z',
+  similarity: 0.97,
+});
+
+function renderPage() {
+  const user = userEvent.setup();
+  render(
+    <BannerProvider>
+      <MemoryRouter initialEntries={['/search']}>
+        <GlobalBanner />
+        <Routes>
+          <Route path="/search/:imageUrl?" element={<SearchPage />} />
+        </Routes>
+      </MemoryRouter>
+    </BannerProvider>,
+  );
+  return user;
+}
+
+const photo = () =>
+  new File([new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3])], 'photo.jpg', { type: 'image/jpeg' });
+
+async function upload(user: ReturnType<typeof userEvent.setup>, file = photo()) {
+  await user.upload(screen.getByLabelText('Photo to search'), file);
+}
+
+beforeEach(() => {
+  URL.createObjectURL = vi.fn(() => 'blob:preview');
+  URL.revokeObjectURL = vi.fn();
+  localStorage.clear();
+  // Failures are logged by design (spec 001 §8); keep the test output quiet.
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('SearchPage', () => {
+  test('no face: the spec message, and the page starts over; small faces are explained', async () => {
+    mockFetch(() => ({ status: 200, body: { faces: [], smallFaceCount: 2, minFaceSize: 128 } }));
+    const user = renderPage();
+    expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
+    await upload(user);
+    expect(await screen.findByText(SEARCH_MESSAGES.noFaces)).toBeTruthy();
+    expect(screen.getByText(/2 faces were found but are smaller than 128×128 pixels/)).toBeTruthy();
+    expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
+  });
+
+  test('a photo over 1.5 MB is refused as the server would', async () => {
+    const { calls } = mockFetch(() => ({ status: 500 }));
+    const user = renderPage();
+    await upload(user, new File([new Uint8Array(1.6 * 1024 * 1024)], 'big.jpg', { type: 'image/jpeg' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.tooBig)).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  test('413 and other upload failures show their messages', async () => {
+    let status = 413;
+    mockFetch(() => ({ status, body: { message: 'x' } }));
+    const user = renderPage();
+    await upload(user);
+    expect(await screen.findByText(SEARCH_MESSAGES.tooBig)).toBeTruthy();
+    status = 500;
+    await upload(user);
+    expect(await screen.findByText(SEARCH_MESSAGES.detectFailure)).toBeTruthy();
+  });
+
+  test('several faces: choose two, search, remove with the one-time modal, then the empty state', async () => {
+    const { calls } = mockFetch((call: RecordedCall) => {
+      if (call.url === '/api/upload-image')
+        return {
+          status: 200,
+          body: { faces: [face(1), face(2), face(3)], smallFaceCount: 0, minFaceSize: 128 },
+        };
+      if (call.url === '/api/search')
+        return {
+          status: 200,
+          body: { results: [hit(1, 'a'), hit(2, 'a')], time: 534, numberOfResults: 2, searchHash: 'S1' },
+        };
+      return { status: 200, body: { removed: 1 } };
+    });
+    const user = renderPage();
+    await upload(user);
+    const chooser = await screen.findByRole('dialog', { name: 'Choose your face' });
+    expect(within(chooser).getByText('Select photo(s) of your face to proceed with the search')).toBeTruthy();
+    const proceed = within(chooser).getByRole('button', { name: 'Proceed to the face search' });
+    expect((proceed as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(chooser).getByRole('button', { name: 'Face 1' }));
+    // Keyboard: Tab to the third face and press Space.
+    await user.tab();
+    await user.tab();
+    await user.keyboard(' ');
+    expect(within(chooser).getByText('2 faces selected')).toBeTruthy();
+    await user.click(proceed);
+    expect(screen.getByText('Faces to search (2)')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({
+      faces: ['face-1', 'face-3'],
+      type: 'OSINT',
+    });
+    const chip = screen.getByLabelText('Search summary');
+    expect(chip.textContent).toContain('Standard search');
+    expect(chip.textContent).toContain('2 results');
+    expect(chip.textContent).toContain('0.53 s');
+    expect(screen.getByRole('button', { name: 'Save result' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Remove result from news1.example.org' }));
+    const modal = screen.getByRole('dialog', { name: 'Remove result' });
+    await user.click(within(modal).getByLabelText("Don't show again"));
+    await user.click(within(modal).getByRole('button', { name: 'Remove' }));
+    expect(localStorage.getItem(PREFERENCE_KEYS.dismissedResultRemovalInfo)).toBe('true');
+    expect(screen.getByLabelText('Search summary').textContent).toContain('1 result');
+    await waitFor(() =>
+      expect(calls.find((c) => c.url === '/api/search/remove-records')?.body).toEqual({
+        hash: 'S1',
+        recordHashes: ['r1'],
+      }),
+    );
+
+    // Remembered: the second removal asks nothing.
+    await user.click(screen.getByRole('button', { name: 'Remove result from news2.example.org' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByText('No Results Found...')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save result' })).toBeNull();
+
+    await user.click(screen.getAllByRole('button', { name: 'New search' })[0]!);
+    expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
+  });
+
+  test('a search failure shows the message and resets', async () => {
+    mockFetch((call) =>
+      call.url === '/api/upload-image'
+        ? { status: 200, body: { faces: [face(1)], smallFaceCount: 1, minFaceSize: 128 } }
+        : { status: 500 },
+    );
+    const user = renderPage();
+    await upload(user);
+    expect(await screen.findByText('Face to search')).toBeTruthy();
+    expect(screen.getByText(/One more face is too small to search/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Social Media Search' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.searchFailure)).toBeTruthy();
+    expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
+  });
+
+  test('users without access see why instead of the upload', () => {
+    session.user.access = false;
+    try {
+      renderPage();
+      expect(screen.getByText('Your Subscription Has Expired')).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'RENEW YOUR PLAN' }).getAttribute('href')).toBe('/pricing');
+      cleanup();
+      session.user.isOwner = false;
+      renderPage();
+      expect(screen.getByText('Search Access Unavailable')).toBeTruthy();
+    } finally {
+      session.user.access = true;
+      session.user.isOwner = true;
+    }
+  });
+});
