@@ -1,0 +1,38 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+
+/**
+ * `npm run worker`: a process that only runs jobs (crawls, indexing, mail…) against a shared PostgreSQL
+ * database (DATABASE_URL); API processes then run with WORKERS=0. It builds the same application but
+ * never listens for HTTP.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, { runWorkers: true });
+  if (!config.databaseUrl) {
+    throw new Error(
+      'npm run worker needs DATABASE_URL: the embedded database admits only one process (npm start).',
+    );
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  const { app, container } = await buildApp(config, database.db);
+  await app.ready();
+  container.jobRunner.start();
+  await container.services.faceIndex.start();
+  app.log.info('worker started');
+
+  const shutdown = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
