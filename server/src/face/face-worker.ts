@@ -3,13 +3,16 @@ import type { AnalyzedFace, ImageAnalysis } from './face-engine.ts';
 import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
 import { decodeImage, ImageDecodeError } from './image-decode.ts';
 import { loadPipeline } from './pipeline/face-pipelines.ts';
+import { MIN_INDEX_FACE_PX } from './similarity.ts';
 
 // A worker thread holding one copy of the models. It decodes the image too (BMP decoding is plain
 // JavaScript and big images take a while), so the main thread only ever reads headers.
 
 /**
- * Images are analysed at most this large. Detection works on a 256-px input per tile anyway, and a face
- * that is still under 40 px after this reduction was too small to index in the first place.
+ * Images are analysed at most this large, which bounds the work per image (a 2048-px photo searched for
+ * 40-px faces takes 17 detector runs). In a larger photo, faces are then looked for from 40 px of the
+ * reduced image (e.g. from 117 px in a 6000-px photo): tinier ones would give unreliable descriptors and
+ * looking for them would multiply the tiles.
  */
 const MAX_ANALYSIS_SIDE = 2048;
 
@@ -26,7 +29,7 @@ async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, reque
     },
   );
   const scale = image.sourceWidth / image.width;
-  const found = await pipeline.analyze(image, request.minFaceSize / scale);
+  const found = await pipeline.analyze(image, Math.max(request.minFaceSize / scale, MIN_INDEX_FACE_PX));
   const faces: AnalyzedFace[] = found.map((f) => ({
     ...f,
     box: { x: f.box.x * scale, y: f.box.y * scale, width: f.box.width * scale, height: f.box.height * scale },

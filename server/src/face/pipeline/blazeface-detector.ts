@@ -103,7 +103,7 @@ export class BlazeFaceDetector {
   /**
    * Detects faces in square regions of the image (regions may extend beyond it; the outside is grey).
    * Each scale is made once with sharp (area-averaged, so small faces are not lost to aliasing as with a
-   * plain bilinear resize), then the regions of that scale are cut from it.
+   * plain bilinear resize), then the 256×256 window of each region is cut from it.
    */
   async detect(image: RgbImage, regions: Region[], minScore: number): Promise<RawDetection[]> {
     const found: RawDetection[] = [];
@@ -111,54 +111,27 @@ export class BlazeFaceDetector {
     for (const side of sides) {
       const scale = INPUT / side;
       const level = await resizeRgb(image, scale);
-      const tensor = this.tf.tensor3d(level.data, [level.height, level.width, 3], 'float32');
-      try {
-        for (const region of regions.filter((r) => r.side === side)) {
-          const left = Math.round(region.x * scale);
-          const top = Math.round(region.y * scale);
-          const dets = await this.detectTile(tensor, left, top, minScore);
-          for (const d of dets.map((t) => mapDetection(t, left / scale, top / scale, 1 / scale))) {
-            const cx = d.x + d.width / 2;
-            const cy = d.y + d.height / 2;
-            const { core } = region;
-            const inCore = cx >= core.x0 && cx < core.x1 && cy >= core.y0 && cy < core.y1;
-            if (inCore && Math.max(d.width, d.height) <= region.maxFace) found.push(d);
-          }
+      for (const region of regions.filter((r) => r.side === side)) {
+        const left = Math.round(region.x * scale);
+        const top = Math.round(region.y * scale);
+        const dets = await this.detectWindow(cutWindow(level, left, top), minScore);
+        for (const d of dets.map((t) => mapDetection(t, left / scale, top / scale, 1 / scale))) {
+          const cx = d.x + d.width / 2;
+          const cy = d.y + d.height / 2;
+          const { core } = region;
+          const inCore = cx >= core.x0 && cx < core.x1 && cy >= core.y0 && cy < core.y1;
+          if (inCore && Math.max(d.width, d.height) <= region.maxFace) found.push(d);
         }
-      } finally {
-        tensor.dispose();
       }
     }
     return suppressOverlaps(found);
   }
 
-  /** Runs the model on the 256×256 window at (left, top) of the scaled image; coordinates in that window. */
-  private async detectTile(
-    scaled: tfTypes.Tensor3D,
-    left: number,
-    top: number,
-    minScore: number,
-  ): Promise<RawDetection[]> {
+  /** Runs the model on one normalised 256×256 window; coordinates of the result are in that window. */
+  private async detectWindow(window: Float32Array, minScore: number): Promise<RawDetection[]> {
     const { tf } = this;
-    const [height, width] = scaled.shape;
     const outputs = tf.tidy(() => {
-      // Part of the window inside the image, then grey padding for the rest.
-      const x0 = Math.max(0, left);
-      const y0 = Math.max(0, top);
-      const x1 = Math.min(width, left + INPUT);
-      const y1 = Math.min(height, top + INPUT);
-      if (x1 <= x0 || y1 <= y0) return [];
-      const inside = tf.slice(scaled, [y0, x0, 0], [y1 - y0, x1 - x0, 3]);
-      const window = tf.pad(
-        inside,
-        [
-          [y0 - top, top + INPUT - y1],
-          [x0 - left, left + INPUT - x1],
-          [0, 0],
-        ],
-        127.5,
-      );
-      const input = tf.sub(tf.div(window, 127.5), 1).expandDims(0);
+      const input = tf.tensor4d(window, [1, INPUT, INPUT, 3], 'float32');
       return this.model.execute(input) as tfTypes.Tensor[];
     });
     // The converted model returns four heads; sorted by size they are
@@ -184,6 +157,29 @@ export class BlazeFaceDetector {
     }
     return found;
   }
+}
+
+/**
+ * The 256×256 window at (left, top) of the scaled image, normalised to −1..1 as the model expects, with
+ * grey (0) where it lies outside the image. Cut in JavaScript from the 8-bit pixels, so no tensor of the
+ * whole scaled image is ever made (that would be hundreds of MB for a large photo).
+ */
+function cutWindow(level: RgbImage, left: number, top: number): Float32Array {
+  const window = new Float32Array(INPUT * INPUT * 3);
+  const x0 = Math.max(0, left);
+  const x1 = Math.min(level.width, left + INPUT);
+  for (let y = 0; y < INPUT; y++) {
+    const sy = top + y;
+    if (sy < 0 || sy >= level.height) continue;
+    for (let sx = x0; sx < x1; sx++) {
+      const s = (sy * level.width + sx) * 3;
+      const o = (y * INPUT + (sx - left)) * 3;
+      window[o] = level.data[s]! / 127.5 - 1;
+      window[o + 1] = level.data[s + 1]! / 127.5 - 1;
+      window[o + 2] = level.data[s + 2]! / 127.5 - 1;
+    }
+  }
+  return window;
 }
 
 function mapDetection(d: RawDetection, dx: number, dy: number, k: number): RawDetection {
@@ -242,10 +238,12 @@ export function detectionRegions(width: number, height: number, minFace: number)
     { x: (width - long) / 2, y: (height - long) / 2, side: long, core: everywhere, maxFace: Infinity },
   ];
   let side = long;
-  while (side * MIN_FACE_FRACTION > minFace) {
+  // Tiles are never smaller than the model input: the image is not enlarged to look for tinier faces.
+  const target = Math.max(minFace, MIN_FACE_FRACTION * INPUT);
+  while (side * MIN_FACE_FRACTION > target) {
     // Small enough to reach minFace, but large enough that the overlap holds every face the coarser level
     // may miss (those under MIN_FACE_FRACTION of its side).
-    side = Math.max(minFace / MIN_FACE_FRACTION, (side * MIN_FACE_FRACTION) / TILE_OVERLAP);
+    side = Math.max(target / MIN_FACE_FRACTION, (side * MIN_FACE_FRACTION) / TILE_OVERLAP);
     const xs = tileStarts(width, side);
     const ys = tileStarts(height, side);
     const xCores = cores(xs, side);
