@@ -31,11 +31,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       demoData: false,
       rateLimit: { enabled: false },
       webDistDir: path.join(dataDir, 'no-web'),
+      // Unexpected errors (500s) are logged so that a failing test shows their cause.
+      logLevel: 'error',
       ...overrides,
     },
   );
   const database = await createTestDatabase();
-  const { app, container } = await buildApp(config, database.db, { logger: false });
+  const { app, container } = await buildApp(config, database.db);
   await app.ready();
   container.jobRunner.start();
   return {
