@@ -72,7 +72,7 @@ describe('searchWithOverfetch', () => {
       filter: (id) => id % 50 === 0,
     });
     expect(hits.map((h) => h.faceId)).toEqual([50, 100, 150, 200, 250]);
-    expect(index.asked).toEqual([10, 40, 160, 640]);
+    expect(index.asked).toEqual([10, 80, 960]);
   });
 
   it('stops widening once candidates fall below the threshold', async () => {

@@ -125,7 +125,7 @@ describe('snapshots and processes', () => {
     for (const entry of faces.slice(500, 560)) source.upsert(entry.faceId, entry.vector);
     await writer.refresh();
     const manifest = await store.readManifest();
-    expect(manifest).toMatchObject({ seq: 560, count: 560, dimensions: DIMENSIONS, quantization: 'f16' });
+    expect(manifest).toMatchObject({ seq: 560, count: 560, dimensions: DIMENSIONS, quantization: 'i8' });
     expect((await fs.readdir(dir)).filter((name) => name.endsWith('.usearch'))).toHaveLength(2);
 
     for (const entry of faces.slice(0, 10)) source.delete(entry.faceId);

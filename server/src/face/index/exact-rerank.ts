@@ -69,9 +69,9 @@ export interface CandidateBatch {
 
 /**
  * The search every index shares: ask the approximate index for candidates, drop those the filter
- * rejects, score the rest exactly, keep those above the threshold. When fewer than `limit` pass and
- * the index may still hold better-than-threshold faces, ask again four times wider (an HNSW search
- * cannot be resumed, so it starts over; exact scores already computed are reused).
+ * rejects, score the rest exactly, keep those above the threshold. When the filter left fewer
+ * candidates than wanted and the index may still hold better-than-threshold faces, ask again wider
+ * (an HNSW search cannot be resumed, so it starts over; exact scores are reused).
  */
 export async function searchWithOverfetch(
   fetchCandidates: (count: number) => Promise<CandidateBatch>,
@@ -80,10 +80,13 @@ export async function searchWithOverfetch(
 ): Promise<FaceIndexHit[]> {
   if (options.limit <= 0) return [];
   const exact = new Map<number, number>();
-  let count = Math.min(
+  // Candidates that pass the filter to score before answering: with a filter as without one, so a
+  // filter that keeps one face in ten gets the same recall (from ten times as many raw candidates).
+  const wanted = Math.min(
     Math.max(options.minCandidates, Math.ceil(options.limit * options.overfetch)),
     options.maxCandidates,
   );
+  let count = wanted;
   for (;;) {
     const { candidates, exhausted } = await fetchCandidates(count);
     const unscored: number[] = [];
@@ -103,9 +106,13 @@ export async function searchWithOverfetch(
     const widest = exhausted || count >= options.maxCandidates;
     const worst = candidates.at(-1)?.similarity ?? Number.NEGATIVE_INFINITY;
     const belowThreshold = worst < options.minSimilarity - options.approximationMargin;
-    if (hits.length >= options.limit || widest || belowThreshold) {
+    if (exact.size >= wanted || widest || belowThreshold) {
       return hits.sort(byBestFirst).slice(0, options.limit);
     }
-    count = Math.min(count * 4, options.maxCandidates);
+    // Widen by the share of candidates the filter let through so far (with some room), at least
+    // doubling; with nothing through yet, the share is unknown: widen eightfold.
+    const passed = exact.size;
+    const factor = passed === 0 ? 8 : Math.min(16, Math.max(2, (1.2 * wanted) / passed));
+    count = Math.min(Math.ceil(count * factor), options.maxCandidates);
   }
 }
