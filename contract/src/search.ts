@@ -67,16 +67,10 @@ export interface SavedSearchResult extends SearchResult {
   quality: number | null;
 }
 
-/** GET /api/saved-search/results/{hash} */
-export interface SavedSearchResultsResponse {
-  id: number;
-  hash: string;
-  name: string;
-  description: string;
-  createdAt: string;
-  type: SearchType;
-  image: string;
+/** GET /api/saved-search/results/{hash}: the saved search and its results. */
+export interface SavedSearchResultsResponse extends SavedSearch {
   results: SavedSearchResult[];
+  /** Duration of the original search, in milliseconds. */
   time: number;
   numberOfResults: number;
 }

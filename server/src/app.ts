@@ -16,6 +16,7 @@ import { registerOriginCheck } from './plugins/origin-check.plugin.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { savedSearchRoutes } from './routes/saved-search.routes.ts';
 import { searchRoutes } from './routes/search.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
@@ -83,6 +84,7 @@ export async function buildApp(
       await api.register(adminUserRoutes(container.services));
       await api.register(adminCrawlRoutes(container.services));
       await api.register(searchRoutes(container.services));
+      await api.register(savedSearchRoutes(container.services));
     },
     { prefix: '/api' },
   );

@@ -17,9 +17,11 @@ import { UserTokenRepository } from './repositories/user-token.repository.ts';
 import { UserRepository } from './repositories/user.repository.ts';
 import { WebIndexRepository } from './repositories/web-index.repository.ts';
 import { LazyFaceEngine } from './face/lazy-face-engine.ts';
+import { SavedSearchRepository } from './repositories/saved-search.repository.ts';
 import { SearchRepository } from './repositories/search.repository.ts';
 import { FaceIndexService } from './services/face-index.service.ts';
 import { QueryFaceCache } from './services/query-face-cache.ts';
+import { SavedSearchService } from './services/saved-search.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { AccessService } from './services/access.service.ts';
 import { AccountService } from './services/account.service.ts';
@@ -88,6 +90,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceEngine,
     faceIndex,
+    savedSearches: new SavedSearchService(
+      new SavedSearchRepository(db),
+      new SearchRepository(db),
+      access,
+      queue,
+      r.audit,
+      config.dataDir,
+    ),
     search: new SearchService(
       faceEngine,
       faceIndex,
@@ -101,6 +111,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
+  jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }
 

@@ -243,6 +243,41 @@ export interface SearchResultsTable {
   removed_at: Timestamp | null;
 }
 
+export type SavedSearchStatus = 'PENDING' | 'COMPLETED';
+
+/** Saved searches (migration 0004): a copy of a search's results, made by the saved-search.save job. */
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  hashed_id: string;
+  organization_id: number;
+  user_id: number | null;
+  search_id: number | null;
+  name: string;
+  description: Generated<string>;
+  type: SearchType;
+  duration_ms: Generated<number>;
+  image: Buffer;
+  status: Generated<SavedSearchStatus>;
+  result_count: Generated<number>;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+}
+
+export interface SavedSearchResultsTable {
+  id: Generated<number>;
+  saved_search_id: number;
+  record_hash: string;
+  rank: number;
+  group_key: string;
+  similarity: number;
+  quality: number | null;
+  image_url: string;
+  source_url: string;
+  source_title: Generated<string>;
+  crawled_at: Timestamp;
+  thumbnail: Buffer | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -263,6 +298,8 @@ export interface Database {
   face_opt_outs: FaceOptOutsTable;
   searches: SearchesTable;
   search_results: SearchResultsTable;
+  saved_searches: SavedSearchesTable;
+  saved_search_results: SavedSearchResultsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -6,6 +6,7 @@ export const QUEUES = {
   sendMail: 'mail.send',
   forwardSupportMessage: 'support.forward',
   runCrawl: 'crawl.run',
+  saveSearch: 'saved-search.save',
 } as const;
 
 export class JobQueue {

@@ -1,0 +1,303 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
+
+export interface SavedSearchListFilter {
+  organizationId: number;
+  status?: SavedSearchStatus | undefined;
+  search?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+export interface NewSavedSearchResult {
+  recordHash: string;
+  rank: number;
+  groupKey: string;
+  similarity: number;
+  quality: number | null;
+  imageUrl: string;
+  sourceUrl: string;
+  sourceTitle: string;
+  crawledAt: Date;
+  thumbnail: Buffer | null;
+}
+
+/** A search result to copy, with where its thumbnail file is and the quality of its face. */
+export interface SearchResultToCopy {
+  record_hash: string;
+  rank: number;
+  group_key: string;
+  similarity: number;
+  quality: number | null;
+  image_url: string;
+  source_url: string;
+  source_title: string;
+  crawled_at: Date;
+  thumbnail_path: string | null;
+}
+
+const LIST_COLUMNS = [
+  'id',
+  'hashed_id',
+  'name',
+  'description',
+  'type',
+  'status',
+  'result_count',
+  'duration_ms',
+  'created_at',
+  'completed_at',
+] as const;
+
+const RESULT_COLUMNS = [
+  'saved_search_results.id',
+  'saved_search_results.record_hash',
+  'saved_search_results.rank',
+  'saved_search_results.group_key',
+  'saved_search_results.similarity',
+  'saved_search_results.quality',
+  'saved_search_results.image_url',
+  'saved_search_results.source_url',
+  'saved_search_results.source_title',
+  'saved_search_results.crawled_at',
+] as const;
+
+/** `%` and `_` typed by the user are literal characters in the name filter. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class SavedSearchRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: {
+    hashedId: string;
+    organizationId: number;
+    userId: number;
+    searchId: number;
+    name: string;
+    description: string;
+    type: SearchType;
+    durationMs: number;
+    image: Buffer;
+  }): Promise<number> {
+    const inserted = await this.db
+      .insertInto('saved_searches')
+      .values({
+        hashed_id: row.hashedId,
+        organization_id: row.organizationId,
+        user_id: row.userId,
+        search_id: row.searchId,
+        name: row.name,
+        description: row.description,
+        type: row.type,
+        duration_ms: row.durationMs,
+        image: row.image,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  async findPage(filter: SavedSearchListFilter) {
+    let query = this.db.selectFrom('saved_searches').where('organization_id', '=', filter.organizationId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.search) {
+      const pattern = likePattern(filter.search);
+      query = query.where((eb) =>
+        eb.or([
+          eb('name', 'ilike', sql<string>`${pattern} escape '\\'`),
+          eb('description', 'ilike', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    const [rows, total] = await Promise.all([
+      query
+        .select(LIST_COLUMNS)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(filter.offset)
+        .limit(filter.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.count) };
+  }
+
+  findById(id: number, organizationId: number) {
+    return this.db
+      .selectFrom('saved_searches')
+      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id'])
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+  }
+
+  findByHashedId(hashedId: string, organizationId: number) {
+    return this.db
+      .selectFrom('saved_searches')
+      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id'])
+      .where('hashed_id', '=', hashedId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+  }
+
+  /** For the save job, which runs outside any request: by id alone. */
+  findForJob(id: number) {
+    return this.db
+      .selectFrom('saved_searches')
+      .select(['id', 'search_id', 'status', 'organization_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async findImage(id: number, organizationId: number): Promise<Buffer | undefined> {
+    const row = await this.db
+      .selectFrom('saved_searches')
+      .select('image')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.image;
+  }
+
+  findResults(savedSearchId: number) {
+    return this.db
+      .selectFrom('saved_search_results')
+      .select(RESULT_COLUMNS)
+      .where('saved_search_id', '=', savedSearchId)
+      .orderBy('rank')
+      .execute();
+  }
+
+  /** Results by id, only those of the organization's saved searches, with their saved search. */
+  findResultsByIds(ids: readonly number[], organizationId: number) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('saved_search_results')
+      .innerJoin('saved_searches', 'saved_searches.id', 'saved_search_results.saved_search_id')
+      .select([...RESULT_COLUMNS, 'saved_search_results.saved_search_id', 'saved_search_results.thumbnail'])
+      .where('saved_search_results.id', 'in', [...ids])
+      .where('saved_searches.organization_id', '=', organizationId)
+      .orderBy('saved_search_results.rank')
+      .execute();
+  }
+
+  async findResultThumbnail(resultId: number, organizationId: number): Promise<Buffer | null | undefined> {
+    const row = await this.db
+      .selectFrom('saved_search_results')
+      .innerJoin('saved_searches', 'saved_searches.id', 'saved_search_results.saved_search_id')
+      .select('saved_search_results.thumbnail')
+      .where('saved_search_results.id', '=', resultId)
+      .where('saved_searches.organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.thumbnail;
+  }
+
+  /** The live search's results still shown (not removed), in rank order, for the save job to copy. */
+  async findSearchResultsToCopy(searchId: number): Promise<SearchResultToCopy[]> {
+    return this.db
+      .selectFrom('search_results')
+      .leftJoin('faces', 'faces.id', 'search_results.face_id')
+      .leftJoin('images', 'images.id', 'search_results.image_id')
+      .select([
+        'search_results.record_hash',
+        'search_results.rank',
+        'search_results.group_key',
+        'search_results.similarity',
+        'faces.quality',
+        'search_results.image_url',
+        'search_results.source_url',
+        'search_results.source_title',
+        'search_results.crawled_at',
+        'images.thumbnail_path',
+      ])
+      .where('search_results.search_id', '=', searchId)
+      .where('search_results.removed_at', 'is', null)
+      .orderBy('search_results.rank')
+      .execute();
+  }
+
+  /** Replaces the copied results (a retried job starts over) and marks the saved search COMPLETED. */
+  async complete(savedSearchId: number, results: NewSavedSearchResult[]): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('saved_search_results').where('saved_search_id', '=', savedSearchId).execute();
+      // Batches keep statements (and their thumbnails) a reasonable size.
+      for (let i = 0; i < results.length; i += 100) {
+        await tx
+          .insertInto('saved_search_results')
+          .values(
+            results.slice(i, i + 100).map((r) => ({
+              saved_search_id: savedSearchId,
+              record_hash: r.recordHash,
+              rank: r.rank,
+              group_key: r.groupKey,
+              similarity: r.similarity,
+              quality: r.quality,
+              image_url: r.imageUrl,
+              source_url: r.sourceUrl,
+              source_title: r.sourceTitle,
+              crawled_at: r.crawledAt,
+              thumbnail: r.thumbnail,
+            })),
+          )
+          .execute();
+      }
+      await tx
+        .updateTable('saved_searches')
+        .set({ status: 'COMPLETED', result_count: results.length, completed_at: new Date() })
+        .where('id', '=', savedSearchId)
+        .execute();
+    });
+  }
+
+  async update(id: number, organizationId: number, name: string, description: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('saved_searches')
+      .set({ name, description })
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(id: number, organizationId: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('saved_searches')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Deletes results of one saved search and keeps its count; returns how many are left. */
+  async deleteResults(savedSearchId: number, resultIds: readonly number[]) {
+    return this.db.transaction().execute(async (tx) => {
+      const deleted = await tx
+        .deleteFrom('saved_search_results')
+        .where('saved_search_id', '=', savedSearchId)
+        .where('id', 'in', [...resultIds])
+        .executeTakeFirst();
+      const remaining = await tx
+        .selectFrom('saved_search_results')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('saved_search_id', '=', savedSearchId)
+        .executeTakeFirstOrThrow();
+      await tx
+        .updateTable('saved_searches')
+        .set({ result_count: Number(remaining.count) })
+        .where('id', '=', savedSearchId)
+        .execute();
+      return { removed: Number(deleted.numDeletedRows), remaining: Number(remaining.count) };
+    });
+  }
+
+  findOrganizationName(organizationId: number) {
+    return this.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', organizationId)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,202 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../container.ts';
+import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+
+const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
+const Status = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+const savedSearchFields = {
+  id: Type.Integer(),
+  hash: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  createdAt: Type.String(),
+  image: Type.String(),
+  status: Status,
+  type: SearchType,
+  resultCount: Type.Integer(),
+};
+const SavedSearch = Type.Object(savedSearchFields);
+
+const SavedResult = Type.Object({
+  id: Type.Integer(),
+  hash: Type.String(),
+  group: Type.String(),
+  thumbnailUrl: Type.String(),
+  imageUrl: Type.Union([Type.String(), Type.Null()]),
+  sourceUrl: Type.Union([Type.String(), Type.Null()]),
+  sourceTitle: Type.String(),
+  crawledAt: Type.String(),
+  similarity: Type.Number(),
+  quality: Type.Union([Type.Number(), Type.Null()]),
+});
+
+const Removed = Type.Object({ removed: Type.Integer(), remaining: Type.Integer() });
+
+/** Saved searches (spec 001 §7 Saved searches), and saving a search. */
+export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { savedSearches, rateLimiter } = services;
+  return async (app) => {
+    app.addHook('preHandler', requireUser);
+
+    app.post(
+      '/search/save',
+      {
+        // The searched face comes along as a base64 JPEG.
+        bodyLimit: 2 * 1024 * 1024,
+        schema: {
+          tags: ['saved-search'],
+          summary: 'Saves a search: a job copies its results and thumbnails (PENDING, then COMPLETED)',
+          body: Type.Object({
+            // Longer names get the specification's own message from the service.
+            name: Type.String({ maxLength: 200, default: '' }),
+            description: Type.String({ maxLength: 2000, default: '' }),
+            hash: Type.String({ minLength: 1, maxLength: 64 }),
+            image: Type.String({ minLength: 1, maxLength: 1_500_000 }),
+          }),
+          response: { 201: Type.Object({ id: Type.Integer(), hash: Type.String(), status: Status }) },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        rateLimiter.hit([`save-search:user:${user.id}`], 30, 60_000);
+        return reply.code(201).send(await savedSearches.save(user, request.body));
+      },
+    );
+
+    app.get(
+      '/saved-search',
+      {
+        schema: {
+          tags: ['saved-search'],
+          querystring: Type.Object({
+            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+            status: Type.Optional(Status),
+            search: Type.Optional(Type.String({ maxLength: 200 })),
+          }),
+          response: {
+            200: Type.Object({ results: Type.Array(SavedSearch), totalResultCount: Type.Integer() }),
+          },
+        },
+      },
+      async (request) => savedSearches.list(currentUser(request), request.query),
+    );
+
+    app.get(
+      '/saved-search/results/:hash',
+      {
+        schema: {
+          tags: ['saved-search'],
+          params: Type.Object({ hash: Type.String({ maxLength: 64 }) }),
+          response: {
+            200: Type.Object({
+              ...savedSearchFields,
+              results: Type.Array(SavedResult),
+              time: Type.Integer(),
+              numberOfResults: Type.Integer(),
+            }),
+          },
+        },
+      },
+      async (request) => savedSearches.results(currentUser(request), request.params.hash),
+    );
+
+    app.get(
+      '/saved-search/image/:id',
+      { schema: { tags: ['saved-search'], summary: 'The searched face', params: Type.Object({ id: Id }) } },
+      async (request, reply) => {
+        const jpeg = await savedSearches.image(currentUser(request), request.params.id);
+        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
+      },
+    );
+
+    app.get(
+      '/saved-search/results/image/:id',
+      {
+        schema: {
+          tags: ['saved-search'],
+          summary: 'The thumbnail copied with a saved result',
+          params: Type.Object({ id: Id }),
+        },
+      },
+      async (request, reply) => {
+        const jpeg = await savedSearches.resultImage(currentUser(request), request.params.id);
+        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
+      },
+    );
+
+    app.delete(
+      '/saved-search/remove/result',
+      {
+        schema: {
+          tags: ['saved-search'],
+          body: Type.Object({
+            saveSearchId: Id,
+            searchResultIds: Type.Array(Id, { maxItems: 2000 }),
+          }),
+          response: { 200: Removed },
+        },
+      },
+      async (request) =>
+        savedSearches.removeResults(
+          currentUser(request),
+          request.body.saveSearchId,
+          request.body.searchResultIds,
+        ),
+    );
+
+    app.delete(
+      '/saved-search/remove',
+      { schema: { tags: ['saved-search'], body: Type.Object({ id: Id }) } },
+      async (request, reply) => {
+        await savedSearches.remove(currentUser(request), request.body.id);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/saved-search/update',
+      {
+        schema: {
+          tags: ['saved-search'],
+          body: Type.Object({
+            id: Id,
+            name: Type.String({ maxLength: 200 }),
+            description: Type.String({ maxLength: 2000, default: '' }),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { id, name, description } = request.body;
+        await savedSearches.update(currentUser(request), id, name, description);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/saved-search/generate-report',
+      {
+        schema: {
+          tags: ['saved-search'],
+          summary: 'A PDF report of chosen results of one saved search',
+          body: Type.Object({ dataResultsId: Type.Array(Id, { minItems: 1, maxItems: 1000 }) }),
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        const { pdf, fileName } = await savedSearches.report(user, request.body.dataResultsId);
+        return reply
+          .type('application/pdf')
+          .header(
+            'content-disposition',
+            `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+          )
+          .header('cache-control', 'no-store')
+          .send(pdf);
+      },
+    );
+  };
+}

@@ -1,0 +1,287 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  SAVE_NAME_MAX_LENGTH,
+  SAVE_NAME_TOO_LONG,
+  defaultSaveName,
+  type SavedSearch,
+  type SavedSearchListResponse,
+  type SavedSearchResultsResponse,
+} from '@osint/contract/search';
+import sharp from 'sharp';
+import type { SavedSearchStatus } from '../db/schema.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import { badRequest, notFound } from '../lib/http-error.ts';
+import { newPublicId } from '../lib/secure-token.ts';
+import { renderSavedSearchReport, savedSearchReportFileName } from '../reports/saved-search-report.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { NewSavedSearchResult, SavedSearchRepository } from '../repositories/saved-search.repository.ts';
+import type { SearchRepository } from '../repositories/search.repository.ts';
+import type { AccessService } from './access.service.ts';
+import type { AuthUser } from './session.service.ts';
+
+export interface SaveSearchRequest {
+  name: string;
+  description: string;
+  /** The searchHash of the search to keep. */
+  hash: string;
+  /** JPEG (or PNG) of the searched face, base64. */
+  image: string;
+}
+
+export interface SaveSearchJobPayload {
+  savedSearchId: number;
+}
+
+export interface SavedSearchListQuery {
+  pageNumber: number;
+  pageSize: number;
+  status?: SavedSearchStatus | undefined;
+  search?: string | undefined;
+}
+
+const SAVED_FACE_PX = 256;
+const FACE_IMAGE_UNREADABLE = 'The face image could not be read. Please run the search again.';
+
+type SavedSearchRow = Awaited<ReturnType<SavedSearchRepository['findPage']>>['rows'][number];
+
+function toListItem(row: SavedSearchRow): SavedSearch {
+  return {
+    id: row.id,
+    hash: row.hashed_id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.created_at.toISOString(),
+    image: `/api/saved-search/image/${row.id}`,
+    status: row.status,
+    type: row.type,
+    resultCount: row.result_count,
+  };
+}
+
+/**
+ * Saved searches: a search's result set kept under a name and a note, as a copy (results and
+ * thumbnails) that a job makes, so later crawls, opt-outs and removals do not change it. Every call is
+ * bounded to the caller's organization: another organization's ids are simply not found.
+ */
+export class SavedSearchService {
+  constructor(
+    private readonly savedSearches: SavedSearchRepository,
+    private readonly searches: SearchRepository,
+    private readonly access: AccessService,
+    private readonly queue: JobQueue,
+    private readonly audit: AuditRepository,
+    private readonly dataDir: string,
+  ) {}
+
+  /** POST /api/search/save: records the saved search as PENDING and queues the copy. */
+  async save(user: AuthUser, request: SaveSearchRequest) {
+    await this.access.require(user);
+    const name = request.name.trim() || defaultSaveName(new Date());
+    if (name.length > SAVE_NAME_MAX_LENGTH) {
+      throw badRequest(SAVE_NAME_TOO_LONG, [{ field: 'name', message: SAVE_NAME_TOO_LONG }]);
+    }
+    const search = await this.searches.findByHashedId(request.hash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const image = await normaliseFace(request.image);
+    const hashedId = newPublicId();
+    const id = await this.savedSearches.insert({
+      hashedId,
+      organizationId: user.organizationId,
+      userId: user.id,
+      searchId: search.id,
+      name,
+      description: request.description.trim(),
+      type: search.type,
+      durationMs: search.duration_ms,
+      image,
+    });
+    await this.queue.enqueue(QUEUES.saveSearch, { savedSearchId: id } satisfies SaveSearchJobPayload, {
+      uniqueKey: `saved-search:${id}`,
+    });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'saved-search.saved',
+      target: `saved-search:${id}`,
+      detail: { name, searchHash: request.hash },
+    });
+    return { id, hash: hashedId, status: 'PENDING' as const };
+  }
+
+  /** The saved-search.save job: copies the search's remaining results and their thumbnails. */
+  async runSaveJob(payload: unknown): Promise<void> {
+    const { savedSearchId } = payload as SaveSearchJobPayload;
+    const saved = await this.savedSearches.findForJob(savedSearchId);
+    // Deleted before the job ran, or already copied by an earlier attempt.
+    if (!saved || saved.status === 'COMPLETED') return;
+    const rows =
+      saved.search_id === null ? [] : await this.savedSearches.findSearchResultsToCopy(saved.search_id);
+    const thumbnails = new Map<string, Promise<Buffer | null>>();
+    const readThumbnail = (relative: string | null) => {
+      if (!relative) return Promise.resolve(null);
+      let read = thumbnails.get(relative);
+      if (!read) {
+        // A thumbnail gone from the index (re-crawl, opt-out) leaves the result without one.
+        read = fs.readFile(path.join(this.dataDir, relative)).catch(() => null);
+        thumbnails.set(relative, read);
+      }
+      return read;
+    };
+    const results: NewSavedSearchResult[] = [];
+    for (const row of rows) {
+      results.push({
+        recordHash: row.record_hash,
+        rank: row.rank,
+        groupKey: row.group_key,
+        similarity: row.similarity,
+        quality: row.quality,
+        imageUrl: row.image_url,
+        sourceUrl: row.source_url,
+        sourceTitle: row.source_title,
+        crawledAt: row.crawled_at,
+        thumbnail: await readThumbnail(row.thumbnail_path),
+      });
+    }
+    await this.savedSearches.complete(savedSearchId, results);
+  }
+
+  async list(user: AuthUser, query: SavedSearchListQuery): Promise<SavedSearchListResponse> {
+    const { rows, total } = await this.savedSearches.findPage({
+      organizationId: user.organizationId,
+      status: query.status,
+      search: query.search?.trim() || undefined,
+      offset: (query.pageNumber - 1) * query.pageSize,
+      limit: query.pageSize,
+    });
+    return { results: rows.map(toListItem), totalResultCount: total };
+  }
+
+  async results(user: AuthUser, hashedId: string): Promise<SavedSearchResultsResponse> {
+    const access = await this.access.require(user);
+    const saved = await this.savedSearches.findByHashedId(hashedId, user.organizationId);
+    if (!saved) throw notFound('Saved search not found.');
+    const rows = await this.savedSearches.findResults(saved.id);
+    return {
+      ...toListItem(saved),
+      time: saved.duration_ms,
+      numberOfResults: rows.length,
+      results: rows.map((row) => ({
+        id: row.id,
+        hash: row.record_hash,
+        group: row.group_key,
+        thumbnailUrl: `/api/saved-search/results/image/${row.id}`,
+        imageUrl: access.restricted ? null : row.image_url,
+        sourceUrl: access.restricted ? null : row.source_url,
+        sourceTitle: row.source_title,
+        crawledAt: row.crawled_at.toISOString(),
+        similarity: Math.round(row.similarity * 1000) / 1000,
+        quality: row.quality === null ? null : Math.round(row.quality * 1000) / 1000,
+      })),
+    };
+  }
+
+  async image(user: AuthUser, id: number): Promise<Buffer> {
+    const image = await this.savedSearches.findImage(id, user.organizationId);
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  async resultImage(user: AuthUser, resultId: number): Promise<Buffer> {
+    const thumbnail = await this.savedSearches.findResultThumbnail(resultId, user.organizationId);
+    if (!thumbnail) throw notFound('Image not found.');
+    return thumbnail;
+  }
+
+  async removeResults(user: AuthUser, savedSearchId: number, resultIds: number[]) {
+    const saved = await this.savedSearches.findById(savedSearchId, user.organizationId);
+    if (!saved) throw notFound('Saved search not found.');
+    if (resultIds.length === 0) return { removed: 0, remaining: saved.result_count };
+    return this.savedSearches.deleteResults(saved.id, resultIds);
+  }
+
+  async remove(user: AuthUser, id: number): Promise<void> {
+    if (!(await this.savedSearches.delete(id, user.organizationId)))
+      throw notFound('Saved search not found.');
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'saved-search.deleted',
+      target: `saved-search:${id}`,
+    });
+  }
+
+  async update(user: AuthUser, id: number, name: string, description: string): Promise<void> {
+    const trimmed = name.trim();
+    if (!trimmed) {
+      throw badRequest('Name cannot be empty.', [{ field: 'name', message: 'Name cannot be empty.' }]);
+    }
+    if (trimmed.length > SAVE_NAME_MAX_LENGTH) {
+      throw badRequest(SAVE_NAME_TOO_LONG, [{ field: 'name', message: SAVE_NAME_TOO_LONG }]);
+    }
+    if (!(await this.savedSearches.update(id, user.organizationId, trimmed, description.trim()))) {
+      throw notFound('Saved search not found.');
+    }
+  }
+
+  /** POST /api/saved-search/generate-report: a PDF of the chosen results of one saved search. */
+  async report(user: AuthUser, resultIds: number[]): Promise<{ pdf: Buffer; fileName: string }> {
+    const access = await this.access.require(user);
+    const ids = [...new Set(resultIds)];
+    const rows = await this.savedSearches.findResultsByIds(ids, user.organizationId);
+    // Ids of another organization, or deleted ones, are not found: the report is all or nothing.
+    if (rows.length !== ids.length) throw notFound('Saved search results not found.');
+    const savedSearchIds = new Set(rows.map((row) => row.saved_search_id));
+    if (savedSearchIds.size !== 1) throw badRequest('A report covers the results of one saved search.');
+    const saved = await this.savedSearches.findById(rows[0]!.saved_search_id, user.organizationId);
+    const image = await this.savedSearches.findImage(rows[0]!.saved_search_id, user.organizationId);
+    const organization = await this.savedSearches.findOrganizationName(user.organizationId);
+    if (!saved || !image) throw notFound('Saved search not found.');
+    const generatedAt = new Date();
+    const pdf = await renderSavedSearchReport({
+      organizationName: organization?.name ?? '',
+      preparedBy: user.email,
+      generatedAt,
+      restricted: access.restricted,
+      savedSearch: {
+        name: saved.name,
+        description: saved.description,
+        type: saved.type,
+        createdAt: saved.created_at,
+        image,
+        resultCount: saved.result_count,
+      },
+      results: rows.map((row) => ({
+        similarity: row.similarity,
+        crawledAt: row.crawled_at,
+        sourceTitle: row.source_title,
+        imageUrl: row.image_url,
+        sourceUrl: row.source_url,
+        thumbnail: row.thumbnail,
+      })),
+    });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'saved-search.report',
+      target: `saved-search:${saved.id}`,
+      detail: { results: rows.length },
+    });
+    return { pdf, fileName: savedSearchReportFileName(saved.name, generatedAt) };
+  }
+}
+
+/** The searched face, re-encoded as a small JPEG: nothing but pixels is kept from the upload. */
+async function normaliseFace(base64: string): Promise<Buffer> {
+  const bytes = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
+  if (bytes.length === 0) throw badRequest(FACE_IMAGE_UNREADABLE);
+  try {
+    return await sharp(bytes, { limitInputPixels: 4096 * 4096 })
+      .rotate()
+      .resize(SAVED_FACE_PX, SAVED_FACE_PX, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 88 })
+      .toBuffer();
+  } catch {
+    throw badRequest(FACE_IMAGE_UNREADABLE);
+  }
+}
