@@ -7,13 +7,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { checkoutCspSources } from './billing/checkout-csp.ts';
 import type { Config } from './config.ts';
 import { createContainer, type Container } from './container.ts';
 import type { Db } from './db/database.ts';
 import { registerAuth } from './plugins/auth.plugin.ts';
 import { registerErrorHandler, sendApiNotFound } from './plugins/error-handler.plugin.ts';
 import { registerOriginCheck } from './plugins/origin-check.plugin.ts';
+import { adminBillingRoutes } from './routes/admin-billing.routes.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.routes.ts';
+import { billingRoutes } from './routes/billing.routes.ts';
+import { fastspringRoutes } from './routes/fastspring.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
@@ -46,15 +50,18 @@ export async function buildApp(
 
   const container = createContainer(config, db, app.log);
 
+  // The card checkout (FastSpring Store Builder) loads its script and opens its frame from these origins.
+  const checkoutSources = checkoutCspSources(config.billing);
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...checkoutSources],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        scriptSrc: ["'self'", ...checkoutSources],
+        connectSrc: ["'self'", ...checkoutSources],
+        frameSrc: ["'self'", ...checkoutSources],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
       },
@@ -84,6 +91,9 @@ export async function buildApp(
       await api.register(adminUserRoutes(container.services));
       await api.register(adminCrawlRoutes(container.services));
       await api.register(searchRoutes(container.services));
+      await api.register(billingRoutes(container.services));
+      await api.register(fastspringRoutes(container.services));
+      await api.register(adminBillingRoutes(container.services));
       await api.register(savedSearchRoutes(container.services));
     },
     { prefix: '/api' },

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Every setting of the server in one typed object: environment variables over embedded defaults. */
@@ -38,6 +39,23 @@ export interface Config {
   logLevel: string;
   /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
   socialMediaHosts: string[];
+  billing: BillingConfig;
+}
+
+/** The seller and bank printed on proforma invoices, and the FastSpring store (README: Configuration). */
+export interface BillingConfig {
+  seller: { name: string; address: string; taxId: string; email: string };
+  bank: { accountName: string; accountNumber: string; bankName: string; swift: string; address: string };
+  fastspring: {
+    /** Store Builder storefront, e.g. "yourstore.test.onfastspring.com/popup-yourstore". */
+    storefront: string;
+    accessKey: string;
+    scriptUrl: string;
+    /** Shared secret of the webhook's X-FS-Signature; without it every webhook call is refused. */
+    webhookSecret: string | undefined;
+    /** PEM RSA private key for secure payloads; without it sessions are sent in plain JSON (test stores). */
+    privateKey: string | undefined;
+  };
 }
 
 export const DEFAULT_SOCIAL_MEDIA_HOSTS = [
@@ -102,6 +120,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           .map((h) => h.trim().toLowerCase())
           .filter(Boolean)
       : DEFAULT_SOCIAL_MEDIA_HOSTS,
+    billing: loadBillingConfig(env),
     ...overrides,
+  };
+}
+
+function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
+  const privateKeyFile = env.FASTSPRING_PRIVATE_KEY_FILE;
+  return {
+    seller: {
+      name: env.SELLER_NAME ?? 'OSINT Platform Ltd.',
+      address: env.SELLER_ADDRESS ?? '1 Example Street, Tel Aviv, Israel',
+      taxId: env.SELLER_TAX_ID ?? 'IL000000000',
+      email: env.SELLER_EMAIL ?? env.SUPPORT_EMAIL ?? 'support@osint.localhost',
+    },
+    bank: {
+      accountName: env.BANK_ACCOUNT_NAME ?? 'OSINT Platform Ltd.',
+      accountNumber: env.BANK_ACCOUNT_NUMBER ?? 'IL00 0000 0000 0000 0000 000',
+      bankName: env.BANK_NAME ?? 'Example Bank',
+      swift: env.BANK_SWIFT ?? 'EXAMPLXXXXX',
+      address: env.BANK_ADDRESS ?? '1 Example Street, Tel Aviv, Israel',
+    },
+    fastspring: {
+      storefront: env.FASTSPRING_STOREFRONT ?? '',
+      accessKey: env.FASTSPRING_ACCESS_KEY ?? '',
+      scriptUrl: env.FASTSPRING_SCRIPT_URL ?? 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js',
+      webhookSecret: env.FASTSPRING_WEBHOOK_SECRET || undefined,
+      privateKey:
+        env.FASTSPRING_PRIVATE_KEY ||
+        (privateKeyFile ? fs.readFileSync(privateKeyFile, 'utf8') : undefined) ||
+        undefined,
+    },
   };
 }

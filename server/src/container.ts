@@ -9,6 +9,11 @@ import { createMailTransport, type MailTransport } from './mail/mail-transport.t
 import { AuditRepository } from './repositories/audit.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from './repositories/crawl-frontier.repository.ts';
 import { BillingPlanRepository } from './repositories/billing-plan.repository.ts';
+import { OrderRepository } from './repositories/order.repository.ts';
+import { PaymentRepository } from './repositories/payment.repository.ts';
+import { SeatRepository } from './repositories/seat.repository.ts';
+import { BillingService } from './services/billing.service.ts';
+import { FastSpringService } from './services/fastspring.service.ts';
 import { JobRepository } from './repositories/job.repository.ts';
 import { OrganizationRepository } from './repositories/organization.repository.ts';
 import { SessionRepository } from './repositories/session.repository.ts';
@@ -41,6 +46,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     sessions: new SessionRepository(db),
     tokens: new UserTokenRepository(db),
     plans: new BillingPlanRepository(db),
+    orders: new OrderRepository(db),
+    payments: new PaymentRepository(db),
+    seats: new SeatRepository(db),
     supportMessages: new SupportMessageRepository(db),
     audit: new AuditRepository(db),
     jobs: new JobRepository(db),
@@ -62,7 +70,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const mail = new MailService(queue, mailTransport);
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
-  const access = new AccessService(r.plans);
+  const access = new AccessService(r.plans, r.seats);
   const faceEngine = new LazyFaceEngine();
   const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
@@ -90,6 +98,20 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceEngine,
     faceIndex,
+    billing: new BillingService(
+      db,
+      config,
+      r.plans,
+      r.orders,
+      r.payments,
+      r.seats,
+      r.organizations,
+      r.audit,
+      mail,
+      queue,
+      log,
+    ),
+    fastspring: new FastSpringService(db, config, r.seats, mail, log),
     savedSearches: new SavedSearchService(
       new SavedSearchRepository(db),
       new SearchRepository(db),
@@ -111,6 +133,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
+  jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }

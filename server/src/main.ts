@@ -27,7 +27,10 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
-  if (config.runWorkers) container.jobRunner.start();
+  if (config.runWorkers) {
+    container.jobRunner.start();
+    await container.services.billing.startPlanSweep();
+  }
   // Open the face index now rather than on the first search; a failure is logged, not fatal.
   container.services.faceIndex
     .start()

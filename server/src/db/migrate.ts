@@ -18,7 +18,13 @@ class FolderMigrationProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
+  // Migration numbers are reserved per feature and land out of order; a database that already ran 0006
+  // must still run a 0003 added later.
+  const migrator = new Migrator({
+    db,
+    provider: new FolderMigrationProvider(),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

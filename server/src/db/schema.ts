@@ -64,6 +64,10 @@ export interface BillingPlansTable {
   end_date: Timestamp;
   seat_limit: number;
   created_at: CreatedAt;
+  order_id: ColumnType<number | null, number | null | undefined, number | null>;
+  fastspring_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  activation_notified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  expiry_notified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SupportMessagesTable {
@@ -278,6 +282,72 @@ export interface SavedSearchResultsTable {
   thumbnail: Buffer | null;
 }
 
+export type OrderStatus = 'PENDING' | 'COMPLETED' | 'CANCELED';
+
+/** Bank-transfer and card orders (migration 0006); amounts in whole USD. */
+export interface OrdersTable {
+  id: Generated<number>;
+  order_number: string;
+  invoice_number: ColumnType<string, never, never>;
+  organization_id: number | null;
+  created_by: number | null;
+  status: ColumnType<OrderStatus, OrderStatus | undefined, OrderStatus>;
+  payment_method: 'BANK_TRANSFER' | 'CARD';
+  plan_kind: 'MONTHLY' | 'FIXED';
+  start_date: Timestamp;
+  end_date: Timestamp;
+  months: number;
+  seat_limit: number;
+  base_price: number;
+  additional_user_fee: number;
+  amount: number;
+  currency: Generated<string>;
+  organization_name: string;
+  buyer: Json<Record<string, string>> | null;
+  fastspring_order_id: string | null;
+  fastspring_reference: string | null;
+  created_at: CreatedAt;
+  paid_at: Timestamp | null;
+  completed_by: number | null;
+}
+
+export type FastSpringSubscriptionState = 'ACTIVE' | 'CANCELED' | 'OVERDUE' | 'DEACTIVATED';
+
+export interface FastSpringSubscriptionsTable {
+  id: string;
+  organization_id: number | null;
+  product: string;
+  seat_limit: number;
+  state: FastSpringSubscriptionState;
+  billing_plan_id: number | null;
+  paid_through: Timestamp | null;
+  state_changed_at: Timestamp;
+  deactivated_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: DefaultedTimestamp;
+}
+
+/** FastSpring events (one row per event id) and bank payments recorded by an admin. */
+export interface PaymentsTable {
+  id: Generated<number>;
+  source: 'FASTSPRING' | 'BANK_TRANSFER';
+  event_id: string | null;
+  event_type: string;
+  live: Generated<boolean>;
+  organization_id: number | null;
+  order_id: number | null;
+  fastspring_order_id: string | null;
+  fastspring_subscription_id: string | null;
+  amount_cents: number | null;
+  currency: string | null;
+  outcome: 'PROCESSED' | 'IGNORED';
+  note: string | null;
+  payload: Json<unknown>;
+  occurred_at: Timestamp;
+  received_at: CreatedAt;
+  recorded_by: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -298,6 +368,9 @@ export interface Database {
   face_opt_outs: FaceOptOutsTable;
   searches: SearchesTable;
   search_results: SearchResultsTable;
+  orders: OrdersTable;
+  fastspring_subscriptions: FastSpringSubscriptionsTable;
+  payments: PaymentsTable;
   saved_searches: SavedSearchesTable;
   saved_search_results: SavedSearchResultsTable;
 }
@@ -307,4 +380,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
 export type BillingPlanRow = Selectable<BillingPlansTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
+export type FastSpringSubscriptionRow = Selectable<FastSpringSubscriptionsTable>;
 export type Job = Selectable<JobsTable>;

@@ -7,6 +7,7 @@ export const QUEUES = {
   forwardSupportMessage: 'support.forward',
   runCrawl: 'crawl.run',
   saveSearch: 'saved-search.save',
+  billingPlanSweep: 'billing.plan-sweep',
 } as const;
 
 export class JobQueue {

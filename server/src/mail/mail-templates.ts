@@ -64,4 +64,45 @@ export const mailTemplates = {
     ),
   supportMessage: (from: string, subject: string, message: string) =>
     layout(`[Support] ${subject}`, [`From: ${from}`, message]),
+  orderPlaced: (orderNumber: string, amount: string, link: string) =>
+    layout(
+      `Your order ${orderNumber} is waiting for payment`,
+      [
+        `Thank you for your order. Please transfer ${amount} as shown on the proforma invoice; you can download it again from the pricing page.`,
+        'Your subscription activates automatically once the payment is verified. Bank transfers may take 1–5 business days to process.',
+      ],
+      { label: 'Open pricing', url: link },
+    ),
+  paymentConfirmed: (orderNumber: string, period: string, seats: number, link: string) =>
+    layout(
+      `Payment received for order ${orderNumber}`,
+      [
+        `We have received your payment. Your plan runs ${period} with ${seats} ${seats === 1 ? 'seat' : 'seats'}.`,
+        'Owners give team members access from the account page.',
+      ],
+      { label: 'Open your account', url: link },
+    ),
+  planActivated: (planLabel: string, period: string, link: string) =>
+    layout(`Your ${planLabel} plan is active`, [`Your plan is active: ${period}.`], {
+      label: 'Start searching',
+      url: link,
+    }),
+  planExpired: (planLabel: string, link: string) =>
+    layout(
+      planLabel === 'Trial' ? 'Your free trial has ended' : 'Your subscription has expired',
+      [
+        `Your ${planLabel === 'Trial' ? 'free trial' : `${planLabel} plan`} has ended, so searches are paused for your organization.`,
+        'Renew your plan to continue; your saved searches and extractions stay available.',
+      ],
+      { label: 'Renew your plan', url: link },
+    ),
+  paymentOverdue: (link: string) =>
+    layout(
+      'Your subscription payment is overdue',
+      [
+        'The latest payment of your monthly subscription did not go through. Our payment provider will retry it; please check your card details.',
+        'Access continues until the end of the period already paid.',
+      ],
+      { label: 'Open pricing', url: link },
+    ),
 };

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { PlanType } from '@osint/contract/api-types';
 import type { Db } from '../db/database.ts';
 
@@ -24,7 +25,10 @@ export class BillingPlanRepository {
       .executeTakeFirstOrThrow();
   }
 
-  /** The plan in force at `at`: the one that started last among those covering that moment. */
+  /**
+   * The plan in force at `at`: a paid plan before a trial that overlaps it (a plan bought during the trial
+   * starts on a calendar day, possibly before the trial's approval time), then the one that started last.
+   */
   findActive(organizationId: number, at: Date = new Date()) {
     return this.db
       .selectFrom('billing_plans')
@@ -32,8 +36,124 @@ export class BillingPlanRepository {
       .where('organization_id', '=', organizationId)
       .where('start_date', '<=', at)
       .where('end_date', '>', at)
+      .orderBy(sql`plan_type = 'TRIAL'`)
       .orderBy('start_date', 'desc')
       .orderBy('id', 'desc')
       .executeTakeFirst();
+  }
+
+  /** The plan that ended last before `at` (spec 001 §3 expiredBillingPlan). */
+  findLastExpired(organizationId: number, at: Date = new Date()) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('end_date', '<=', at)
+      .orderBy('end_date', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** The next plan to start after `at` (spec 001 §3 futureBillingPlan). */
+  findNextFuture(organizationId: number, at: Date = new Date()) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('start_date', '>', at)
+      .orderBy('start_date')
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  findById(id: number) {
+    return this.db.selectFrom('billing_plans').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByOrderId(orderId: number) {
+    return this.db.selectFrom('billing_plans').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+  }
+
+  findBySubscriptionId(subscriptionId: string) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('fastspring_subscription_id', '=', subscriptionId)
+      .executeTakeFirst();
+  }
+
+  /** A plan paid by an order or a FastSpring subscription; a replay finds the unique index and inserts nothing. */
+  insertPaid(plan: {
+    organizationId: number;
+    planType: PlanType;
+    startDate: Date;
+    endDate: Date;
+    seatLimit: number;
+    orderId?: number;
+    subscriptionId?: string;
+  }) {
+    return this.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: plan.organizationId,
+        plan_type: plan.planType,
+        start_date: plan.startDate,
+        end_date: plan.endDate,
+        seat_limit: plan.seatLimit,
+        order_id: plan.orderId ?? null,
+        fastspring_subscription_id: plan.subscriptionId ?? null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async updatePeriod(id: number, changes: { endDate?: Date; seatLimit?: number }): Promise<void> {
+    await this.db
+      .updateTable('billing_plans')
+      .set({
+        ...(changes.endDate ? { end_date: changes.endDate } : {}),
+        ...(changes.seatLimit ? { seat_limit: changes.seatLimit } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Paid plans that have started and whose start nobody was told about yet (the plan sweep's work). */
+  findStartedUnnotified(at: Date, limit: number) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('plan_type', '!=', 'TRIAL')
+      .where('activation_notified_at', 'is', null)
+      .where('start_date', '<=', at)
+      .where('end_date', '>', at)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Plans that have ended and whose end nobody was told about yet. */
+  findEndedUnnotified(at: Date, limit: number) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('expiry_notified_at', 'is', null)
+      .where('end_date', '<=', at)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Claims a notification once: false when another worker (or an earlier run) already marked it. */
+  async markNotified(id: number, kind: 'activation' | 'expiry', at: Date): Promise<boolean> {
+    const column = kind === 'activation' ? 'activation_notified_at' : 'expiry_notified_at';
+    const result = await this.db
+      .updateTable('billing_plans')
+      .set({ [column]: at })
+      .where('id', '=', id)
+      .where(column, 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 }

@@ -1,6 +1,7 @@
 import type { BillingPlanRow } from '../db/schema.ts';
 import { forbidden } from '../lib/http-error.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { AuthUser } from './session.service.ts';
 
 export interface Access {
@@ -16,12 +17,20 @@ export const NO_ACCESS_MESSAGE =
 
 /** The one place that decides what a signed-in user may do with search results. */
 export class AccessService {
-  constructor(private readonly plans: BillingPlanRepository) {}
+  constructor(
+    private readonly plans: BillingPlanRepository,
+    private readonly seats: SeatRepository,
+  ) {}
 
   async of(user: AuthUser): Promise<Access> {
     const plan = await this.plans.findActive(user.organizationId);
     if (user.isAdmin) return { granted: true, restricted: false, plan };
-    const granted = user.hasAccess && plan !== undefined;
+    // Seat limits hold here, not only when access is given: after a larger plan ends, a smaller one grants
+    // its seats to the owner first, then in the order users joined.
+    const granted =
+      user.hasAccess &&
+      plan !== undefined &&
+      (await this.seats.findSeatHolderIds(user.organizationId, plan.seat_limit)).includes(user.id);
     return { granted, restricted: !granted || plan?.plan_type === 'TRIAL', plan };
   }
 

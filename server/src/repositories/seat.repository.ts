@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/** Who holds the seats of an organization's plan, and whom billing notices go to. */
+export class SeatRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Ids of the users that hold a seat, in seat order: the owner first, then by id. When a plan has fewer
+   * seats than users with access (a smaller plan followed a larger one), only the first `limit` hold one.
+   */
+  async findSeatHolderIds(organizationId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('has_access', '=', true)
+      .where('status', 'in', ['ACTIVE', 'INVITED'])
+      .orderBy(sql`role = 'OWNER'`, 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async countWithAccess(organizationId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .where('has_access', '=', true)
+      .where('status', 'in', ['ACTIVE', 'INVITED'])
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async findOwnerEmails(organizationId: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('email')
+      .where('organization_id', '=', organizationId)
+      .where('role', '=', 'OWNER')
+      .where('status', '=', 'ACTIVE')
+      .execute();
+    return rows.map((row) => row.email);
+  }
+}

@@ -1,0 +1,86 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../container.ts';
+import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
+import { sendPdf } from './billing.routes.ts';
+
+const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const Paging = {
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+};
+
+/** The provider's view of orders and payments; marking a bank transfer as paid starts its plan. */
+export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { billing } = services;
+  return async (app) => {
+    app.addHook('preHandler', requireAdmin);
+
+    app.get(
+      '/admin/orders',
+      {
+        schema: {
+          tags: ['admin'],
+          querystring: Type.Object({
+            status: Type.Optional(
+              Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED'), Type.Literal('CANCELED')]),
+            ),
+            search: Type.Optional(Type.String({ maxLength: 200 })),
+            ...Paging,
+          }),
+        },
+      },
+      async (request) => {
+        const { status, search, page, pageSize } = request.query;
+        return billing.adminOrders({
+          ...(status ? { status } : {}),
+          ...(search?.trim() ? { search: search.trim() } : {}),
+          page,
+          pageSize,
+        });
+      },
+    );
+
+    app.get('/admin/orders/:id', { schema: { tags: ['admin'], params: Params } }, async (request) =>
+      billing.adminOrder(request.params.id),
+    );
+
+    app.get(
+      '/admin/orders/:id/invoice',
+      { schema: { tags: ['admin'], params: Params, summary: 'The proforma invoice of a bank order (PDF)' } },
+      async (request, reply) => sendPdf(reply, await billing.adminInvoice(request.params.id)),
+    );
+
+    app.post(
+      '/admin/orders/:id/mark-paid',
+      {
+        schema: {
+          tags: ['admin'],
+          params: Params,
+          summary: 'The bank transfer arrived: completes the order and creates its ONE_TIME_PAYMENT plan',
+        },
+      },
+      async (request) => billing.markPaid(currentUser(request), request.params.id, request.ip ?? null),
+    );
+
+    app.get(
+      '/admin/payments',
+      {
+        schema: {
+          tags: ['admin'],
+          querystring: Type.Object({
+            source: Type.Optional(Type.Union([Type.Literal('FASTSPRING'), Type.Literal('BANK_TRANSFER')])),
+            ...Paging,
+          }),
+        },
+      },
+      async (request) => {
+        const { source, page, pageSize } = request.query;
+        return billing.adminPayments({ ...(source ? { source } : {}), page, pageSize });
+      },
+    );
+
+    app.get('/admin/payments/:id', { schema: { tags: ['admin'], params: Params } }, async (request) =>
+      billing.adminPayment(request.params.id),
+    );
+  };
+}

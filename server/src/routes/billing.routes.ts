@@ -1,0 +1,148 @@
+import { MAX_MONTHS, MAX_USERS } from '@osint/contract/pricing';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { Services } from '../container.ts';
+import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import type { InvoiceFile } from '../services/billing.service.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.Object>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const BillingPlanSchema = Type.Object({
+  id: Type.Integer(),
+  planType: Type.String(),
+  seatLimit: Type.Integer(),
+  startDate: Type.String(),
+  endDate: Type.String(),
+  periodMonths: Type.Integer(),
+  usedSeats: Type.Integer(),
+});
+
+export const OrderSchema = Type.Object({
+  id: Type.Integer(),
+  orderNumber: Type.String(),
+  orderStatus: Type.String(),
+  paymentMethod: Type.String(),
+  planKind: Type.String(),
+  startDate: Type.String(),
+  endDate: Type.String(),
+  months: Type.Integer(),
+  seatLimit: Type.Integer(),
+  basePrice: Type.Number(),
+  additionalUserFee: Type.Number(),
+  amount: Type.Number(),
+  currency: Type.String(),
+  createdAt: Type.String(),
+  paidAt: Type.Union([Type.String(), Type.Null()]),
+});
+
+const BuyerText = Type.String({ maxLength: 1000 });
+
+/** Sends a PDF as a download named by Content-Disposition (the web app saves it under that name). */
+export function sendPdf(reply: FastifyReply, file: InvoiceFile) {
+  return reply
+    .header('content-type', 'application/pdf')
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(file.pdf);
+}
+
+/** Plans, orders and bank transfers of the signed-in user's organization (spec 001 §7 Billing and payment). */
+export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { billing, fastspring } = services;
+  return async (app) => {
+    app.addHook('preHandler', requireUser);
+
+    app.get(
+      '/user/organization/all-billing-plans',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'The last expired, the active and the next future plan of the organization',
+          response: {
+            200: Type.Object({
+              expiredBillingPlan: Nullable(BillingPlanSchema),
+              activeBillingPlan: Nullable(BillingPlanSchema),
+              futureBillingPlan: Nullable(BillingPlanSchema),
+            }),
+          },
+        },
+      },
+      async (request) => billing.allBillingPlans(currentUser(request)),
+    );
+
+    app.get(
+      '/user/organization/orders',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'Orders of the organization, newest first (owners)',
+          response: { 200: Type.Array(OrderSchema) },
+        },
+      },
+      async (request) => billing.organizationOrders(currentUser(request)),
+    );
+
+    app.get(
+      '/billing/config',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'Card checkout (Store Builder) settings and the bank details of transfers',
+          response: {
+            200: Type.Object({
+              configured: Type.Boolean(),
+              storefront: Type.String(),
+              accessKey: Type.String(),
+              scriptUrl: Type.String(),
+              bank: Type.Object({
+                accountName: Type.String(),
+                accountNumber: Type.String(),
+                bankName: Type.String(),
+                swift: Type.String(),
+                address: Type.String(),
+              }),
+            }),
+          },
+        },
+      },
+      async () => fastspring.checkoutConfig(),
+    );
+
+    app.post(
+      '/order',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'Creates a PENDING bank-transfer order and answers its proforma invoice (PDF)',
+          body: Type.Object({
+            seatAmount: Type.Integer({ minimum: 1, maximum: MAX_USERS }),
+            startDate: Type.String({ maxLength: 10 }),
+            period: Type.Integer({ minimum: 1, maximum: MAX_MONTHS }),
+            buyer: Type.Object({
+              name: BuyerText,
+              street: BuyerText,
+              cityPostcode: BuyerText,
+              city: BuyerText,
+              country: BuyerText,
+            }),
+          }),
+        },
+      },
+      async (request, reply) =>
+        sendPdf(reply, await billing.createBankOrder(currentUser(request), request.body, request.ip ?? null)),
+    );
+
+    app.get(
+      '/order/download-invoice/:id',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'The proforma invoice of an order of the organization (PDF)',
+          params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        },
+      },
+      async (request, reply) =>
+        sendPdf(reply, await billing.downloadInvoice(currentUser(request), request.params.id)),
+    );
+  };
+}

@@ -1,0 +1,447 @@
+import {
+  BILLING_MESSAGES,
+  computePrice,
+  formatDay,
+  formatUsd,
+  isIsoDate,
+  planEndDate,
+  PLAN_TYPE_LABELS,
+  startOfUtcDay,
+  utcIsoDate,
+  validateBuyer,
+  type AllBillingPlans,
+  type BankOrderRequest,
+  type BillingPlanDto,
+  type Buyer,
+  type BuyerField,
+  type OrderDto,
+} from '@osint/contract/pricing';
+import { toViolations, type FieldErrors } from '@osint/contract/validation';
+import type { FastifyBaseLogger } from 'fastify';
+import { earliestStartDate, effectiveStartDate, periodMonths } from '../billing/plan-dates.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { BillingPlanRow, OrderRow, OrderStatus } from '../db/schema.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import { badRequest, conflict, forbidden, notFound } from '../lib/http-error.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import { OrderRepository } from '../repositories/order.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import { PaymentRepository } from '../repositories/payment.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
+import { renderProformaInvoice } from '../reports/invoice-pdf.ts';
+import type { MailService } from './mail.service.ts';
+import type { AuthUser } from './session.service.ts';
+
+/** The plan sweep runs this often (and once at start); it only sends notices: "active" is a date range. */
+export const PLAN_SWEEP_INTERVAL_MS = 10 * 60_000;
+/** Plans that started or ended longer ago than this are marked without a message (no mail floods). */
+const NOTICE_WINDOW_MS = 3 * 86_400_000;
+
+export interface InvoiceFile {
+  fileName: string;
+  pdf: Buffer;
+}
+
+export interface AdminOrderDto extends OrderDto {
+  invoiceNumber: string;
+  organization: { id: number | null; name: string };
+  buyer: Buyer | null;
+  fastspringOrderId: string | null;
+}
+
+export interface AdminPaymentDto {
+  id: number;
+  source: 'FASTSPRING' | 'BANK_TRANSFER';
+  eventId: string | null;
+  eventType: string;
+  live: boolean;
+  outcome: 'PROCESSED' | 'IGNORED';
+  note: string | null;
+  organization: { id: number; name: string } | null;
+  orderId: number | null;
+  orderNumber: string | null;
+  fastspringOrderId: string | null;
+  fastspringSubscriptionId: string | null;
+  amount: number | null;
+  currency: string | null;
+  occurredAt: string;
+  receivedAt: string;
+}
+
+/** Plans, orders, bank transfers and proforma invoices (spec 001 §2, §3, §7). */
+export class BillingService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly plans: BillingPlanRepository,
+    private readonly orders: OrderRepository,
+    private readonly payments: PaymentRepository,
+    private readonly seats: SeatRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly audit: AuditRepository,
+    private readonly mail: MailService,
+    private readonly queue: JobQueue,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** GET /user/organization/all-billing-plans: the last ended, the current and the next plan. */
+  async allBillingPlans(user: AuthUser, now: Date = new Date()): Promise<AllBillingPlans> {
+    const organizationId = user.organizationId;
+    const expired = await this.plans.findLastExpired(organizationId, now);
+    const active = await this.plans.findActive(organizationId, now);
+    const future = await this.plans.findNextFuture(organizationId, now);
+    const used = await this.seats.countWithAccess(organizationId);
+    return {
+      expiredBillingPlan: expired ? planDto(expired, used) : null,
+      activeBillingPlan: active ? planDto(active, Math.min(used, active.seat_limit)) : null,
+      futureBillingPlan: future ? planDto(future, used) : null,
+    };
+  }
+
+  /** GET /user/organization/orders: the organization's orders, newest first (owners only). */
+  async organizationOrders(user: AuthUser): Promise<OrderDto[]> {
+    if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
+    const rows = await this.orders.findByOrganization(user.organizationId);
+    return rows.map(orderDto);
+  }
+
+  /** POST /order: a PENDING bank-transfer order for a fixed period, answered with its proforma invoice. */
+  async createBankOrder(user: AuthUser, request: BankOrderRequest, ip: string | null): Promise<InvoiceFile> {
+    if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
+    const errors: FieldErrors<BuyerField | 'startDate'> = validateBuyer(request.buyer);
+    if (!isIsoDate(request.startDate)) errors.startDate = 'Please choose a start date.';
+    else if (request.startDate < earliestStartDate()) errors.startDate = BILLING_MESSAGES.startDateInPast;
+    const violations = toViolations(errors).map((v) =>
+      v.field === 'startDate' ? v : { ...v, field: `buyer.${v.field}` },
+    );
+    if (violations.length > 0) throw badRequest('Please check the order details.', violations);
+
+    const organization = await this.organizations.findById(user.organizationId);
+    if (!organization) throw notFound('Organization not found.');
+    const price = computePrice({ kind: 'FIXED', users: request.seatAmount, months: request.period });
+    const buyer = trimBuyer(request.buyer);
+    const order = await this.orders.insert({
+      organizationId: organization.id,
+      createdBy: user.id,
+      paymentMethod: 'BANK_TRANSFER',
+      planKind: 'FIXED',
+      status: 'PENDING',
+      startDate: startOfUtcDay(request.startDate),
+      endDate: startOfUtcDay(planEndDate('FIXED', request.startDate, price.months)),
+      months: price.months,
+      seatLimit: price.users,
+      basePrice: price.basePrice,
+      additionalUserFee: price.additionalUserFee,
+      amount: price.total,
+      organizationName: organization.name,
+      buyer: { ...buyer },
+    });
+    if (!order) throw conflict(BILLING_MESSAGES.orderPending);
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: organization.id,
+      action: 'billing.order_created',
+      target: `order:${order.id}`,
+      detail: { orderNumber: order.order_number, amount: order.amount, seats: order.seat_limit },
+      ip,
+    });
+    await this.mail.send(
+      user.email,
+      mailTemplates.orderPlaced(order.order_number, `${formatUsd(order.amount)} USD`, this.link('/pricing')),
+    );
+    return this.invoiceOf(order);
+  }
+
+  /** GET /order/download-invoice/{id}: the proforma invoice of an order of the caller's organization. */
+  async downloadInvoice(user: AuthUser, orderId: number): Promise<InvoiceFile> {
+    const order = await this.orders.findById(orderId);
+    if (
+      !order ||
+      order.organization_id !== user.organizationId ||
+      user.role !== 'OWNER' ||
+      order.payment_method !== 'BANK_TRANSFER'
+    )
+      throw notFound(BILLING_MESSAGES.noOrderFound);
+    return this.invoiceOf(order);
+  }
+
+  async adminInvoice(orderId: number): Promise<InvoiceFile> {
+    const order = await this.orders.findById(orderId);
+    if (!order || order.payment_method !== 'BANK_TRANSFER') throw notFound(BILLING_MESSAGES.noOrderFound);
+    return this.invoiceOf(order);
+  }
+
+  private async invoiceOf(order: OrderRow): Promise<InvoiceFile> {
+    const buyer = (order.buyer ?? {}) as Partial<Buyer>;
+    const pdf = await renderProformaInvoice(
+      {
+        orderNumber: order.order_number,
+        invoiceNumber: order.invoice_number,
+        issuedAt: order.created_at,
+        startDate: utcIsoDate(order.start_date),
+        endDate: utcIsoDate(order.end_date),
+        months: order.months,
+        seats: order.seat_limit,
+        basePrice: order.base_price,
+        additionalUserFee: order.additional_user_fee,
+        amount: order.amount,
+        currency: order.currency,
+        buyer: {
+          name: buyer.name ?? order.organization_name,
+          street: buyer.street ?? '',
+          cityPostcode: buyer.cityPostcode ?? '',
+          city: buyer.city ?? '',
+          country: buyer.country ?? '',
+        },
+      },
+      this.config.billing,
+    );
+    return { fileName: `proforma-invoice-${order.order_number}.pdf`, pdf };
+  }
+
+  // ---- Admin ----
+
+  async adminOrders(filter: {
+    status?: OrderStatus;
+    search?: string;
+    page: number;
+    pageSize: number;
+  }): Promise<AdminOrderDto[]> {
+    const rows = await this.orders.findAll(filter);
+    return rows.map((row) => adminOrderDto(row, row.current_organization_name));
+  }
+
+  async adminOrder(id: number) {
+    const order = await this.orders.findById(id);
+    if (!order) throw notFound('Order not found.');
+    const organization = order.organization_id
+      ? await this.organizations.findById(order.organization_id)
+      : undefined;
+    const plan = await this.plans.findByOrderId(order.id);
+    const payments = await this.payments.findByOrder(order.id);
+    return {
+      ...adminOrderDto(order, organization?.name ?? null),
+      plan: plan ? planDto(plan, 0) : null,
+      payments: payments.map((p) => ({
+        id: p.id,
+        source: p.source,
+        eventType: p.event_type,
+        amount: p.amount_cents === null ? null : p.amount_cents / 100,
+        currency: p.currency,
+        receivedAt: p.received_at.toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * POST /admin/orders/{id}/mark-paid: the bank transfer arrived. The order completes and its
+   * ONE_TIME_PAYMENT plan is created, once: a second click (or a second admin) gets 409.
+   */
+  async markPaid(admin: AuthUser, orderId: number, ip: string | null) {
+    const now = new Date();
+    const { order, plan } = await this.db.transaction().execute(async (tx) => {
+      const orders = new OrderRepository(tx);
+      const plans = new BillingPlanRepository(tx);
+      const order = await orders.findByIdForUpdate(orderId);
+      if (!order) throw notFound('Order not found.');
+      if (order.status !== 'PENDING') throw conflict('This order is not waiting for payment.');
+      if (order.organization_id === null) throw conflict('The organization of this order no longer exists.');
+      // A transfer that arrives after the chosen start date still buys every month it paid for.
+      const start = effectiveStartDate(utcIsoDate(order.start_date), now);
+      await orders.complete(order.id, { paidAt: now, completedBy: admin.id });
+      const plan = await plans.insertPaid({
+        organizationId: order.organization_id,
+        planType: 'ONE_TIME_PAYMENT',
+        startDate: startOfUtcDay(start),
+        endDate: startOfUtcDay(planEndDate('FIXED', start, order.months)),
+        seatLimit: order.seat_limit,
+        orderId: order.id,
+      });
+      if (!plan) throw conflict('This order already has a plan.');
+      // The payment confirmation below says it all for a plan that starts today.
+      if (plan.start_date <= now) await plans.markNotified(plan.id, 'activation', now);
+      await new PaymentRepository(tx).insert({
+        source: 'BANK_TRANSFER',
+        eventType: 'bank_transfer.received',
+        organizationId: order.organization_id,
+        orderId: order.id,
+        amountCents: order.amount * 100,
+        currency: order.currency,
+        outcome: 'PROCESSED',
+        note: `Marked as paid by ${admin.email}`,
+        payload: { orderNumber: order.order_number, invoiceNumber: order.invoice_number },
+        occurredAt: now,
+        recordedBy: admin.id,
+      });
+      return { order, plan };
+    });
+    await this.audit.insert({
+      actorUserId: admin.id,
+      organizationId: order.organization_id,
+      action: 'billing.order_paid',
+      target: `order:${order.id}`,
+      detail: { orderNumber: order.order_number, planId: plan.id, amount: order.amount },
+      ip,
+    });
+    const period = `${formatDay(utcIsoDate(plan.start_date))} – ${formatDay(utcIsoDate(plan.end_date))}`;
+    const recipients = await this.seats.findOwnerEmails(order.organization_id!);
+    for (const to of recipients)
+      await this.mail.send(
+        to,
+        mailTemplates.paymentConfirmed(order.order_number, period, plan.seat_limit, this.link('/account')),
+      );
+    return this.adminOrder(order.id);
+  }
+
+  async adminPayments(filter: {
+    source?: 'FASTSPRING' | 'BANK_TRANSFER';
+    page: number;
+    pageSize: number;
+  }): Promise<AdminPaymentDto[]> {
+    const rows = await this.payments.findAll(filter);
+    return rows.map(adminPaymentDto);
+  }
+
+  async adminPayment(id: number) {
+    const row = await this.payments.findById(id);
+    if (!row) throw notFound('Payment not found.');
+    return { ...adminPaymentDto(row), payload: row.payload as unknown };
+  }
+
+  // ---- Scheduled plan sweep ----
+
+  /**
+   * Plans are date ranges: access follows the dates by itself. The sweep only tells owners that a plan
+   * started (future plans) or ended (when nothing else took over). Each notice is claimed in the database
+   * first, so several workers never send one twice.
+   */
+  async sweepPlans(now: Date = new Date()): Promise<{ activated: number; expired: number }> {
+    let activated = 0;
+    let expired = 0;
+    for (const plan of await this.plans.findStartedUnnotified(now, 500)) {
+      if (!(await this.plans.markNotified(plan.id, 'activation', now))) continue;
+      if (now.getTime() - plan.start_date.getTime() > NOTICE_WINDOW_MS) continue;
+      const period = `${formatDay(utcIsoDate(plan.start_date))} – ${formatDay(utcIsoDate(plan.end_date))}`;
+      for (const to of await this.seats.findOwnerEmails(plan.organization_id))
+        await this.mail.send(
+          to,
+          mailTemplates.planActivated(PLAN_TYPE_LABELS[plan.plan_type], period, this.link('/search')),
+        );
+      activated++;
+    }
+    for (const plan of await this.plans.findEndedUnnotified(now, 500)) {
+      if (!(await this.plans.markNotified(plan.id, 'expiry', now))) continue;
+      if (now.getTime() - plan.end_date.getTime() > NOTICE_WINDOW_MS) continue;
+      const successor =
+        (await this.plans.findActive(plan.organization_id, now)) ??
+        (await this.plans.findNextFuture(plan.organization_id, now));
+      if (successor) continue;
+      for (const to of await this.seats.findOwnerEmails(plan.organization_id))
+        await this.mail.send(
+          to,
+          mailTemplates.planExpired(PLAN_TYPE_LABELS[plan.plan_type], this.link('/pricing')),
+        );
+      expired++;
+    }
+    if (activated || expired) this.log.info({ activated, expired }, 'billing plan sweep');
+    return { activated, expired };
+  }
+
+  /** Runs a sweep now and keeps the chain going (one queued run per interval, whatever the worker count). */
+  async startPlanSweep(): Promise<void> {
+    await this.queue.enqueue(QUEUES.billingPlanSweep, {});
+  }
+
+  async runPlanSweepJob(): Promise<void> {
+    await this.sweepPlans();
+    const bucket = Math.floor(Date.now() / PLAN_SWEEP_INTERVAL_MS) + 1;
+    await this.queue.enqueue(
+      QUEUES.billingPlanSweep,
+      {},
+      { uniqueKey: `billing.plan-sweep:${bucket}`, runAt: new Date(bucket * PLAN_SWEEP_INTERVAL_MS) },
+    );
+  }
+
+  private link(path: string): string {
+    return `${this.config.publicUrl}${path}`;
+  }
+}
+
+function trimBuyer(buyer: Buyer): Buyer {
+  return {
+    name: buyer.name.trim(),
+    street: buyer.street.trim(),
+    cityPostcode: buyer.cityPostcode.trim(),
+    city: buyer.city.trim(),
+    country: buyer.country.trim(),
+  };
+}
+
+export function planDto(plan: BillingPlanRow, usedSeats: number): BillingPlanDto {
+  return {
+    id: plan.id,
+    planType: plan.plan_type,
+    seatLimit: plan.seat_limit,
+    startDate: plan.start_date.toISOString(),
+    endDate: plan.end_date.toISOString(),
+    periodMonths: periodMonths(plan.start_date, plan.end_date),
+    usedSeats,
+  };
+}
+
+export function orderDto(order: OrderRow): OrderDto {
+  return {
+    id: order.id,
+    orderNumber: order.order_number,
+    orderStatus: order.status,
+    paymentMethod: order.payment_method,
+    planKind: order.plan_kind,
+    startDate: utcIsoDate(order.start_date),
+    endDate: utcIsoDate(order.end_date),
+    months: order.months,
+    seatLimit: order.seat_limit,
+    basePrice: order.base_price,
+    additionalUserFee: order.additional_user_fee,
+    amount: order.amount,
+    currency: order.currency,
+    createdAt: order.created_at.toISOString(),
+    paidAt: order.paid_at ? order.paid_at.toISOString() : null,
+  };
+}
+
+function adminOrderDto(order: OrderRow, currentName: string | null): AdminOrderDto {
+  return {
+    ...orderDto(order),
+    invoiceNumber: order.invoice_number,
+    organization: { id: order.organization_id, name: currentName ?? order.organization_name },
+    buyer: (order.buyer as Buyer | null) ?? null,
+    fastspringOrderId: order.fastspring_order_id,
+  };
+}
+
+function adminPaymentDto(row: Awaited<ReturnType<PaymentRepository['findAll']>>[number]): AdminPaymentDto {
+  return {
+    id: row.id,
+    source: row.source,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    live: row.live,
+    outcome: row.outcome,
+    note: row.note,
+    organization:
+      row.organization_id !== null
+        ? { id: row.organization_id, name: row.organization_name ?? `#${row.organization_id}` }
+        : null,
+    orderId: row.order_id,
+    orderNumber: row.order_number,
+    fastspringOrderId: row.fastspring_order_id,
+    fastspringSubscriptionId: row.fastspring_subscription_id,
+    amount: row.amount_cents === null ? null : row.amount_cents / 100,
+    currency: row.currency,
+    occurredAt: row.occurred_at.toISOString(),
+    receivedAt: row.received_at.toISOString(),
+  };
+}

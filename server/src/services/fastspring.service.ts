@@ -1,0 +1,606 @@
+import {
+  ADDITIONAL_USER_PRICE_USD,
+  BASE_PRICE_USD,
+  BILLING_MESSAGES,
+  computePrice,
+  FASTSPRING_PRODUCTS,
+  isIsoDate,
+  MAX_MONTHS,
+  MAX_USERS,
+  normalizeUserCount,
+  planEndDate,
+  startOfUtcDay,
+  utcIsoDate,
+  type CheckoutConfig,
+  type CheckoutSessionRequest,
+  type CheckoutSessionResponse,
+} from '@osint/contract/pricing';
+import type { Violation } from '@osint/contract/validation';
+import type { FastifyBaseLogger } from 'fastify';
+import { encryptSecurePayload, isWebhookSignatureValid } from '../billing/fastspring-crypto.ts';
+import {
+  chargeOrderOf,
+  eventSubscription,
+  orderOf,
+  parseWebhookBody,
+  type FastSpringEvent,
+  type FsItem,
+  type FsSubscription,
+} from '../billing/fastspring-events.ts';
+import {
+  addMonthsToInstant,
+  earliestStartDate,
+  effectiveStartDate,
+  maxDate,
+  minDate,
+} from '../billing/plan-dates.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { BillingPlanRow, FastSpringSubscriptionRow } from '../db/schema.ts';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../lib/http-error.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import { FastSpringSubscriptionRepository } from '../repositories/fastspring-subscription.repository.ts';
+import { OrderRepository } from '../repositories/order.repository.ts';
+import { OrganizationRepository } from '../repositories/organization.repository.ts';
+import { PaymentRepository } from '../repositories/payment.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
+import type { MailService } from './mail.service.ts';
+import type { AuthUser } from './session.service.ts';
+
+export interface WebhookResult {
+  id: string;
+  type: string;
+  result: 'PROCESSED' | 'IGNORED' | 'DUPLICATE';
+  note: string | null;
+}
+
+interface Outcome {
+  outcome: 'PROCESSED' | 'IGNORED';
+  note: string;
+  organizationId?: number | null;
+  orderId?: number | null;
+}
+
+/** The repositories of one event's transaction. */
+interface Tx {
+  plans: BillingPlanRepository;
+  orders: OrderRepository;
+  payments: PaymentRepository;
+  subscriptions: FastSpringSubscriptionRepository;
+  organizations: OrganizationRepository;
+  /** Work to do after the commit (mail). */
+  after: (() => Promise<void>)[];
+}
+
+const LICENCE_PRODUCTS: string[] = [FASTSPRING_PRODUCTS.fixed, FASTSPRING_PRODUCTS.monthly];
+
+/**
+ * Card checkout through FastSpring, the merchant of record: Store Builder sessions (secure payload) and
+ * the signed webhook that turns completed orders and subscription events into billing plans.
+ */
+export class FastSpringService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+    private readonly seats: SeatRepository,
+    private readonly mail: MailService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** What the pricing page needs to load the Store Builder script and to show bank details. */
+  checkoutConfig(): CheckoutConfig {
+    const { fastspring, bank } = this.config.billing;
+    return {
+      configured: Boolean(fastspring.storefront && fastspring.webhookSecret),
+      storefront: fastspring.storefront,
+      accessKey: fastspring.accessKey,
+      scriptUrl: fastspring.scriptUrl,
+      bank: { ...bank },
+    };
+  }
+
+  /**
+   * POST /fastspring/create-session: the Store Builder session for a pricing-page selection. Prices come
+   * from the pricing module (100 USD per month for the licence, 50 USD per additional seat per month), so a
+   * session cannot be priced differently from the page. With a private key configured the session is
+   * FastSpring's secure payload; without one it is plain JSON (accepted by test storefronts only).
+   */
+  createSession(user: AuthUser, request: CheckoutSessionRequest): CheckoutSessionResponse {
+    if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
+    if (request.organizationId !== user.organizationId) throw notFound('Organization not found.');
+    const violations: Violation[] = [];
+    if (!isIsoDate(request.startDate))
+      violations.push({ field: 'startDate', message: 'Please choose a start date.' });
+    else if (request.startDate < earliestStartDate())
+      violations.push({ field: 'startDate', message: BILLING_MESSAGES.startDateInPast });
+
+    const licences = request.productSelections.filter((s) => LICENCE_PRODUCTS.includes(s.productId));
+    const seatSelections = request.productSelections.filter(
+      (s) => s.productId === FASTSPRING_PRODUCTS.additionalSeat,
+    );
+    const unknown = request.productSelections.filter(
+      (s) => !LICENCE_PRODUCTS.includes(s.productId) && s.productId !== FASTSPRING_PRODUCTS.additionalSeat,
+    );
+    const licence = licences[0];
+    if (licences.length !== 1 || !licence)
+      violations.push({ field: 'productSelections', message: 'Choose exactly one plan.' });
+    if (unknown.length > 0)
+      violations.push({ field: 'productSelections', message: `Unknown product: ${unknown[0]!.productId}` });
+    if (seatSelections.length > 1)
+      violations.push({ field: 'productSelections', message: 'Send the additional seats once.' });
+    const kind = licence?.productId === FASTSPRING_PRODUCTS.fixed ? 'FIXED' : 'MONTHLY';
+    if (licence && kind === 'FIXED' && (licence.quantity < 1 || licence.quantity > MAX_MONTHS))
+      violations.push({
+        field: 'productSelections',
+        message: `A fixed period lasts 1 to ${MAX_MONTHS} months.`,
+      });
+    if (licence && kind === 'MONTHLY' && licence.quantity !== 1)
+      violations.push({ field: 'productSelections', message: 'A monthly subscription has quantity 1.' });
+    const extraSeats = seatSelections[0]?.quantity ?? 0;
+    if (seatSelections.length === 1 && (extraSeats < 1 || extraSeats > MAX_USERS - 1))
+      violations.push({
+        field: 'productSelections',
+        message: `Additional seats are sent only when above 0, at most ${MAX_USERS - 1}.`,
+      });
+    if (violations.length > 0) throw badRequest('Please check the checkout selection.', violations);
+
+    const price = computePrice({ kind, users: extraSeats + 1, months: licence!.quantity });
+    const session = {
+      items: [
+        {
+          product: licence!.productId,
+          quantity: kind === 'FIXED' ? price.months : 1,
+          pricing: { price: { USD: BASE_PRICE_USD } },
+        },
+        ...(price.additionalUsers > 0
+          ? [
+              {
+                product: FASTSPRING_PRODUCTS.additionalSeat,
+                quantity: price.additionalUsers,
+                // A seat of a fixed period is paid for every month of it.
+                pricing: { price: { USD: ADDITIONAL_USER_PRICE_USD * price.months } },
+              },
+            ]
+          : []),
+      ],
+      tags: { organizationId: String(user.organizationId), startDate: request.startDate },
+    };
+    const privateKey = this.config.billing.fastspring.privateKey;
+    if (!privateKey) return { payload: JSON.stringify(session), key: '' };
+    return encryptSecurePayload(session, privateKey);
+  }
+
+  /**
+   * POST /fastspring/webhook. The signature is checked on the raw bytes before anything is parsed. Each
+   * event runs in its own transaction that first records the event id, so a replayed or concurrently
+   * duplicated event does nothing the second time; an event that fails rolls back and makes the answer a
+   * 500, so FastSpring delivers it again.
+   */
+  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookResult[]> {
+    if (!isWebhookSignatureValid(rawBody, signature, this.config.billing.fastspring.webhookSecret))
+      throw unauthorized('Invalid webhook signature.');
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw badRequest('The webhook body is not JSON.');
+    }
+    const events = parseWebhookBody(body);
+    const results: WebhookResult[] = [];
+    let failed: unknown;
+    for (const event of events) {
+      try {
+        results.push(await this.processEvent(event));
+      } catch (error) {
+        this.log.error({ err: error, eventId: event.id, type: event.type }, 'FastSpring event failed');
+        failed ??= error;
+      }
+    }
+    if (failed) throw new HttpError(500, 'An event could not be processed; it will be retried.');
+    return results;
+  }
+
+  private async processEvent(event: FastSpringEvent): Promise<WebhookResult> {
+    const after: (() => Promise<void>)[] = [];
+    const result = await this.db.transaction().execute(async (db) => {
+      const tx: Tx = {
+        plans: new BillingPlanRepository(db),
+        orders: new OrderRepository(db),
+        payments: new PaymentRepository(db),
+        subscriptions: new FastSpringSubscriptionRepository(db),
+        organizations: new OrganizationRepository(db),
+        after,
+      };
+      const subscription = event.type.startsWith('subscription.') ? eventSubscription(event) : undefined;
+      const order = event.type === 'order.completed' ? orderOf(event.data) : chargeOrderOf(event);
+      const total = typeof event.data.total === 'number' ? event.data.total : order?.total;
+      const payment = await tx.payments.insert({
+        source: 'FASTSPRING',
+        eventId: event.id,
+        eventType: event.type,
+        live: event.live,
+        fastspringOrderId: order?.id ?? null,
+        fastspringSubscriptionId: subscription?.id ?? null,
+        amountCents: total === undefined ? null : Math.round(total * 100),
+        currency: typeof event.data.currency === 'string' ? event.data.currency : (order?.currency ?? null),
+        outcome: 'IGNORED',
+        payload: event,
+        occurredAt: new Date(event.created),
+      });
+      if (!payment) return { result: 'DUPLICATE' as const, note: 'This event was processed before.' };
+      const outcome = await this.apply(event, tx);
+      await tx.payments.update(payment.id, {
+        outcome: outcome.outcome,
+        note: outcome.note,
+        organizationId: outcome.organizationId ?? null,
+        orderId: outcome.orderId ?? null,
+      });
+      return { result: outcome.outcome, note: outcome.note };
+    });
+    for (const task of after) await task().catch((err: unknown) => this.log.error({ err }, 'billing notice'));
+    return { id: event.id, type: event.type, ...result };
+  }
+
+  private apply(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
+    switch (event.type) {
+      case 'order.completed':
+        return this.orderCompleted(event, tx);
+      case 'subscription.activated':
+        return this.subscriptionActivated(event, tx);
+      case 'subscription.charge.completed':
+        return this.subscriptionCharged(event, tx);
+      case 'subscription.canceled':
+      case 'subscription.deactivated':
+      case 'subscription.payment.overdue':
+        return this.subscriptionStateChanged(event, tx);
+      default:
+        return Promise.resolve({ outcome: 'IGNORED', note: `Event type ${event.type} is not used.` });
+    }
+  }
+
+  /** order.completed: a fixed period becomes a ONE_TIME_PAYMENT plan; a subscription order starts its plan. */
+  private async orderCompleted(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
+    const order = orderOf(event.data);
+    if (!order) return { outcome: 'IGNORED', note: 'The order has no id.' };
+    const licence = order.items.find((item) => LICENCE_PRODUCTS.includes(item.product));
+    if (!licence) return { outcome: 'IGNORED', note: 'The order holds no OSINT licence.' };
+    const organization = await this.organizationOf(tx, order.tags.organizationId);
+    if (!organization) return { outcome: 'IGNORED', note: 'The order names no known organization.' };
+    const seats = seatsOf(order.items);
+    const eventAt = new Date(event.created);
+    const kind = licence.product === FASTSPRING_PRODUCTS.fixed ? 'FIXED' : 'MONTHLY';
+    const price = computePrice({ kind, users: seats, months: licence.quantity });
+    const start = effectiveStartDate(order.tags.startDate, eventAt);
+
+    const inserted = await tx.orders.insert({
+      organizationId: organization.id,
+      createdBy: null,
+      paymentMethod: 'CARD',
+      planKind: kind,
+      status: 'COMPLETED',
+      startDate: startOfUtcDay(start),
+      endDate: startOfUtcDay(planEndDate(kind, start, price.months)),
+      months: price.months,
+      seatLimit: price.users,
+      basePrice: price.basePrice,
+      additionalUserFee: price.additionalUserFee,
+      amount: price.total,
+      ...(order.currency ? { currency: order.currency } : {}),
+      organizationName: organization.name,
+      fastspringOrderId: order.id,
+      ...(order.reference ? { fastspringReference: order.reference } : {}),
+      paidAt: eventAt,
+    });
+    const row = inserted ?? (await tx.orders.findByFastSpringOrderId(order.id));
+    const base = { organizationId: organization.id, orderId: row?.id ?? null };
+
+    if (kind === 'FIXED') {
+      const plan = await tx.plans.insertPaid({
+        organizationId: organization.id,
+        planType: 'ONE_TIME_PAYMENT',
+        startDate: startOfUtcDay(start),
+        endDate: startOfUtcDay(planEndDate('FIXED', start, price.months)),
+        seatLimit: price.users,
+        orderId: row!.id,
+      });
+      if (!plan) return { ...base, outcome: 'IGNORED', note: `Order ${order.id} already has its plan.` };
+      return {
+        ...base,
+        outcome: 'PROCESSED',
+        note: `Fixed period ${start} → ${utcIsoDate(plan.end_date)}, ${plan.seat_limit} seats.`,
+      };
+    }
+    if (!licence.subscription)
+      return {
+        ...base,
+        outcome: 'PROCESSED',
+        note: 'Subscription order recorded; the plan follows its activation.',
+      };
+    const { plan, created } = await this.ensureSubscriptionPlan(tx, {
+      subscriptionId: licence.subscription,
+      organizationId: organization.id,
+      seats,
+      startDate: order.tags.startDate,
+      begin: eventAt,
+      next: undefined,
+      eventAt,
+    });
+    return {
+      ...base,
+      outcome: 'PROCESSED',
+      note: plan
+        ? `Subscription ${licence.subscription} ${created ? 'started' : 'already running'} until ${plan.end_date.toISOString()}.`
+        : `Subscription ${licence.subscription} was deactivated before it started.`,
+    };
+  }
+
+  private async subscriptionActivated(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
+    const subscription = eventSubscription(event);
+    if (!subscription) return { outcome: 'IGNORED', note: 'The subscription has no id.' };
+    const context = await this.subscriptionContext(tx, subscription);
+    if ('ignored' in context) return { outcome: 'IGNORED', note: context.ignored };
+    const eventAt = new Date(event.created);
+    const { plan, created } = await this.ensureSubscriptionPlan(tx, {
+      subscriptionId: subscription.id,
+      organizationId: context.organizationId,
+      seats: context.seats,
+      startDate: context.startDate,
+      begin: subscription.begin ? new Date(subscription.begin) : eventAt,
+      next: subscription.next ? new Date(subscription.next) : undefined,
+      eventAt,
+    });
+    return {
+      organizationId: context.organizationId,
+      outcome: 'PROCESSED',
+      note: plan
+        ? `Subscription ${subscription.id} ${created ? 'activated' : 'confirmed'}: plan until ${plan.end_date.toISOString()}.`
+        : `Subscription ${subscription.id} was deactivated before it started.`,
+    };
+  }
+
+  /** A renewal: one more month, once per charge order (the initial order is not a renewal). */
+  private async subscriptionCharged(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
+    const status = event.data.status;
+    if (typeof status === 'string' && status !== 'successful')
+      return { outcome: 'IGNORED', note: `Charge status ${status}.` };
+    const subscription = eventSubscription(event);
+    if (!subscription) return { outcome: 'IGNORED', note: 'The charge names no subscription.' };
+    const charge = chargeOrderOf(event);
+    const context = await this.subscriptionContext(tx, subscription, charge?.tags);
+    if ('ignored' in context) return { outcome: 'IGNORED', note: context.ignored };
+    const eventAt = new Date(event.created);
+    const next = subscription.next ? new Date(subscription.next) : undefined;
+    const ensured = await this.ensureSubscriptionPlan(tx, {
+      subscriptionId: subscription.id,
+      organizationId: context.organizationId,
+      seats: context.seats,
+      startDate: context.startDate,
+      begin: subscription.begin ? new Date(subscription.begin) : eventAt,
+      next: undefined,
+      eventAt,
+    });
+    const base = { organizationId: context.organizationId };
+    const { plan, row } = ensured;
+    if (!plan || row.state === 'DEACTIVATED')
+      return { ...base, outcome: 'IGNORED', note: 'The subscription is deactivated.' };
+    if (!charge || charge.id === subscription.initialOrderId)
+      return { ...base, outcome: 'PROCESSED', note: 'Initial charge: the first period is the plan itself.' };
+
+    const periodStart = plan.end_date;
+    const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
+    const price = computePrice({ kind: 'MONTHLY', users: plan.seat_limit });
+    const organization = await tx.organizations.findById(context.organizationId);
+    const inserted = await tx.orders.insert({
+      organizationId: context.organizationId,
+      createdBy: null,
+      paymentMethod: 'CARD',
+      planKind: 'MONTHLY',
+      status: 'COMPLETED',
+      startDate: periodStart,
+      endDate: newEnd,
+      months: 1,
+      seatLimit: plan.seat_limit,
+      basePrice: price.basePrice,
+      additionalUserFee: price.additionalUserFee,
+      amount: price.total,
+      organizationName: organization?.name ?? '',
+      fastspringOrderId: charge.id,
+      ...(charge.reference ? { fastspringReference: charge.reference } : {}),
+      paidAt: eventAt,
+    });
+    if (!inserted)
+      return { ...base, outcome: 'IGNORED', note: `Charge order ${charge.id} was applied before.` };
+    await tx.plans.updatePeriod(plan.id, { endDate: newEnd });
+    await tx.subscriptions.update(subscription.id, { paidThrough: newEnd });
+    return {
+      ...base,
+      orderId: inserted.id,
+      outcome: 'PROCESSED',
+      note: `Renewed until ${newEnd.toISOString()}.`,
+    };
+  }
+
+  /**
+   * canceled (no renewal; the paid period continues), payment.overdue (FastSpring retries; the owner is
+   * told), deactivated (the plan ends). Events older than the last state change do not change the state,
+   * and a deactivated subscription stays deactivated.
+   */
+  private async subscriptionStateChanged(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
+    const subscription = eventSubscription(event);
+    if (!subscription) return { outcome: 'IGNORED', note: 'The event names no subscription.' };
+    const context = await this.subscriptionContext(tx, subscription);
+    if ('ignored' in context) return { outcome: 'IGNORED', note: context.ignored };
+    const eventAt = new Date(event.created);
+    const row = await tx.subscriptions.lockOrCreate({
+      id: subscription.id,
+      organizationId: context.organizationId,
+      product: FASTSPRING_PRODUCTS.monthly,
+      seatLimit: context.seats ?? 1,
+      stateChangedAt: new Date(0),
+    });
+    const base = { organizationId: context.organizationId };
+    if (row.state === 'DEACTIVATED')
+      return { ...base, outcome: 'IGNORED', note: 'The subscription is already deactivated.' };
+
+    if (event.type === 'subscription.deactivated') {
+      const deactivatedAt = subscription.deactivationDate
+        ? minDate(new Date(subscription.deactivationDate), eventAt)
+        : eventAt;
+      await tx.subscriptions.update(subscription.id, {
+        state: 'DEACTIVATED',
+        stateChangedAt: maxDate(eventAt, row.state_changed_at),
+        deactivatedAt,
+      });
+      const plan = await tx.plans.findBySubscriptionId(subscription.id);
+      if (plan && plan.end_date > deactivatedAt) {
+        // end > start holds in the table; a subscription deactivated before its start keeps one second.
+        const end = maxDate(deactivatedAt, new Date(plan.start_date.getTime() + 1000));
+        await tx.plans.updatePeriod(plan.id, { endDate: end });
+        return { ...base, outcome: 'PROCESSED', note: `Deactivated: plan ends ${end.toISOString()}.` };
+      }
+      return { ...base, outcome: 'PROCESSED', note: 'Deactivated.' };
+    }
+
+    if (eventAt < row.state_changed_at)
+      return { ...base, outcome: 'IGNORED', note: `Older than the last state change (${row.state}).` };
+    const state = event.type === 'subscription.canceled' ? 'CANCELED' : 'OVERDUE';
+    await tx.subscriptions.update(subscription.id, { state, stateChangedAt: eventAt });
+    if (state === 'OVERDUE') {
+      const organizationId = context.organizationId;
+      tx.after.push(async () => {
+        for (const to of await this.seats.findOwnerEmails(organizationId))
+          await this.mail.send(to, mailTemplates.paymentOverdue(`${this.config.publicUrl}/pricing`));
+      });
+    }
+    return {
+      ...base,
+      outcome: 'PROCESSED',
+      note:
+        state === 'CANCELED'
+          ? 'Canceled: no renewal; access continues until the end of the paid period.'
+          : 'Payment overdue: the owner was told; access continues until the end of the paid period.',
+    };
+  }
+
+  /**
+   * Where a subscription event belongs: its own tags, the tags of its charge, the subscription already
+   * known, or its initial order. Seats come from the additional-seat add-on when the event carries it.
+   */
+  private async subscriptionContext(
+    tx: Tx,
+    subscription: FsSubscription,
+    extraTags: Record<string, string> = {},
+  ): Promise<
+    { organizationId: number; seats: number | undefined; startDate: string | undefined } | { ignored: string }
+  > {
+    if (subscription.product && subscription.product !== FASTSPRING_PRODUCTS.monthly)
+      return { ignored: `Product ${subscription.product} is not the OSINT subscription.` };
+    const tags = { ...extraTags, ...subscription.tags };
+    const known = await tx.subscriptions.findById(subscription.id);
+    const initialOrder = subscription.initialOrderId
+      ? await tx.orders.findByFastSpringOrderId(subscription.initialOrderId)
+      : undefined;
+    const organization =
+      (await this.organizationOf(tx, tags.organizationId)) ??
+      (known?.organization_id ? await tx.organizations.findById(known.organization_id) : undefined) ??
+      (initialOrder?.organization_id
+        ? await tx.organizations.findById(initialOrder.organization_id)
+        : undefined);
+    if (!organization) return { ignored: 'The subscription names no known organization.' };
+    const addonSeats = subscription.addons
+      .filter((addon) => addon.product === FASTSPRING_PRODUCTS.additionalSeat)
+      .reduce((sum, addon) => sum + addon.quantity, 0);
+    const seats =
+      subscription.addons.length > 0 ? normalizeUserCount(1 + addonSeats) : initialOrder?.seat_limit;
+    const startDate = tags.startDate ?? (initialOrder ? utcIsoDate(initialOrder.start_date) : undefined);
+    return { organizationId: organization.id, seats, startDate };
+  }
+
+  /**
+   * The SUBSCRIPTION plan of a FastSpring subscription, created once (the subscription row is locked for
+   * the transaction, and the plan has a unique index on the subscription id). The first period runs from
+   * the chosen start date (or the payment) for one month, or to FastSpring's next charge date if later.
+   */
+  private async ensureSubscriptionPlan(
+    tx: Tx,
+    args: {
+      subscriptionId: string;
+      organizationId: number;
+      seats: number | undefined;
+      startDate: string | undefined;
+      begin: Date;
+      next: Date | undefined;
+      eventAt: Date;
+    },
+  ): Promise<{ plan: BillingPlanRow | undefined; created: boolean; row: FastSpringSubscriptionRow }> {
+    const row = await tx.subscriptions.lockOrCreate({
+      id: args.subscriptionId,
+      organizationId: args.organizationId,
+      product: FASTSPRING_PRODUCTS.monthly,
+      seatLimit: args.seats ?? 1,
+      stateChangedAt: new Date(0),
+    });
+    const existing = await tx.plans.findBySubscriptionId(args.subscriptionId);
+    if (existing) {
+      if (row.state !== 'DEACTIVATED') {
+        const changes: { endDate?: Date; seatLimit?: number } = {};
+        if (args.next && args.next > existing.end_date) changes.endDate = args.next;
+        if (args.seats && args.seats !== existing.seat_limit && args.eventAt >= row.state_changed_at)
+          changes.seatLimit = args.seats;
+        if (changes.endDate || changes.seatLimit) {
+          await tx.plans.updatePeriod(existing.id, changes);
+          await tx.subscriptions.update(args.subscriptionId, {
+            ...(changes.endDate ? { paidThrough: changes.endDate } : {}),
+            ...(changes.seatLimit ? { seatLimit: changes.seatLimit } : {}),
+          });
+          return {
+            plan: { ...existing, ...(changes.endDate ? { end_date: changes.endDate } : {}) },
+            created: false,
+            row,
+          };
+        }
+      }
+      return { plan: existing, created: false, row };
+    }
+    const chosenStart =
+      args.startDate && isIsoDate(args.startDate) ? startOfUtcDay(args.startDate) : undefined;
+    const start = chosenStart && chosenStart > args.begin ? chosenStart : args.begin;
+    let end = addMonthsToInstant(start, 1);
+    if (args.next && args.next > end) end = args.next;
+    if (row.state === 'DEACTIVATED' && row.deactivated_at) end = minDate(end, row.deactivated_at);
+    if (end <= start) return { plan: undefined, created: false, row };
+    const seats = normalizeUserCount(args.seats ?? row.seat_limit);
+    const plan =
+      (await tx.plans.insertPaid({
+        organizationId: args.organizationId,
+        planType: 'SUBSCRIPTION',
+        startDate: start,
+        endDate: end,
+        seatLimit: seats,
+        subscriptionId: args.subscriptionId,
+      })) ?? (await tx.plans.findBySubscriptionId(args.subscriptionId));
+    if (plan) {
+      if (plan.start_date <= args.eventAt) await tx.plans.markNotified(plan.id, 'activation', args.eventAt);
+      await tx.subscriptions.update(args.subscriptionId, {
+        billingPlanId: plan.id,
+        paidThrough: plan.end_date,
+        seatLimit: seats,
+      });
+    }
+    return { plan, created: true, row };
+  }
+
+  private async organizationOf(tx: Tx, tag: string | undefined) {
+    if (!tag || !/^\d{1,9}$/.test(tag)) return undefined;
+    return tx.organizations.findById(Number(tag));
+  }
+}
+
+/** 1 + the additional seats of an order, within 1–100. */
+function seatsOf(items: FsItem[]): number {
+  const extra = items
+    .filter((item) => item.product === FASTSPRING_PRODUCTS.additionalSeat)
+    .reduce((sum, item) => sum + item.quantity, 0);
+  return normalizeUserCount(1 + extra);
+}

@@ -1,0 +1,515 @@
+import type { AddressInfo } from 'node:net';
+import { addMonths, utcIsoDate } from '@osint/contract/pricing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createAdmin, createUser, login } from '../support/fixtures.ts';
+import {
+  fsEvents,
+  fsId,
+  newKeyPair,
+  startFastSpringStandIn,
+  type FastSpringStandIn,
+  type StoreSession,
+} from '../support/fastspring-stand-in.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+// Card checkout against a local server that plays FastSpring: Store Builder sessions encrypted with the
+// store's private key and decrypted by the stand-in with the public key; webhooks signed with the shared
+// secret and delivered over HTTP to the running product, valid, tampered, replayed, concurrent and out of
+// order.
+
+const SECRET = 'fs-webhook-secret-for-tests';
+const DAY = 86_400_000;
+const keys = newKeyPair();
+let t: TestApp;
+let fs: FastSpringStandIn;
+let webhookUrl: string;
+let admin: string;
+
+interface Owner {
+  cookie: string;
+  organizationId: number;
+}
+
+async function trialOwner(email: string): Promise<Owner> {
+  const user = await createUser(t, { email });
+  const now = Date.now();
+  await t.db
+    .insertInto('billing_plans')
+    .values({
+      organization_id: user.organizationId,
+      plan_type: 'TRIAL',
+      start_date: new Date(now - DAY),
+      end_date: new Date(now + 6 * DAY),
+      seat_limit: 1,
+    })
+    .execute();
+  return { cookie: await login(t, email), organizationId: user.organizationId };
+}
+
+async function createSession(owner: Owner, body: Record<string, unknown>) {
+  return t.request({
+    method: 'POST',
+    url: '/api/fastspring/create-session',
+    cookie: owner.cookie,
+    payload: { organizationId: owner.organizationId, ...body },
+  });
+}
+
+/** What the pricing page sends for a selection, turned into the session FastSpring would decrypt. */
+async function checkout(
+  owner: Owner,
+  kind: 'FIXED' | 'MONTHLY',
+  users: number,
+  months = 1,
+): Promise<StoreSession> {
+  const productSelections = [
+    {
+      productId: kind === 'FIXED' ? 'osint-license' : 'osint-license-subscription',
+      quantity: kind === 'FIXED' ? months : 1,
+    },
+    ...(users > 1 ? [{ productId: 'additional-seat', quantity: users - 1 }] : []),
+  ];
+  const response = await createSession(owner, { startDate: utcIsoDate(), productSelections });
+  expect(response.statusCode, response.body).toBe(200);
+  const { payload, key } = response.json<{ payload: string; key: string }>();
+  return fs.accept(payload, key);
+}
+
+async function plans(owner: Owner) {
+  const response = await t.request({
+    method: 'GET',
+    url: '/api/user/organization/all-billing-plans',
+    cookie: owner.cookie,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json<{
+    activeBillingPlan: { planType: string; seatLimit: number; startDate: string; endDate: string } | null;
+    expiredBillingPlan: { planType: string } | null;
+  }>();
+}
+
+async function planRows(organizationId: number) {
+  return t.db
+    .selectFrom('billing_plans')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('plan_type', '!=', 'TRIAL')
+    .execute();
+}
+
+async function paymentCount(eventId: string) {
+  const rows = await t.db.selectFrom('payments').select('id').where('event_id', '=', eventId).execute();
+  return rows.length;
+}
+
+beforeAll(async () => {
+  fs = await startFastSpringStandIn({ publicKey: keys.publicKey, secret: SECRET });
+  const billing = loadConfig({}).billing;
+  t = await createTestApp({
+    billing: {
+      ...billing,
+      fastspring: {
+        storefront: 'osint.test.onfastspring.com/popup-osint',
+        accessKey: 'TESTACCESSKEY',
+        scriptUrl: `${fs.url}/sbl/fastspring-builder.js`,
+        webhookSecret: SECRET,
+        privateKey: keys.privateKey,
+      },
+    },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  webhookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/fastspring/webhook`;
+  admin = await createAdmin(t);
+});
+
+afterAll(async () => {
+  await t?.close();
+  await fs?.close();
+});
+
+describe('Store Builder session', () => {
+  it('is a secure payload that the public key decrypts to the selection, priced by the pricing module', async () => {
+    const owner = await trialOwner('owner@session.example.org');
+    const response = await createSession(owner, {
+      startDate: utcIsoDate(),
+      productSelections: [
+        { productId: 'osint-license', quantity: 3 },
+        { productId: 'additional-seat', quantity: 3 },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { payload, key } = response.json<{ payload: string; key: string }>();
+    // Not readable without the key: base64 of AES ciphertext, and an RSA block (2048-bit key: 256 bytes).
+    expect(payload).not.toContain('osint-license');
+    expect(Buffer.from(key, 'base64')).toHaveLength(256);
+    const session = fs.accept(payload, key);
+    expect(session).toEqual({
+      items: [
+        { product: 'osint-license', quantity: 3, pricing: { price: { USD: 100 } } },
+        { product: 'additional-seat', quantity: 3, pricing: { price: { USD: 150 } } },
+      ],
+      tags: { organizationId: String(owner.organizationId), startDate: utcIsoDate() },
+    });
+    const total = session.items.reduce((sum, item) => sum + item.quantity * item.pricing!.price!.USD!, 0);
+    expect(total).toBe(750);
+    // A fresh random AES key every time.
+    const again = (
+      await createSession(owner, {
+        startDate: utcIsoDate(),
+        productSelections: [
+          { productId: 'osint-license', quantity: 3 },
+          { productId: 'additional-seat', quantity: 3 },
+        ],
+      })
+    ).json<{ key: string }>();
+    expect(again.key).not.toBe(key);
+  });
+
+  it('is plain JSON when no private key is configured', async () => {
+    const owner = await trialOwner('owner@plain.example.org');
+    const saved = t.config.billing.fastspring.privateKey;
+    t.config.billing.fastspring.privateKey = undefined;
+    try {
+      const response = await createSession(owner, {
+        startDate: utcIsoDate(),
+        productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+      });
+      expect(response.statusCode).toBe(200);
+      const { payload, key } = response.json<{ payload: string; key: string }>();
+      expect(key).toBe('');
+      expect(JSON.parse(payload)).toEqual({
+        items: [{ product: 'osint-license-subscription', quantity: 1, pricing: { price: { USD: 100 } } }],
+        tags: { organizationId: String(owner.organizationId), startDate: utcIsoDate() },
+      });
+    } finally {
+      t.config.billing.fastspring.privateKey = saved;
+    }
+  });
+
+  it('refuses other organizations, non-owners, past dates and malformed selections', async () => {
+    const owner = await trialOwner('owner@refusals.example.org');
+    const other = await trialOwner('owner@other-refusals.example.org');
+    const licence = [{ productId: 'osint-license', quantity: 1 }];
+    const foreign = await t.request({
+      method: 'POST',
+      url: '/api/fastspring/create-session',
+      cookie: owner.cookie,
+      payload: { organizationId: other.organizationId, startDate: utcIsoDate(), productSelections: licence },
+    });
+    expect(foreign.statusCode).toBe(404);
+
+    await createUser(t, {
+      email: 'analyst@refusals.example.org',
+      role: 'USER',
+      organizationId: owner.organizationId,
+    });
+    const analyst = {
+      cookie: await login(t, 'analyst@refusals.example.org'),
+      organizationId: owner.organizationId,
+    };
+    expect(
+      (await createSession(analyst, { startDate: utcIsoDate(), productSelections: licence })).statusCode,
+    ).toBe(403);
+
+    const past = await createSession(owner, { startDate: '2020-01-01', productSelections: licence });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().violations).toEqual([
+      { field: 'startDate', message: 'The start date cannot be in the past.' },
+    ]);
+
+    for (const productSelections of [
+      [{ productId: 'additional-seat', quantity: 2 }],
+      [...licence, { productId: 'osint-license-subscription', quantity: 1 }],
+      [{ productId: 'osint-license', quantity: 13 }],
+      [{ productId: 'osint-license-subscription', quantity: 2 }],
+      [...licence, { productId: 'additional-seat', quantity: 0 }],
+      [...licence, { productId: 'free-seat', quantity: 1 }],
+    ]) {
+      const response = await createSession(owner, { startDate: utcIsoDate(), productSelections });
+      expect(response.statusCode, JSON.stringify(productSelections)).toBe(400);
+    }
+  });
+});
+
+describe('webhook signature', () => {
+  it('accepts a correctly signed call and refuses tampered, unsigned and wrongly signed ones with 401', async () => {
+    const owner = await trialOwner('owner@signature.example.org');
+    const session = await checkout(owner, 'FIXED', 2, 1);
+    const orderId = fsId('ord');
+
+    const tampered = fsEvents.orderCompleted(session, { orderId });
+    const forged = await fs.deliver(webhookUrl, [tampered], {
+      tamper: (body) => body.replace('"quantity":1', '"quantity":12'),
+    });
+    expect(forged.status).toBe(401);
+    const unsigned = await fs.deliver(webhookUrl, [tampered], { signature: null });
+    expect(unsigned.status).toBe(401);
+    const wrongSecret = await fs.deliver(webhookUrl, [tampered], { secret: 'not-the-secret' });
+    expect(wrongSecret.status).toBe(401);
+    const garbage = await fs.deliver(webhookUrl, [tampered], { signature: 'AAAA' });
+    expect(garbage.status).toBe(401);
+    expect(await paymentCount(tampered.id)).toBe(0);
+    expect(await planRows(owner.organizationId)).toHaveLength(0);
+
+    const valid = await fs.deliver(webhookUrl, [tampered]);
+    expect(valid.status).toBe(200);
+    expect(valid.body).toBe(tampered.id);
+    expect(await paymentCount(tampered.id)).toBe(1);
+  });
+
+  it('needs no Origin header (FastSpring sends none) and answers 400 to a signed body of the wrong shape', async () => {
+    const { webhookSignature } = await import('../../src/billing/fastspring-crypto.ts');
+    const body = JSON.stringify({ notEvents: true });
+    const response = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-fs-signature': webhookSignature(body, SECRET) },
+      body,
+    });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('fixed period paid by card', () => {
+  it('order.completed creates the ONE_TIME_PAYMENT plan with the purchased seats and months, once', async () => {
+    const owner = await trialOwner('owner@fixed-card.example.org');
+    const session = await checkout(owner, 'FIXED', 4, 3);
+    const orderId = fsId('ord');
+    const completed = fsEvents.orderCompleted(session, { orderId });
+
+    const first = await fs.deliver(webhookUrl, [completed]);
+    expect(first.status).toBe(200);
+    const active = (await plans(owner)).activeBillingPlan!;
+    expect(active).toMatchObject({ planType: 'ONE_TIME_PAYMENT', seatLimit: 4 });
+    expect(active.startDate.slice(0, 10)).toBe(utcIsoDate());
+    expect(active.endDate.slice(0, 10)).toBe(addMonths(utcIsoDate(), 3));
+
+    // The same event again (FastSpring retries until it sees a 2xx), and the same order in a new event.
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [fsEvents.orderCompleted(session, { orderId })])).status).toBe(200);
+    expect(await planRows(owner.organizationId)).toHaveLength(1);
+    expect(await paymentCount(completed.id)).toBe(1);
+
+    const orders = await t.request({
+      method: 'GET',
+      url: '/api/user/organization/orders',
+      cookie: owner.cookie,
+    });
+    expect(orders.json()).toEqual([
+      expect.objectContaining({
+        orderStatus: 'COMPLETED',
+        paymentMethod: 'CARD',
+        amount: 750,
+        seatLimit: 4,
+        months: 3,
+      }),
+    ]);
+  });
+
+  it('concurrent deliveries of one event create one payment record and one plan', async () => {
+    const owner = await trialOwner('owner@concurrent.example.org');
+    const session = await checkout(owner, 'FIXED', 3, 2);
+    const completed = fsEvents.orderCompleted(session, { orderId: fsId('ord') });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => fs.deliver(webhookUrl, [completed])));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await paymentCount(completed.id)).toBe(1);
+    const rows = await planRows(owner.organizationId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.seat_limit).toBe(3);
+  });
+
+  it('ignores, but records, an order that names no known organization', async () => {
+    const session: StoreSession = {
+      items: [{ product: 'osint-license', quantity: 1, pricing: { price: { USD: 100 } } }],
+      tags: { organizationId: '99999999', startDate: utcIsoDate() },
+    };
+    const completed = fsEvents.orderCompleted(session, { orderId: fsId('ord') });
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+    const row = await t.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('event_id', '=', completed.id)
+      .executeTakeFirstOrThrow();
+    expect(row.outcome).toBe('IGNORED');
+  });
+});
+
+describe('monthly subscription', () => {
+  it('activation starts the plan, each charge adds a month once, deactivation ends it', async () => {
+    const owner = await trialOwner('owner@monthly.example.org');
+    const session = await checkout(owner, 'MONTHLY', 3);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    // Paid two days ago for a plan starting today (the chosen start date).
+    const now = Date.now() - 2 * DAY;
+    const firstNext = Date.parse(`${addMonths(utcIsoDate(), 1)}T23:59:59Z`);
+
+    expect((await fs.deliver(webhookUrl, [fsEvents.orderCompleted(session, ids, now)])).status).toBe(200);
+    const activated = fsEvents.subscriptionActivated(session, ids, { begin: now, next: firstNext }, now);
+    expect((await fs.deliver(webhookUrl, [activated])).status).toBe(200);
+    let plan = (await plans(owner)).activeBillingPlan!;
+    expect(plan).toMatchObject({ planType: 'SUBSCRIPTION', seatLimit: 3 });
+    expect(Date.parse(plan.endDate)).toBe(firstNext);
+
+    const chargeIds = { ...ids, chargeOrderId: fsId('ord') };
+    const secondNext = Date.parse(`${addMonths(utcIsoDate(), 2)}T23:59:59Z`);
+    const charge = fsEvents.chargeCompleted(session, chargeIds, { begin: now, next: secondNext });
+    expect((await fs.deliver(webhookUrl, [charge])).status).toBe(200);
+    // A replay, and the same charge order under a new event id, add nothing.
+    expect((await fs.deliver(webhookUrl, [charge])).status).toBe(200);
+    expect(
+      (
+        await fs.deliver(webhookUrl, [
+          fsEvents.chargeCompleted(session, chargeIds, { begin: now, next: secondNext }),
+        ])
+      ).status,
+    ).toBe(200);
+    plan = (await plans(owner)).activeBillingPlan!;
+    expect(plan.endDate.slice(0, 10)).toBe(addMonths(utcIsoDate(), 2));
+    expect(await planRows(owner.organizationId)).toHaveLength(1);
+
+    const canceled = fsEvents.subscriptionState('subscription.canceled', session, ids, {
+      begin: now,
+      next: secondNext,
+    });
+    expect((await fs.deliver(webhookUrl, [canceled])).status).toBe(200);
+    expect((await plans(owner)).activeBillingPlan?.planType).toBe('SUBSCRIPTION');
+    const subscription = await t.db
+      .selectFrom('fastspring_subscriptions')
+      .selectAll()
+      .where('id', '=', ids.subscriptionId)
+      .executeTakeFirstOrThrow();
+    expect(subscription.state).toBe('CANCELED');
+
+    const deactivated = fsEvents.subscriptionState('subscription.deactivated', session, ids, {
+      begin: now,
+      next: secondNext,
+      deactivation: Date.now(),
+    });
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const after = await plans(owner);
+    // The trial (still running) is what remains in force.
+    expect(after.activeBillingPlan?.planType).toBe('TRIAL');
+    expect(after.expiredBillingPlan?.planType).toBe('SUBSCRIPTION');
+
+    // A late charge after deactivation extends nothing.
+    const late = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin: now, next: secondNext },
+    );
+    expect((await fs.deliver(webhookUrl, [late])).status).toBe(200);
+    expect((await plans(owner)).activeBillingPlan?.planType).toBe('TRIAL');
+  });
+
+  it('payment overdue keeps the paid period and tells the owner', async () => {
+    const owner = await trialOwner('owner@overdue.example.org');
+    const session = await checkout(owner, 'MONTHLY', 1);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next = Date.now() + 30 * DAY;
+    await fs.deliver(webhookUrl, [fsEvents.subscriptionActivated(session, ids, { begin: Date.now(), next })]);
+    const overdue = fsEvents.subscriptionState('subscription.payment.overdue', session, ids, {
+      begin: Date.now(),
+      next,
+    });
+    expect((await fs.deliver(webhookUrl, [overdue])).status).toBe(200);
+    expect((await plans(owner)).activeBillingPlan).toMatchObject({ planType: 'SUBSCRIPTION', seatLimit: 1 });
+    const mails = await t.db.selectFrom('jobs').select('payload').where('queue', '=', 'mail.send').execute();
+    const subjects = mails
+      .map(
+        (m) =>
+          (typeof m.payload === 'string' ? JSON.parse(m.payload) : m.payload) as {
+            to: string;
+            subject: string;
+          },
+      )
+      .filter((m) => m.to === 'owner@overdue.example.org')
+      .map((m) => m.subject);
+    expect(subjects).toContain('Your subscription payment is overdue');
+  });
+
+  it('out of order: a deactivation that arrives before the activation caps the plan; a stale cancel changes nothing', async () => {
+    const owner = await trialOwner('owner@out-of-order.example.org');
+    const begin = Date.now() - 20 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 2);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const deactivatedAt = Date.now() - 5 * DAY;
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next: begin + 31 * DAY, deactivation: deactivatedAt },
+      deactivatedAt,
+    );
+    const activated = fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 31 * DAY }, begin);
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [activated])).status).toBe(200);
+    const rows = await planRows(owner.organizationId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.end_date.getTime()).toBe(deactivatedAt);
+    expect((await plans(owner)).activeBillingPlan?.planType).toBe('TRIAL');
+
+    const staleCancel = fsEvents.subscriptionState(
+      'subscription.canceled',
+      session,
+      ids,
+      { begin, next: begin + 31 * DAY },
+      begin + DAY,
+    );
+    expect((await fs.deliver(webhookUrl, [staleCancel])).status).toBe(200);
+    const subscription = await t.db
+      .selectFrom('fastspring_subscriptions')
+      .selectAll()
+      .where('id', '=', ids.subscriptionId)
+      .executeTakeFirstOrThrow();
+    expect(subscription.state).toBe('DEACTIVATED');
+  });
+
+  it('out of order: a renewal charge before the activation still counts the first month and the renewal', async () => {
+    const owner = await trialOwner('owner@charge-first.example.org');
+    const session = await checkout(owner, 'MONTHLY', 1);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const begin = Date.now();
+    const charge = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: begin },
+    );
+    const activated = fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 28 * DAY });
+    // One delivery with both events, the later one first.
+    const answer = await fs.deliver(webhookUrl, [charge, activated]);
+    expect(answer.status).toBe(200);
+    expect(answer.body.split('\n')).toEqual([charge.id, activated.id]);
+    const plan = (await plans(owner)).activeBillingPlan!;
+    expect(plan.planType).toBe('SUBSCRIPTION');
+    expect(plan.endDate.slice(0, 10)).toBe(addMonths(addMonths(utcIsoDate(new Date(begin)), 1), 1));
+  });
+});
+
+describe('admin payments', () => {
+  it('lists FastSpring events with their outcome; the detail carries the event as received', async () => {
+    const list = await t.request({
+      method: 'GET',
+      url: '/api/admin/payments?source=FASTSPRING',
+      cookie: admin,
+    });
+    expect(list.statusCode).toBe(200);
+    const rows = list.json<{ id: number; source: string; eventType: string; outcome: string }[]>();
+    expect(rows.length).toBeGreaterThan(5);
+    expect(new Set(rows.map((r) => r.source))).toEqual(new Set(['FASTSPRING']));
+    expect(rows.map((r) => r.eventType)).toEqual(
+      expect.arrayContaining(['order.completed', 'subscription.activated', 'subscription.charge.completed']),
+    );
+    const detail = await t.request({
+      method: 'GET',
+      url: `/api/admin/payments/${rows[0]!.id}`,
+      cookie: admin,
+    });
+    expect(detail.json().payload).toHaveProperty('type');
+
+    const owner = await trialOwner('owner@not-admin.example.org');
+    expect(
+      (await t.request({ method: 'GET', url: '/api/admin/payments', cookie: owner.cookie })).statusCode,
+    ).toBe(403);
+  });
+});
