@@ -144,7 +144,8 @@ function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
     fastspring: {
       storefront: env.FASTSPRING_STOREFRONT ?? '',
       accessKey: env.FASTSPRING_ACCESS_KEY ?? '',
-      scriptUrl: env.FASTSPRING_SCRIPT_URL ?? 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js',
+      scriptUrl:
+        env.FASTSPRING_SCRIPT_URL ?? 'https://sbl.onfastspring.com/sbl/1.0.3/fastspring-builder.min.js',
       webhookSecret: env.FASTSPRING_WEBHOOK_SECRET || undefined,
       privateKey:
         env.FASTSPRING_PRIVATE_KEY ||
