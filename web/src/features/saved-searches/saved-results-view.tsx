@@ -1,0 +1,200 @@
+import { SEARCH_MESSAGES, SEARCH_TYPE_LABELS, type SavedSearchResult } from '@osint/contract/search';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
+import { Button } from '../../components/button.tsx';
+import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { sortResults, type ResultSort } from '../../components/results/result-grouping.ts';
+import { ResultsEmpty } from '../../components/results/results-empty.tsx';
+import { ResultsGrid } from '../../components/results/results-grid.tsx';
+import { ResultsToolbar } from '../../components/results/results-toolbar.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { useSession } from '../../lib/session.tsx';
+import { ReportModal } from './report-modal.tsx';
+import { ConfirmDeleteModal } from './saved-search-modals.tsx';
+import { deleteSavedResults, fetchSavedResults } from './saved-searches-api.ts';
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Saved Results (spec 001 §2): sort, grouping (on by default), selection, delete, GENERATE REPORT. */
+export function SavedResultsView({ hash }: { hash: string }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { session } = useSession();
+  const query = useQuery({
+    queryKey: ['saved-search-results', hash],
+    queryFn: () => fetchSavedResults(hash),
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+  });
+  const [sort, setSort] = useState<ResultSort>('default');
+  const [grouping, setGrouping] = useState(true);
+  // Results start selected (spec 001 §3 isSelected); kept as the unselected ones.
+  const [unselected, setUnselected] = useState<ReadonlySet<number>>(new Set());
+  const [restrictedOpen, setRestrictedOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<string>();
+  const [deleting, setDeleting] = useState(false);
+  const [reportIds, setReportIds] = useState<number[]>();
+
+  const results = useMemo(() => query.data?.results ?? [], [query.data]);
+  const sorted = useMemo(() => sortResults(results, sort), [results, sort]);
+  const selectedIds = sorted.filter((r) => !unselected.has(r.id)).map((r) => r.id);
+  const allSelected = results.length > 0 && selectedIds.length === results.length;
+
+  if (query.isPending) return <LoadingPlaceholder />;
+  if (query.isError || !query.data) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <section className="container page">
+        <div className="card saved-empty" role="alert">
+          <h1 className="saved-empty__title">
+            {missing ? 'Saved search not found' : 'Something went wrong'}
+          </h1>
+          <p>
+            {missing
+              ? 'It may have been deleted, or it belongs to another organization.'
+              : 'The saved results could not be loaded. Please try again later.'}
+          </p>
+          <Link className="btn btn-primary" to="/saved-searches">
+            Back to Saved Searches
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  const saved = query.data;
+
+  const changeSort = (value: ResultSort) => {
+    setSort(value);
+    // Changing the sort re-selects everything (spec 001 §4).
+    setUnselected(new Set());
+  };
+  const toggle = (id: number) =>
+    setUnselected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const removeSelected = async () => {
+    setDeleting(true);
+    setDeleteError(undefined);
+    try {
+      const { remaining } = await deleteSavedResults(saved.id, selectedIds);
+      setConfirmDelete(false);
+      if (remaining === 0) {
+        // Nothing left: back to the list (spec 001 §2).
+        navigate('/saved-searches');
+        return;
+      }
+      queryClient.setQueryData(['saved-search-results', hash], {
+        ...saved,
+        results: saved.results.filter((r: SavedSearchResult) => !selectedIds.includes(r.id)),
+        numberOfResults: remaining,
+        resultCount: remaining,
+      });
+      setUnselected(new Set());
+    } catch (error) {
+      console.error('Deleting saved results failed', error);
+      setDeleteError(SEARCH_MESSAGES.deleteSavedResultFailure);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <section className="container page saved-results" aria-labelledby="saved-results-title">
+      <header className="saved-results__header">
+        <div className="saved-results__heading">
+          <Button variant="secondary" className="btn-sm" onClick={() => navigate('/saved-searches')}>
+            ← Back
+          </Button>
+          <h1 className="page__title" id="saved-results-title">
+            Saved Results
+          </h1>
+        </div>
+        <Link className="btn btn-secondary" to="/search">
+          New search
+        </Link>
+      </header>
+
+      <div className="card saved-results__summary">
+        <img className="saved-results__face" src={saved.image} alt="Searched face" />
+        <div>
+          <p className="saved-item__name">{saved.name}</p>
+          {saved.description && <p className="saved-item__description">{saved.description}</p>}
+          <p className="saved-item__meta">
+            {SEARCH_TYPE_LABELS[saved.type]} · saved{' '}
+            <time dateTime={saved.createdAt}>{dateTime.format(new Date(saved.createdAt))}</time> ·{' '}
+            {saved.numberOfResults} {saved.numberOfResults === 1 ? 'result' : 'results'}
+          </p>
+        </div>
+      </div>
+
+      {saved.status === 'PENDING' ? (
+        <div className="card saved-empty" role="status">
+          <p className="saved-empty__title">Saving in progress</p>
+          <p>The results are being copied. Check back in a few minutes.</p>
+        </div>
+      ) : results.length === 0 ? (
+        <ResultsEmpty>
+          <p>This saved search has no results. Try a new search with a different or clearer image.</p>
+          <Link className="btn btn-primary" to="/search">
+            New search
+          </Link>
+        </ResultsEmpty>
+      ) : (
+        <>
+          <ResultsToolbar sort={sort} onSort={changeSort} grouping={grouping} onGrouping={setGrouping}>
+            <label className="checkbox saved-results__select-all">
+              <input
+                type="checkbox"
+                checked={allSelected}
+                onChange={() => setUnselected(allSelected ? new Set(results.map((r) => r.id)) : new Set())}
+              />
+              <span>Select All</span>
+            </label>
+            <div className="saved-results__actions">
+              <Button
+                variant="secondary"
+                disabled={selectedIds.length === 0}
+                onClick={() => {
+                  setDeleteError(undefined);
+                  setConfirmDelete(true);
+                }}
+              >
+                Delete selected
+              </Button>
+              <Button disabled={selectedIds.length === 0} onClick={() => setReportIds(selectedIds)}>
+                GENERATE REPORT ({selectedIds.length})
+              </Button>
+            </div>
+          </ResultsToolbar>
+          <ResultsGrid
+            results={sorted}
+            grouping={grouping}
+            resetKey={`${hash}:${sort}`}
+            restricted={session?.user.restricted ?? false}
+            onRestricted={() => setRestrictedOpen(true)}
+            selection={{ isSelected: (id) => !unselected.has(id), toggle }}
+          />
+        </>
+      )}
+
+      {restrictedOpen && <AccessRestrictedModal onClose={() => setRestrictedOpen(false)} />}
+      {confirmDelete && (
+        <ConfirmDeleteModal
+          title="Delete selected results"
+          text={`${selectedIds.length} ${selectedIds.length === 1 ? 'result' : 'results'} will be deleted from “${saved.name}”.`}
+          error={deleteError}
+          busy={deleting}
+          onConfirm={() => void removeSelected()}
+          onClose={() => setConfirmDelete(false)}
+        />
+      )}
+      {reportIds && <ReportModal resultIds={reportIds} onClose={() => setReportIds(undefined)} />}
+    </section>
+  );
+}

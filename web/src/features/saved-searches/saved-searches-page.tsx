@@ -1,0 +1,10 @@
+import { useParams } from 'react-router';
+import { SavedResultsView } from './saved-results-view.tsx';
+import { SavedSearchList } from './saved-search-list.tsx';
+import './saved-searches.css';
+
+/** /saved-searches/{hashedId?}: the list, or one saved search's results. */
+export function SavedSearchesPage() {
+  const { hashedId } = useParams();
+  return hashedId ? <SavedResultsView key={hashedId} hash={hashedId} /> : <SavedSearchList />;
+}
