@@ -1,0 +1,239 @@
+// npm run bench:search — upload of a ~1 MB photo to search results, end to end through the HTTP API, over
+// an index of 100,000 faces (the crawled demo sites plus synthetic descriptors). Prints p50/p95 per step.
+//   npm run bench:search -- --faces 100000 --runs 20
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { openDatabase } from '../server/src/db/database.ts';
+import { migrateToLatest } from '../server/src/db/migrate.ts';
+import { DEMO_PHOTOS } from '../server/src/demo/demo-content.ts';
+import { renderDemoPhotos, startDemoSite } from '../server/src/demo/demo-site.ts';
+import { vectorToBytes } from '../server/src/face/index/face-index.ts';
+import { SHIPPED_MODEL } from '../server/src/services/face-index.service.ts';
+import { FaceVectorRepository } from '../server/src/repositories/face-vector.repository.ts';
+import { similarity } from '../server/src/face/similarity.ts';
+import { createRandom } from './lib/synthetic-face-vectors.ts';
+
+const { values } = parseArgs({
+  options: { faces: { type: 'string', default: '100000' }, runs: { type: 'string', default: '20' } },
+});
+const FACES = Number(values.faces);
+const RUNS = Number(values.runs);
+const ADMIN = { email: 'bench@provider.example.org', password: 'Bench.Pass1' };
+const ORIGIN = 'http://localhost:3000';
+
+const DIMENSIONS = SHIPPED_MODEL.dimensions;
+
+async function realDescriptors(): Promise<Float32Array[]> {
+  const vectors: Float32Array[] = [];
+  for await (const batch of new FaceVectorRepository(database.db, SHIPPED_MODEL.modelId).allVectors(1000)) {
+    vectors.push(...batch.map((entry) => entry.vector));
+  }
+  return vectors;
+}
+
+/**
+ * Descriptors distributed like the real ones: every dlib descriptor shares a large common direction
+ * (different people score ≈ 0.84, the same person ≈ 0.95). Vectors from another distribution would sit
+ * apart from the real faces and make the approximate index look worse (or better) than it is.
+ */
+function realisticDescriptors(real: Float32Array[], count: number): { count: number; vectors: Float32Array } {
+  const random = createRandom(11);
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const unit = (v: Float32Array) => {
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const mean = unit(real.reduce((sum, v) => sum.map((x, i) => x + v[i]!), new Float32Array(DIMENSIONS)));
+  const noise = (scale: number) =>
+    unit(Float32Array.from({ length: DIMENSIONS }, gaussian)).map((x) => x * scale);
+  const vectors = new Float32Array(count * DIMENSIONS);
+  let face = 0;
+  while (face < count) {
+    const centre = unit(mean.map((x, i) => 0.917 * x + noise(0.4)[i]!));
+    const photos = 1 + Math.floor(random() * 6);
+    for (let p = 0; p < photos && face < count; p++, face++) {
+      const jitter = noise(0.23);
+      vectors.set(unit(centre.map((x, i) => x + jitter[i]!)), face * DIMENSIONS);
+    }
+  }
+  return { count, vectors };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-bench-search-'));
+const database = await openDatabase({ dataDir });
+await migrateToLatest(database.db);
+const config = loadConfig(
+  {},
+  {
+    dataDir,
+    publicUrl: ORIGIN,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    demoData: false,
+    rateLimit: { enabled: false },
+    logLevel: 'warn',
+  },
+);
+const { app, container } = await buildApp(config, database.db);
+await container.services.seed.run();
+container.jobRunner.start();
+
+console.log(`Crawling the demo sites…`);
+const site = await startDemoSite({ port: 0 });
+const crawlId = await container.services.crawl.startDemoCrawlIfIndexEmpty(site.crawlTarget);
+for (;;) {
+  const crawl = await database.db
+    .selectFrom('crawls')
+    .select('status')
+    .where('public_id', '=', crawlId!)
+    .executeTakeFirstOrThrow();
+  if (crawl.status === 'DONE') break;
+  if (crawl.status === 'FAILED') throw new Error('demo crawl failed');
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+const realFaces = Number(
+  (await sql<{ n: number }>`select count(*)::int as n from faces`.execute(database.db)).rows[0]!.n,
+);
+
+console.log(`Adding ${FACES - realFaces} synthetic faces…`);
+const started = performance.now();
+const synthetic = realisticDescriptors(await realDescriptors(), FACES - realFaces);
+await sql`insert into pages (url, title) values ('https://synthetic.bench.example/', 'Synthetic')`.execute(
+  database.db,
+);
+const BATCH = 2000;
+for (let start = 0; start < synthetic.count; start += BATCH) {
+  const end = Math.min(synthetic.count, start + BATCH);
+  await database.db.transaction().execute(async (tx) => {
+    const images = await tx
+      .insertInto('images')
+      .values(
+        Array.from({ length: end - start }, (_, i) => ({
+          content_hash: `synthetic-${start + i}`,
+          phash: null,
+          analyzed_at: new Date(),
+        })),
+      )
+      .returning('id')
+      .execute();
+    await sql`insert into image_occurrences (image_id, page_id, image_url)
+      select id, (select id from pages where url = 'https://synthetic.bench.example/'), 'https://synthetic.bench.example/' || id || '.jpg'
+      from images where id = any(${images.map((r) => r.id)}::int[])`.execute(tx);
+    const faces = await tx
+      .insertInto('faces')
+      .values(
+        images.map((image, i) => ({
+          image_id: image.id,
+          box_x: 0,
+          box_y: 0,
+          box_width: 100,
+          box_height: 100,
+          score: 0.9,
+          quality: 0.8,
+          descriptor: Buffer.from(
+            vectorToBytes(synthetic.vectors.subarray((start + i) * DIMENSIONS, (start + i + 1) * DIMENSIONS)),
+          ),
+          model_id: SHIPPED_MODEL.modelId,
+        })),
+      )
+      .returning('id')
+      .execute();
+    await tx
+      .insertInto('face_index_log')
+      .values(faces.map((f) => ({ face_id: f.id, op: 'add' as const })))
+      .execute();
+  });
+}
+console.log(`  inserted in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const indexStarted = performance.now();
+await container.services.faceIndex.start();
+console.log(
+  `Face index of ${await container.services.faceIndex.size()} faces opened in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`,
+);
+
+// A ~1 MB query photo: the festival photo (several faces) enlarged and saved at high quality.
+const photos = await renderDemoPhotos();
+let quality = 97;
+let photo = await sharp(photos.get(DEMO_PHOTOS.festival.file)!).resize(1600).jpeg({ quality }).toBuffer();
+for (let width = 1800; photo.length < 950_000 && width <= 4000; width += 200)
+  photo = await sharp(photos.get(DEMO_PHOTOS.festival.file)!).resize(width).jpeg({ quality }).toBuffer();
+const meta = await sharp(photo).metadata();
+console.log(`Query photo: ${(photo.length / 1e6).toFixed(2)} MB, ${meta.width}×${meta.height}`);
+
+const login = await app.inject({
+  method: 'POST',
+  url: '/api/user/login',
+  headers: { origin: ORIGIN },
+  payload: { mail: ADMIN.email, password: ADMIN.password },
+});
+const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+const timings = { upload: [] as number[], search: [] as number[], total: [] as number[] };
+let results = 0;
+for (let run = 0; run <= RUNS; run++) {
+  const t0 = performance.now();
+  const upload = await app.inject({
+    method: 'POST',
+    url: '/api/upload-image',
+    headers: { origin: ORIGIN, cookie },
+    payload: { img: photo.toString('base64') },
+  });
+  if (upload.statusCode !== 200) throw new Error(`upload ${upload.statusCode}: ${upload.body}`);
+  const t1 = performance.now();
+  const faces = upload.json<{ faces: { hash: string }[] }>().faces;
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/api/search',
+    headers: { origin: ORIGIN, cookie },
+    payload: { faces: [faces[0]!.hash], type: 'OSINT' },
+  });
+  if (answer.statusCode !== 200) throw new Error(`search ${answer.statusCode}: ${answer.body}`);
+  const t2 = performance.now();
+  results = answer.json<{ numberOfResults: number }>().numberOfResults;
+  if (run === 0) continue; // warm-up: the face engine loads its models on first use
+  timings.upload.push(t1 - t0);
+  timings.search.push(t2 - t1);
+  timings.total.push(t2 - t0);
+}
+
+// The index must find what an exact scan of every stored vector finds.
+const probe = await app.inject({
+  method: 'POST',
+  url: '/api/upload-image',
+  headers: { origin: ORIGIN, cookie },
+  payload: { img: photo.toString('base64') },
+});
+const engine = await container.services.faceEngine.get();
+const query = (await engine.analyze(photo, { minFaceSize: 128 })).faces[0]!.descriptor;
+let exactBest = -1;
+for await (const batch of new FaceVectorRepository(database.db, SHIPPED_MODEL.modelId).allVectors(10_000)) {
+  for (const entry of batch) exactBest = Math.max(exactBest, similarity(query, entry.vector));
+}
+const indexBest = (await container.services.faceIndex.search(query, { limit: 10, minSimilarity: -1 }))[0]
+  ?.similarity;
+console.log(
+  `Best match of the query face: exact scan ${exactBest.toFixed(3)}, index ${indexBest?.toFixed(3)} (${probe.statusCode})`,
+);
+
+console.log(`\n${RUNS} runs over ${FACES} indexed faces (last search: ${results} results)`);
+console.log('step                 p50 ms   p95 ms');
+for (const [step, values] of Object.entries(timings)) {
+  const sorted = [...values].sort((a, b) => a - b);
+  console.log(
+    `${step.padEnd(20)} ${percentile(sorted, 50).toFixed(0).padStart(6)}   ${percentile(sorted, 95).toFixed(0).padStart(6)}`,
+  );
+}
+await app.close();
+await site.close();
+await database.close();
+await fs.rm(dataDir, { recursive: true, force: true });
