@@ -24,7 +24,9 @@ export function ResultsGrid<T extends SearchResult>({
   resetKey,
   ...actions
 }: ResultsGridProps<T>) {
-  const columns = useColumnCount();
+  // Single results are small enough for two columns on a phone; groups with their list of pages are not.
+  const fitting = useColumnCount();
+  const columns = grouping ? fitting : Math.max(2, fitting);
   const groups = useMemo(() => (grouping ? groupResults(results) : []), [grouping, results]);
   const total = grouping ? groups.length : results.length;
   const step = grouping ? 4 * columns : RESULT_GRID_STEP;

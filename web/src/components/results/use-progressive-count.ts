@@ -41,14 +41,15 @@ const COLUMN_QUERIES: [string, number][] = [
   ['(min-width: 1200px)', 5],
   ['(min-width: 900px)', 4],
   ['(min-width: 600px)', 3],
+  ['(min-width: 480px)', 2],
 ];
 
 function columnsNow(): number {
   if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return 5;
-  return COLUMN_QUERIES.find(([query]) => window.matchMedia(query).matches)?.[1] ?? 2;
+  return COLUMN_QUERIES.find(([query]) => window.matchMedia(query).matches)?.[1] ?? 1;
 }
 
-/** Columns of the result grid at the current window width (5 on a desktop: "4 rows of 5"). */
+/** Columns that fit the window width (5 on a desktop: "4 rows of 5"; 1 on a narrow phone). */
 export function useColumnCount(): number {
   const [columns, setColumns] = useState(columnsNow);
   useEffect(() => {
