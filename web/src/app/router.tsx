@@ -12,7 +12,6 @@ import {
 } from './pages/promo-routes.tsx';
 import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
-import { SavedSearchesPage } from '../features/saved-searches/saved-searches-page.tsx';
 import { SearchPage } from '../features/search/search-page.tsx';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
@@ -94,7 +93,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/saved-searches/:hashedId?',
-            element: <SavedSearchesPage />,
+            element: soon('Saved Searches', 'Your saved result sets, with notes and PDF reports.'),
             handle: { name: 'saved-searches' },
           },
           {
