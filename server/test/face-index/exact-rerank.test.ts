@@ -1,8 +1,8 @@
+import { l2Normalise } from '../../src/face/similarity.ts';
 import { describe, expect, it } from 'vitest';
 import {
   bruteForceSearch,
   cosineSimilarity,
-  l2Normalise,
   searchWithOverfetch,
 } from '../../src/face/index/exact-rerank.ts';
 import type { Candidate } from '../../src/face/index/exact-rerank.ts';

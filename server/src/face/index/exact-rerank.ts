@@ -14,13 +14,6 @@ export function cosineSimilarity(a: Float32Array, b: Float32Array): number {
   return norms > 0 ? dot(a, b) / norms : 0;
 }
 
-export function l2Normalise(vector: Float32Array): Float32Array {
-  const norm = Math.sqrt(dot(vector, vector));
-  const out = new Float32Array(vector.length);
-  if (norm > 0) for (let i = 0; i < vector.length; i++) out[i] = vector[i]! / norm;
-  return out;
-}
-
 function byBestFirst(a: FaceIndexHit, b: FaceIndexHit): number {
   return b.similarity - a.similarity || a.faceId - b.faceId;
 }
@@ -69,8 +62,8 @@ export interface CandidateBatch {
 
 /**
  * The search every index shares: ask the approximate index for candidates, drop those the filter
- * rejects, score the rest exactly, keep those above the threshold. When the filter left fewer
- * candidates than wanted and the index may still hold better-than-threshold faces, ask again wider
+ * rejects, score the rest exactly, keep those above the threshold. When the filter left too few
+ * candidates and the index may still hold better-than-threshold faces, ask again wider
  * (an HNSW search cannot be resumed, so it starts over; exact scores are reused).
  */
 export async function searchWithOverfetch(
@@ -80,13 +73,14 @@ export async function searchWithOverfetch(
 ): Promise<FaceIndexHit[]> {
   if (options.limit <= 0) return [];
   const exact = new Map<number, number>();
-  // Candidates that pass the filter to score before answering: with a filter as without one, so a
-  // filter that keeps one face in ten gets the same recall (from ten times as many raw candidates).
-  const wanted = Math.min(
+  let count = Math.min(
     Math.max(options.minCandidates, Math.ceil(options.limit * options.overfetch)),
     options.maxCandidates,
   );
-  let count = wanted;
+  // Enough candidates passed the filter once limit × overfetch have: the filtered best are then
+  // picked from a raw neighbourhood at least as wide as an unfiltered search's. (Asking for as many
+  // filtered candidates as unfiltered ones would cost ten times the search for a 10 % filter.)
+  const enough = Math.ceil(options.limit * options.overfetch);
   for (;;) {
     const { candidates, exhausted } = await fetchCandidates(count);
     const unscored: number[] = [];
@@ -106,13 +100,13 @@ export async function searchWithOverfetch(
     const widest = exhausted || count >= options.maxCandidates;
     const worst = candidates.at(-1)?.similarity ?? Number.NEGATIVE_INFINITY;
     const belowThreshold = worst < options.minSimilarity - options.approximationMargin;
-    if (exact.size >= wanted || widest || belowThreshold) {
+    if (exact.size >= enough || widest || belowThreshold) {
       return hits.sort(byBestFirst).slice(0, options.limit);
     }
     // Widen by the share of candidates the filter let through so far (with some room), at least
     // doubling; with nothing through yet, the share is unknown: widen eightfold.
     const passed = exact.size;
-    const factor = passed === 0 ? 8 : Math.min(16, Math.max(2, (1.2 * wanted) / passed));
+    const factor = passed === 0 ? 8 : Math.min(16, Math.max(2, (1.2 * enough) / passed));
     count = Math.min(Math.ceil(count * factor), options.maxCandidates);
   }
 }
