@@ -7,6 +7,7 @@ import { defineConfig, devices } from '@playwright/test';
 // outbox the tests read. Workers inherit the folder through the environment set here.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'osint-e2e-'));
 process.env.E2E_PORT ??= '3310';
+import { fastspringEnv } from './support/fastspring.ts';
 import { E2E_ADMIN } from './support/session.ts';
 
 const baseURL = `http://localhost:${process.env.E2E_PORT}`;
@@ -54,6 +55,8 @@ export default defineConfig({
       DEMO_DATA: '0',
       RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
+      // Card checkout against the local FastSpring stand-in of e2e/billing.spec.ts.
+      ...fastspringEnv(),
     },
   },
 });

@@ -12,6 +12,9 @@ import {
 } from './pages/promo-routes.tsx';
 import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
+import { AdminOrderPage, AdminOrdersPage } from '../features/billing-admin/admin-orders-pages.tsx';
+import { AdminPaymentPage, AdminPaymentsPage } from '../features/billing-admin/admin-payments-pages.tsx';
+import { PricingPage } from '../features/pricing/pricing-page.tsx';
 import { SearchPage } from '../features/search/search-page.tsx';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
@@ -72,10 +75,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/pricing',
-            element: soon(
-              'Select plan',
-              'Plans, card checkout and bank transfer with a proforma invoice will be available here.',
-            ),
+            element: <PricingPage />,
             handle: { name: 'pricing', refreshUser: true },
           },
           {
@@ -122,19 +122,20 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'payments',
-            element: soon('Payments', 'Card and bank payments.'),
+            element: <AdminPaymentsPage />,
             handle: { name: 'admin-payments' },
           },
           {
             path: 'payments/:id',
-            element: soon('Payment', 'Payment details.'),
+            element: <AdminPaymentPage />,
             handle: { name: 'admin-payment' },
           },
           {
             path: 'orders',
-            element: soon('Orders', 'Bank-transfer orders.'),
+            element: <AdminOrdersPage />,
             handle: { name: 'admin-orders' },
           },
+          { path: 'orders/:id', element: <AdminOrderPage />, handle: { name: 'admin-order' } },
           {
             path: 'saved-searches',
             element: soon('Saved Searches', 'Every organization’s saved searches.'),

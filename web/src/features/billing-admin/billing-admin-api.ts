@@ -1,0 +1,90 @@
+import type { Buyer, OrderDto, OrderStatus } from '@osint/contract/pricing';
+import { api, apiFile } from '../../lib/api-client.ts';
+
+export interface AdminOrder extends OrderDto {
+  invoiceNumber: string;
+  organization: { id: number | null; name: string };
+  buyer: Buyer | null;
+  fastspringOrderId: string | null;
+}
+
+export interface AdminOrderDetail extends AdminOrder {
+  plan: { planType: string; seatLimit: number; startDate: string; endDate: string } | null;
+  payments: {
+    id: number;
+    source: string;
+    eventType: string;
+    amount: number | null;
+    currency: string | null;
+    receivedAt: string;
+  }[];
+}
+
+export interface AdminPayment {
+  id: number;
+  source: 'FASTSPRING' | 'BANK_TRANSFER';
+  eventId: string | null;
+  eventType: string;
+  live: boolean;
+  outcome: 'PROCESSED' | 'IGNORED';
+  note: string | null;
+  organization: { id: number; name: string } | null;
+  orderId: number | null;
+  orderNumber: string | null;
+  fastspringOrderId: string | null;
+  fastspringSubscriptionId: string | null;
+  amount: number | null;
+  currency: string | null;
+  occurredAt: string;
+  receivedAt: string;
+}
+
+export interface AdminPaymentDetail extends AdminPayment {
+  payload: unknown;
+}
+
+export const ORDERS_KEY = ['admin', 'orders'] as const;
+export const PAYMENTS_KEY = ['admin', 'payments'] as const;
+export const PAGE_SIZE = 25;
+
+export function fetchOrders(filter: { status: '' | OrderStatus; search: string; page: number }) {
+  return api<AdminOrder[]>('/admin/orders', {
+    query: {
+      status: filter.status || undefined,
+      search: filter.search || undefined,
+      page: filter.page,
+      pageSize: PAGE_SIZE,
+    },
+  });
+}
+
+export const fetchOrder = (id: number) => api<AdminOrderDetail>(`/admin/orders/${id}`);
+export const markPaid = (id: number) =>
+  api<AdminOrderDetail>(`/admin/orders/${id}/mark-paid`, { method: 'POST' });
+export const fetchInvoice = (id: number) => apiFile(`/admin/orders/${id}/invoice`, 'invoice.pdf');
+
+export function fetchPayments(filter: { source: '' | 'FASTSPRING' | 'BANK_TRANSFER'; page: number }) {
+  return api<AdminPayment[]>('/admin/payments', {
+    query: { source: filter.source || undefined, page: filter.page, pageSize: PAGE_SIZE },
+  });
+}
+
+export const fetchPayment = (id: number) => api<AdminPaymentDetail>(`/admin/payments/${id}`);
+
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+
+export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+/** Plan and order days are calendar days (UTC). */
+export const formatDate = (isoDay: string) => dateOnly.format(new Date(`${isoDay.slice(0, 10)}T00:00:00Z`));

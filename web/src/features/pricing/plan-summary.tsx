@@ -1,0 +1,176 @@
+import {
+  BILLING_MESSAGES,
+  formatDay,
+  formatUsd,
+  monthsLabel,
+  PLAN_TYPE_LABELS,
+  type BillingPlanDto,
+  type OrderDto,
+} from '@osint/contract/pricing';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import type { BillingPlanInfo } from './pricing-api.ts';
+import { downloadInvoice, saveBlob } from './pricing-api.ts';
+
+export type SubscriptionStatus = 'ACTIVE' | 'PAYMENT_CONFIRMED' | 'PAYMENT_PENDING' | 'EXPIRED';
+
+interface SummaryView {
+  status: SubscriptionStatus;
+  planType: string;
+  startDate: string;
+  endDate: string;
+  months: number;
+  seats: string;
+  amount?: number;
+}
+
+const STATUS_BADGES: Record<SubscriptionStatus, { label: string; tone: string }> = {
+  ACTIVE: { label: 'Active', tone: 'success' },
+  PAYMENT_CONFIRMED: { label: 'APPROVED', tone: 'info' },
+  PAYMENT_PENDING: { label: 'CONFIRMING', tone: 'warning' },
+  EXPIRED: { label: 'Expired', tone: 'danger' },
+};
+
+const day = (iso: string) => formatDay(iso.slice(0, 10));
+
+function fromPlan(plan: BillingPlanDto, status: SubscriptionStatus): SummaryView {
+  return {
+    status,
+    planType: PLAN_TYPE_LABELS[plan.planType],
+    startDate: day(plan.startDate),
+    endDate: day(plan.endDate),
+    months: plan.periodMonths,
+    seats: `${plan.usedSeats} / ${plan.seatLimit}`,
+  };
+}
+
+function fromOrder(order: OrderDto): SummaryView {
+  return {
+    status: 'PAYMENT_PENDING',
+    // Spec 001 §2: a pending order is shown as ONE_TIME_PAYMENT.
+    planType: PLAN_TYPE_LABELS.ONE_TIME_PAYMENT,
+    startDate: formatDay(order.startDate),
+    endDate: formatDay(order.endDate),
+    months: order.months,
+    seats: String(order.seatLimit),
+    amount: order.amount,
+  };
+}
+
+/**
+ * What the order summary shows (spec 001 §2): the active non-trial plan first, else the future plan, else
+ * the pending order, else an expired paid plan; undefined when the chooser is shown instead.
+ */
+export function summaryOf(info: BillingPlanInfo): SummaryView | undefined {
+  if (info.hasActivePaidPlan) return fromPlan(info.activeBillingPlan!, 'ACTIVE');
+  if (info.futureBillingPlan) return fromPlan(info.futureBillingPlan, 'PAYMENT_CONFIRMED');
+  if (info.pendingOrder) return fromOrder(info.pendingOrder);
+  if (!info.hasActivePlan && info.expiredBillingPlan && info.expiredBillingPlan.planType !== 'TRIAL')
+    return fromPlan(info.expiredBillingPlan, 'EXPIRED');
+  return undefined;
+}
+
+interface PlanSummaryProps {
+  info: BillingPlanInfo;
+  view: SummaryView;
+  roleLabel: string;
+  onRenew: () => void;
+}
+
+/** Spec 001 §2 "Order summary": status badge, plan, period, seats, and what to do next. */
+export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps) {
+  const [downloading, setDownloading] = useState(false);
+  const pending = info.pendingOrder;
+  const download = async () => {
+    if (!pending) return;
+    setDownloading(true);
+    try {
+      const file = await downloadInvoice(pending.id);
+      saveBlob(file.blob, file.fileName);
+    } catch (error) {
+      // Spec 001 §8: an invoice download failure is logged only.
+      console.error('Invoice download failed', error);
+    } finally {
+      setDownloading(false);
+    }
+  };
+  const badge = STATUS_BADGES[view.status];
+  return (
+    <section className="card pricing-summary" aria-labelledby="pricing-summary-title">
+      <header className="pricing-summary__header">
+        <div>
+          <p className="page__eyebrow">Order summary</p>
+          <h2 className="pricing-summary__title" id="pricing-summary-title">
+            {view.planType}
+          </h2>
+        </div>
+        <div className="pricing-summary__badges">
+          <span className={`badge badge--${badge.tone}`} data-testid="subscription-status">
+            {badge.label}
+          </span>
+          {view.status === 'ACTIVE' && <span className="badge">{roleLabel}</span>}
+        </div>
+      </header>
+
+      <dl className="pricing-summary__facts">
+        <div>
+          <dt>Plan type</dt>
+          <dd>{view.planType}</dd>
+        </div>
+        <div>
+          <dt>Period</dt>
+          <dd>{monthsLabel(view.months)}</dd>
+        </div>
+        <div>
+          <dt>Dates</dt>
+          <dd>
+            {view.startDate} – {view.endDate}
+          </dd>
+        </div>
+        <div>
+          <dt>Seats</dt>
+          <dd data-testid="seat-usage">{view.seats}</dd>
+        </div>
+        {view.amount !== undefined && (
+          <div>
+            <dt>Total</dt>
+            <dd>{formatUsd(view.amount)} USD</dd>
+          </div>
+        )}
+      </dl>
+
+      {pending && (
+        <div className="pricing-summary__notice" role="status">
+          <p>
+            {view.status === 'PAYMENT_PENDING'
+              ? BILLING_MESSAGES.awaitingPayment
+              : `Order ${pending.orderNumber} (${formatUsd(pending.amount)} USD) is waiting for payment. ${BILLING_MESSAGES.awaitingPayment}`}
+          </p>
+        </div>
+      )}
+      {view.status === 'PAYMENT_CONFIRMED' && (
+        <p className="pricing-summary__text">
+          Your payment is confirmed. The plan starts on {view.startDate}.
+        </p>
+      )}
+      {view.status === 'EXPIRED' && (
+        <p className="pricing-summary__text">
+          Your plan ended on {view.endDate}. Searches are paused until you renew.
+        </p>
+      )}
+
+      <div className="pricing-summary__actions">
+        {view.status === 'EXPIRED' && <Button onClick={onRenew}>Renew your plan</Button>}
+        {pending && (
+          <Button variant="secondary" loading={downloading} onClick={() => void download()}>
+            Download proforma invoice
+          </Button>
+        )}
+        <Link className="btn btn-secondary" to="/support">
+          Contact Support
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import type {
+  AllBillingPlans,
+  BankOrderRequest,
+  BillingPlanDto,
+  CheckoutConfig,
+  CheckoutSessionRequest,
+  CheckoutSessionResponse,
+  OrderDto,
+} from '@osint/contract/pricing';
+import { useQuery } from '@tanstack/react-query';
+import { api, apiFile } from '../../lib/api-client.ts';
+
+export const PLANS_KEY = ['billing', 'plans'] as const;
+export const ORDERS_KEY = ['billing', 'orders'] as const;
+const CONFIG_KEY = ['billing', 'config'] as const;
+
+/** Spec 001 §8: a failed plan or order fetch is logged only; the page shows what it has. */
+export function usePlans() {
+  return useQuery({
+    queryKey: PLANS_KEY,
+    queryFn: () => api<AllBillingPlans>('/user/organization/all-billing-plans'),
+  });
+}
+
+export function useOrders(enabled: boolean) {
+  return useQuery({
+    queryKey: ORDERS_KEY,
+    queryFn: () => api<OrderDto[]>('/user/organization/orders'),
+    enabled,
+  });
+}
+
+export function useCheckoutConfig() {
+  return useQuery({
+    queryKey: CONFIG_KEY,
+    queryFn: () => api<CheckoutConfig>('/billing/config'),
+    staleTime: Infinity,
+  });
+}
+
+export function createCheckoutSession(request: CheckoutSessionRequest) {
+  return api<CheckoutSessionResponse>('/fastspring/create-session', { method: 'POST', body: request });
+}
+
+export function placeBankOrder(request: BankOrderRequest) {
+  return apiFile('/order', 'invoice', { method: 'POST', body: request });
+}
+
+export function downloadInvoice(orderId: number) {
+  return apiFile(`/order/download-invoice/${orderId}`, 'invoice');
+}
+
+/** Saves a downloaded file under its name, the way a browser download does. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Billing plan info of spec 001 §3–§4, derived from the plans and the orders. */
+export interface BillingPlanInfo {
+  activeBillingPlan: BillingPlanDto | null;
+  futureBillingPlan: BillingPlanDto | null;
+  expiredBillingPlan: BillingPlanDto | null;
+  hasActivePlan: boolean;
+  hasActiveTrialPlan: boolean;
+  hasActivePaidPlan: boolean;
+  /** The latest PENDING order. */
+  pendingOrder: OrderDto | null;
+  /** The COMPLETED order with the latest end date. */
+  lastCompleteOrder: OrderDto | null;
+  hasFuturePlanOrPendingOrder: boolean;
+}
+
+export function billingPlanInfo(
+  plans: AllBillingPlans | undefined,
+  orders: OrderDto[] | undefined,
+): BillingPlanInfo {
+  const active = plans?.activeBillingPlan ?? null;
+  const future = plans?.futureBillingPlan ?? null;
+  const pendingOrder =
+    (orders ?? [])
+      .filter((order) => order.orderStatus === 'PENDING')
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
+  const lastCompleteOrder =
+    (orders ?? [])
+      .filter((order) => order.orderStatus === 'COMPLETED')
+      .sort((a, b) => b.endDate.localeCompare(a.endDate))[0] ?? null;
+  return {
+    activeBillingPlan: active,
+    futureBillingPlan: future,
+    expiredBillingPlan: plans?.expiredBillingPlan ?? null,
+    hasActivePlan: active !== null,
+    hasActiveTrialPlan: active?.planType === 'TRIAL',
+    hasActivePaidPlan: active !== null && active.planType !== 'TRIAL',
+    pendingOrder,
+    lastCompleteOrder,
+    hasFuturePlanOrPendingOrder: future !== null || pendingOrder !== null,
+  };
+}
