@@ -190,3 +190,32 @@ describe('SearchPage', () => {
     }
   });
 });
+
+describe('SearchPage with an image address', () => {
+  test('/search/{imageUrl} downloads the image and searches it', async () => {
+    const calls: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input);
+      calls.push(url);
+      if (url === '/api/saved-search/image/7')
+        return new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), {
+          headers: { 'content-type': 'image/jpeg' },
+        });
+      if (url === '/api/upload-image')
+        return Response.json({ faces: [face(1)], smallFaceCount: 0, minFaceSize: 128 });
+      return Response.json({ results: [hit(1, 'a')], time: 120, numberOfResults: 1, searchHash: 'S2' });
+    });
+    render(
+      <BannerProvider>
+        <MemoryRouter initialEntries={[`/search/${encodeURIComponent('/api/saved-search/image/7')}`]}>
+          <Routes>
+            <Route path="/search/:imageUrl?" element={<SearchPage />} />
+          </Routes>
+        </MemoryRouter>
+      </BannerProvider>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
+    expect(calls).toEqual(['/api/saved-search/image/7', '/api/upload-image', '/api/search']);
+    expect(screen.getByLabelText('Search summary').textContent).toContain('0.12 s');
+  });
+});

@@ -228,22 +228,22 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
     }
   }, [state.phase, state.requestedType, state.selected, search]);
 
-  // /search/{imageUrl}: download the image and search it at once.
+  // /search/{imageUrl}: download the image and search it at once. The address is then replaced by
+  // /search (a reload must not search again), which changes imageUrl: the download carries on.
+  const handledUrl = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (!imageUrl) return;
+    if (!imageUrl || handledUrl.current === imageUrl) return;
+    handledUrl.current = imageUrl;
     navigate('/search', { replace: true });
-    let cancelled = false;
+    const run = generation.current;
     downloadImage(imageUrl)
       .then((file) => {
-        if (!cancelled) void detect(file, 'OSINT');
+        if (run === generation.current) void detect(file, 'OSINT');
       })
       .catch((error: unknown) => {
         console.error('Image download failed', error);
-        if (!cancelled) fail(SEARCH_MESSAGES.searchFailure);
+        if (run === generation.current) fail(SEARCH_MESSAGES.searchFailure);
       });
-    return () => {
-      cancelled = true;
-    };
   }, [imageUrl, navigate, detect, fail]);
 
   useEffect(
