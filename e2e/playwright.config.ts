@@ -52,7 +52,10 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
-      DEMO_DATA: '0',
+      // The demo sites are served and crawled on first start, so search has a real index to search
+      // (with ADMIN_EMAIL set, no demo organization is created).
+      DEMO_DATA: '1',
+      DEMO_SITE_PORT: String(Number(process.env.E2E_PORT) + 1),
       RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
       // Card checkout against the local FastSpring stand-in of e2e/billing.spec.ts.

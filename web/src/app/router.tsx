@@ -15,6 +15,7 @@ import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
 import { AdminOrderPage, AdminOrdersPage } from '../features/billing-admin/admin-orders-pages.tsx';
 import { AdminPaymentPage, AdminPaymentsPage } from '../features/billing-admin/admin-payments-pages.tsx';
 import { PricingPage } from '../features/pricing/pricing-page.tsx';
+import { SavedSearchesPage } from '../features/saved-searches/saved-searches-page.tsx';
 import { SearchPage } from '../features/search/search-page.tsx';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
@@ -93,7 +94,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/saved-searches/:hashedId?',
-            element: soon('Saved Searches', 'Your saved result sets, with notes and PDF reports.'),
+            element: <SavedSearchesPage />,
             handle: { name: 'saved-searches' },
           },
           {
