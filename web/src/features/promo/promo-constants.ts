@@ -18,10 +18,13 @@ export const LEGAL_VERSION_ISO = '2024-01-22';
 
 // Spec 000 §9 and 001 §9. Architecture §5: an additional user costs 50 USD, never 100, in every text.
 export const TRIAL_DAYS = 7;
-export const BASE_PRICE_USD = 100;
-export const ADDITIONAL_USER_PRICE_USD = 50;
-export const MAX_FIXED_PERIOD_MONTHS = 12;
-export const REFUND_WINDOW_DAYS = 14;
+// Prices and limits come from the one pricing module the pricing page, the server and invoices use.
+export {
+  ADDITIONAL_USER_PRICE_USD,
+  BASE_PRICE_USD,
+  MAX_MONTHS as MAX_FIXED_PERIOD_MONTHS,
+  REFUND_DAYS as REFUND_WINDOW_DAYS,
+} from '@osint/contract/pricing';
 export const INACTIVITY_RETENTION_DAYS = 30;
 export const LOG_RETENTION_DAYS = 90;
 export const RECORD_RETENTION_YEARS = 7;
