@@ -44,18 +44,31 @@ export function SavedResultsView({ hash }: { hash: string }) {
 
   if (query.isPending) return <LoadingPlaceholder />;
   if (query.isError || !query.data) {
-    const missing = query.error instanceof ApiError && query.error.status === 404;
+    const status = query.error instanceof ApiError ? query.error.status : 0;
+    const [title, text] =
+      status === 404
+        ? ['Saved search not found', 'It may have been deleted, or it belongs to another organization.']
+        : status === 403
+          ? session?.user.isOwner
+            ? [
+                'Your Subscription Has Expired',
+                'Renew your plan to open your saved results and reports again.',
+              ]
+            : [
+                'Search Access Unavailable',
+                'Please contact the owner of your organization’s account to get access.',
+              ]
+          : ['Something went wrong', 'The saved results could not be loaded. Please try again later.'];
     return (
       <section className="container page">
         <div className="card saved-empty" role="alert">
-          <h1 className="saved-empty__title">
-            {missing ? 'Saved search not found' : 'Something went wrong'}
-          </h1>
-          <p>
-            {missing
-              ? 'It may have been deleted, or it belongs to another organization.'
-              : 'The saved results could not be loaded. Please try again later.'}
-          </p>
+          <h1 className="saved-empty__title">{title}</h1>
+          <p>{text}</p>
+          {status === 403 && session?.user.isOwner && (
+            <Link className="btn btn-primary" to="/pricing">
+              RENEW YOUR PLAN
+            </Link>
+          )}
           <Link className="btn btn-primary" to="/saved-searches">
             Back to Saved Searches
           </Link>
