@@ -255,26 +255,41 @@ export async function decodeImage(buf: Buffer, options: DecodeOptions = {}): Pro
 }
 
 /**
- * A square JPEG of the face with a margin around it, cut from the original image bytes (for the upload
- * response and thumbnails). The square is kept inside the image, so it never shows padding.
+ * Square JPEGs of faces with a margin around each, cut from the original image bytes (for the upload
+ * response and thumbnails). The image is decoded once for all faces; each square is kept inside the
+ * image, so it never shows padding.
  */
-export async function cropFaceJpeg(image: Buffer, box: FaceBox, size = 256): Promise<Buffer> {
+export async function cropFacesJpeg(image: Buffer, boxes: readonly FaceBox[], size = 256): Promise<Buffer[]> {
+  if (boxes.length === 0) return [];
   try {
     const { image: input } = sharpInput(image, MAX_IMAGE_PIXELS);
-    const { width, height } = await uprightSize(input, MAX_IMAGE_PIXELS);
-    const side = Math.max(1, Math.round(Math.min(Math.max(box.width, box.height) * 1.6, width, height)));
-    const cx = box.x + box.width / 2;
-    const cy = box.y + box.height / 2;
-    const left = Math.round(Math.min(Math.max(cx - side / 2, 0), width - side));
-    const top = Math.round(Math.min(Math.max(cy - side / 2, 0), height - side));
-    return await input
+    const { data, info } = await input
       .flatten({ background: '#ffffff' })
-      .extract({ left, top, width: side, height: side })
-      .resize(size, size)
       .toColourspace('srgb')
-      .jpeg({ quality: 85, mozjpeg: true })
-      .toBuffer();
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = info;
+    return await Promise.all(
+      boxes.map((box) => {
+        const side = Math.max(1, Math.round(Math.min(Math.max(box.width, box.height) * 1.6, width, height)));
+        const cx = box.x + box.width / 2;
+        const cy = box.y + box.height / 2;
+        const left = Math.round(Math.min(Math.max(cx - side / 2, 0), width - side));
+        const top = Math.round(Math.min(Math.max(cy - side / 2, 0), height - side));
+        return sharp(data, { raw: { width, height, channels } })
+          .extract({ left, top, width: side, height: side })
+          .resize(size, size)
+          .jpeg({ quality: 85, mozjpeg: true })
+          .toBuffer();
+      }),
+    );
   } catch (err) {
     throw asDecodeError(err);
   }
+}
+
+/** One face's square JPEG: see cropFacesJpeg. */
+export async function cropFaceJpeg(image: Buffer, box: FaceBox, size = 256): Promise<Buffer> {
+  const [jpeg] = await cropFacesJpeg(image, [box], size);
+  return jpeg!;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
-import { cropFaceJpeg, ImageDecodeError } from '../face/image-decode.ts';
+import { cropFacesJpeg, ImageDecodeError } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import {
   isSearchableFace,
@@ -91,16 +91,18 @@ export class SearchService {
       throw error;
     }
     const searchable = analysis.faces.filter((face) => isSearchableFace(face.box));
-    const faces = await Promise.all(
-      searchable.map(async (face) => ({
-        hash: this.cache.put({
-          descriptor: face.descriptor,
-          organizationId: user.organizationId,
-          userId: user.id,
-        }),
-        base64: (await cropFaceJpeg(image, face.box)).toString('base64'),
-      })),
+    const crops = await cropFacesJpeg(
+      image,
+      searchable.map((face) => face.box),
     );
+    const faces = searchable.map((face, i) => ({
+      hash: this.cache.put({
+        descriptor: face.descriptor,
+        organizationId: user.organizationId,
+        userId: user.id,
+      }),
+      base64: crops[i]!.toString('base64'),
+    }));
     return {
       faces,
       smallFaceCount: analysis.faces.length - searchable.length,
