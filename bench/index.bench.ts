@@ -235,11 +235,12 @@ async function benchSize(count: number): Promise<void> {
         });
         console.log(
           `  filter keeping 10 %: recall@10 ${filtered.recall.toFixed(4)}, ` +
-            `p50 ${filtered.p50.toFixed(2)} ms, p95 ${filtered.p95.toFixed(2)} ms`,
+            `p50 ${filtered.p50.toFixed(2)} ms, p95 ${filtered.p95.toFixed(2)} ms, CPU ${filtered.cpu.toFixed(2)} ms/query`,
         );
         const thresholded = await measureSearch(index, queries, truth, { limit: 100, minSimilarity: 0.8 });
         console.log(
-          `  threshold 0.8, limit 100: p50 ${thresholded.p50.toFixed(2)} ms, p95 ${thresholded.p95.toFixed(2)} ms`,
+          `  threshold 0.8, limit 100: p50 ${thresholded.p50.toFixed(2)} ms, p95 ${thresholded.p95.toFixed(2)} ms, ` +
+            `CPU ${thresholded.cpu.toFixed(2)} ms/query`,
         );
         for (const mode of ['view', 'load'] as const) {
           started = performance.now();
