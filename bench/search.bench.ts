@@ -45,21 +45,30 @@ async function realDescriptors(): Promise<Float32Array[]> {
 function realisticDescriptors(real: Float32Array[], count: number): { count: number; vectors: Float32Array } {
   const random = createRandom(11);
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const unit = (v: Float32Array) => {
-    const norm = Math.hypot(...v);
-    return v.map((x) => x / norm);
+  const normalise = (v: Float32Array) => {
+    let sum = 0;
+    for (const x of v) sum += x * x;
+    const norm = Math.sqrt(sum);
+    for (let i = 0; i < v.length; i++) v[i]! /= norm;
+    return v;
   };
-  const mean = unit(real.reduce((sum, v) => sum.map((x, i) => x + v[i]!), new Float32Array(DIMENSIONS)));
-  const noise = (scale: number) =>
-    unit(Float32Array.from({ length: DIMENSIONS }, gaussian)).map((x) => x * scale);
+  /** base + a random direction of length `scale`, normalised, written into `out`. */
+  const perturb = (base: Float32Array, baseWeight: number, scale: number, out: Float32Array) => {
+    const noise = normalise(Float32Array.from({ length: DIMENSIONS }, gaussian));
+    for (let i = 0; i < DIMENSIONS; i++) out[i] = baseWeight * base[i]! + scale * noise[i]!;
+    return normalise(out);
+  };
+  const mean = new Float32Array(DIMENSIONS);
+  for (const v of real) for (let i = 0; i < DIMENSIONS; i++) mean[i]! += v[i]!;
+  normalise(mean);
   const vectors = new Float32Array(count * DIMENSIONS);
+  const centre = new Float32Array(DIMENSIONS);
   let face = 0;
   while (face < count) {
-    const centre = unit(mean.map((x, i) => 0.917 * x + noise(0.4)[i]!));
+    perturb(mean, 0.917, 0.4, centre);
     const photos = 1 + Math.floor(random() * 6);
     for (let p = 0; p < photos && face < count; p++, face++) {
-      const jitter = noise(0.23);
-      vectors.set(unit(centre.map((x, i) => x + jitter[i]!)), face * DIMENSIONS);
+      perturb(centre, 1, 0.23, vectors.subarray(face * DIMENSIONS, (face + 1) * DIMENSIONS));
     }
   }
   return { count, vectors };
