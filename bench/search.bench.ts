@@ -173,7 +173,7 @@ console.log(
 
 // A ~1 MB query photo: the festival photo (several faces) enlarged and saved at high quality.
 const photos = await renderDemoPhotos();
-let quality = 97;
+const quality = 97;
 let photo = await sharp(photos.get(DEMO_PHOTOS.festival.file)!).resize(1600).jpeg({ quality }).toBuffer();
 for (let width = 1800; photo.length < 950_000 && width <= 4000; width += 200)
   photo = await sharp(photos.get(DEMO_PHOTOS.festival.file)!).resize(width).jpeg({ quality }).toBuffer();
