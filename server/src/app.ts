@@ -14,15 +14,19 @@ import type { Db } from './db/database.ts';
 import { registerAuth } from './plugins/auth.plugin.ts';
 import { registerErrorHandler, sendApiNotFound } from './plugins/error-handler.plugin.ts';
 import { registerOriginCheck } from './plugins/origin-check.plugin.ts';
+import { accountRoutes } from './routes/account.routes.ts';
+import { adminAuditRoutes } from './routes/admin-audit.routes.ts';
 import { adminBillingRoutes } from './routes/admin-billing.routes.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.routes.ts';
 import { billingRoutes } from './routes/billing.routes.ts';
 import { fastspringRoutes } from './routes/fastspring.routes.ts';
+import { adminOrganizationRoutes } from './routes/admin-organization.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
 import { searchRoutes } from './routes/search.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
+import { teamRoutes } from './routes/team.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
 
 /** Signed third-party callbacks that cannot carry our Origin header. */
@@ -91,10 +95,14 @@ export async function buildApp(
       await api.register(adminUserRoutes(container.services));
       await api.register(adminCrawlRoutes(container.services));
       await api.register(searchRoutes(container.services));
+      await api.register(savedSearchRoutes(container.services));
       await api.register(billingRoutes(container.services));
       await api.register(fastspringRoutes(container.services));
       await api.register(adminBillingRoutes(container.services));
-      await api.register(savedSearchRoutes(container.services));
+      await api.register(teamRoutes(container.services));
+      await api.register(accountRoutes(container.services));
+      await api.register(adminOrganizationRoutes(container.services));
+      await api.register(adminAuditRoutes(container.services));
     },
     { prefix: '/api' },
   );

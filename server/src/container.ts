@@ -6,6 +6,7 @@ import { JobQueue, QUEUES } from './jobs/job-queue.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { createMailTransport, type MailTransport } from './mail/mail-transport.ts';
+import { AdminOrganizationRepository } from './repositories/admin-organization.repository.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from './repositories/crawl-frontier.repository.ts';
 import { BillingPlanRepository } from './repositories/billing-plan.repository.ts';
@@ -18,6 +19,7 @@ import { JobRepository } from './repositories/job.repository.ts';
 import { OrganizationRepository } from './repositories/organization.repository.ts';
 import { SessionRepository } from './repositories/session.repository.ts';
 import { SupportMessageRepository } from './repositories/support-message.repository.ts';
+import { TeamRepository } from './repositories/team.repository.ts';
 import { UserTokenRepository } from './repositories/user-token.repository.ts';
 import { UserRepository } from './repositories/user.repository.ts';
 import { WebIndexRepository } from './repositories/web-index.repository.ts';
@@ -29,7 +31,11 @@ import { QueryFaceCache } from './services/query-face-cache.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { AccessService } from './services/access.service.ts';
+import { AccountSettingsService } from './services/account-settings.service.ts';
 import { AccountService } from './services/account.service.ts';
+import { AdminOrganizationService } from './services/admin-organization.service.ts';
+import { AuditService } from './services/audit.service.ts';
+import { TeamService } from './services/team.service.ts';
 import { AdminUserService } from './services/admin-user.service.ts';
 import { CrawlService } from './services/crawl.service.ts';
 import { IndexerService } from './services/indexer.service.ts';
@@ -55,6 +61,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawls: new CrawlRepository(db),
     crawlFrontier: new CrawlFrontierRepository(db),
     webIndex: new WebIndexRepository(db),
+    team: new TeamRepository(db),
+    adminOrganizations: new AdminOrganizationRepository(db),
   };
   const jobRunner = new JobRunner(repositories.jobs, log, {
     pollIntervalMs: 1000,
@@ -73,6 +81,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const access = new AccessService(r.plans, r.seats);
   const faceEngine = new LazyFaceEngine();
   const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
+  const auditLog = new AuditService(r.audit);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
   const services = {
     sessions,
@@ -90,7 +99,27 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       mail,
       access,
     ),
-    adminUsers: new AdminUserService(db, config, r.users, r.audit, sessions, mail),
+    adminUsers: new AdminUserService(
+      db,
+      config,
+      r.users,
+      r.audit,
+      sessions,
+      mail,
+      r.organizations,
+      r.adminOrganizations,
+      auditLog,
+    ),
+    team: new TeamService(config, r.team, r.users, r.organizations, r.tokens, r.audit, sessions, mail),
+    accountSettings: new AccountSettingsService(r.users, r.team, r.audit, sessions),
+    adminOrganizations: new AdminOrganizationService(
+      r.organizations,
+      r.team,
+      r.plans,
+      r.adminOrganizations,
+      r.audit,
+    ),
+    auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
     seed: new SeedService(db, config),
     rateLimiter: new RateLimiter(config.rateLimit.enabled),
@@ -128,13 +157,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       access,
       config.socialMediaHosts,
       config.dataDir,
+      r.audit,
     ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
-  jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
+  jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   return { repositories, services, jobRunner, queue, mailTransport };
 }
 

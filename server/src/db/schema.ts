@@ -32,6 +32,8 @@ export interface UsersTable {
   password_changed_at: Timestamp | null;
   last_active_at: Timestamp | null;
   created_at: CreatedAt;
+  invited_by: ColumnType<number | null, number | null | undefined, number | null>;
+  blocked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SessionsTable {
@@ -96,6 +98,7 @@ export interface AuditLogTable {
   target: string | null;
   detail: Json<Record<string, unknown>>;
   ip: string | null;
+  actor_email: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export type JobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'DEAD';
@@ -368,11 +371,11 @@ export interface Database {
   face_opt_outs: FaceOptOutsTable;
   searches: SearchesTable;
   search_results: SearchResultsTable;
+  saved_searches: SavedSearchesTable;
+  saved_search_results: SavedSearchResultsTable;
   orders: OrdersTable;
   fastspring_subscriptions: FastSpringSubscriptionsTable;
   payments: PaymentsTable;
-  saved_searches: SavedSearchesTable;
-  saved_search_results: SavedSearchResultsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -62,6 +62,15 @@ export const mailTemplates = {
       ],
       { label: 'Reset password', url: link },
     ),
+  invitation: (organizationName: string, invitedBy: string, link: string, hours: number) =>
+    layout(
+      `You have been invited to ${organizationName || PRODUCT_NAME}`,
+      [
+        `${invitedBy} invited you to join ${organizationName || 'their organization'} on ${PRODUCT_NAME}.`,
+        `Set your password to activate your account. The link is valid for ${hours} hours and can be used once.`,
+      ],
+      { label: 'Set your password', url: link },
+    ),
   supportMessage: (from: string, subject: string, message: string) =>
     layout(`[Support] ${subject}`, [`From: ${from}`, message]),
   orderPlaced: (orderNumber: string, amount: string, link: string) =>

@@ -18,6 +18,9 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService): vo
     if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
     request.user = token ? await sessions.authenticate(token) : undefined;
+    // Every admin call is refused here, before validation and before any handler of any admin route runs.
+    if (request.url.startsWith('/api/admin/') || request.url.split('?')[0] === '/api/admin')
+      await requireAdmin(request);
   });
 }
 

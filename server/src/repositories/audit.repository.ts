@@ -1,4 +1,6 @@
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 export interface AuditEntry {
   actorUserId: number | null;
@@ -9,6 +11,21 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
+export interface AuditFilter {
+  organizationId?: number | undefined;
+  /** Entries by this user or about this user (target `user:<id>`). */
+  userId?: number | undefined;
+  /** Part of the actor's e-mail address. */
+  userEmail?: string | undefined;
+  /** An action (`team.access_granted`) or an area (`team`), matching every action of that area. */
+  action?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The audit trail: append-only (a database trigger refuses updates and deletes). */
 export class AuditRepository {
   constructor(private readonly db: Db) {}
 
@@ -17,6 +34,11 @@ export class AuditRepository {
       .insertInto('audit_log')
       .values({
         actor_user_id: entry.actorUserId,
+        // Kept with the entry: the log still names its actor after the account is deleted.
+        actor_email:
+          entry.actorUserId === null
+            ? null
+            : sql<string | null>`(select email from users where id = ${entry.actorUserId})`,
         organization_id: entry.organizationId,
         action: entry.action,
         target: entry.target ?? null,
@@ -24,5 +46,77 @@ export class AuditRepository {
         ip: entry.ip ?? null,
       })
       .execute();
+  }
+
+  /** One page of entries, newest first. */
+  find(filter: AuditFilter, page: { limit: number; offset: number }) {
+    return this.select(filter)
+      .orderBy('audit_log.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+
+  /** Entries older than `beforeId`, newest first: the export reads the whole log in batches this way. */
+  findBefore(filter: AuditFilter, beforeId: number | undefined, limit: number) {
+    let query = this.select(filter);
+    if (beforeId !== undefined) query = query.where('audit_log.id', '<', beforeId);
+    return query.orderBy('audit_log.id', 'desc').limit(limit).execute();
+  }
+
+  async count(filter: AuditFilter): Promise<number> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .where((eb) => this.conditions(eb, filter))
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  private select(filter: AuditFilter) {
+    return this.db
+      .selectFrom('audit_log')
+      .leftJoin('organizations', 'organizations.id', 'audit_log.organization_id')
+      .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
+      .where((eb) => this.conditions(eb, filter))
+      .select([
+        'audit_log.id',
+        'audit_log.at',
+        'audit_log.action',
+        'audit_log.actor_user_id',
+        'audit_log.target',
+        'audit_log.detail',
+        'audit_log.ip',
+        'audit_log.organization_id',
+        'organizations.name as organization_name',
+      ])
+      .select((eb) => eb.fn.coalesce('users.email', 'audit_log.actor_email').as('actor_email'));
+  }
+
+  private conditions(eb: ExpressionBuilder<Database, 'audit_log'>, filter: AuditFilter) {
+    const parts = [];
+    if (filter.organizationId !== undefined)
+      parts.push(eb('audit_log.organization_id', '=', filter.organizationId));
+    if (filter.userId !== undefined) {
+      parts.push(
+        eb.or([
+          eb('audit_log.actor_user_id', '=', filter.userId),
+          eb('audit_log.target', '=', `user:${filter.userId}`),
+        ]),
+      );
+    }
+    if (filter.userEmail)
+      parts.push(eb('audit_log.actor_email', 'ilike', `%${likeEscape(filter.userEmail)}%`));
+    if (filter.action) {
+      parts.push(
+        eb.or([
+          eb('audit_log.action', '=', filter.action),
+          eb('audit_log.action', 'like', `${likeEscape(filter.action)}.%`),
+        ]),
+      );
+    }
+    if (filter.from) parts.push(eb('audit_log.at', '>=', filter.from));
+    if (filter.to) parts.push(eb('audit_log.at', '<', filter.to));
+    return eb.and(parts);
   }
 }

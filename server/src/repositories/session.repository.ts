@@ -56,4 +56,20 @@ export class SessionRepository {
   async deleteByUserId(userId: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   }
+
+  /** Ends every other session of the user: the one making the request stays signed in. */
+  async deleteByUserIdExcept(userId: number, keepId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepId).execute();
+  }
+
+  /** The user's sessions that have not passed their absolute expiry, most recently used first. */
+  findActiveByUserId(userId: number) {
+    return this.db
+      .selectFrom('sessions')
+      .select(['created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', new Date())
+      .orderBy('last_seen_at', 'desc')
+      .execute();
+  }
 }

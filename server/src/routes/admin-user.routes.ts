@@ -64,5 +64,17 @@ export function adminUserRoutes(services: Services): FastifyPluginAsyncTypebox {
       await adminUsers.reject(currentUser(request), request.params.id, request.ip);
       return {};
     });
+
+    app.get('/admin/users/:id', { schema: { tags: ['admin'], params: Params } }, async (request) =>
+      adminUsers.get(request.params.id),
+    );
+    app.post('/admin/users/:id/block', { schema: { tags: ['admin'], params: Params } }, async (request) => {
+      await adminUsers.block(currentUser(request), request.params.id, request.ip);
+      return {};
+    });
+    app.post('/admin/users/:id/unblock', { schema: { tags: ['admin'], params: Params } }, async (request) => {
+      await adminUsers.unblock(currentUser(request), request.params.id, request.ip);
+      return {};
+    });
   };
 }

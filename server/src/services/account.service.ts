@@ -143,6 +143,18 @@ export class AccountService {
   async login(mail: string, password: string, client: ClientInfo): Promise<string> {
     const user = await this.users.findByEmail(normalizeEmail(mail));
     const valid = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !valid || user.status !== 'ACTIVE') {
+      await this.audit.insert({
+        actorUserId: user?.id ?? null,
+        organizationId: user?.organization_id ?? null,
+        action: 'user.login_failed',
+        detail: {
+          email: normalizeEmail(mail).slice(0, 320),
+          reason: !user ? 'unknown_email' : !valid ? 'wrong_password' : user.status.toLowerCase(),
+        },
+        ip: client.ip,
+      });
+    }
     if (!user || !valid) throw unauthorized(LOGIN_MESSAGES.wrongCredentials);
     switch (user.status) {
       case 'ACTIVE':
@@ -205,10 +217,12 @@ export class AccountService {
       });
     }
     await this.sessions.endAllForUser(token.user_id);
+    const user = await this.users.findById(token.user_id);
     await this.audit.insert({
       actorUserId: token.user_id,
-      organizationId: null,
+      organizationId: user?.organization_id ?? null,
       action: `user.${purpose.toLowerCase()}`,
+      target: `user:${token.user_id}`,
     });
   }
 

@@ -1,11 +1,15 @@
+import { ADMIN_USER_MESSAGES, type AdminUserDetail } from '@osint/contract/admin';
 import type { AdminUserRow, UserStatus } from '@osint/contract/api-types';
 import { TRIAL_DAYS, TRIAL_SEATS } from '@osint/contract/constants';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { conflict, notFound } from '../lib/http-error.ts';
+import type { AdminOrganizationRepository } from '../repositories/admin-organization.repository.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
+import type { AuditService } from './audit.service.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser, SessionService } from './session.service.ts';
 
@@ -19,6 +23,9 @@ export class AdminUserService {
     private readonly audit: AuditRepository,
     private readonly sessions: SessionService,
     private readonly mail: MailService,
+    private readonly organizations: OrganizationRepository,
+    private readonly adminOrganizations: AdminOrganizationRepository,
+    private readonly auditLog: AuditService,
   ) {}
 
   async list(filter: {
@@ -117,5 +124,87 @@ export class AdminUserService {
       ip,
     });
     await this.mail.send(user.email, mailTemplates.accountRejected());
+  }
+
+  /** One user with their organization, live sessions, usage and latest audit entries. */
+  async get(userId: number): Promise<AdminUserDetail> {
+    const user = await this.users.findById(userId);
+    if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
+    const [organization, sessions, searchCount, activity] = await Promise.all([
+      this.organizations.findById(user.organization_id),
+      this.sessions.listForUser(user.id),
+      this.adminOrganizations.countSearches({ userId: user.id }),
+      this.auditLog.list({ userId: user.id }, 1, 20),
+    ]);
+    const iso = (date: Date | null) => date?.toISOString() ?? null;
+    return {
+      id: user.id,
+      hashedId: user.hashed_id,
+      email: user.email,
+      status: user.status,
+      role: user.role,
+      admin: user.is_admin,
+      access: user.has_access,
+      newsletter: user.newsletter,
+      createdAt: user.created_at.toISOString(),
+      emailVerifiedAt: iso(user.email_verified_at),
+      approvedAt: iso(user.approved_at),
+      blockedAt: iso(user.blocked_at),
+      passwordChangedAt: iso(user.password_changed_at),
+      lastActiveAt: iso(user.last_active_at),
+      organization: organization
+        ? { id: organization.id, name: organization.name, link: organization.link, type: organization.type }
+        : { id: user.organization_id, name: '', link: '', type: '' },
+      sessions: sessions.map((s) => ({
+        createdAt: s.created_at.toISOString(),
+        lastSeenAt: s.last_seen_at.toISOString(),
+        expiresAt: s.expires_at.toISOString(),
+        ip: s.ip,
+        userAgent: s.user_agent,
+      })),
+      searchCount,
+      recentActivity: activity.entries,
+    };
+  }
+
+  /** Blocks an active or invited user: sessions end at once and the seat is freed. */
+  async block(admin: AuthUser, userId: number, ip: string | null): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
+    if (user.is_admin) throw conflict(ADMIN_USER_MESSAGES.cannotBlockAdmin);
+    const blocked = await this.users.updateStatusIf(userId, ['ACTIVE', 'INVITED'], {
+      status: 'BLOCKED',
+      blocked_at: new Date(),
+      has_access: false,
+    });
+    if (!blocked) throw conflict(ADMIN_USER_MESSAGES.cannotBlockState);
+    await this.sessions.endAllForUser(userId);
+    await this.audit.insert({
+      actorUserId: admin.id,
+      organizationId: user.organization_id,
+      action: 'admin.user.blocked',
+      target: `user:${user.id}`,
+      detail: { email: user.email, previousStatus: user.status, hadAccess: user.has_access },
+      ip,
+    });
+  }
+
+  /** Lets a blocked user sign in again; an account that never set its password returns to INVITED. */
+  async unblock(admin: AuthUser, userId: number, ip: string | null): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
+    const unblocked = await this.users.updateStatusIf(userId, ['BLOCKED'], {
+      status: user.password_hash ? 'ACTIVE' : 'INVITED',
+      blocked_at: null,
+    });
+    if (!unblocked) throw conflict(ADMIN_USER_MESSAGES.notBlocked);
+    await this.audit.insert({
+      actorUserId: admin.id,
+      organizationId: user.organization_id,
+      action: 'admin.user.unblocked',
+      target: `user:${user.id}`,
+      detail: { email: user.email },
+      ip,
+    });
   }
 }

@@ -67,4 +67,17 @@ export class SessionService {
   async endAllForUser(userId: number): Promise<void> {
     await this.sessions.deleteByUserId(userId);
   }
+
+  /** Signs the user out everywhere except the session making the request. */
+  async endOthersForUser(userId: number, keepSessionId: string): Promise<void> {
+    await this.sessions.deleteByUserIdExcept(userId, keepSessionId);
+  }
+
+  /** The user's live sessions (idle ones past SESSION_IDLE_MINUTES are left out). */
+  async listForUser(userId: number) {
+    const idleMs = this.config.session.idleMinutes * 60_000;
+    const rows = await this.sessions.findActiveByUserId(userId);
+    return rows.filter((row) => Date.now() - row.last_seen_at.getTime() <= idleMs);
+  }
 }
+

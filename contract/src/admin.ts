@@ -1,0 +1,113 @@
+import type { AuditEntryView } from './audit.ts';
+import type { PlanType, UserRole, UserStatus } from './api-types.ts';
+
+export interface AdminSessionView {
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** GET /api/admin/users/{id} */
+export interface AdminUserDetail {
+  id: number;
+  hashedId: string;
+  email: string;
+  status: UserStatus;
+  role: UserRole;
+  admin: boolean;
+  access: boolean;
+  newsletter: boolean;
+  createdAt: string;
+  emailVerifiedAt: string | null;
+  approvedAt: string | null;
+  blockedAt: string | null;
+  passwordChangedAt: string | null;
+  lastActiveAt: string | null;
+  organization: { id: number; name: string; link: string; type: string };
+  sessions: AdminSessionView[];
+  searchCount: number;
+  recentActivity: AuditEntryView[];
+}
+
+export interface AdminBillingPlanView {
+  id: number;
+  planType: PlanType;
+  startDate: string;
+  endDate: string;
+  seatLimit: number;
+  createdAt: string;
+  /** ACTIVE (in force now), FUTURE (starts later), EXPIRED (ended), SUPERSEDED (covers now, a later plan rules). */
+  state: 'ACTIVE' | 'FUTURE' | 'EXPIRED' | 'SUPERSEDED';
+}
+
+export interface AdminOrganizationUser {
+  id: number;
+  email: string;
+  status: UserStatus;
+  role: UserRole;
+  access: boolean;
+  createdAt: string;
+  lastActiveAt: string | null;
+}
+
+/** GET /api/admin/organizations/{id} */
+export interface AdminOrganizationDetail {
+  id: number;
+  name: string;
+  link: string;
+  type: string;
+  createdAt: string;
+  lastActiveAt: string;
+  owner: { id: number; email: string; status: UserStatus } | null;
+  users: AdminOrganizationUser[];
+  seats: { used: number; limit: number };
+  activePlan: AdminBillingPlanView | null;
+  plans: AdminBillingPlanView[];
+  searchCount: number;
+}
+
+/** POST /api/admin/organizations/{id}/billing-plans */
+export interface CreateBillingPlanInput {
+  planType: PlanType;
+  startDate: string;
+  endDate: string;
+  seatLimit: number;
+}
+
+export const MAX_SEAT_LIMIT = 1000;
+
+export const BILLING_PLAN_MESSAGES = {
+  endBeforeStart: 'The end date must be after the start date.',
+  endInPast: 'The end date must be in the future.',
+  seatLimit: `The seat limit must be a whole number from 1 to ${MAX_SEAT_LIMIT}.`,
+  invalidDate: 'Please enter a valid date.',
+  created: 'The billing plan has been created.',
+  failure: 'Something went wrong while creating the billing plan.',
+} as const;
+
+export type BillingPlanField = 'planType' | 'startDate' | 'endDate' | 'seatLimit';
+
+export function validateBillingPlan(
+  input: CreateBillingPlanInput,
+  now: Date = new Date(),
+): Partial<Record<BillingPlanField, string>> {
+  const errors: Partial<Record<BillingPlanField, string>> = {};
+  const start = Date.parse(input.startDate);
+  const end = Date.parse(input.endDate);
+  if (Number.isNaN(start)) errors.startDate = BILLING_PLAN_MESSAGES.invalidDate;
+  if (Number.isNaN(end)) errors.endDate = BILLING_PLAN_MESSAGES.invalidDate;
+  else if (!Number.isNaN(start) && end <= start) errors.endDate = BILLING_PLAN_MESSAGES.endBeforeStart;
+  else if (end <= now.getTime()) errors.endDate = BILLING_PLAN_MESSAGES.endInPast;
+  if (!Number.isInteger(input.seatLimit) || input.seatLimit < 1 || input.seatLimit > MAX_SEAT_LIMIT)
+    errors.seatLimit = BILLING_PLAN_MESSAGES.seatLimit;
+  return errors;
+}
+
+export const ADMIN_USER_MESSAGES = {
+  notFound: 'User not found.',
+  cannotBlockAdmin: 'Administrators cannot be blocked.',
+  cannotBlockState: 'Only active or invited users can be blocked.',
+  notBlocked: 'This user is not blocked.',
+} as const;

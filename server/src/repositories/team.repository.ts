@@ -1,0 +1,141 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+export type GrantOutcome = 'granted' | 'already' | 'full';
+
+/**
+ * Tables of other areas that hold a user's own work (saved searches, extractions). They are deleted with
+ * the user; a table that does not exist in this database is skipped.
+ */
+const USER_CONTENT_TABLES = ['saved_searches', 'data_extractions', 'extractions'] as const;
+
+/** The users of one organization and their seats. */
+export class TeamRepository {
+  constructor(private readonly db: Db) {}
+
+  findMembers(organizationId: number) {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** A user of the organization by public id; another organization's user is not found. */
+  findMember(organizationId: number, hashedId: string) {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('hashed_id', '=', hashedId)
+      .executeTakeFirst();
+  }
+
+  async countSeatsUsed(organizationId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .where('has_access', '=', true)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /**
+   * Gives the user a seat if the plan in force has one left. The organization's row is locked for the
+   * transaction, so concurrent grants for one organization count seats one after the other and can never
+   * exceed the limit together.
+   */
+  grantAccess(organizationId: number, userId: number, at: Date): Promise<GrantOutcome> {
+    return this.db.transaction().execute(async (tx) => {
+      await tx
+        .selectFrom('organizations')
+        .select('id')
+        .where('id', '=', organizationId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const user = await tx
+        .selectFrom('users')
+        .select('has_access')
+        .where('id', '=', userId)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow();
+      if (user.has_access) return 'already';
+      const plan = await tx
+        .selectFrom('billing_plans')
+        .select('seat_limit')
+        .where('organization_id', '=', organizationId)
+        .where('start_date', '<=', at)
+        .where('end_date', '>', at)
+        .orderBy('start_date', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      const used = await tx
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('organization_id', '=', organizationId)
+        .where('has_access', '=', true)
+        .where('status', 'in', ['ACTIVE', 'INVITED'])
+        .executeTakeFirstOrThrow();
+      if (Number(used.count) >= (plan?.seat_limit ?? 0)) return 'full';
+      await tx.updateTable('users').set({ has_access: true }).where('id', '=', userId).execute();
+      return 'granted';
+    });
+  }
+
+  /** True when the user had a seat. */
+  async revokeAccess(userId: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ has_access: false })
+      .where('id', '=', userId)
+      .where('has_access', '=', true)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  insertInvitedUser(user: { hashedId: string; organizationId: number; email: string; invitedBy: number }) {
+    return this.db
+      .insertInto('users')
+      .values({
+        hashed_id: user.hashedId,
+        organization_id: user.organizationId,
+        email: user.email,
+        password_hash: null,
+        role: 'USER',
+        status: 'INVITED',
+        invited_by: user.invitedBy,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Deletes the user with everything that is theirs: searches and their results, saved searches and
+   * extractions; sessions and tokens go with the user row. Only while the user still has no seat.
+   * Returns false when the user had one (or no longer exists).
+   */
+  deleteUserWithContent(userId: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const user = await tx
+        .selectFrom('users')
+        .select(['id', 'has_access'])
+        .where('id', '=', userId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!user || user.has_access) return false;
+      const present = await sql<{ table_name: string }>`
+        select table_name from information_schema.columns
+        where table_schema = current_schema() and column_name = 'user_id'
+          and table_name in (${sql.join([...USER_CONTENT_TABLES])})`.execute(tx);
+      for (const { table_name } of present.rows) {
+        await sql`delete from ${sql.table(table_name)} where user_id = ${userId}`.execute(tx);
+      }
+      await tx.deleteFrom('searches').where('user_id', '=', userId).execute();
+      await tx.deleteFrom('users').where('id', '=', userId).execute();
+      return true;
+    });
+  }
+}

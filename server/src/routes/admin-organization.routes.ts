@@ -1,0 +1,95 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../container.ts';
+import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
+
+const PlanType = Type.Union([
+  Type.Literal('SUBSCRIPTION'),
+  Type.Literal('ONE_TIME_PAYMENT'),
+  Type.Literal('VIRTUAL'),
+  Type.Literal('TRIAL'),
+]);
+
+const PlanView = Type.Object({
+  id: Type.Integer(),
+  planType: PlanType,
+  startDate: Type.String(),
+  endDate: Type.String(),
+  seatLimit: Type.Integer(),
+  createdAt: Type.String(),
+  state: Type.Union([
+    Type.Literal('ACTIVE'),
+    Type.Literal('FUTURE'),
+    Type.Literal('EXPIRED'),
+    Type.Literal('SUPERSEDED'),
+  ]),
+});
+
+const OrganizationDetail = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  link: Type.String(),
+  type: Type.String(),
+  createdAt: Type.String(),
+  lastActiveAt: Type.String(),
+  owner: Type.Union([
+    Type.Object({ id: Type.Integer(), email: Type.String(), status: Type.String() }),
+    Type.Null(),
+  ]),
+  users: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      email: Type.String(),
+      status: Type.String(),
+      role: Type.String(),
+      access: Type.Boolean(),
+      createdAt: Type.String(),
+      lastActiveAt: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  seats: Type.Object({ used: Type.Integer(), limit: Type.Integer() }),
+  activePlan: Type.Union([PlanView, Type.Null()]),
+  plans: Type.Array(PlanView),
+  searchCount: Type.Integer(),
+});
+
+const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** An organization as the provider sees it, and billing plans created by hand (manual and VIRTUAL). */
+export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { adminOrganizations } = services;
+  return async (app) => {
+    app.addHook('preHandler', requireAdmin);
+
+    app.get(
+      '/admin/organizations/:id',
+      { schema: { tags: ['admin'], params: Params, response: { 200: OrganizationDetail } } },
+      async (request) => adminOrganizations.get(request.params.id),
+    );
+
+    app.post(
+      '/admin/organizations/:id/billing-plans',
+      {
+        schema: {
+          tags: ['admin'],
+          params: Params,
+          body: Type.Object({
+            planType: PlanType,
+            startDate: Type.String({ maxLength: 40 }),
+            endDate: Type.String({ maxLength: 40 }),
+            seatLimit: Type.Integer(),
+          }),
+          response: { 201: PlanView },
+        },
+      },
+      async (request, reply) => {
+        const plan = await adminOrganizations.createPlan(
+          currentUser(request),
+          request.params.id,
+          request.body,
+          request.ip,
+        );
+        return reply.code(201).send(plan);
+      },
+    );
+  };
+}

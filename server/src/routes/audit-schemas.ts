@@ -1,0 +1,68 @@
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { badRequest } from '../lib/http-error.ts';
+import type { AuditFilter } from '../repositories/audit.repository.ts';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const AuditEntrySchema = Type.Object({
+  id: Type.Integer(),
+  at: Type.String(),
+  action: Type.String(),
+  actor: Type.Union([
+    Type.Object({ id: Nullable(Type.Integer()), email: Nullable(Type.String()) }),
+    Type.Null(),
+  ]),
+  organization: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  target: Nullable(Type.String()),
+  detail: Type.Record(Type.String(), Type.Unknown()),
+  ip: Nullable(Type.String()),
+});
+
+export const AuditPageSchema = Type.Object({
+  entries: Type.Array(AuditEntrySchema),
+  totalResultCount: Type.Integer(),
+});
+
+const DateParam = Type.String({
+  maxLength: 40,
+  description: 'A day (YYYY-MM-DD, whole day) or an ISO date-time',
+});
+
+/** Filters of the audit log, for the admin list, the CSV export and (without organization and user) owners. */
+export const AuditQuerySchema = Type.Object({
+  organizationId: Type.Optional(Type.Integer({ minimum: 1 })),
+  userId: Type.Optional(Type.Integer({ minimum: 1 })),
+  user: Type.Optional(Type.String({ maxLength: 320, description: 'Part of the actor e-mail address' })),
+  action: Type.Optional(Type.String({ maxLength: 100 })),
+  from: Type.Optional(DateParam),
+  to: Type.Optional(DateParam),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+});
+
+type AuditQuery = Partial<Omit<Static<typeof AuditQuerySchema>, 'page' | 'pageSize'>>;
+
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A day means the whole day (UTC): `to=2024-05-01` includes that day. */
+function parseDate(value: string | undefined, field: 'from' | 'to'): Date | undefined {
+  if (!value) return undefined;
+  const date = new Date(DAY_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(date.getTime())) {
+    const message = 'Please enter a valid date.';
+    throw badRequest(message, [{ field, message }]);
+  }
+  if (field === 'to' && DAY_ONLY.test(value)) date.setUTCDate(date.getUTCDate() + 1);
+  return date;
+}
+
+export function auditFilterOf(query: AuditQuery): AuditFilter {
+  return {
+    organizationId: query.organizationId,
+    userId: query.userId,
+    userEmail: query.user?.trim() || undefined,
+    action: query.action?.trim() || undefined,
+    from: parseDate(query.from, 'from'),
+    to: parseDate(query.to, 'to'),
+  };
+}

@@ -1,0 +1,120 @@
+import {
+  validateBillingPlan,
+  type AdminBillingPlanView,
+  type AdminOrganizationDetail,
+  type CreateBillingPlanInput,
+} from '@osint/contract/admin';
+import { toViolations } from '@osint/contract/validation';
+import type { BillingPlanRow } from '../db/schema.ts';
+import { badRequest, notFound } from '../lib/http-error.ts';
+import type { AdminOrganizationRepository } from '../repositories/admin-organization.repository.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { TeamRepository } from '../repositories/team.repository.ts';
+import type { AuthUser } from './session.service.ts';
+
+const ORGANIZATION_NOT_FOUND = 'Organization not found.';
+
+/** The provider's view of one organization, and the billing plans it creates by hand. */
+export class AdminOrganizationService {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly team: TeamRepository,
+    private readonly plans: BillingPlanRepository,
+    private readonly adminOrganizations: AdminOrganizationRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  async get(id: number): Promise<AdminOrganizationDetail> {
+    const organization = await this.organizations.findById(id);
+    if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
+    const now = new Date();
+    const [members, plans, active, searchCount] = await Promise.all([
+      this.team.findMembers(id),
+      this.adminOrganizations.findPlans(id),
+      this.plans.findActive(id, now),
+      this.adminOrganizations.countSearches({ organizationId: id }),
+    ]);
+    const owner = members.find((m) => m.role === 'OWNER');
+    const views = plans.map((plan) => planView(plan, active?.id, now));
+    return {
+      id: organization.id,
+      name: organization.name,
+      link: organization.link,
+      type: organization.type,
+      createdAt: organization.created_at.toISOString(),
+      lastActiveAt: organization.last_active_at.toISOString(),
+      owner: owner ? { id: owner.id, email: owner.email, status: owner.status } : null,
+      users: members.map((m) => ({
+        id: m.id,
+        email: m.email,
+        status: m.status,
+        role: m.role,
+        access: m.has_access,
+        createdAt: m.created_at.toISOString(),
+        lastActiveAt: m.last_active_at?.toISOString() ?? null,
+      })),
+      seats: { used: members.filter((m) => m.has_access).length, limit: active?.seat_limit ?? 0 },
+      activePlan: views.find((v) => v.state === 'ACTIVE') ?? null,
+      plans: views,
+      searchCount,
+    };
+  }
+
+  /** A plan made by hand: a manual subscription or fixed period, a VIRTUAL plan, or a trial extension. */
+  async createPlan(
+    admin: AuthUser,
+    organizationId: number,
+    input: CreateBillingPlanInput,
+    ip: string | null,
+  ): Promise<AdminBillingPlanView> {
+    const organization = await this.organizations.findById(organizationId);
+    if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
+    const errors = validateBillingPlan(input);
+    const first = Object.values(errors)[0];
+    if (first) throw badRequest(first, toViolations(errors));
+    const plan = await this.plans.insert({
+      organizationId,
+      planType: input.planType,
+      startDate: new Date(input.startDate),
+      endDate: new Date(input.endDate),
+      seatLimit: input.seatLimit,
+    });
+    await this.audit.insert({
+      actorUserId: admin.id,
+      organizationId,
+      action: 'admin.billing_plan.created',
+      target: `billing_plan:${plan.id}`,
+      detail: {
+        planType: plan.plan_type,
+        startDate: plan.start_date.toISOString(),
+        endDate: plan.end_date.toISOString(),
+        seatLimit: plan.seat_limit,
+      },
+      ip,
+    });
+    const active = await this.plans.findActive(organizationId);
+    return planView(plan, active?.id, new Date());
+  }
+}
+
+function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date): AdminBillingPlanView {
+  const state =
+    plan.id === activeId
+      ? 'ACTIVE'
+      : plan.start_date > now
+        ? 'FUTURE'
+        : plan.end_date <= now
+          ? 'EXPIRED'
+          : 'SUPERSEDED';
+  return {
+    id: plan.id,
+    planType: plan.plan_type,
+    startDate: plan.start_date.toISOString(),
+    endDate: plan.end_date.toISOString(),
+    seatLimit: plan.seat_limit,
+    createdAt: plan.created_at.toISOString(),
+    state,
+  };
+}

@@ -1,0 +1,188 @@
+import { INVITE_LINK_HOURS } from '@osint/contract/constants';
+import { normalizeEmail } from '@osint/contract/email';
+import {
+  INVITE_MESSAGES,
+  TEAM_MESSAGES,
+  sortOrganizationUsers,
+  validateInvite,
+  type OrganizationUser,
+} from '@osint/contract/team';
+import { toViolations } from '@osint/contract/validation';
+import type { Config } from '../config.ts';
+import type { User } from '../db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../lib/http-error.ts';
+import { hashToken, newPublicId, newSecureToken } from '../lib/secure-token.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { TeamRepository } from '../repositories/team.repository.ts';
+import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
+import type { UserRepository } from '../repositories/user.repository.ts';
+import type { MailService } from './mail.service.ts';
+import type { AuthUser, SessionService } from './session.service.ts';
+
+const HOUR_MS = 3_600_000;
+
+/** The owner's management of the organization's users and seats (spec 000 §2 Account page, §6, §8). */
+export class TeamService {
+  constructor(
+    private readonly config: Config,
+    private readonly team: TeamRepository,
+    private readonly users: UserRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly tokens: UserTokenRepository,
+    private readonly audit: AuditRepository,
+    private readonly sessions: SessionService,
+    private readonly mail: MailService,
+  ) {}
+
+  async listUsers(owner: AuthUser): Promise<OrganizationUser[]> {
+    this.requireOwner(owner);
+    const members = await this.team.findMembers(owner.organizationId);
+    return sortOrganizationUsers(members.map(toOrganizationUser), owner.hashedId);
+  }
+
+  /**
+   * Creates an invited user in the owner's organization and mails a set-password link valid for 72 hours.
+   * Inviting an address that is still waiting in this organization sends a fresh link instead.
+   */
+  async invite(owner: AuthUser, rawEmail: string, ip: string | null): Promise<void> {
+    this.requireOwner(owner);
+    const errors = validateInvite({ email: rawEmail });
+    if (errors.email) throw badRequest(errors.email, toViolations(errors));
+    const email = normalizeEmail(rawEmail);
+    const existing = await this.users.findByEmail(email);
+    let invited: User;
+    if (existing) {
+      const resend = existing.status === 'INVITED' && existing.organization_id === owner.organizationId;
+      if (!resend) throw conflict(INVITE_MESSAGES.exists);
+      invited = existing;
+    } else {
+      try {
+        invited = await this.team.insertInvitedUser({
+          hashedId: newPublicId(),
+          organizationId: owner.organizationId,
+          email,
+          invitedBy: owner.id,
+        });
+      } catch (error) {
+        // Two invitations of one address at the same moment: the unique e-mail decides.
+        if (await this.users.findByEmail(email)) throw conflict(INVITE_MESSAGES.exists);
+        throw error;
+      }
+    }
+    await this.tokens.expireUnused(invited.id, 'SET_PASSWORD');
+    const token = newSecureToken();
+    await this.tokens.insert({
+      userId: invited.id,
+      purpose: 'SET_PASSWORD',
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + INVITE_LINK_HOURS * HOUR_MS),
+    });
+    const organization = await this.organizations.findById(owner.organizationId);
+    await this.mail.send(
+      email,
+      mailTemplates.invitation(
+        organization?.name ?? '',
+        owner.email,
+        `${this.config.publicUrl}/set-password?token=${token}`,
+        INVITE_LINK_HOURS,
+      ),
+    );
+    await this.audit.insert({
+      actorUserId: owner.id,
+      organizationId: owner.organizationId,
+      action: 'team.user_invited',
+      target: `user:${invited.id}`,
+      detail: { email, resent: invited === existing },
+      ip,
+    });
+  }
+
+  /** Gives a seat; 400 "Maximum access capacity reached." when the plan in force has none left. */
+  async giveAccess(owner: AuthUser, userHashedId: string, organizationId: number, ip: string | null) {
+    const user = await this.findMember(owner, userHashedId, organizationId);
+    if (user.status === 'INVITED') throw conflict(TEAM_MESSAGES.invitationPending);
+    if (user.status !== 'ACTIVE') throw conflict(TEAM_MESSAGES.userBlocked);
+    const outcome = await this.team.grantAccess(owner.organizationId, user.id, new Date());
+    if (outcome === 'full') throw badRequest(TEAM_MESSAGES.capacityReached);
+    if (outcome === 'granted') {
+      await this.audit.insert({
+        actorUserId: owner.id,
+        organizationId: owner.organizationId,
+        action: 'team.access_granted',
+        target: `user:${user.id}`,
+        detail: { email: user.email },
+        ip,
+      });
+    }
+  }
+
+  /**
+   * Takes the seat back and signs the user out at once. An owner may take their own seat (the trial's one
+   * seat is transferable that way) and stays signed in in the session that asked.
+   */
+  async removeAccess(owner: AuthUser, userHashedId: string, organizationId: number, ip: string | null) {
+    const user = await this.findMember(owner, userHashedId, organizationId);
+    const removed = await this.team.revokeAccess(user.id);
+    if (user.id === owner.id) await this.sessions.endOthersForUser(user.id, owner.sessionId);
+    else await this.sessions.endAllForUser(user.id);
+    if (removed) {
+      await this.audit.insert({
+        actorUserId: owner.id,
+        organizationId: owner.organizationId,
+        action: 'team.access_removed',
+        target: `user:${user.id}`,
+        detail: { email: user.email },
+        ip,
+      });
+    }
+  }
+
+  /** Deletes a user without access who is neither pending nor the owner, with all of their work. */
+  async deleteUser(owner: AuthUser, userHashedId: string, ip: string | null): Promise<void> {
+    this.requireOwner(owner);
+    const user = await this.team.findMember(owner.organizationId, userHashedId);
+    if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
+    if (user.role === 'OWNER') throw conflict(TEAM_MESSAGES.deleteNotOwner);
+    if (user.status === 'INVITED') throw conflict(TEAM_MESSAGES.deleteNotPending);
+    if (user.has_access) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+    // Sessions and tokens are deleted with the user row; the check of access is repeated under lock.
+    if (!(await this.team.deleteUserWithContent(user.id)))
+      throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+    await this.audit.insert({
+      actorUserId: owner.id,
+      organizationId: owner.organizationId,
+      action: 'team.user_deleted',
+      target: `user:${user.id}`,
+      detail: { email: user.email },
+      ip,
+    });
+  }
+
+  private requireOwner(user: AuthUser): void {
+    if (user.role !== 'OWNER') throw forbidden(TEAM_MESSAGES.ownersOnly);
+  }
+
+  /** The organization id of the call must be the owner's own; another organization's user is not found. */
+  private async findMember(owner: AuthUser, hashedId: string, organizationId: number): Promise<User> {
+    this.requireOwner(owner);
+    if (organizationId !== owner.organizationId) throw notFound(TEAM_MESSAGES.userNotFound);
+    const user = await this.team.findMember(owner.organizationId, hashedId);
+    if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
+    return user;
+  }
+}
+
+export function toOrganizationUser(user: User): OrganizationUser {
+  return {
+    hashedId: user.hashed_id,
+    email: user.email,
+    access: user.has_access,
+    status: user.status === 'INVITED' ? 'PENDING' : user.status === 'ACTIVE' ? 'ACTIVE' : 'BLOCKED',
+    userRole: user.role,
+    organization: { id: user.organization_id },
+    createdAt: user.created_at.toISOString(),
+    lastActiveAt: user.last_active_at?.toISOString() ?? null,
+  };
+}

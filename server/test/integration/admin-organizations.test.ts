@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminOrganizationDetail, AdminUserDetail } from '@osint/contract/admin';
+import { BILLING_PLAN_MESSAGES } from '@osint/contract/admin';
+import {
+  createAdmin,
+  createInvitedUser,
+  findUserByEmail,
+  FIXTURE_PASSWORD,
+  login,
+  sessionCountOf,
+} from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+import {
+  createMember,
+  createOwner,
+  createPlan,
+  createSearch,
+  type Member,
+} from '../support/team-fixtures.ts';
+
+const DAY = 86_400_000;
+
+describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
+  let t: TestApp;
+  let admin: string;
+  let owner: Member;
+  let member: Member;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await createAdmin(t);
+    owner = await createOwner(t, 'owner@agency.example.org', { planType: 'TRIAL', seatLimit: 1 });
+    member = await createMember(t, owner.organizationId, 'analyst@agency.example.org');
+  });
+  afterAll(() => t.close());
+
+  const get = <T>(url: string) =>
+    t.request({ method: 'GET', url, cookie: admin }).then((r) => {
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<T>();
+    });
+  const post = (url: string, payload?: object) =>
+    t.request({ method: 'POST', url, cookie: admin, ...(payload ? { payload } : {}) });
+
+  describe('user detail', () => {
+    it('shows the user, organization, live sessions, searches and recent activity', async () => {
+      await createSearch(t, owner);
+      const detail = await get<AdminUserDetail>(`/api/admin/users/${owner.id}`);
+      expect(detail).toMatchObject({
+        id: owner.id,
+        email: owner.email,
+        status: 'ACTIVE',
+        role: 'OWNER',
+        admin: false,
+        access: true,
+        blockedAt: null,
+        organization: { id: owner.organizationId, name: `Org of ${owner.email}` },
+        searchCount: 1,
+      });
+      expect(detail.sessions.length).toBeGreaterThanOrEqual(1);
+      expect(detail.sessions[0]).toHaveProperty('lastSeenAt');
+      expect(detail.recentActivity.map((e) => e.action)).toContain('user.login');
+      expect(
+        (await t.request({ method: 'GET', url: '/api/admin/users/999999', cookie: admin })).statusCode,
+      ).toBe(404);
+    });
+  });
+
+  describe('block and unblock', () => {
+    it('blocks a user: sessions end at once, the seat is freed, sign-in is refused; unblocking lets them back', async () => {
+      const seated = await createMember(t, owner.organizationId, 'blocked@agency.example.org', false);
+      await t.db.updateTable('users').set({ has_access: true }).where('id', '=', seated.id).execute();
+      expect(await sessionCountOf(t, seated.id)).toBe(1);
+
+      const blocked = await post(`/api/admin/users/${seated.id}/block`);
+      expect(blocked.statusCode, blocked.body).toBe(200);
+      expect(await sessionCountOf(t, seated.id)).toBe(0);
+      const row = (await findUserByEmail(t, seated.email))!;
+      expect(row).toMatchObject({ status: 'BLOCKED', has_access: false });
+      expect(row.blocked_at).not.toBeNull();
+      const refused = await t.request({
+        method: 'POST',
+        url: '/api/user/login',
+        payload: { mail: seated.email, password: FIXTURE_PASSWORD },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toMatch(/blocked/);
+      expect((await post(`/api/admin/users/${seated.id}/block`)).statusCode).toBe(409);
+
+      expect((await post(`/api/admin/users/${seated.id}/unblock`)).statusCode).toBe(200);
+      expect((await findUserByEmail(t, seated.email))!).toMatchObject({ status: 'ACTIVE', blocked_at: null });
+      await login(t, seated.email);
+      expect((await post(`/api/admin/users/${seated.id}/unblock`)).statusCode).toBe(409);
+
+      const actions = (
+        await t.db
+          .selectFrom('audit_log')
+          .select('action')
+          .where('target', '=', `user:${seated.id}`)
+          .execute()
+      ).map((r) => r.action);
+      expect(actions).toEqual(expect.arrayContaining(['admin.user.blocked', 'admin.user.unblocked']));
+    });
+
+    it('returns an invited user to INVITED when unblocked, and never blocks an administrator', async () => {
+      const invited = await createInvitedUser(t, {
+        email: 'invited@agency.example.org',
+        organizationId: owner.organizationId,
+      });
+      expect((await post(`/api/admin/users/${invited.id}/block`)).statusCode).toBe(200);
+      expect((await post(`/api/admin/users/${invited.id}/unblock`)).statusCode).toBe(200);
+      expect((await findUserByEmail(t, 'invited@agency.example.org'))!.status).toBe('INVITED');
+      const adminRow = (await findUserByEmail(t, 'admin@provider.example.org'))!;
+      const response = await post(`/api/admin/users/${adminRow.id}/block`);
+      expect(response.statusCode).toBe(409);
+      expect((await findUserByEmail(t, 'admin@provider.example.org'))!.status).toBe('ACTIVE');
+    });
+  });
+
+  describe('organization detail and billing plans', () => {
+    it('shows details, owner, users, seats and the plans history', async () => {
+      await createPlan(t, owner.organizationId, {
+        planType: 'ONE_TIME_PAYMENT',
+        seatLimit: 9,
+        startDate: new Date(Date.now() - 90 * DAY),
+        endDate: new Date(Date.now() - 30 * DAY),
+      });
+      const detail = await get<AdminOrganizationDetail>(`/api/admin/organizations/${owner.organizationId}`);
+      expect(detail).toMatchObject({
+        id: owner.organizationId,
+        name: `Org of ${owner.email}`,
+        owner: { id: owner.id, email: owner.email, status: 'ACTIVE' },
+        seats: { used: 1, limit: 1 },
+        activePlan: { planType: 'TRIAL', seatLimit: 1, state: 'ACTIVE' },
+      });
+      expect(detail.users.map((u) => u.email)).toEqual(expect.arrayContaining([owner.email, member.email]));
+      expect(detail.plans.map((p) => [p.planType, p.state])).toEqual([
+        ['TRIAL', 'ACTIVE'],
+        ['ONE_TIME_PAYMENT', 'EXPIRED'],
+      ]);
+      const missing = await t.request({
+        method: 'GET',
+        url: '/api/admin/organizations/999999',
+        cookie: admin,
+      });
+      expect(missing.statusCode).toBe(404);
+    });
+
+    it('checks a new plan with field messages', async () => {
+      const url = `/api/admin/organizations/${owner.organizationId}/billing-plans`;
+      const start = new Date().toISOString();
+      const cases: [object, string, string][] = [
+        [
+          { planType: 'VIRTUAL', startDate: start, endDate: start, seatLimit: 2 },
+          'endDate',
+          BILLING_PLAN_MESSAGES.endBeforeStart,
+        ],
+        [
+          { planType: 'VIRTUAL', startDate: start, endDate: 'soon', seatLimit: 2 },
+          'endDate',
+          BILLING_PLAN_MESSAGES.invalidDate,
+        ],
+        [
+          {
+            planType: 'VIRTUAL',
+            startDate: start,
+            endDate: new Date(Date.now() + DAY).toISOString(),
+            seatLimit: 0,
+          },
+          'seatLimit',
+          BILLING_PLAN_MESSAGES.seatLimit,
+        ],
+      ];
+      for (const [payload, field, message] of cases) {
+        const response = await post(url, payload);
+        expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(response.json().violations).toContainEqual({ field, message });
+      }
+      const badType = await post(url, { planType: 'FREE', startDate: start, endDate: start, seatLimit: 1 });
+      expect(badType.statusCode).toBe(400);
+      expect(
+        await t.db
+          .selectFrom('billing_plans')
+          .select('id')
+          .where('organization_id', '=', owner.organizationId)
+          .execute(),
+      ).toHaveLength(2);
+    });
+
+    it('creates a VIRTUAL plan that takes effect at once: more seats, full access, recorded in the audit log', async () => {
+      const endDate = new Date(Date.now() + 60 * DAY).toISOString();
+      const response = await post(`/api/admin/organizations/${owner.organizationId}/billing-plans`, {
+        planType: 'VIRTUAL',
+        startDate: new Date(Date.now() - 1000).toISOString(),
+        endDate,
+        seatLimit: 5,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json()).toMatchObject({ planType: 'VIRTUAL', seatLimit: 5, state: 'ACTIVE', endDate });
+
+      const organization = await t.request({
+        method: 'GET',
+        url: '/api/user/organization',
+        cookie: owner.cookie,
+      });
+      expect(organization.json().activeBillingPlan).toMatchObject({ planType: 'VIRTUAL', seatLimit: 5 });
+      const give = await t.request({
+        method: 'POST',
+        url: '/api/user/give',
+        cookie: owner.cookie,
+        payload: { userHashedId: member.hashedId, organizationId: owner.organizationId },
+      });
+      expect(give.statusCode).toBe(200);
+      const info = await t.request({ method: 'GET', url: '/api/user/user-info', cookie: member.cookie });
+      expect(info.json()).toMatchObject({ access: true, restricted: false });
+
+      const detail = await get<AdminOrganizationDetail>(`/api/admin/organizations/${owner.organizationId}`);
+      expect(detail.seats).toEqual({ used: 2, limit: 5 });
+      expect(detail.plans.map((p) => [p.planType, p.state])).toEqual([
+        ['VIRTUAL', 'ACTIVE'],
+        ['TRIAL', 'SUPERSEDED'],
+        ['ONE_TIME_PAYMENT', 'EXPIRED'],
+      ]);
+      const entry = await t.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'admin.billing_plan.created')
+        .executeTakeFirstOrThrow();
+      expect(entry).toMatchObject({
+        organization_id: owner.organizationId,
+        actor_email: 'admin@provider.example.org',
+      });
+      expect(entry.detail).toMatchObject({ planType: 'VIRTUAL', seatLimit: 5 });
+
+      const future = await post(`/api/admin/organizations/${owner.organizationId}/billing-plans`, {
+        planType: 'SUBSCRIPTION',
+        startDate: new Date(Date.now() + 60 * DAY).toISOString(),
+        endDate: new Date(Date.now() + 90 * DAY).toISOString(),
+        seatLimit: 3,
+      });
+      expect(future.json()).toMatchObject({ state: 'FUTURE' });
+      const missing = await post('/api/admin/organizations/999999/billing-plans', {
+        planType: 'VIRTUAL',
+        startDate: new Date().toISOString(),
+        endDate,
+        seatLimit: 1,
+      });
+      expect(missing.statusCode).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,468 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVITE_LINK_HOURS } from '@osint/contract/constants';
+import { blockedDomainMessage } from '@osint/contract/email';
+import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
+import { linkIn } from '../support/outbox.ts';
+import {
+  findUserByEmail,
+  FIXTURE_PASSWORD,
+  login,
+  sessionCountOf,
+  waitForMails,
+} from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+import {
+  auditActions,
+  createMember,
+  createOwner,
+  createSavedSearch,
+  createSearch,
+  organizationUsers,
+  type Member,
+} from '../support/team-fixtures.ts';
+
+const NEW_PASSWORD = 'Team.Member9';
+const HOUR = 3_600_000;
+
+describe(`team management (${TEST_DATABASE_KIND})`, () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const invite = (cookie: string, email: string) =>
+    t.request({ method: 'POST', url: '/api/user/invite', cookie, payload: { email } });
+  const give = (cookie: string, userHashedId: string, organizationId: number) =>
+    t.request({ method: 'POST', url: '/api/user/give', cookie, payload: { userHashedId, organizationId } });
+  const remove = (cookie: string, userHashedId: string, organizationId: number) =>
+    t.request({ method: 'POST', url: '/api/user/remove', cookie, payload: { userHashedId, organizationId } });
+  const deleteUser = (cookie: string, hashedId: string) =>
+    t.request({ method: 'DELETE', url: `/api/user/${hashedId}`, cookie });
+  const userInfo = (cookie: string) => t.request({ method: 'GET', url: '/api/user/user-info', cookie });
+
+  describe('invitations', () => {
+    let owner: Member;
+    beforeAll(async () => {
+      owner = await createOwner(t, 'owner@invite.example.org');
+    });
+
+    it('checks the address with the messages of the specification', async () => {
+      const cases: [string, string][] = [
+        ['', INVITE_MESSAGES.emailRequired],
+        ['   ', INVITE_MESSAGES.emailRequired],
+        ['not-an-address', INVITE_MESSAGES.emailFormat],
+        ['someone@gmail.com', blockedDomainMessage('gmail.com')],
+        ['someone@mail.Yandex.RU', blockedDomainMessage('mail.yandex.ru')],
+      ];
+      for (const [email, message] of cases) {
+        const response = await invite(owner.cookie, email);
+        expect(response.statusCode, email).toBe(400);
+        expect(response.json()).toMatchObject({ message, violations: [{ field: 'email', message }] });
+      }
+      expect(await organizationUsers(t, owner.cookie)).toHaveLength(1);
+    });
+
+    it('creates a pending user and mails a set-password link valid for 72 hours; the user sets a password and signs in without a seat', async () => {
+      const email = 'new.analyst@invite.example.org';
+      const response = await invite(owner.cookie, ' New.Analyst@Invite.example.org ');
+      expect(response.statusCode, response.body).toBe(200);
+
+      const stored = (await findUserByEmail(t, email))!;
+      expect(stored).toMatchObject({
+        status: 'INVITED',
+        role: 'USER',
+        has_access: false,
+        password_hash: null,
+        organization_id: owner.organizationId,
+        invited_by: owner.id,
+      });
+      const token = await t.db
+        .selectFrom('user_tokens')
+        .selectAll()
+        .where('user_id', '=', stored.id)
+        .executeTakeFirstOrThrow();
+      expect(token.purpose).toBe('SET_PASSWORD');
+      const validFor = token.expires_at.getTime() - token.created_at.getTime();
+      expect(Math.abs(validFor - INVITE_LINK_HOURS * HOUR)).toBeLessThan(5_000);
+
+      const listed = (await organizationUsers(t, owner.cookie)).find((u) => u.email === email)!;
+      expect(listed).toMatchObject({
+        status: 'PENDING',
+        access: false,
+        userRole: 'USER',
+        organization: { id: owner.organizationId },
+      });
+      expect(listed.hashedId).toBe(stored.hashed_id);
+
+      const [mail] = await waitForMails(t, email, /invited/i, 1);
+      const link = linkIn(mail!, `${t.config.publicUrl}/set-password?token=`);
+      const set = await t.request({
+        method: 'POST',
+        url: '/api/user/set-password',
+        payload: { token: new URL(link).searchParams.get('token'), newPassword: NEW_PASSWORD },
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      const cookie = await login(t, email, NEW_PASSWORD);
+      expect((await userInfo(cookie)).json()).toMatchObject({ access: false, userRole: 'USER' });
+      expect((await organizationUsers(t, owner.cookie)).find((u) => u.email === email)!.status).toBe(
+        'ACTIVE',
+      );
+      expect(await auditActions(t, owner.organizationId)).toEqual(
+        expect.arrayContaining(['team.user_invited', 'user.set_password']),
+      );
+    });
+
+    it('answers 409 "User with this email already exists." for any existing account', async () => {
+      await createOwner(t, 'taken@elsewhere.example.org', null);
+      for (const email of ['taken@elsewhere.example.org', 'new.analyst@invite.example.org', owner.email]) {
+        const response = await invite(owner.cookie, email);
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toMatchObject({ statusCode: 409, message: INVITE_MESSAGES.exists });
+      }
+      // The other organization's owner was not moved or touched.
+      expect((await findUserByEmail(t, 'taken@elsewhere.example.org'))!.role).toBe('OWNER');
+    });
+
+    it('sends a fresh link when the address is still pending in the same organization; the old link stops working', async () => {
+      const email = 'twice@invite.example.org';
+      expect((await invite(owner.cookie, email)).statusCode).toBe(200);
+      const [first] = await waitForMails(t, email, /invited/i, 1);
+      expect((await invite(owner.cookie, email)).statusCode).toBe(200);
+      const mails = await waitForMails(t, email, /invited/i, 2);
+      const tokenOf = (m: (typeof mails)[number]) =>
+        new URL(linkIn(m, `${t.config.publicUrl}/set-password?token=`)).searchParams.get('token');
+      const second = mails.find((m) => m.file !== first!.file)!;
+      expect(tokenOf(second)).not.toBe(tokenOf(first!));
+      const old = await t.request({
+        method: 'POST',
+        url: '/api/user/set-password',
+        payload: { token: tokenOf(first!), newPassword: NEW_PASSWORD },
+      });
+      expect(old.statusCode).toBe(400);
+      const fresh = await t.request({
+        method: 'POST',
+        url: '/api/user/set-password',
+        payload: { token: tokenOf(second), newPassword: NEW_PASSWORD },
+      });
+      expect(fresh.statusCode).toBe(200);
+      expect(await t.db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(
+        1,
+      );
+    });
+
+    it('lets only owners invite (403) and only signed-in users (401)', async () => {
+      const member = await createMember(t, owner.organizationId, 'member@invite.example.org', true);
+      const forbidden = await invite(member.cookie, 'x@invite.example.org');
+      expect(forbidden.statusCode).toBe(403);
+      expect(forbidden.json()).toMatchObject({ message: TEAM_MESSAGES.ownersOnly });
+      expect((await invite('', 'x@invite.example.org')).statusCode).toBe(401);
+      expect(await findUserByEmail(t, 'x@invite.example.org')).toBeUndefined();
+    });
+  });
+
+  describe('seats', () => {
+    it('gives access up to the seat limit, then answers 400 "Maximum access capacity reached."', async () => {
+      const owner = await createOwner(t, 'owner@seats.example.org', { seatLimit: 2 });
+      const a = await createMember(t, owner.organizationId, 'a@seats.example.org');
+      const b = await createMember(t, owner.organizationId, 'b@seats.example.org');
+      expect((await give(owner.cookie, a.hashedId, owner.organizationId)).statusCode).toBe(200);
+      expect((await userInfo(a.cookie)).json()).toMatchObject({ access: true });
+      const full = await give(owner.cookie, b.hashedId, owner.organizationId);
+      expect(full.statusCode).toBe(400);
+      expect(full.json()).toMatchObject({ statusCode: 400, message: TEAM_MESSAGES.capacityReached });
+      expect((await findUserByEmail(t, b.email))!.has_access).toBe(false);
+      // Giving again to a user who has a seat changes nothing.
+      expect((await give(owner.cookie, a.hashedId, owner.organizationId)).statusCode).toBe(200);
+      const users = await organizationUsers(t, owner.cookie);
+      expect(users.filter((u) => u.access)).toHaveLength(2);
+    });
+
+    it('removing access ends that user’s sessions at once and frees the seat', async () => {
+      const owner = await createOwner(t, 'owner@remove.example.org', { seatLimit: 2 });
+      const a = await createMember(t, owner.organizationId, 'a@remove.example.org', true);
+      const b = await createMember(t, owner.organizationId, 'b@remove.example.org');
+      const secondSession = await login(t, a.email);
+      expect(await sessionCountOf(t, a.id)).toBe(2);
+
+      const removed = await remove(owner.cookie, a.hashedId, owner.organizationId);
+      expect(removed.statusCode, removed.body).toBe(200);
+      expect(await sessionCountOf(t, a.id)).toBe(0);
+      expect((await userInfo(a.cookie)).statusCode).toBe(401);
+      expect((await userInfo(secondSession)).statusCode).toBe(401);
+      // Signing in again works, without access.
+      expect((await userInfo(await login(t, a.email))).json()).toMatchObject({ access: false });
+      expect((await give(owner.cookie, b.hashedId, owner.organizationId)).statusCode).toBe(200);
+      expect(await auditActions(t, owner.organizationId)).toEqual(
+        expect.arrayContaining(['team.access_removed', 'team.access_granted']),
+      );
+    });
+
+    it('the trial allows one user with access at a time, and the seat is transferable', async () => {
+      const owner = await createOwner(t, 'owner@trial.example.org', { planType: 'TRIAL', seatLimit: 1 });
+      const analyst = await createMember(t, owner.organizationId, 'analyst@trial.example.org');
+      expect((await give(owner.cookie, analyst.hashedId, owner.organizationId)).statusCode).toBe(400);
+
+      // The owner hands over their own seat and stays signed in in the session that asked.
+      const otherOwnerSession = await login(t, owner.email);
+      expect((await remove(owner.cookie, owner.hashedId, owner.organizationId)).statusCode).toBe(200);
+      expect((await userInfo(owner.cookie)).json()).toMatchObject({ access: false, userRole: 'OWNER' });
+      expect((await userInfo(otherOwnerSession)).statusCode).toBe(401);
+      expect((await give(owner.cookie, analyst.hashedId, owner.organizationId)).statusCode).toBe(200);
+      expect((await userInfo(analyst.cookie)).json()).toMatchObject({ access: true, restricted: true });
+      expect((await give(owner.cookie, owner.hashedId, owner.organizationId)).statusCode).toBe(400);
+    });
+
+    it('refuses a pending invitation (409) and an organization without a plan (400)', async () => {
+      const owner = await createOwner(t, 'owner@noplan.example.org', null);
+      const member = await createMember(t, owner.organizationId, 'm@noplan.example.org');
+      const noPlan = await give(owner.cookie, member.hashedId, owner.organizationId);
+      expect(noPlan.statusCode).toBe(400);
+      expect(noPlan.json()).toMatchObject({ message: TEAM_MESSAGES.capacityReached });
+
+      expect((await invite(owner.cookie, 'pending@noplan.example.org')).statusCode).toBe(200);
+      const pending = (await findUserByEmail(t, 'pending@noplan.example.org'))!;
+      const response = await give(owner.cookie, pending.hashed_id, owner.organizationId);
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ message: TEAM_MESSAGES.invitationPending });
+    });
+
+    it('lets only the owner give or remove access', async () => {
+      const owner = await createOwner(t, 'owner@guard.example.org', { seatLimit: 5 });
+      const member = await createMember(t, owner.organizationId, 'm@guard.example.org', true);
+      const other = await createMember(t, owner.organizationId, 'o@guard.example.org');
+      expect((await give(member.cookie, other.hashedId, owner.organizationId)).statusCode).toBe(403);
+      expect((await remove(member.cookie, owner.hashedId, owner.organizationId)).statusCode).toBe(403);
+      expect((await give('', other.hashedId, owner.organizationId)).statusCode).toBe(401);
+      expect((await findUserByEmail(t, other.email))!.has_access).toBe(false);
+      expect((await findUserByEmail(t, owner.email))!.has_access).toBe(true);
+    });
+
+    it('never exceeds the seat limit when many grants arrive at the same moment', async () => {
+      const owner = await createOwner(t, 'owner@race.example.org', { seatLimit: 4 });
+      const members = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => createMember(t, owner.organizationId, `r${i}@race.example.org`)),
+      );
+      const answers = await Promise.all(
+        members.map((m) => give(owner.cookie, m.hashedId, owner.organizationId)),
+      );
+      const codes = answers.map((a) => a.statusCode).sort();
+      // The owner holds one of the 4 seats: exactly 3 grants win, the other 9 are told the limit is reached.
+      expect(codes.filter((c) => c === 200)).toHaveLength(3);
+      expect(codes.filter((c) => c === 400)).toHaveLength(9);
+      const withAccess = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('organization_id', '=', owner.organizationId)
+        .where('has_access', '=', true)
+        .execute();
+      expect(withAccess).toHaveLength(4);
+    });
+
+    it('holds the limit when two different seats are given concurrently, many times over', async () => {
+      const owner = await createOwner(t, 'owner@race2.example.org', { seatLimit: 2 });
+      const a = await createMember(t, owner.organizationId, 'a@race2.example.org');
+      const b = await createMember(t, owner.organizationId, 'b@race2.example.org');
+      for (let round = 0; round < 10; round++) {
+        const [ra, rb] = await Promise.all([
+          give(owner.cookie, a.hashedId, owner.organizationId),
+          give(owner.cookie, b.hashedId, owner.organizationId),
+        ]);
+        expect([ra.statusCode, rb.statusCode].sort()).toEqual([200, 400]);
+        const holders = await t.db
+          .selectFrom('users')
+          .select('hashed_id')
+          .where('organization_id', '=', owner.organizationId)
+          .where('has_access', '=', true)
+          .execute();
+        expect(holders).toHaveLength(2);
+        const winner = holders.find((h) => h.hashed_id !== owner.hashedId)!.hashed_id;
+        expect((await remove(owner.cookie, winner, owner.organizationId)).statusCode).toBe(200);
+      }
+    });
+  });
+
+  describe('users list', () => {
+    it('lists the current user first, then users with access, then the others, for owners only', async () => {
+      const owner = await createOwner(t, 'owner@list.example.org', { seatLimit: 5 });
+      await t.db.updateTable('users').set({ has_access: false }).where('id', '=', owner.id).execute();
+      const early = await createMember(t, owner.organizationId, 'early@list.example.org');
+      const withAccess = await createMember(t, owner.organizationId, 'access@list.example.org', true);
+      expect((await invite(owner.cookie, 'pending@list.example.org')).statusCode).toBe(200);
+      const users = await organizationUsers(t, owner.cookie);
+      expect(users.map((u) => u.email)).toEqual([
+        owner.email,
+        withAccess.email,
+        early.email,
+        'pending@list.example.org',
+      ]);
+      expect(users[0]).toMatchObject({ userRole: 'OWNER', status: 'ACTIVE', access: false });
+      expect(users[1]).toMatchObject({ userRole: 'USER', status: 'ACTIVE', access: true });
+      expect(users[3]).toMatchObject({ status: 'PENDING', access: false });
+      expect(users.every((u) => u.organization.id === owner.organizationId)).toBe(true);
+      const denied = await t.request({
+        method: 'GET',
+        url: '/api/user/organization/users',
+        cookie: withAccess.cookie,
+      });
+      expect(denied.statusCode).toBe(403);
+    });
+  });
+
+  describe('deleting a user', () => {
+    it('deletes a user without access with their searches, saved searches, results and sessions', async () => {
+      const owner = await createOwner(t, 'owner@delete.example.org', { seatLimit: 3 });
+      const leaving = await createMember(t, owner.organizationId, 'leaving@delete.example.org');
+      const staying = await createMember(t, owner.organizationId, 'staying@delete.example.org');
+      const search = await createSearch(t, leaving);
+      const kept = await createSearch(t, staying);
+      const saved = await createSavedSearch(t, leaving);
+      const keptSaved = await createSavedSearch(t, staying);
+
+      const response = await deleteUser(owner.cookie, leaving.hashedId);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await findUserByEmail(t, leaving.email)).toBeUndefined();
+      expect((await userInfo(leaving.cookie)).statusCode).toBe(401);
+      const results = await t.db
+        .selectFrom('search_results')
+        .select('search_id')
+        .where('search_id', 'in', [search.id, kept.id])
+        .execute();
+      expect(results.map((r) => r.search_id)).toEqual([kept.id, kept.id]);
+      expect(
+        await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute(),
+      ).toHaveLength(0);
+      const savedLeft = await t.db
+        .selectFrom('saved_searches')
+        .select('id')
+        .where('id', 'in', [saved.id, keptSaved.id])
+        .execute();
+      expect(savedLeft.map((r) => r.id)).toEqual([keptSaved.id]);
+      const savedResults = await t.db
+        .selectFrom('saved_search_results')
+        .select('saved_search_id')
+        .where('saved_search_id', '=', saved.id)
+        .execute();
+      expect(savedResults).toHaveLength(0);
+      expect((await organizationUsers(t, owner.cookie)).map((u) => u.email)).not.toContain(leaving.email);
+      // The log still names who was deleted.
+      const entry = await t.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'team.user_deleted')
+        .where('organization_id', '=', owner.organizationId)
+        .executeTakeFirstOrThrow();
+      expect(entry.detail).toMatchObject({ email: leaving.email });
+      expect(entry.actor_email).toBe(owner.email);
+    });
+
+    it('refuses users with access, pending invitations and the owner (409), and keeps them', async () => {
+      const owner = await createOwner(t, 'owner@keep.example.org', { seatLimit: 3 });
+      const seated = await createMember(t, owner.organizationId, 'seated@keep.example.org', true);
+      expect((await invite(owner.cookie, 'pending@keep.example.org')).statusCode).toBe(200);
+      const pending = (await findUserByEmail(t, 'pending@keep.example.org'))!;
+      const cases: [string, string][] = [
+        [seated.hashedId, TEAM_MESSAGES.deleteOnlyWithoutAccess],
+        [pending.hashed_id, TEAM_MESSAGES.deleteNotPending],
+        [owner.hashedId, TEAM_MESSAGES.deleteNotOwner],
+      ];
+      for (const [hashedId, message] of cases) {
+        const response = await deleteUser(owner.cookie, hashedId);
+        expect(response.statusCode).toBe(409);
+        expect(response.json()).toMatchObject({ message });
+      }
+      expect(await organizationUsers(t, owner.cookie)).toHaveLength(3);
+      const notFound = await deleteUser(owner.cookie, 'no-such-user');
+      expect(notFound.statusCode).toBe(404);
+      const byMember = await deleteUser(seated.cookie, pending.hashed_id);
+      expect(byMember.statusCode).toBe(403);
+    });
+  });
+
+  describe('password and account', () => {
+    const changePassword = (cookie: string, currentPassword: string, newPassword: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/user/change-password',
+        cookie,
+        payload: { currentPassword, newPassword },
+      });
+    const deleteAccount = (cookie: string, password: string) =>
+      t.request({ method: 'DELETE', url: '/api/user/delete', cookie, payload: { password } });
+
+    it('changes the password after checking the current one; other sessions end, this one stays', async () => {
+      const owner = await createOwner(t, 'owner@password.example.org');
+      const other = await login(t, owner.email);
+
+      const missing = await changePassword(owner.cookie, '', NEW_PASSWORD);
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toMatchObject({
+        violations: [{ field: 'currentPassword', message: 'Please enter your current password.' }],
+      });
+      const wrong = await changePassword(owner.cookie, 'Wrong.Pass1', NEW_PASSWORD);
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().violations[0].field).toBe('currentPassword');
+      const weak = await changePassword(owner.cookie, FIXTURE_PASSWORD, 'weakpass');
+      expect(weak.statusCode).toBe(400);
+      expect(weak.json().violations[0]).toMatchObject({
+        field: 'newPassword',
+        message: 'Use at least one capital letter',
+      });
+      expect((await userInfo(other)).statusCode).toBe(200);
+
+      const changed = await changePassword(owner.cookie, FIXTURE_PASSWORD, NEW_PASSWORD);
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect((await userInfo(owner.cookie)).statusCode).toBe(200);
+      expect((await userInfo(other)).statusCode).toBe(401);
+      const oldPassword = await t.request({
+        method: 'POST',
+        url: '/api/user/login',
+        payload: { mail: owner.email, password: FIXTURE_PASSWORD },
+      });
+      expect(oldPassword.statusCode).toBe(401);
+      await login(t, owner.email, NEW_PASSWORD);
+      expect(await auditActions(t, owner.organizationId)).toContain('user.password_changed');
+    });
+
+    it('refuses to delete an owner’s account', async () => {
+      const owner = await createOwner(t, 'owner@stay.example.org');
+      const response = await deleteAccount(owner.cookie, FIXTURE_PASSWORD);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({
+        message: 'Account deletion is not allowed for organization owners.',
+      });
+      expect(await findUserByEmail(t, owner.email)).toBeDefined();
+    });
+
+    it('answers 403 to a wrong password, then deletes the account with its searches and signs it out', async () => {
+      const owner = await createOwner(t, 'owner@bye.example.org', { seatLimit: 3 });
+      const member = await createMember(t, owner.organizationId, 'member@bye.example.org', true);
+      const search = await createSearch(t, member);
+      const saved = await createSavedSearch(t, member);
+
+      const wrong = await deleteAccount(member.cookie, 'Wrong.Pass1');
+      expect(wrong.statusCode).toBe(403);
+      expect(wrong.json()).toMatchObject({
+        message: 'The password you entered is incorrect. Please try again.',
+      });
+      expect(await findUserByEmail(t, member.email)).toBeDefined();
+
+      const response = await deleteAccount(member.cookie, FIXTURE_PASSWORD);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.cookies.find((c) => c.name === 'osint_session')?.value).toBe('');
+      expect(await findUserByEmail(t, member.email)).toBeUndefined();
+      expect((await userInfo(member.cookie)).statusCode).toBe(401);
+      expect(
+        await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute(),
+      ).toHaveLength(0);
+      expect(
+        await t.db.selectFrom('saved_searches').select('id').where('id', '=', saved.id).execute(),
+      ).toHaveLength(0);
+      // The freed seat can be given again.
+      expect((await organizationUsers(t, owner.cookie)).filter((u) => u.access)).toHaveLength(1);
+      expect(await auditActions(t, owner.organizationId)).toContain('user.account_deleted');
+    });
+  });
+});
