@@ -80,4 +80,3 @@ export class SessionService {
     return rows.filter((row) => Date.now() - row.last_seen_at.getTime() <= idleMs);
   }
 }
-
