@@ -142,22 +142,27 @@ describe('face engine', () => {
       longestGap = Math.max(longestGap, now - last);
       last = now;
     }, 5);
+    const started = performance.now();
     try {
       const analysis = await engine.analyze(demoPhoto(1));
       expect(analysis.faces.length).toBeGreaterThanOrEqual(3);
     } finally {
       clearInterval(timer);
     }
-    // The models run in the worker; the main thread only reads the header and passes messages.
-    expect(longestGap).toBeLessThan(100);
+    const elapsed = performance.now() - started;
+    // The models run in the worker; the main thread only reads the header and passes messages. Were the
+    // analysis on this thread, the timer would stall for about the whole analysis. (Relative, so that a
+    // busy machine does not fail the test.)
+    expect(longestGap).toBeLessThan(Math.min(250, elapsed / 3));
   });
 
   it('refuses bombs and non-images with ImageDecodeError at once, even while busy', async () => {
-    const busy = engine.analyze(demoPhoto(4));
-    const t0 = performance.now();
+    let busyFinished = false;
+    const busy = engine.analyze(demoPhoto(4)).finally(() => (busyFinished = true));
     const bomb = await engine.analyze(await pngDeclaring(30000, 30000)).catch((e: unknown) => e);
     const noise = await engine.analyze(randomBytes(10_000)).catch((e: unknown) => e);
-    expect(performance.now() - t0).toBeLessThan(500);
+    // Answered from the header on this thread, without waiting for the busy worker.
+    expect(busyFinished).toBe(false);
     expect(bomb).toBeInstanceOf(ImageDecodeError);
     expect((bomb as ImageDecodeError).code).toBe('TOO_MANY_PIXELS');
     expect(noise).toBeInstanceOf(ImageDecodeError);
