@@ -11,6 +11,13 @@ import {
   TermsOfServiceRoute,
 } from './pages/promo-routes.tsx';
 import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
+import { AccountPage } from '../features/account/account-page.tsx';
+import { AdminAuditPage } from '../features/admin/admin-audit-page.tsx';
+import { AdminCrawlsPage } from '../features/admin/admin-crawls-page.tsx';
+import { AdminCreatePlanPage } from '../features/admin/admin-create-plan-page.tsx';
+import { AdminOptOutsPage } from '../features/admin/admin-opt-outs-page.tsx';
+import { AdminOrganizationPage } from '../features/admin/admin-organization-page.tsx';
+import { AdminUserPage } from '../features/admin/admin-user-page.tsx';
 import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
 import { AdminOrderPage, AdminOrdersPage } from '../features/billing-admin/admin-orders-pages.tsx';
 import { AdminPaymentPage, AdminPaymentsPage } from '../features/billing-admin/admin-payments-pages.tsx';
@@ -99,7 +106,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/account',
-            element: soon('Account', 'Your subscription, your team’s seats and your settings.'),
+            element: <AccountPage />,
             handle: { name: 'account', refreshUser: true },
           },
           { path: '/support', element: <SupportRoute />, handle: { name: 'support' } },
@@ -110,17 +117,20 @@ export const routes: RouteObject[] = [
         element: <AdminLayout />,
         children: [
           { path: 'users', element: <AdminUsersPage />, handle: { name: 'admin-users' } },
-          { path: 'users/:id', element: soon('User', 'User details.'), handle: { name: 'admin-user' } },
+          { path: 'users/:id', element: <AdminUserPage />, handle: { name: 'admin-user' } },
           {
             path: 'organizations/:id',
-            element: soon('Organization', 'Organization details.'),
+            element: <AdminOrganizationPage />,
             handle: { name: 'admin-organization' },
           },
           {
             path: 'organizations/:id/create-billing-plan',
-            element: soon('Create billing plan', 'Manual and virtual plans.'),
+            element: <AdminCreatePlanPage />,
             handle: { name: 'admin-create-billing-plan' },
           },
+          { path: 'crawls', element: <AdminCrawlsPage />, handle: { name: 'admin-crawls' } },
+          { path: 'opt-outs', element: <AdminOptOutsPage />, handle: { name: 'admin-opt-outs' } },
+          { path: 'audit', element: <AdminAuditPage />, handle: { name: 'admin-audit' } },
           {
             path: 'payments',
             element: <AdminPaymentsPage />,

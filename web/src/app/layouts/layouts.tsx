@@ -129,6 +129,9 @@ const ADMIN_MENU: MenuItem[] = [
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/orders', label: 'Orders' },
   { to: '/admin/data-extractor', label: 'AI Data Extractor' },
+  { to: '/admin/crawls', label: 'Crawls' },
+  { to: '/admin/opt-outs', label: 'Opt-outs' },
+  { to: '/admin/audit', label: 'Audit log' },
 ];
 
 export function AdminLayout() {

@@ -43,7 +43,7 @@ export function HomeRoute() {
         <p className="page__lead">Signed in as {user.email}</p>
       </header>
       <div className="card user-home__plan" aria-label="Plan">
-        {plan ? (
+        {plan && (user.access || user.admin) ? (
           <>
             <span className={`badge badge--${plan.planType === 'TRIAL' ? 'info' : 'success'}`}>
               {PLAN_LABELS[plan.planType]}
@@ -58,7 +58,7 @@ export function HomeRoute() {
             <span className="badge badge--info">Administrator</span>
             <p>Your provider account has full access to search and to the admin panel.</p>
           </>
-        ) : user.isOwner ? (
+        ) : user.isOwner && !plan ? (
           <>
             <p className="user-home__plan-title">Your Subscription Has Expired</p>
             <Link className="btn btn-primary" to="/pricing">
@@ -68,7 +68,14 @@ export function HomeRoute() {
         ) : (
           <>
             <p className="user-home__plan-title">Search Access Unavailable</p>
-            <p>Please contact the owner of your organization’s account to get access.</p>
+            {user.isOwner ? (
+              <p>
+                You hold no seat of your organization’s plan. <Link to="/account">Give yourself access</Link>{' '}
+                on the Account page.
+              </p>
+            ) : (
+              <p>Please contact the owner of your organization’s account to get access.</p>
+            )}
           </>
         )}
       </div>

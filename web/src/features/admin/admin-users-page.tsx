@@ -2,6 +2,7 @@ import type { AdminUserRow, UserStatus } from '@osint/contract/api-types';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
@@ -344,13 +345,17 @@ function UserRow({ user, approving, disabled, onApprove, onReject }: UserRowProp
     <tr className={pendingApproval ? 'admin-row--pending' : undefined}>
       <td data-label="User">
         <span className="admin-user">
-          <EmailAddress email={user.email} />
+          <Link className="admin-user-link" to={`/admin/users/${user.id}`}>
+            <EmailAddress email={user.email} />
+          </Link>
           {user.admin && <span className="badge badge--info admin-inline-badge">Admin</span>}
         </span>
       </td>
       <td data-label="Organization">
         <span className="admin-org">
-          <span className="admin-org-name">{user.organization.name}</span>
+          <Link className="admin-org-name" to={`/admin/organizations/${user.organization.id}`}>
+            {user.organization.name}
+          </Link>
           <span className="admin-org-type">{typeLabel}</span>
           {user.organization.link && (
             <a

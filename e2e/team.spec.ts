@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { mailedLink } from './support/outbox.ts';
+import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
+
+// Teams, seats and the admin area in the browser: an organization is approved by an admin, its owner
+// invites an analyst who sets a password from the e-mail, seats move between them on the trial's single
+// seat, an admin creates a billing plan, and every step is found in the audit log.
+
+const PASSWORD = 'Riverside.Watch7';
+const ANALYST_PASSWORD = 'Riverside.Analyst8';
+const SCREENS = path.join(os.tmpdir(), 'osint-team-screens');
+
+test.beforeAll(() => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+});
+
+/** Screenshots of the whole page at 1440 and 390 px. */
+async function screens(page: Page, name: string): Promise<void> {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 1440 ? 900 : 844 });
+    await page.evaluate(() => {
+      document.documentElement.style.scrollBehavior = 'auto';
+      window.scrollTo(0, 0);
+    });
+    await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+const seatUsage = (page: Page) => page.getByTestId('seat-usage');
+const userRow = (page: Page, email: string): Locator =>
+  page.locator('.account-table tbody tr').filter({ hasText: email });
+
+test('an owner invites a user, seats follow give and remove, an admin creates a plan and finds it all in the audit log', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now();
+  const owner = `owner-${stamp}@riverside-police.example.org`;
+  const analyst = `analyst-${stamp}@riverside-police.example.org`;
+  const organizationName = `Riverside Police ${stamp}`;
+
+  // Registration and e-mail confirmation through the API; the approval through the admin page.
+  const origin = { origin: process.env.E2E_BASE_URL! };
+  const registered = await page.request.post('/api/user/register', {
+    headers: origin,
+    data: {
+      mail: owner,
+      password: PASSWORD,
+      organizationName,
+      organizationLink: 'https://riverside-police.example.org',
+      organizationType: 'police',
+      newsletter: false,
+    },
+  });
+  expect(registered.status()).toBe(201);
+  await page.goto(await mailedLink(owner, /confirm/i, '/verify-email/'));
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/admin/users');
+  await page.getByLabel('Search').fill(owner);
+  const ownerAdminRow = page.getByRole('row', { name: new RegExp(owner) });
+  await ownerAdminRow.getByRole('button', { name: 'Approve' }).click();
+  await expect(ownerAdminRow).toContainText(/active/i);
+  await page.getByRole('button', { name: 'Back to home' }).click();
+  await signOut(page);
+
+  // The owner invites an analyst.
+  await signIn(page, owner, PASSWORD);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Account' }).click();
+  await expect(page.getByRole('heading', { name: 'Free Trial' })).toBeVisible();
+  await expect(seatUsage(page)).toHaveText('1 / 1');
+  await page.getByLabel('Invite a user').fill('someone@gmail.com');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(
+    page
+      .getByText("We don't support emails from 'gmail.com'. Please use a different email provider.")
+      .first(),
+  ).toBeVisible();
+  await page.getByLabel('Invite a user').fill(analyst);
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText('Invitation sent successfully.')).toBeVisible();
+  await expect(userRow(page, analyst)).toContainText('Invitation has been sent');
+  await expect(userRow(page, analyst)).toContainText('Pending');
+
+  // The analyst sets a password from the e-mail and signs in, without access yet.
+  const analystContext = await browser.newContext();
+  const analystPage = await analystContext.newPage();
+  await analystPage.goto(await mailedLink(analyst, /invited/i, '/set-password?token='));
+  await expect(analystPage.getByRole('heading', { name: 'Set Your Password' })).toBeVisible();
+  await analystPage.getByLabel('New password').fill(ANALYST_PASSWORD);
+  await analystPage.getByRole('button', { name: 'Save New Password' }).click();
+  await expect(analystPage.getByText('The password has been successfully set.')).toBeVisible();
+  await signIn(analystPage, analyst, ANALYST_PASSWORD);
+  await expect(analystPage).toHaveURL(/\/home$/);
+  await expect(analystPage.getByText('Search Access Unavailable')).toBeVisible();
+
+  // The trial's one seat is the owner's: the analyst has none left until the owner hands it over.
+  await page.reload();
+  await expect(userRow(page, analyst)).toContainText('No seats left');
+  await expect(userRow(page, analyst)).toContainText('Active');
+  await userRow(page, owner)
+    .getByRole('button', { name: /Remove access/ })
+    .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove my access' }).click();
+  await expect(page.getByText('Access successfully removed.')).toBeVisible();
+  await expect(seatUsage(page)).toHaveText('0 / 1');
+  await userRow(page, analyst)
+    .getByRole('button', { name: /Give access/ })
+    .click();
+  await expect(page.getByText('Access successfully granted.')).toBeVisible();
+  await expect(seatUsage(page)).toHaveText('1 / 1');
+  await expect(userRow(page, owner)).toContainText('No seats left');
+
+  await analystPage.reload();
+  await expect(analystPage.getByText('Search Access Unavailable')).toHaveCount(0);
+  await expect(analystPage.getByLabel('Plan')).toContainText('Trial');
+
+  // Removing access ends the analyst's session at once; signed in again, search is unavailable.
+  await userRow(page, analyst)
+    .getByRole('button', { name: /Remove access/ })
+    .click();
+  await expect(page.getByText('Access successfully removed.')).toBeVisible();
+  await expect(seatUsage(page)).toHaveText('0 / 1');
+  await analystPage.goto('/account');
+  await expect(analystPage).toHaveURL(/\/login$/);
+  await signIn(analystPage, analyst, ANALYST_PASSWORD);
+  await expect(analystPage).toHaveURL(/\/home$/);
+  await expect(analystPage.getByText('Search Access Unavailable')).toBeVisible();
+  await analystPage.goto('/account');
+  await expect(analystPage.getByRole('heading', { name: 'Change password' })).toBeVisible();
+  await expect(analystPage.getByRole('heading', { name: 'Users' })).toHaveCount(0);
+  await screens(analystPage, 'account-user');
+  await analystContext.close();
+
+  // The owner takes the seat back.
+  await userRow(page, owner)
+    .getByRole('button', { name: /Give access/ })
+    .click();
+  await expect(seatUsage(page)).toHaveText('1 / 1');
+  await screens(page, 'account-owner');
+  await signOut(page);
+
+  // An admin opens the organization from the users list and creates a VIRTUAL plan of 5 seats.
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/admin/users');
+  await page.getByLabel('Search').fill(owner);
+  await page
+    .getByRole('row', { name: new RegExp(owner) })
+    .getByRole('link', { name: organizationName })
+    .click();
+  await expect(page.getByRole('heading', { name: organizationName })).toBeVisible();
+  await expect(page.getByTestId('admin-seats')).toContainText('1 / 1');
+  await page.getByRole('link', { name: 'Create billing plan' }).click();
+  await expect(page.getByRole('heading', { name: 'Create billing plan' })).toBeVisible();
+  await page.getByLabel('Seat limit').fill('5');
+  await screens(page, 'admin-create-billing-plan');
+  await page.getByRole('button', { name: 'Create plan' }).click();
+  await expect(page.getByText('The billing plan has been created.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: organizationName })).toBeVisible();
+  await expect(page.getByTestId('admin-seats')).toContainText('1 / 5');
+  const history = page.getByRole('table', { name: 'Billing plans, latest first' });
+  await expect(history.getByRole('row').nth(1)).toContainText('Active');
+  await expect(history.getByRole('row').nth(1)).toContainText('virtual');
+  await expect(history.getByRole('row').nth(2)).toContainText('Trial');
+  await screens(page, 'admin-organization');
+
+  await page.getByRole('link', { name: owner }).first().click();
+  await expect(page.getByRole('heading', { name: owner })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Live sessions' })).toBeVisible();
+  await screens(page, 'admin-user');
+
+  // The audit log of the organization has every step.
+  await page.goto('/admin/users');
+  await page.getByLabel('Search').fill(owner);
+  await page
+    .getByRole('row', { name: new RegExp(owner) })
+    .getByRole('link', { name: organizationName })
+    .click();
+  await page.getByRole('link', { name: 'Activity log' }).click();
+  await expect(page).toHaveURL(/\/admin\/audit\?organizationId=\d+/);
+  const log = page.getByRole('table', { name: 'Audit log entries, newest first' });
+  for (const action of [
+    'Created a billing plan',
+    'Gave access',
+    'Removed access',
+    'Invited a user',
+    'Set password from invitation',
+    'Signed in',
+    'Approved a registration',
+    'Registered',
+  ]) {
+    await expect(log.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
+  }
+  await screens(page, 'admin-audit');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe(
+    'id,time,action,actor_user_id,actor_email,organization_id,organization_name,target,ip,detail',
+  );
+  expect(csv).toContain('admin.billing_plan.created');
+  expect(csv).toContain(analyst);
+
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Crawls' }).click();
+  await expect(page.getByRole('heading', { name: 'Crawls', level: 1 })).toBeVisible();
+  // A crawl of an address the SSRF guard refuses: it starts, the list follows it to its end.
+  await page.getByLabel('Seed addresses').fill('http://127.0.0.1:9/');
+  await page.getByRole('button', { name: 'Start crawl' }).click();
+  await expect(page.getByText('The crawl of 1 site has started.')).toBeVisible();
+  const crawlRow = page.getByRole('row', { name: /127\.0\.0\.1:9/ });
+  await expect(crawlRow).toBeVisible();
+  await expect(crawlRow.getByText(/^(Done|Failed)$/)).toBeVisible({ timeout: 30_000 });
+  await crawlRow.getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByRole('table', { name: 'Addresses by kind and state' })).toBeVisible();
+  await screens(page, 'admin-crawls');
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Opt-outs' }).click();
+  await expect(page.getByRole('heading', { name: 'Opt-outs', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Opt out this face' }).click();
+  await expect(page.getByText('Enter the number of an indexed face.')).toBeVisible();
+  await page.getByLabel('Face id').fill('999999');
+  await page.getByLabel('Reason').fill('Removal request by the person shown');
+  await page.getByRole('button', { name: 'Opt out this face' }).click();
+  await expect(page.getByText('Face not found.')).toBeVisible();
+  await screens(page, 'admin-opt-outs');
+  await page.getByRole('button', { name: 'Back to home' }).click();
+  await signOut(page);
+
+  // The owner sees the new seat limit and the provider's action in the organization's activity.
+  await signIn(page, owner, PASSWORD);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/account');
+  await expect(seatUsage(page)).toHaveText('1 / 5');
+  await expect(page.getByRole('heading', { name: 'My Subscription' })).toBeVisible();
+  const activity = page.getByRole('region', { name: 'Activity' });
+  await expect(activity.getByText('Created a billing plan')).toBeVisible();
+  await expect(activity.getByText('OSINT Platform staff').first()).toBeVisible();
+});

@@ -1,0 +1,395 @@
+import {
+  canDeleteUser,
+  INVITE_MESSAGES,
+  seatActionOf,
+  TEAM_MESSAGES,
+  validateInvite,
+  type OrganizationUser,
+} from '@osint/contract/team';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
+import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { useBanner } from '../../components/message-banner.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { TextInput } from '../../components/text-field.tsx';
+import { ApiError, violationsByField } from '../../lib/api-client.ts';
+import { ACCOUNT_KEYS, team, useOrganizationUsers } from './account-api.ts';
+
+interface TeamPanelProps {
+  currentHashedId: string;
+  organizationId: number;
+  /** Seats of the plan in force; 0 without a plan. */
+  seatLimit: number;
+  /** The signed-in owner's own access changed: user data must be fetched again. */
+  onOwnAccessChanged: () => Promise<void>;
+}
+
+const STATUS_LABELS: Record<OrganizationUser['status'], { label: string; tone: string }> = {
+  ACTIVE: { label: 'Active', tone: 'success' },
+  PENDING: { label: 'Pending', tone: 'warning' },
+  BLOCKED: { label: 'Blocked', tone: 'danger' },
+};
+
+function seatsUsedOf(users: OrganizationUser[] | undefined): number | undefined {
+  return users?.filter((u) => u.access && u.status !== 'BLOCKED').length;
+}
+
+/** Spec 000 §2: the owner's users list with seat usage, invitations, access and deletion. */
+export function TeamPanel({
+  currentHashedId,
+  organizationId,
+  seatLimit,
+  onOwnAccessChanged,
+}: TeamPanelProps) {
+  const queryClient = useQueryClient();
+  const { showBanner } = useBanner();
+  const users = useOrganizationUsers(true);
+  const [deleting, setDeleting] = useState<OrganizationUser>();
+  const [confirmingSelf, setConfirmingSelf] = useState(false);
+  const used = seatsUsedOf(users.data) ?? 0;
+  const seatsLeft = Math.max(0, seatLimit - used);
+
+  // The list and the activity log both change with every action of this panel.
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: ACCOUNT_KEYS.users });
+    await queryClient.invalidateQueries({ queryKey: ACCOUNT_KEYS.activity });
+  };
+  const afterChange = async (user: OrganizationUser) => {
+    await refresh();
+    await queryClient.invalidateQueries({ queryKey: ACCOUNT_KEYS.plans });
+    if (user.hashedId === currentHashedId) await onOwnAccessChanged();
+  };
+
+  const give = useMutation({
+    mutationFn: (user: OrganizationUser) => team.give(user.hashedId, organizationId),
+    onSuccess: async (_data, user) => {
+      showBanner({ message: TEAM_MESSAGES.giveSuccess, type: 'success' });
+      await afterChange(user);
+    },
+    onError: async (error) => {
+      const full = error instanceof ApiError && error.status === 400;
+      showBanner({
+        message: full ? TEAM_MESSAGES.capacityReached : TEAM_MESSAGES.giveFailure,
+        type: 'danger',
+      });
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (user: OrganizationUser) => team.remove(user.hashedId, organizationId),
+    onSuccess: async (_data, user) => {
+      setConfirmingSelf(false);
+      showBanner({ message: TEAM_MESSAGES.removeSuccess, type: 'success' });
+      await afterChange(user);
+    },
+    onError: () => {
+      setConfirmingSelf(false);
+      showBanner({ message: TEAM_MESSAGES.removeFailure, type: 'danger' });
+    },
+  });
+  const remove_ = (user: OrganizationUser) =>
+    user.hashedId === currentHashedId ? setConfirmingSelf(true) : remove.mutate(user);
+  const del = useMutation({
+    mutationFn: (user: OrganizationUser) => team.delete(user.hashedId),
+    onSuccess: async () => {
+      setDeleting(undefined);
+      showBanner({ message: TEAM_MESSAGES.deleteSuccess, type: 'success' });
+      await refresh();
+    },
+    onError: () => {
+      setDeleting(undefined);
+      showBanner({ message: TEAM_MESSAGES.deleteFailure, type: 'danger' });
+    },
+  });
+  const busyHashedId = give.isPending
+    ? give.variables.hashedId
+    : remove.isPending
+      ? remove.variables.hashedId
+      : undefined;
+  const busy = give.isPending || remove.isPending || del.isPending;
+  const me = users.data?.find((u) => u.hashedId === currentHashedId);
+
+  return (
+    <section className="card account-panel account-team" aria-labelledby="account-team-title">
+      <header className="account-panel__header">
+        <div>
+          <h2 id="account-team-title" className="account-panel__title">
+            Users
+          </h2>
+          <p className="account-panel__lead">
+            Invite the analysts of your organization and decide who has access to search.
+          </p>
+        </div>
+        <SeatMeter used={seatsUsedOf(users.data)} limit={seatLimit} />
+      </header>
+
+      <InviteForm onInvited={refresh} />
+
+      {users.isPending ? (
+        <LoadingPlaceholder />
+      ) : users.isError ? (
+        <div className="account-empty" role="alert">
+          <p>The users of your organization could not be loaded.</p>
+          <Button variant="secondary" onClick={() => void users.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <div className="account-table-wrap">
+          <table className="account-table">
+            <caption className="visually-hidden">Users of your organization</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Access</th>
+                <th scope="col">
+                  <span className="visually-hidden">Delete</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((user) => (
+                <UserRow
+                  key={user.hashedId}
+                  user={user}
+                  isCurrent={user.hashedId === currentHashedId}
+                  seatsLeft={seatsLeft}
+                  working={busyHashedId === user.hashedId}
+                  disabled={busy}
+                  onGive={() => give.mutate(user)}
+                  onRemove={() => remove_(user)}
+                  onDelete={() => setDeleting(user)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {deleting && (
+        <Modal
+          title="Delete this user?"
+          size="sm"
+          onClose={() => !del.isPending && setDeleting(undefined)}
+          actions={
+            <>
+              <Button variant="secondary" disabled={del.isPending} onClick={() => setDeleting(undefined)}>
+                Cancel
+              </Button>
+              <Button variant="danger" loading={del.isPending} onClick={() => del.mutate(deleting)}>
+                Delete user
+              </Button>
+            </>
+          }
+        >
+          <p className="modal__lead account-break">{deleting.email}</p>
+          <p>
+            The account is deleted together with all of its saved searches and AI data extractions. This
+            cannot be undone.
+          </p>
+        </Modal>
+      )}
+      {confirmingSelf && me && (
+        <Modal
+          title="Remove your own access?"
+          size="sm"
+          onClose={() => !remove.isPending && setConfirmingSelf(false)}
+          actions={
+            <>
+              <Button
+                variant="secondary"
+                disabled={remove.isPending}
+                onClick={() => setConfirmingSelf(false)}
+              >
+                Cancel
+              </Button>
+              <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate(me)}>
+                Remove my access
+              </Button>
+            </>
+          }
+        >
+          <p>
+            You stay the owner and keep managing users and billing, but you cannot search until a seat is
+            given back to you. Use this to hand your seat to another user.
+          </p>
+        </Modal>
+      )}
+    </section>
+  );
+}
+
+/** Breaks a long address before the @ first, never in the middle of its name unless it must. */
+function EmailAddress({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  return (
+    <span className="account-email account-break">
+      {at > 0 ? (
+        <>
+          {email.slice(0, at)}
+          <wbr />
+          {email.slice(at)}
+        </>
+      ) : (
+        email
+      )}
+    </span>
+  );
+}
+
+function SeatMeter({ used, limit }: { used: number | undefined; limit: number }) {
+  const ratio = limit > 0 && used !== undefined ? Math.min(1, used / limit) : 0;
+  return (
+    <div className="account-seats" aria-live="polite">
+      <p className="account-seats__label">
+        <strong data-testid="seat-usage">
+          {used ?? '…'} / {limit}
+        </strong>{' '}
+        seats used
+      </p>
+      <div
+        className={`account-seats__bar${ratio >= 1 ? ' account-seats__bar--full' : ''}`}
+        role="progressbar"
+        aria-label="Seats used"
+        aria-valuemin={0}
+        aria-valuemax={limit}
+        aria-valuenow={used ?? 0}
+      >
+        <span style={{ width: `${ratio * 100}%` }} />
+      </div>
+    </div>
+  );
+}
+
+interface UserRowProps {
+  user: OrganizationUser;
+  isCurrent: boolean;
+  seatsLeft: number;
+  working: boolean;
+  disabled: boolean;
+  onGive: () => void;
+  onRemove: () => void;
+  onDelete: () => void;
+}
+
+function UserRow({
+  user,
+  isCurrent,
+  seatsLeft,
+  working,
+  disabled,
+  onGive,
+  onRemove,
+  onDelete,
+}: UserRowProps) {
+  const action = seatActionOf(user, seatsLeft);
+  const status = STATUS_LABELS[user.status];
+  return (
+    <tr className={isCurrent ? 'account-row--current' : undefined}>
+      <td data-label="Email">
+        <span className="account-user">
+          <EmailAddress email={user.email} />
+          {isCurrent && <span className="account-you">You</span>}
+        </span>
+      </td>
+      <td data-label="Role">{user.userRole === 'OWNER' ? 'Owner' : 'User'}</td>
+      <td data-label="Status">
+        <span className={`badge badge--${status.tone}`}>{status.label}</span>
+      </td>
+      <td data-label="Access">
+        {action === 'PENDING' && <span className="account-muted">{TEAM_MESSAGES.invitationSent}</span>}
+        {action === 'REMOVE' && (
+          <Button
+            variant="secondary"
+            className="btn-sm"
+            loading={working}
+            disabled={disabled}
+            onClick={onRemove}
+            aria-label={`${TEAM_MESSAGES.removeAccess}: ${user.email}`}
+          >
+            {TEAM_MESSAGES.removeAccess}
+          </Button>
+        )}
+        {action === 'GIVE' && (
+          <Button
+            className="btn-sm"
+            loading={working}
+            disabled={disabled}
+            onClick={onGive}
+            aria-label={`${TEAM_MESSAGES.giveAccess}: ${user.email}`}
+          >
+            {TEAM_MESSAGES.giveAccess}
+          </Button>
+        )}
+        {action === 'NO_SEATS' && <span className="account-muted">{TEAM_MESSAGES.noSeatsLeft}</span>}
+        {action === 'NONE' && <span className="account-muted">—</span>}
+      </td>
+      <td className="account-table__end">
+        {canDeleteUser(user) && (
+          <Button
+            variant="ghost"
+            className="btn-sm account-delete"
+            disabled={disabled}
+            onClick={onDelete}
+            aria-label={`Delete ${user.email}`}
+          >
+            Delete
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
+  const { showBanner } = useBanner();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string>();
+  const invite = useMutation({
+    mutationFn: (address: string) => team.invite(address),
+    onSuccess: async () => {
+      setEmail('');
+      showBanner({ message: INVITE_MESSAGES.success, type: 'success', icon: 'email' });
+      await onInvited();
+    },
+    onError: (failure) => {
+      const field = violationsByField(failure).email;
+      if (field) setError(field);
+      const message =
+        failure instanceof ApiError && failure.status === 409
+          ? INVITE_MESSAGES.exists
+          : field
+            ? field
+            : INVITE_MESSAGES.failure;
+      showBanner({ message, type: 'danger' });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = validateInvite({ email }).email;
+    setError(problem);
+    if (!problem) invite.mutate(email.trim());
+  };
+  return (
+    <form className="account-invite" onSubmit={submit} noValidate>
+      <TextInput
+        label="Invite a user"
+        type="email"
+        autoComplete="off"
+        placeholder="name@your-organization.org"
+        value={email}
+        error={error}
+        onChange={(event) => {
+          setEmail(event.target.value);
+          setError(undefined);
+        }}
+      />
+      <Button type="submit" loading={invite.isPending}>
+        Send invitation
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import type {
+  AdminBillingPlanView,
+  AdminOrganizationDetail,
+  AdminUserDetail,
+  CreateBillingPlanInput,
+} from '@osint/contract/admin';
+import type { AuditPage } from '@osint/contract/audit';
+import { api, apiFile } from '../../lib/api-client.ts';
+
+export type CrawlStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'STOPPED' | 'FAILED';
+
+/** GET /api/admin/crawls */
+export interface CrawlRow {
+  id: string;
+  status: CrawlStatus;
+  demo: boolean;
+  seeds: string[];
+  pages: number;
+  images: number;
+  faces: number;
+  errors: number;
+  lastError: string | null;
+  requestedBy: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+type StateCounts = Record<'queued' | 'claimed' | 'done' | 'failed' | 'skipped', number>;
+
+/** GET /api/admin/crawls/{id} */
+export interface CrawlDetail extends CrawlRow {
+  frontier: Record<'page' | 'image' | 'sitemap', StateCounts>;
+  failures: { url: string; kind: string; attempts: number; error: string | null }[];
+}
+
+/** GET /api/admin/opt-outs */
+export interface OptOutRow {
+  id: number;
+  reason: string;
+  modelId: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+export interface AuditQuery {
+  organizationId?: string;
+  userId?: string;
+  user?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+}
+
+export const ADMIN_KEYS = {
+  user: (id: string) => ['admin', 'user', id] as const,
+  organization: (id: string) => ['admin', 'organization', id] as const,
+  crawls: ['admin', 'crawls'] as const,
+  crawl: (id: string) => ['admin', 'crawls', id] as const,
+  optOuts: ['admin', 'opt-outs'] as const,
+  audit: ['admin', 'audit'] as const,
+};
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export const adminApi = {
+  user: (id: string) => api<AdminUserDetail>(`/admin/users/${encodeURIComponent(id)}`),
+  block: (id: number) => api(`/admin/users/${id}/block`, { method: 'POST' }),
+  unblock: (id: number) => api(`/admin/users/${id}/unblock`, { method: 'POST' }),
+  approve: (id: number) => api(`/admin/users/${id}/approve`, { method: 'POST' }),
+  organization: (id: string) =>
+    api<AdminOrganizationDetail>(`/admin/organizations/${encodeURIComponent(id)}`),
+  createPlan: (organizationId: string, input: CreateBillingPlanInput) =>
+    api<AdminBillingPlanView>(`/admin/organizations/${encodeURIComponent(organizationId)}/billing-plans`, {
+      method: 'POST',
+      body: input,
+    }),
+  crawls: () => api<CrawlRow[]>('/admin/crawls', { query: { pageSize: 50 } }),
+  crawl: (id: string) => api<CrawlDetail>(`/admin/crawls/${encodeURIComponent(id)}`),
+  startCrawl: (urls: string[]) => api<{ id: string }>('/admin/crawl', { method: 'POST', body: { urls } }),
+  optOuts: () => api<OptOutRow[]>('/admin/opt-outs', { query: { pageSize: 200 } }),
+  addOptOut: (faceId: number, reason: string) =>
+    api<{ id: number; removedFaces: number }>('/admin/opt-outs', {
+      method: 'POST',
+      body: { faceId, reason },
+    }),
+  audit: (query: AuditQuery, page: number) =>
+    api<AuditPage>('/admin/audit', { query: { ...query, page, pageSize: AUDIT_PAGE_SIZE } }),
+  auditExport: (query: AuditQuery) =>
+    apiFile('/admin/audit/export', 'audit-log.csv', { query: { ...query } }),
+};
+
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

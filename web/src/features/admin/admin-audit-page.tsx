@@ -1,0 +1,201 @@
+import { AUDIT_ACTIONS, AUDIT_AREAS } from '@osint/contract/audit';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import { Dropdown } from '../../components/dropdown.tsx';
+import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { useBanner } from '../../components/message-banner.tsx';
+import { TextInput } from '../../components/text-field.tsx';
+import { ADMIN_KEYS, adminApi, AUDIT_PAGE_SIZE, saveFile, type AuditQuery } from './admin-api.ts';
+import { AuditTable } from './admin-audit-table.tsx';
+import { AdminHeader, errorText } from './admin-ui.tsx';
+import './admin.css';
+
+const FILTER_KEYS = ['organizationId', 'userId', 'user', 'action', 'from', 'to'] as const;
+
+const ACTION_OPTIONS = [
+  { value: '', label: 'Every action' },
+  ...Object.entries(AUDIT_AREAS).map(([value, label]) => ({ value, label: `${label} (all)` })),
+  ...Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label })),
+];
+
+function queryOf(params: URLSearchParams): AuditQuery {
+  const query: AuditQuery = {};
+  for (const key of FILTER_KEYS) {
+    const value = params.get(key)?.trim();
+    if (value) query[key] = value;
+  }
+  return query;
+}
+
+/** /admin/audit: the append-only audit trail, filtered by organization, user, action and dates; CSV export. */
+export function AdminAuditPage() {
+  const { showBanner } = useBanner();
+  const [params, setParams] = useSearchParams();
+  const query = queryOf(params);
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [draft, setDraft] = useState(query);
+  const [exporting, setExporting] = useState(false);
+  // The form follows the address (links from user and organization pages, back and forward).
+  const paramsKey = params.toString();
+  const [draftOf, setDraftOf] = useState(paramsKey);
+  if (draftOf !== paramsKey) {
+    setDraftOf(paramsKey);
+    setDraft(query);
+  }
+
+  const audit = useQuery({
+    queryKey: [...ADMIN_KEYS.audit, query, page],
+    queryFn: () => adminApi.audit(query, page),
+    placeholderData: keepPreviousData,
+  });
+  const total = audit.data?.totalResultCount ?? 0;
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
+
+  const apply = (next: AuditQuery, nextPage = 1) => {
+    const search = new URLSearchParams();
+    for (const key of FILTER_KEYS) if (next[key]?.trim()) search.set(key, next[key].trim());
+    if (nextPage > 1) search.set('page', String(nextPage));
+    setParams(search);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    apply(draft);
+  };
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const { blob, fileName } = await adminApi.auditExport(query);
+      saveFile(blob, fileName);
+    } catch (error) {
+      showBanner({ message: 'The export failed.', additionalMessage: errorText(error, ''), type: 'danger' });
+    } finally {
+      setExporting(false);
+    }
+  };
+  const set = (key: keyof AuditQuery) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const filtered = FILTER_KEYS.some((key) => query[key]);
+
+  return (
+    <section className="admin-page" aria-labelledby="admin-audit-title">
+      <AdminHeader
+        eyebrow="Security"
+        title={<span id="admin-audit-title">Audit log</span>}
+        lead="Sign-ins, password and access changes, invitations, searches and admin actions. Entries cannot be changed or deleted; photos are never logged."
+        actions={
+          <Button variant="secondary" loading={exporting} onClick={() => void exportCsv()}>
+            Export CSV
+          </Button>
+        }
+      />
+      <div className="card admin-panel">
+        <form className="admin-toolbar admin-audit-filters" onSubmit={submit} aria-label="Filters">
+          <div className="admin-filter admin-filter--wide">
+            <Dropdown
+              label="Action"
+              options={ACTION_OPTIONS}
+              value={draft.action ?? ''}
+              onChange={(value) => setDraft((d) => ({ ...d, action: value }))}
+            />
+          </div>
+          <div className="admin-filter">
+            <TextInput
+              label="User e-mail"
+              type="search"
+              value={draft.user ?? ''}
+              onChange={(e) => set('user')(e.target.value)}
+            />
+          </div>
+          <div className="admin-filter admin-filter--narrow">
+            <TextInput
+              label="Organization id"
+              inputMode="numeric"
+              value={draft.organizationId ?? ''}
+              onChange={(e) => set('organizationId')(e.target.value.replace(/\D/g, ''))}
+            />
+          </div>
+          <div className="admin-filter admin-filter--narrow">
+            <TextInput
+              label="User id"
+              inputMode="numeric"
+              value={draft.userId ?? ''}
+              onChange={(e) => set('userId')(e.target.value.replace(/\D/g, ''))}
+            />
+          </div>
+          <div className="admin-filter admin-filter--date">
+            <TextInput
+              label="From"
+              type="date"
+              value={draft.from ?? ''}
+              onChange={(e) => set('from')(e.target.value)}
+            />
+          </div>
+          <div className="admin-filter admin-filter--date">
+            <TextInput
+              label="To"
+              type="date"
+              value={draft.to ?? ''}
+              onChange={(e) => set('to')(e.target.value)}
+            />
+          </div>
+          <div className="admin-filter-actions">
+            <Button type="submit">Apply</Button>
+            {filtered && (
+              <Button variant="ghost" onClick={() => apply({})}>
+                Clear
+              </Button>
+            )}
+          </div>
+        </form>
+
+        {audit.isPending ? (
+          <LoadingPlaceholder />
+        ) : audit.isError ? (
+          <div className="admin-empty" role="alert">
+            <p className="admin-empty-title">The audit log could not be loaded.</p>
+            <p>{errorText(audit.error, 'Please check your connection.')}</p>
+            <Button variant="secondary" onClick={() => void audit.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : audit.data.entries.length === 0 ? (
+          <div className="admin-empty">
+            <p className="admin-empty-title">No entries match these filters.</p>
+          </div>
+        ) : (
+          <div className={audit.isPlaceholderData ? 'admin-table-wrap--stale' : undefined}>
+            <p className="admin-result-count" aria-live="polite">
+              {total} {total === 1 ? 'entry' : 'entries'}
+            </p>
+            <AuditTable entries={audit.data.entries} caption="Audit log entries, newest first" />
+          </div>
+        )}
+
+        {pages > 1 && (
+          <nav className="admin-pager" aria-label="Pages">
+            <Button
+              variant="secondary"
+              className="btn-sm"
+              disabled={page <= 1}
+              onClick={() => apply(query, page - 1)}
+            >
+              Previous
+            </Button>
+            <span className="admin-pager-label">
+              Page {page} of {pages}
+            </span>
+            <Button
+              variant="secondary"
+              className="btn-sm"
+              disabled={page >= pages}
+              onClick={() => apply(query, page + 1)}
+            >
+              Next
+            </Button>
+          </nav>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+import type { AdminBillingPlanView, AdminOrganizationDetail } from '@osint/contract/admin';
+import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
+import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { ADMIN_KEYS, adminApi } from './admin-api.ts';
+import { AdminHeader, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
+import './admin.css';
+
+const PLAN_STATES: Record<AdminBillingPlanView['state'], { label: string; tone: string }> = {
+  ACTIVE: { label: 'Active', tone: 'success' },
+  FUTURE: { label: 'Future', tone: 'info' },
+  EXPIRED: { label: 'Expired', tone: 'neutral' },
+  SUPERSEDED: { label: 'Superseded', tone: 'warning' },
+};
+
+const BACK = { to: '/admin/users', label: 'Users' };
+
+/** /admin/organizations/{id}: details, owner, users, seats and every plan the organization had. */
+export function AdminOrganizationPage() {
+  const { id = '' } = useParams();
+  const organization = useQuery({
+    queryKey: ADMIN_KEYS.organization(id),
+    queryFn: () => adminApi.organization(id),
+  });
+  return (
+    <section className="admin-page" aria-labelledby="admin-organization-title">
+      {organization.data ? (
+        <OrganizationDetail organization={organization.data} />
+      ) : (
+        <>
+          <AdminHeader
+            eyebrow="Organization"
+            title={<span id="admin-organization-title">Organization</span>}
+            back={BACK}
+          />
+          <QueryState query={organization} notFoundText="This organization does not exist." />
+        </>
+      )}
+    </section>
+  );
+}
+
+function OrganizationDetail({ organization }: { organization: AdminOrganizationDetail }) {
+  const typeLabel = isOrganizationType(organization.type)
+    ? ORGANIZATION_TYPES[organization.type]
+    : organization.type;
+  const { seats } = organization;
+  return (
+    <>
+      <AdminHeader
+        eyebrow="Organization"
+        title={<span id="admin-organization-title">{organization.name}</span>}
+        back={BACK}
+        lead={`${typeLabel} · registered ${new Date(organization.createdAt).toLocaleDateString('en-GB', { dateStyle: 'medium' })}`}
+        actions={
+          <>
+            <Link
+              className="btn btn-primary"
+              to={`/admin/organizations/${organization.id}/create-billing-plan`}
+            >
+              Create billing plan
+            </Link>
+            <Link className="btn btn-secondary" to={`/admin/audit?organizationId=${organization.id}`}>
+              Activity log
+            </Link>
+          </>
+        }
+      />
+
+      <div className="admin-detail-grid">
+        <div className="card admin-panel-padded">
+          <h2 className="admin-section-title">Details</h2>
+          <dl className="admin-facts">
+            <Fact label="Website">
+              <a href={organization.link} target="_blank" rel="noopener noreferrer" className="admin-break">
+                {organization.link}
+              </a>
+            </Fact>
+            <Fact label="Owner">
+              {organization.owner ? (
+                <span className="admin-inline-list">
+                  <Link className="admin-break" to={`/admin/users/${organization.owner.id}`}>
+                    {organization.owner.email}
+                  </Link>
+                  <UserStatusBadge status={organization.owner.status} />
+                </span>
+              ) : (
+                <span className="admin-muted">No owner</span>
+              )}
+            </Fact>
+            <Fact label="Last activity">
+              <When iso={organization.lastActiveAt} withTime />
+            </Fact>
+            <Fact label="Searches">{organization.searchCount}</Fact>
+          </dl>
+        </div>
+        <div className="card admin-panel-padded">
+          <h2 className="admin-section-title">Seats</h2>
+          <p className="admin-seat-count" data-testid="admin-seats">
+            <strong>
+              {seats.used} / {seats.limit}
+            </strong>{' '}
+            seats used
+          </p>
+          {organization.activePlan ? (
+            <p className="admin-muted">
+              {PLAN_TYPE_LABELS[organization.activePlan.planType]} until{' '}
+              <When iso={organization.activePlan.endDate} />
+            </p>
+          ) : (
+            <p className="admin-muted">No plan in force: nobody in this organization can search.</p>
+          )}
+        </div>
+      </div>
+
+      <div className="card admin-panel">
+        <h2 className="admin-section-title admin-panel-heading">Users</h2>
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <caption className="visually-hidden">Users of the organization</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Access</th>
+                <th scope="col">Joined</th>
+                <th scope="col">Last activity</th>
+              </tr>
+            </thead>
+            <tbody>
+              {organization.users.map((user) => (
+                <tr key={user.id}>
+                  <td data-label="User">
+                    <Link className="admin-email admin-break" to={`/admin/users/${user.id}`}>
+                      {user.email}
+                    </Link>
+                  </td>
+                  <td data-label="Role">{user.role === 'OWNER' ? 'Owner' : 'User'}</td>
+                  <td data-label="Status">
+                    <UserStatusBadge status={user.status} />
+                  </td>
+                  <td data-label="Access">{user.access ? 'Yes' : 'No'}</td>
+                  <td data-label="Joined">
+                    <When iso={user.createdAt} />
+                  </td>
+                  <td data-label="Last activity">
+                    <When iso={user.lastActiveAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+
+      <div className="card admin-panel">
+        <h2 className="admin-section-title admin-panel-heading">Plans history</h2>
+        {organization.plans.length === 0 ? (
+          <div className="admin-empty">
+            <p>This organization never had a plan.</p>
+          </div>
+        ) : (
+          <div className="admin-table-wrap">
+            <table className="admin-table">
+              <caption className="visually-hidden">Billing plans, latest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Type</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Start</th>
+                  <th scope="col">End</th>
+                  <th scope="col">Seats</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {organization.plans.map((plan) => {
+                  const state = PLAN_STATES[plan.state];
+                  return (
+                    <tr key={plan.id}>
+                      <td data-label="Type">
+                        {PLAN_TYPE_LABELS[plan.planType]}
+                        {plan.planType === 'VIRTUAL' && <span className="admin-muted"> (virtual)</span>}
+                      </td>
+                      <td data-label="State">
+                        <span className={`badge badge--${state.tone}`}>{state.label}</span>
+                      </td>
+                      <td data-label="Start">
+                        <When iso={plan.startDate} />
+                      </td>
+                      <td data-label="End">
+                        <When iso={plan.endDate} />
+                      </td>
+                      <td data-label="Seats">{plan.seatLimit}</td>
+                      <td data-label="Created">
+                        <When iso={plan.createdAt} withTime />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import type { UserStatus } from '@osint/contract/api-types';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+
+const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+
+/** A day in the table; the exact time one hover away. Empty values show a dash. */
+export function When({ iso, withTime = false }: { iso: string | null | undefined; withTime?: boolean }) {
+  if (!iso) return <span className="admin-muted">—</span>;
+  const date = new Date(iso);
+  return (
+    <time dateTime={iso} title={dateTime.format(date)}>
+      {(withTime ? dateTime : dateOnly).format(date)}
+    </time>
+  );
+}
+
+export const USER_STATUS_BADGES: Record<UserStatus, { label: string; tone: string }> = {
+  PENDING_APPROVAL: { label: 'Pending approval', tone: 'warning' },
+  ACTIVE: { label: 'Active', tone: 'success' },
+  REJECTED: { label: 'Rejected', tone: 'danger' },
+  BLOCKED: { label: 'Blocked', tone: 'danger' },
+  EMAIL_UNVERIFIED: { label: 'E-mail unverified', tone: 'neutral' },
+  INVITED: { label: 'Invited', tone: 'info' },
+};
+
+export function UserStatusBadge({ status }: { status: UserStatus }) {
+  const badge = USER_STATUS_BADGES[status] ?? { label: status, tone: 'neutral' };
+  return <span className={`badge badge--${badge.tone}`}>{badge.label}</span>;
+}
+
+export function AdminHeader({
+  eyebrow,
+  title,
+  lead,
+  back,
+  actions,
+}: {
+  eyebrow: string;
+  title: ReactNode;
+  lead?: ReactNode;
+  back?: { to: string; label: string };
+  actions?: ReactNode;
+}) {
+  return (
+    <header className="admin-page-header">
+      <div className="admin-header-text">
+        {back && (
+          <Link className="admin-back" to={back.to}>
+            ← {back.label}
+          </Link>
+        )}
+        <p className="page__eyebrow">{eyebrow}</p>
+        <h1 className="page__title admin-break">{title}</h1>
+        {lead && <p className="page__lead">{lead}</p>}
+      </div>
+      {actions && <div className="admin-header-actions">{actions}</div>}
+    </header>
+  );
+}
+
+/** Loading, not found and failure states of a detail page, in one place. */
+export function QueryState({
+  query,
+  notFoundText,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
+  notFoundText: string;
+}) {
+  if (query.isPending) return <LoadingPlaceholder />;
+  const missing = query.error instanceof ApiError && query.error.status === 404;
+  return (
+    <div className="card admin-empty" role="alert">
+      <p className="admin-empty-title">{missing ? notFoundText : 'This page could not be loaded.'}</p>
+      {!missing && (
+        <>
+          <p>{query.error instanceof ApiError ? query.error.message : 'Please check your connection.'}</p>
+          <Button variant="secondary" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="admin-fact">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status < 500 ? error.message : fallback;
+}
