@@ -6,6 +6,8 @@ import { defineConfig, devices } from '@playwright/test';
 // The product runs once for the whole browser suite, on its own port and a fresh data folder whose
 // outbox the tests read. Workers inherit the folder through the environment set here.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'osint-e2e-'));
+// Per run, so that two runs on one machine never delete each other's traces and screenshots.
+process.env.E2E_OUTPUT_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'osint-e2e-results-'));
 process.env.E2E_PORT ??= '3310';
 import { fastspringEnv } from './support/fastspring.ts';
 import { E2E_ADMIN } from './support/session.ts';
@@ -16,7 +18,7 @@ process.env.E2E_BASE_URL = baseURL;
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(os.tmpdir(), 'osint-e2e-results'),
+  outputDir: process.env.E2E_OUTPUT_DIR,
   fullyParallel: false,
   workers: 1,
   timeout: 60_000,
