@@ -7,7 +7,13 @@ import {
 } from '../../src/face/index/exact-rerank.ts';
 import type { Candidate } from '../../src/face/index/exact-rerank.ts';
 
-const overfetch = { minCandidates: 4, overfetch: 2, maxCandidates: 1000, approximationMargin: 0.01 };
+const overfetch = {
+  minCandidates: 4,
+  minFilteredCandidates: 2,
+  overfetch: 2,
+  maxCandidates: 1000,
+  approximationMargin: 0.01,
+};
 
 /** A fake approximate index over fixed similarities; records how many candidates each call asked. */
 function fakeIndex(similarities: Map<number, number>) {

@@ -71,6 +71,7 @@ export class PgvectorFaceIndex implements FaceIndex {
     this.expansionAdd = options.expansionAdd ?? 64;
     this.overfetch = {
       minCandidates: 100,
+      minFilteredCandidates: 50,
       overfetch: 2,
       maxCandidates: 20_000,
       approximationMargin: this.quantization === 'f16' ? 0.01 : 0.001,

@@ -38,7 +38,7 @@ export const DEFAULT_USEARCH_OPTIONS = {
   connectivity: 16,
   expansionAdd: 128,
   expansionSearch: 64,
-  search: { minCandidates: 200, overfetch: 2, maxCandidates: 20_000 },
+  search: { minCandidates: 200, minFilteredCandidates: 50, overfetch: 2, maxCandidates: 20_000 },
 } as const;
 
 const SCALAR_KINDS: Record<FaceIndexQuantization, ScalarKind> = {
