@@ -1,3 +1,4 @@
+import { saveFile } from '../../lib/save-file.ts';
 import { formatUsd, monthsLabel, type OrderStatus } from '@osint/contract/pricing';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -19,7 +20,6 @@ import {
   ORDERS_KEY,
   PAGE_SIZE,
   PAYMENTS_KEY,
-  saveFile,
   type AdminOrder,
 } from './billing-admin-api.ts';
 import './billing-admin.css';

@@ -71,17 +71,6 @@ export function fetchPayments(filter: { source: '' | 'FASTSPRING' | 'BANK_TRANSF
 
 export const fetchPayment = (id: number) => api<AdminPaymentDetail>(`/admin/payments/${id}`);
 
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
 

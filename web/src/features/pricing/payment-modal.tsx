@@ -17,7 +17,8 @@ import { MessageBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { TextInput } from '../../components/text-field.tsx';
 import { CopyField } from './copy-field.tsx';
-import { placeBankOrder, saveBlob } from './pricing-api.ts';
+import { placeBankOrder } from './pricing-api.ts';
+import { saveFile } from '../../lib/save-file.ts';
 
 type Step = 'choose' | 'bank' | 'finalize';
 
@@ -70,7 +71,7 @@ export function PaymentModal(props: PaymentModalProps) {
         buyer,
       });
       setInvoice(file);
-      saveBlob(file.blob, file.fileName);
+      saveFile(file.blob, file.fileName);
       setStep('finalize');
     } catch (error) {
       console.error('Bank order failed', error);
@@ -186,7 +187,7 @@ export function PaymentModal(props: PaymentModalProps) {
           </div>
           <div className="pricing-modal-actions">
             {invoice && (
-              <Button variant="secondary" onClick={() => saveBlob(invoice.blob, invoice.fileName)}>
+              <Button variant="secondary" onClick={() => saveFile(invoice.blob, invoice.fileName)}>
                 Download proforma invoice
               </Button>
             )}

@@ -11,7 +11,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import type { BillingPlanInfo } from './pricing-api.ts';
-import { downloadInvoice, saveBlob } from './pricing-api.ts';
+import { downloadInvoice } from './pricing-api.ts';
+import { saveFile } from '../../lib/save-file.ts';
 
 export type SubscriptionStatus = 'ACTIVE' | 'PAYMENT_CONFIRMED' | 'PAYMENT_PENDING' | 'EXPIRED';
 
@@ -87,7 +88,7 @@ export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps
     setDownloading(true);
     try {
       const file = await downloadInvoice(pending.id);
-      saveBlob(file.blob, file.fileName);
+      saveFile(file.blob, file.fileName);
     } catch (error) {
       // Spec 001 §8: an invoice download failure is logged only.
       console.error('Invoice download failed', error);

@@ -50,18 +50,6 @@ export function downloadInvoice(orderId: number) {
   return apiFile(`/order/download-invoice/${orderId}`, 'invoice');
 }
 
-/** Saves a downloaded file under its name, the way a browser download does. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /** Billing plan info of spec 001 §3–§4, derived from the plans and the orders. */
 export interface BillingPlanInfo {
   activeBillingPlan: BillingPlanDto | null;

@@ -2,7 +2,8 @@ import { REPORT_ESTIMATE_MS, SEARCH_MESSAGES } from '@osint/contract/search';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { Modal } from '../../components/modal.tsx';
-import { generateReport, saveFile } from './saved-searches-api.ts';
+import { generateReport } from './saved-searches-api.ts';
+import { saveFile } from '../../lib/save-file.ts';
 
 type ReportState =
   { phase: 'generating' } | { phase: 'ready'; blob: Blob; fileName: string } | { phase: 'error' };

@@ -43,15 +43,3 @@ export function generateReport(dataResultsId: number[]) {
     body: { dataResultsId },
   });
 }
-
-/** Saves a downloaded file under its name through a temporary link. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
