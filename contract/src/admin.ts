@@ -52,6 +52,21 @@ export interface AdminOrganizationUser {
   lastActiveAt: string | null;
 }
 
+export interface AdminOrganizationOrder {
+  id: number;
+  orderNumber: string;
+  status: string;
+  paymentMethod: string;
+  amount: number;
+  currency: string;
+  months: number;
+  seatLimit: number;
+  startDate: string;
+  endDate: string;
+  createdAt: string;
+  paidAt: string | null;
+}
+
 /** GET /api/admin/organizations/{id} */
 export interface AdminOrganizationDetail {
   id: number;
@@ -65,6 +80,8 @@ export interface AdminOrganizationDetail {
   seats: { used: number; limit: number };
   activePlan: AdminBillingPlanView | null;
   plans: AdminBillingPlanView[];
+  /** Bank-transfer and card orders, newest first. */
+  orders: AdminOrganizationOrder[];
   searchCount: number;
 }
 

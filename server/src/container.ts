@@ -118,6 +118,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.plans,
       r.adminOrganizations,
       r.audit,
+      r.orders,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),

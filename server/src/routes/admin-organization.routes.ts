@@ -49,6 +49,22 @@ const OrganizationDetail = Type.Object({
   seats: Type.Object({ used: Type.Integer(), limit: Type.Integer() }),
   activePlan: Type.Union([PlanView, Type.Null()]),
   plans: Type.Array(PlanView),
+  orders: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      orderNumber: Type.String(),
+      status: Type.String(),
+      paymentMethod: Type.String(),
+      amount: Type.Number(),
+      currency: Type.String(),
+      months: Type.Integer(),
+      seatLimit: Type.Integer(),
+      startDate: Type.String(),
+      endDate: Type.String(),
+      createdAt: Type.String(),
+      paidAt: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
   searchCount: Type.Integer(),
 });
 

@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AdminOrganizationRepository } from '../repositories/admin-organization.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
+import type { OrderRepository } from '../repositories/order.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { TeamRepository } from '../repositories/team.repository.ts';
 import type { AuthUser } from './session.service.ts';
@@ -24,17 +25,19 @@ export class AdminOrganizationService {
     private readonly plans: BillingPlanRepository,
     private readonly adminOrganizations: AdminOrganizationRepository,
     private readonly audit: AuditRepository,
+    private readonly orders: OrderRepository,
   ) {}
 
   async get(id: number): Promise<AdminOrganizationDetail> {
     const organization = await this.organizations.findById(id);
     if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
     const now = new Date();
-    const [members, plans, active, searchCount] = await Promise.all([
+    const [members, plans, active, searchCount, orders] = await Promise.all([
       this.team.findMembers(id),
       this.adminOrganizations.findPlans(id),
       this.plans.findActive(id, now),
       this.adminOrganizations.countSearches({ organizationId: id }),
+      this.orders.findByOrganization(id),
     ]);
     const owner = members.find((m) => m.role === 'OWNER');
     const views = plans.map((plan) => planView(plan, active?.id, now));
@@ -58,6 +61,20 @@ export class AdminOrganizationService {
       seats: { used: members.filter((m) => m.has_access).length, limit: active?.seat_limit ?? 0 },
       activePlan: views.find((v) => v.state === 'ACTIVE') ?? null,
       plans: views,
+      orders: orders.map((order) => ({
+        id: order.id,
+        orderNumber: order.order_number,
+        status: order.status,
+        paymentMethod: order.payment_method,
+        amount: order.amount,
+        currency: order.currency,
+        months: order.months,
+        seatLimit: order.seat_limit,
+        startDate: order.start_date.toISOString(),
+        endDate: order.end_date.toISOString(),
+        createdAt: order.created_at.toISOString(),
+        paidAt: order.paid_at?.toISOString() ?? null,
+      })),
       searchCount,
     };
   }

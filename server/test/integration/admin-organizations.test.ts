@@ -126,7 +126,38 @@ describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
         startDate: new Date(Date.now() - 90 * DAY),
         endDate: new Date(Date.now() - 30 * DAY),
       });
+      const order = await t.db
+        .insertInto('orders')
+        .values({
+          order_number: 'OSINT-TEST-1',
+          organization_id: owner.organizationId,
+          created_by: owner.id,
+          payment_method: 'BANK_TRANSFER',
+          plan_kind: 'FIXED',
+          start_date: new Date(Date.now() + DAY),
+          end_date: new Date(Date.now() + 91 * DAY),
+          months: 3,
+          seat_limit: 4,
+          base_price: 300,
+          additional_user_fee: 450,
+          amount: 750,
+          organization_name: `Org of ${owner.email}`,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const detail = await get<AdminOrganizationDetail>(`/api/admin/organizations/${owner.organizationId}`);
+      expect(detail.orders).toEqual([
+        expect.objectContaining({
+          id: order.id,
+          orderNumber: 'OSINT-TEST-1',
+          status: 'PENDING',
+          paymentMethod: 'BANK_TRANSFER',
+          amount: 750,
+          months: 3,
+          seatLimit: 4,
+          paidAt: null,
+        }),
+      ]);
       expect(detail).toMatchObject({
         id: owner.organizationId,
         name: `Org of ${owner.email}`,

@@ -1,6 +1,6 @@
 import type { AdminBillingPlanView, AdminOrganizationDetail } from '@osint/contract/admin';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
-import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
+import { formatUsd, PLAN_TYPE_LABELS } from '@osint/contract/pricing';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
@@ -200,6 +200,57 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
                     </tr>
                   );
                 })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+
+      <div className="card admin-panel">
+        <h2 className="admin-section-title admin-panel-heading">Orders</h2>
+        {organization.orders.length === 0 ? (
+          <div className="admin-empty">
+            <p>No orders yet.</p>
+          </div>
+        ) : (
+          <div className="admin-table-wrap">
+            <table className="admin-table">
+              <caption className="visually-hidden">Orders, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Payment</th>
+                  <th scope="col">Period</th>
+                  <th scope="col">Seats</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Placed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {organization.orders.map((order) => (
+                  <tr key={order.id}>
+                    <td data-label="Order">
+                      <Link to={`/admin/orders/${order.id}`}>{order.orderNumber}</Link>
+                    </td>
+                    <td data-label="Status">
+                      <span
+                        className={`badge badge--${order.status === 'COMPLETED' ? 'success' : order.status === 'PENDING' ? 'warning' : 'neutral'}`}
+                      >
+                        {order.status}
+                      </span>
+                    </td>
+                    <td data-label="Payment">{order.paymentMethod === 'CARD' ? 'Card' : 'Bank transfer'}</td>
+                    <td data-label="Period">
+                      <When iso={order.startDate} /> – <When iso={order.endDate} />
+                    </td>
+                    <td data-label="Seats">{order.seatLimit}</td>
+                    <td data-label="Amount">{formatUsd(order.amount)}</td>
+                    <td data-label="Placed">
+                      <When iso={order.createdAt} />
+                    </td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           </div>

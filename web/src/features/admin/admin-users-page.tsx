@@ -23,6 +23,7 @@ const STATUS_FILTERS: { value: '' | UserStatus; label: string }[] = [
   { value: 'REJECTED', label: 'Rejected' },
   { value: 'BLOCKED', label: 'Blocked' },
   { value: 'EMAIL_UNVERIFIED', label: 'E-mail unverified' },
+  { value: 'INVITED', label: 'Invited' },
 ];
 
 const STATUS_BADGES: Record<UserStatus, { label: string; tone: string }> = {
