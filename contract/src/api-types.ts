@@ -55,5 +55,6 @@ export interface AdminUserRow {
   admin: boolean;
   createdAt: string;
   emailVerifiedAt: string | null;
+  lastActiveAt: string | null;
   organization: { id: number; name: string; link: string; type: string };
 }

@@ -54,6 +54,7 @@ export class UserRepository {
         'users.is_admin',
         'users.created_at',
         'users.email_verified_at',
+        'users.last_active_at',
         'organizations.id as organization_id',
         'organizations.name as organization_name',
         'organizations.link as organization_link',

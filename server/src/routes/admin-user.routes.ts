@@ -16,6 +16,7 @@ const AdminUserRow = Type.Object({
   admin: Type.Boolean(),
   createdAt: Type.String(),
   emailVerifiedAt: Type.Union([Type.String(), Type.Null()]),
+  lastActiveAt: Type.Union([Type.String(), Type.Null()]),
   organization: Type.Object({
     id: Type.Integer(),
     name: Type.String(),

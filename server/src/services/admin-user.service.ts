@@ -48,6 +48,7 @@ export class AdminUserService {
       admin: row.is_admin,
       createdAt: row.created_at.toISOString(),
       emailVerifiedAt: row.email_verified_at?.toISOString() ?? null,
+      lastActiveAt: row.last_active_at?.toISOString() ?? null,
       organization: {
         id: row.organization_id,
         name: row.organization_name,

@@ -222,6 +222,7 @@ export function AdminUsersPage() {
                   <th scope="col">Role</th>
                   <th scope="col">Registered</th>
                   <th scope="col">E-mail verified</th>
+                  <th scope="col">Last activity</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -382,6 +383,13 @@ function UserRow({ user, approving, disabled, onApprove, onReject }: UserRowProp
           <DateCell iso={user.emailVerifiedAt} />
         ) : (
           <span className="admin-muted">Not verified</span>
+        )}
+      </td>
+      <td data-label="Last activity">
+        {user.lastActiveAt ? (
+          <DateCell iso={user.lastActiveAt} />
+        ) : (
+          <span className="admin-muted">Never</span>
         )}
       </td>
       <td className="admin-actions-cell">
