@@ -89,14 +89,3 @@ export const adminApi = {
   auditExport: (query: AuditQuery) =>
     apiFile('/admin/audit/export', 'audit-log.csv', { query: { ...query } }),
 };
-
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
