@@ -90,6 +90,19 @@ export function QueryState({
   );
 }
 
+/** An address that breaks before the @ on narrow screens, never in the middle of its name first. */
+export function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
+  );
+}
+
 export function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="admin-fact">

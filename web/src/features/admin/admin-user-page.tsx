@@ -8,7 +8,7 @@ import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
 import { AuditTable } from './admin-audit-table.tsx';
-import { AdminHeader, errorText, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
+import { AdminHeader, EmailText, errorText, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
 import './admin.css';
 
 /** /admin/users/{id}: one account, its organization, live sessions and latest activity; block or unblock. */
@@ -67,7 +67,11 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
     <>
       <AdminHeader
         eyebrow={user.admin ? 'Administrator' : user.role === 'OWNER' ? 'Organization owner' : 'User'}
-        title={<span id="admin-user-title">{user.email}</span>}
+        title={
+          <span id="admin-user-title">
+            <EmailText email={user.email} />
+          </span>
+        }
         back={BACK}
         lead={
           <span className="admin-inline-list">
