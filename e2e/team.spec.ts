@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 
@@ -12,6 +13,13 @@ import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 const PASSWORD = 'Riverside.Watch7';
 const ANALYST_PASSWORD = 'Riverside.Analyst8';
 const SCREENS = path.join(os.tmpdir(), 'osint-team-screens');
+const require = createRequire(import.meta.url);
+/** A group photo whose faces the crawled demo sites show. */
+const GROUP_PHOTO = path.join(
+  path.dirname(require.resolve('@vladmandic/face-api/package.json')),
+  'demo',
+  'sample1.jpg',
+);
 
 test.beforeAll(() => {
   fs.mkdirSync(SCREENS, { recursive: true });
@@ -243,4 +251,143 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   const activity = page.getByRole('region', { name: 'Activity' });
   await expect(activity.getByText('Created a billing plan')).toBeVisible();
   await expect(activity.getByText('OSINT Platform staff').first()).toBeVisible();
+});
+
+const origin = () => ({ origin: process.env.E2E_BASE_URL! });
+
+async function apiLogin(request: APIRequestContext, mail: string, password: string): Promise<void> {
+  const response = await request.post('/api/user/login', { headers: origin(), data: { mail, password } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+test('deleting a user removes their saved searches', async ({ page, browser }) => {
+  test.setTimeout(300_000);
+  const stamp = Date.now();
+  const owner = `owner-${stamp}@lakeside-unit.example.org`;
+  const analyst = `analyst-${stamp}@lakeside-unit.example.org`;
+  const admin = (await browser.newContext()).request;
+  const analystApi = (await browser.newContext()).request;
+
+  // An approved organization with a VIRTUAL plan of 3 seats, and an analyst with one of them.
+  const registered = await page.request.post('/api/user/register', {
+    headers: origin(),
+    data: {
+      mail: owner,
+      password: PASSWORD,
+      organizationName: `Lakeside Unit ${stamp}`,
+      organizationLink: 'https://lakeside-unit.example.org',
+      organizationType: 'police',
+      newsletter: false,
+    },
+  });
+  expect(registered.status()).toBe(201);
+  const hash = (await mailedLink(owner, /confirm/i, '/verify-email/')).split('/verify-email/')[1]!;
+  expect((await page.request.post(`/api/user/validate/${hash}`, { headers: origin() })).status()).toBe(200);
+  await apiLogin(admin, E2E_ADMIN.email, E2E_ADMIN.password);
+  const [row] = (await (await admin.get(`/api/admin/users?search=${encodeURIComponent(owner)}`)).json()) as {
+    id: number;
+    organization: { id: number };
+  }[];
+  expect((await admin.post(`/api/admin/users/${row!.id}/approve`, { headers: origin() })).status()).toBe(200);
+  const plan = await admin.post(`/api/admin/organizations/${row!.organization.id}/billing-plans`, {
+    headers: origin(),
+    data: {
+      planType: 'VIRTUAL',
+      startDate: new Date().toISOString(),
+      endDate: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      seatLimit: 3,
+    },
+  });
+  expect(plan.status()).toBe(201);
+  await apiLogin(page.request, owner, PASSWORD);
+  expect(
+    (await page.request.post('/api/user/invite', { headers: origin(), data: { email: analyst } })).status(),
+  ).toBe(200);
+  const token = new URL(await mailedLink(analyst, /invited/i, '/set-password?token=')).searchParams.get(
+    'token',
+  );
+  const set = await analystApi.post('/api/user/set-password', {
+    headers: origin(),
+    data: { token, newPassword: ANALYST_PASSWORD },
+  });
+  expect(set.status()).toBe(200);
+  const users = (await (await page.request.get('/api/user/organization/users')).json()) as {
+    hashedId: string;
+    email: string;
+  }[];
+  const analystId = users.find((u) => u.email === analyst)!.hashedId;
+  const give = await page.request.post('/api/user/give', {
+    headers: origin(),
+    data: { userHashedId: analystId, organizationId: row!.organization.id },
+  });
+  expect(give.status()).toBe(200);
+
+  // The analyst searches a photo over the crawled demo index and saves the result.
+  await expect
+    .poll(
+      async () => {
+        const crawls = (await (await admin.get('/api/admin/crawls')).json()) as {
+          demo: boolean;
+          status: string;
+        }[];
+        return crawls.find((c) => c.demo)?.status;
+      },
+      { timeout: 180_000, intervals: [1000] },
+    )
+    .toBe('DONE');
+  await apiLogin(analystApi, analyst, ANALYST_PASSWORD);
+  const upload = await analystApi.post('/api/upload-image', {
+    headers: origin(),
+    data: { img: fs.readFileSync(GROUP_PHOTO).toString('base64') },
+    timeout: 120_000,
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const faces = ((await upload.json()) as { faces: { hash: string; base64: string }[] }).faces;
+  expect(faces.length).toBeGreaterThan(0);
+  const search = await analystApi.post('/api/search', {
+    headers: origin(),
+    data: { faces: [faces[0]!.hash], type: 'OSINT' },
+  });
+  expect(search.status(), await search.text()).toBe(200);
+  const { searchHash } = (await search.json()) as { searchHash: string };
+  const name = `Lakeside ${stamp % 100000}`;
+  const saved = await analystApi.post('/api/search/save', {
+    headers: origin(),
+    data: { name, description: 'Saved by the analyst', hash: searchHash, image: faces[0]!.base64 },
+  });
+  expect(saved.status(), await saved.text()).toBe(201);
+  await expect
+    .poll(
+      async () => {
+        const list = await analystApi.get('/api/saved-search?status=COMPLETED&pageSize=5');
+        return ((await list.json()) as { results: { name: string }[] }).results.map((r) => r.name);
+      },
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toContain(name);
+
+  // The owner (signed in above: the page shares its cookies with page.request) sees the saved search, takes
+  // the analyst's seat back and deletes the analyst: the saved search goes too.
+  await page.goto('/saved-searches');
+  await expect(page.getByText(name)).toBeVisible();
+  await page.goto('/account');
+  await userRow(page, analyst)
+    .getByRole('button', { name: /Remove access/ })
+    .click();
+  await expect(page.getByText('Access successfully removed.')).toBeVisible();
+  await userRow(page, analyst)
+    .getByRole('button', { name: /Delete/ })
+    .click();
+  await expect(page.getByRole('dialog')).toContainText(analyst);
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete user' }).click();
+  await expect(page.getByText('User successfully deleted.')).toBeVisible();
+  await expect(userRow(page, analyst)).toHaveCount(0);
+  await page.goto('/saved-searches');
+  await expect(page.getByText("You haven't saved any results yet")).toBeVisible();
+  await expect(page.getByText(name)).toHaveCount(0);
+  const again = await analystApi.post('/api/user/login', {
+    headers: origin(),
+    data: { mail: analyst, password: ANALYST_PASSWORD },
+  });
+  expect(again.status()).toBe(401);
 });
