@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import { createUser, login } from '../support/fixtures.ts';
+import { createUser, login, crawlDemoSites } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -158,18 +158,7 @@ beforeAll(async () => {
     .set({ name: 'Agency A Intelligence' })
     .where('id', '=', a.organizationId)
     .execute();
-  const id = await t.container.services.crawl.startDemoCrawlIfIndexEmpty(site.crawlTarget);
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    const crawl = await t.db
-      .selectFrom('crawls')
-      .select('status')
-      .where('public_id', '=', id!)
-      .executeTakeFirstOrThrow();
-    if (crawl.status === 'DONE') break;
-    if (crawl.status === 'FAILED' || Date.now() > deadline) throw new Error(`demo crawl ${crawl.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await crawlDemoSites(t, site.crawlTarget);
 }, 180_000);
 
 afterAll(async () => {

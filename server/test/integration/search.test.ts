@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
-import { createAdmin, createUser, login } from '../support/fixtures.ts';
+import { createAdmin, createUser, login, crawlDemoSites } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -78,18 +78,7 @@ beforeAll(async () => {
   cookies.b = await organizationWithPlan('analyst@agency-b.example.org', 'SUBSCRIPTION');
   cookies.trial = await organizationWithPlan('analyst@trial-ngo.example.org', 'TRIAL');
   cookies.noSeat = await organizationWithPlan('analyst@no-seat.example.org', 'SUBSCRIPTION', false);
-  const id = await t.container.services.crawl.startDemoCrawlIfIndexEmpty(site.crawlTarget);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const crawl = await t.db
-      .selectFrom('crawls')
-      .select('status')
-      .where('public_id', '=', id!)
-      .executeTakeFirstOrThrow();
-    if (crawl.status === 'DONE') break;
-    if (crawl.status === 'FAILED' || Date.now() > deadline) throw new Error(`demo crawl ${crawl.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await crawlDemoSites(t, site.crawlTarget);
 }, 180_000);
 
 afterAll(async () => {

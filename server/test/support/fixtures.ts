@@ -160,3 +160,23 @@ export async function sessionCountOf(t: TestApp, userId: number): Promise<number
   const rows = await t.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
   return rows.length;
 }
+
+/** Crawls the bundled demo sites through the real crawl job and waits until the crawl is done. */
+export async function crawlDemoSites(
+  t: TestApp,
+  target: Parameters<TestApp['container']['services']['crawl']['startDemoCrawlIfIndexEmpty']>[0],
+  timeoutMs = 150_000,
+): Promise<void> {
+  const id = await t.container.services.crawl.startDemoCrawlIfIndexEmpty(target);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const crawl = await t.db
+      .selectFrom('crawls')
+      .select('status')
+      .where('public_id', '=', id!)
+      .executeTakeFirstOrThrow();
+    if (crawl.status === 'DONE') return;
+    if (crawl.status === 'FAILED' || Date.now() > deadline) throw new Error(`demo crawl ${crawl.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
