@@ -107,7 +107,12 @@ export const SEARCH_MESSAGES = {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** "DD.MM.YYYY, HH:MM" in local time: the stamp of default names (spec 001 §5). */
+export function nameStamp(date: Date): string {
+  return `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}, ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 /** "SEARCH DD.MM.YYYY, HH:MM" in local time (spec 001 §5). */
 export function defaultSaveName(date: Date): string {
-  return `SEARCH ${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}, ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return `SEARCH ${nameStamp(date)}`;
 }

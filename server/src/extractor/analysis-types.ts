@@ -1,0 +1,93 @@
+/**
+ * The seam between the extraction pipeline (services/data-extractor.service.ts: loads pages, finds faces
+ * seen on the same pages, stores what comes back) and the analysis (this folder: names, watch-lists, page
+ * evidence, Wikipedia, optional LLM). The analysis reads text only; it never touches the database of
+ * searches or the face index.
+ */
+import type { FlagEvidence } from '@osint/contract/data-extractor';
+
+/** An image as it appears on a page: the texts around it name the person best. */
+export interface ImageOnPage {
+  imageUrl: string;
+  alt: string;
+  caption: string;
+  nearbyText: string;
+}
+
+/** A crawled page (pages table), text already extracted from its HTML. */
+export interface PageText {
+  url: string;
+  title: string;
+  text: string;
+}
+
+/** One search result to analyse: the matched face's image on its page. */
+export interface ResultInput {
+  /** The pipeline's own key for the result (its row id); echoed in the analysis. */
+  key: string;
+  page: PageText;
+  image: ImageOnPage;
+  similarity: number;
+  crawledAt: Date;
+}
+
+/**
+ * Another face on a result's page, found by the face index on a different page where it may be named
+ * ("seen with" by face). The analysis names it from that other page's image texts.
+ */
+export interface FaceSightingInput {
+  /** The result whose page shows this face. */
+  resultKey: string;
+  /** The other page, where the same face appears. */
+  page: PageText;
+  image: ImageOnPage;
+  /** Thumbnail URL of the face (for the connections list). */
+  imgUrl: string | null;
+}
+
+export interface FlagSet {
+  politician: boolean;
+  sanctions: boolean;
+  criminal: boolean;
+}
+
+/** A person seen with the subject: co-named on the page, or whose face shares the page. */
+export interface ConnectionCandidate extends FlagSet {
+  name: string;
+  imgUrl: string | null;
+  /** The page that says who the person is. */
+  aboutUrl: string | null;
+  evidence: FlagEvidence[];
+}
+
+export interface ResultAnalysis extends FlagSet {
+  key: string;
+  /** The name the pages give this face; '' when none was found. */
+  personName: string;
+  /** A short description: the sentence of the page that says who the person is, or the caption. */
+  personDesc: string;
+  /** Other candidate names for this face, best first (the edit modal's choices). */
+  alternativeNames: string[];
+  /** Evidence for every raised flag (at least one entry per true flag). */
+  evidence: FlagEvidence[];
+  connections: ConnectionCandidate[];
+}
+
+export interface WikipediaSummary extends FlagSet {
+  name: string;
+  personDescription: string;
+  url: string;
+}
+
+export interface ExtractionAnalysis {
+  results: ResultAnalysis[];
+  /** The name most results support, after aliases and spelling variants are merged. */
+  bestName: string | null;
+  /** Distinct person names over all results. */
+  namesFound: number;
+  wikipedia: WikipediaSummary | null;
+}
+
+export interface ExtractionAnalyzer {
+  analyze(results: ResultInput[], sightings: FaceSightingInput[]): Promise<ExtractionAnalysis>;
+}
