@@ -11,7 +11,9 @@ vi.mock('../../src/lib/session.tsx', () => ({
 }));
 
 const { SavedSearchesPage } = await import('../../src/features/saved-searches/saved-searches-page');
-const { ReportModal } = await import('../../src/features/saved-searches/report-modal');
+const { ReportModal } = await import('../../src/components/report-modal');
+const { generateReport } = await import('../../src/features/saved-searches/saved-searches-api');
+const reportFailure = { message: SEARCH_MESSAGES.reportFailure, hint: SEARCH_MESSAGES.reportFailureHint };
 
 const item = (id: number, status: 'PENDING' | 'COMPLETED', name = `Saved ${id}`) => ({
   id,
@@ -161,7 +163,14 @@ describe('ReportModal', () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(
       () => new Promise<Response>((resolve) => (finish = resolve)),
     );
-    render(<ReportModal resultIds={[1, 2]} onClose={() => undefined} />);
+    render(
+      <ReportModal
+        count={2}
+        generate={() => generateReport([1, 2])}
+        failure={reportFailure}
+        onClose={() => undefined}
+      />,
+    );
     expect(screen.getByText('Your report will be ready in under a minute.')).toBeTruthy();
     await act(() => vi.advanceTimersByTimeAsync(25_000));
     const halfway = Number(screen.getByRole('progressbar').getAttribute('aria-valuenow'));
@@ -183,7 +192,14 @@ describe('ReportModal', () => {
 
   test('shows the spec error text', async () => {
     mockFetch(() => ({ status: 500 }));
-    render(<ReportModal resultIds={[1]} onClose={() => undefined} />);
+    render(
+      <ReportModal
+        count={1}
+        generate={() => generateReport([1])}
+        failure={reportFailure}
+        onClose={() => undefined}
+      />,
+    );
     expect(await screen.findByText(SEARCH_MESSAGES.reportFailure)).toBeTruthy();
     expect(screen.getByText(SEARCH_MESSAGES.reportFailureHint)).toBeTruthy();
   });

@@ -11,9 +11,9 @@ import { ResultsGrid } from '../../components/results/results-grid.tsx';
 import { ResultsToolbar } from '../../components/results/results-toolbar.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
-import { ReportModal } from './report-modal.tsx';
-import { ConfirmDeleteModal } from './saved-search-modals.tsx';
-import { deleteSavedResults, fetchSavedResults } from './saved-searches-api.ts';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import { ReportModal } from '../../components/report-modal.tsx';
+import { deleteSavedResults, fetchSavedResults, generateReport } from './saved-searches-api.ts';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -207,7 +207,14 @@ export function SavedResultsView({ hash }: { hash: string }) {
           onClose={() => setConfirmDelete(false)}
         />
       )}
-      {reportIds && <ReportModal resultIds={reportIds} onClose={() => setReportIds(undefined)} />}
+      {reportIds && (
+        <ReportModal
+          count={reportIds.length}
+          generate={() => generateReport(reportIds)}
+          failure={{ message: SEARCH_MESSAGES.reportFailure, hint: SEARCH_MESSAGES.reportFailureHint }}
+          onClose={() => setReportIds(undefined)}
+        />
+      )}
     </section>
   );
 }

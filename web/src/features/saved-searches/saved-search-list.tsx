@@ -4,27 +4,27 @@ import {
   SAVED_SEARCH_PENDING_PAGE_SIZE,
   SAVED_SEARCH_REFRESH_MS,
   type SavedSearch,
+  type SavedSearchStatus,
 } from '@osint/contract/search';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ResultThumbnail } from '../../components/results/result-card.tsx';
-import { ConfirmDeleteModal, EditSavedSearchModal } from './saved-search-modals.tsx';
-import { deleteSavedSearch } from './saved-searches-api.ts';
-import { usePagedList } from './use-paged-list.ts';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import { useDebounced, useLoadOnScroll, usePagedList } from '../../lib/use-paged-list.ts';
+import { EditSavedSearchModal } from './saved-search-modals.tsx';
+import { deleteSavedSearch, fetchSavedSearches } from './saved-searches-api.ts';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
-const SEARCH_DEBOUNCE_MS = 300;
 
-function useDebounced(value: string): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return debounced;
+function useSavedSearchPages(status: SavedSearchStatus, pageSize: number, search: string) {
+  return usePagedList(`${status}|${search}`, pageSize, (pageNumber, size) =>
+    fetchSavedSearches({ status, pageNumber, pageSize: size, search: search || undefined }).then(
+      (answer) => ({ items: answer.results, total: answer.totalResultCount }),
+    ),
+  );
 }
 
 /** Spec 001 §2 Saved Searches: "In progress" and "Done" sections, each paged, refreshed while pending. */
@@ -32,8 +32,8 @@ export function SavedSearchList() {
   const searchId = useId();
   const [search, setSearch] = useState('');
   const debounced = useDebounced(search.trim());
-  const pending = usePagedList('PENDING', SAVED_SEARCH_PENDING_PAGE_SIZE, '');
-  const done = usePagedList('COMPLETED', SAVED_SEARCH_DONE_PAGE_SIZE, debounced);
+  const pending = useSavedSearchPages('PENDING', SAVED_SEARCH_PENDING_PAGE_SIZE, '');
+  const done = useSavedSearchPages('COMPLETED', SAVED_SEARCH_DONE_PAGE_SIZE, debounced);
   const [editing, setEditing] = useState<SavedSearch>();
   const [deleting, setDeleting] = useState<SavedSearch>();
   const [busy, setBusy] = useState(false);
@@ -56,18 +56,7 @@ export function SavedSearchList() {
 
   // Lazy loading of Done on scroll; SHOW MORE does the same for keyboards.
   const { hasMore, loadMore, loading } = done;
-  const observer = useRef<IntersectionObserver | null>(null);
-  const sentinel = useCallback(
-    (element: HTMLElement | null) => {
-      observer.current?.disconnect();
-      if (!element || !hasMore || loading || typeof IntersectionObserver === 'undefined') return;
-      observer.current = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) loadMore();
-      });
-      observer.current.observe(element);
-    },
-    [hasMore, loadMore, loading],
-  );
+  const sentinel = useLoadOnScroll(hasMore, loading, loadMore);
 
   const confirmDelete = async () => {
     if (!deleting) return;

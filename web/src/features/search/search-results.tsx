@@ -11,8 +11,8 @@ import { sortResults, type ResultSort } from '../../components/results/result-gr
 import { ResultsEmpty } from '../../components/results/results-empty.tsx';
 import { ResultsGrid } from '../../components/results/results-grid.tsx';
 import { ResultsToolbar } from '../../components/results/results-toolbar.tsx';
+import { RemovalInfoModal } from '../../components/removal-info-modal.tsx';
 import { PREFERENCE_KEYS, readFlag, writeFlag } from '../../lib/preferences.ts';
-import { RemovalInfoModal } from './removal-info-modal.tsx';
 import { SaveSearchModal } from './save-search-modal.tsx';
 import { removeRecords } from './search-api.ts';
 

@@ -1,26 +1,40 @@
-import { REPORT_ESTIMATE_MS, SEARCH_MESSAGES } from '@osint/contract/search';
+import { REPORT_ESTIMATE_MS } from '@osint/contract/search';
 import { useEffect, useRef, useState } from 'react';
-import { Button } from '../../components/button.tsx';
-import { Modal } from '../../components/modal.tsx';
-import { generateReport } from './saved-searches-api.ts';
-import { saveFile } from '../../lib/save-file.ts';
+import { Button } from './button.tsx';
+import { Modal } from './modal.tsx';
+import { saveFile } from '../lib/save-file.ts';
+import './report-modal.css';
 
 type ReportState =
   { phase: 'generating' } | { phase: 'ready'; blob: Blob; fileName: string } | { phase: 'error' };
 
+export interface ReportModalProps {
+  /** How many results the report covers (the lead text). */
+  count: number;
+  /** Asks the server for the PDF; called once when the modal opens. */
+  generate: () => Promise<{ blob: Blob; fileName: string }>;
+  /** The spec's error text and hint (spec 001 §8 Report failure). */
+  failure: { message: string; hint: string };
+  onClose: () => void;
+}
+
 /**
  * Generate report (spec 001 §4): a progress bar that moves towards 95 % over the 50-second estimate,
- * jumps to 100 % when the PDF is ready, then "Export PDF"; or the error text.
+ * jumps to 100 % when the PDF is ready, then "Export PDF"; or the error text. Used by saved searches and
+ * the AI data extractor.
  */
-export function ReportModal({ resultIds, onClose }: { resultIds: number[]; onClose: () => void }) {
+export function ReportModal({ count, generate, failure, onClose }: ReportModalProps) {
   const [state, setState] = useState<ReportState>({ phase: 'generating' });
   const [progress, setProgress] = useState(0);
   const started = useRef(0);
+  // The request is made once per opened modal, whatever the parent re-renders.
+  const request = useRef(generate);
 
   useEffect(() => {
     let cancelled = false;
     started.current = Date.now();
-    generateReport(resultIds)
+    request
+      .current()
       .then(({ blob, fileName }) => {
         if (!cancelled) setState({ phase: 'ready', blob, fileName });
       })
@@ -31,7 +45,7 @@ export function ReportModal({ resultIds, onClose }: { resultIds: number[]; onClo
     return () => {
       cancelled = true;
     };
-  }, [resultIds]);
+  }, []);
 
   useEffect(() => {
     if (state.phase !== 'generating') return;
@@ -65,15 +79,15 @@ export function ReportModal({ resultIds, onClose }: { resultIds: number[]; onClo
     >
       {state.phase === 'error' ? (
         <div role="alert">
-          <p className="modal__lead">{SEARCH_MESSAGES.reportFailure}</p>
-          <p>{SEARCH_MESSAGES.reportFailureHint}</p>
+          <p className="modal__lead">{failure.message}</p>
+          <p>{failure.hint}</p>
         </div>
       ) : (
         <>
           <p className="modal__lead">
             {state.phase === 'ready'
               ? 'Your report is ready.'
-              : `Preparing a PDF report of ${resultIds.length} ${resultIds.length === 1 ? 'result' : 'results'}.`}
+              : `Preparing a PDF report of ${count} ${count === 1 ? 'result' : 'results'}.`}
           </p>
           <p>
             {state.phase === 'ready'

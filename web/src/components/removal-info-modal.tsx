@@ -1,14 +1,26 @@
-import { useState } from 'react';
-import { Button } from '../../components/button.tsx';
-import { Modal } from '../../components/modal.tsx';
+import { useState, type ReactNode } from 'react';
+import { Button } from './button.tsx';
+import { Modal } from './modal.tsx';
 
-/** One-time information before a result is removed, until "Don't show again" is ticked. */
+/**
+ * One-time information before a result is removed, until "Don't show again" is ticked (spec 001 §4).
+ * The search page and the AI data extractor show it, each with its own explanation.
+ */
 export function RemovalInfoModal({
   onConfirm,
   onCancel,
+  lead = 'The result will be removed from this search.',
+  children = (
+    <p>
+      Removed results no longer count in this search, and they are left out when you save it or send it to the
+      AI data extractor. The page itself stays in our index.
+    </p>
+  ),
 }: {
   onConfirm: (dontShowAgain: boolean) => void;
   onCancel: () => void;
+  lead?: string;
+  children?: ReactNode;
 }) {
   const [dontShowAgain, setDontShowAgain] = useState(false);
   return (
@@ -27,11 +39,8 @@ export function RemovalInfoModal({
         </>
       }
     >
-      <p className="modal__lead">The result will be removed from this search.</p>
-      <p>
-        Removed results no longer count in this search, and they are left out when you save it or send it to
-        the AI data extractor. The page itself stays in our index.
-      </p>
+      <p className="modal__lead">{lead}</p>
+      {children}
       <label className="checkbox">
         <input
           type="checkbox"

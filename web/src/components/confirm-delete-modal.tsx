@@ -1,0 +1,46 @@
+import { Button } from './button.tsx';
+import { Modal } from './modal.tsx';
+
+/** A yes/no question before something is deleted for good. */
+export function ConfirmDeleteModal({
+  title,
+  text,
+  confirmLabel = 'Delete',
+  error,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  text: string;
+  confirmLabel?: string;
+  error?: string | undefined;
+  busy?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      size="sm"
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={onConfirm} loading={busy ?? false}>
+            {confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <p>{text}</p>
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}
