@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PlanType, UserRole, UserStatus } from '@osint/contract/api-types';
+import type { FlagEvidence } from '@osint/contract/data-extractor';
 
 /** Table types for Kysely. Each table group has its repository; SQL lives only there. */
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -351,6 +352,80 @@ export interface PaymentsTable {
   recorded_by: number | null;
 }
 
+export type ExtractionStateColumn = 'PENDING' | 'DONE' | 'FAILED';
+export type ExtractionStatusColumn = 'NEW' | 'CHECKED';
+
+/** AI data extractions (migration 0008): one search's results analysed by the data-extractor.run job. */
+export interface DataExtractionsTable {
+  id: Generated<number>;
+  hashed_id: string;
+  organization_id: number;
+  user_id: number | null;
+  search_id: number | null;
+  name: string;
+  description: Generated<string>;
+  image: Buffer;
+  state: Generated<ExtractionStateColumn>;
+  status: Generated<ExtractionStatusColumn>;
+  result_count: Generated<number>;
+  processed_count: Generated<number>;
+  best_name: string | null;
+  names_found: Generated<number>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+  notified_at: Timestamp | null;
+}
+
+export interface DataExtractionResultsTable {
+  id: Generated<number>;
+  extraction_id: number;
+  hashed_id: string;
+  record_hash: string;
+  rank: number;
+  similarity: number;
+  image_url: string;
+  source_url: string;
+  source_title: Generated<string>;
+  crawled_at: Timestamp;
+  thumbnail: Buffer | null;
+  person_name: Generated<string>;
+  person_desc: Generated<string>;
+  politician: Generated<boolean>;
+  sanctions: Generated<boolean>;
+  criminal: Generated<boolean>;
+  seen_with: Generated<boolean>;
+  checked: Generated<boolean>;
+  alternative_names: ColumnType<string[], string | undefined, string>;
+  evidence: ColumnType<FlagEvidence[], string | undefined, string>;
+  removed: Generated<boolean>;
+}
+
+export interface DataExtractionConnectionsTable {
+  id: Generated<number>;
+  result_id: number;
+  hashed_id: string;
+  name: string;
+  img_url: string | null;
+  about_url: string | null;
+  politician: Generated<boolean>;
+  sanctions: Generated<boolean>;
+  criminal: Generated<boolean>;
+  evidence: ColumnType<FlagEvidence[], string | undefined, string>;
+}
+
+export interface DataExtractionWikipediaTable {
+  extraction_id: number;
+  name: string;
+  person_description: Generated<string>;
+  politician: Generated<boolean>;
+  sanctions: Generated<boolean>;
+  criminal: Generated<boolean>;
+  url: string;
+  checked: Generated<boolean>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -376,6 +451,10 @@ export interface Database {
   orders: OrdersTable;
   fastspring_subscriptions: FastSpringSubscriptionsTable;
   payments: PaymentsTable;
+  data_extractions: DataExtractionsTable;
+  data_extraction_results: DataExtractionResultsTable;
+  data_extraction_connections: DataExtractionConnectionsTable;
+  data_extraction_wikipedia: DataExtractionWikipediaTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,0 +1,732 @@
+import type { ExtractionSort, FlagEvidence } from '@osint/contract/data-extractor';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database, ExtractionStateColumn } from '../db/schema.ts';
+
+/**
+ * Which extractions a caller may see: one organization's (users), or every organization's (admins).
+ * A query never runs without one, so an id of another organization is simply not found.
+ */
+export type ExtractionScope = { organizationId: number } | 'all-organizations';
+
+export interface ExtractionListFilter {
+  scope: ExtractionScope;
+  /** PENDING; DONE also lists FAILED extractions (finished, without results). */
+  state?: 'PENDING' | 'DONE' | undefined;
+  /** Done extractions not yet opened (the menu alert). */
+  onlyNew?: boolean;
+  search?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+export interface ResultFilter {
+  politician?: boolean | undefined;
+  sanctions?: boolean | undefined;
+  criminal?: boolean | undefined;
+  checked?: boolean | undefined;
+  name?: string | undefined;
+  seenWith?: string | undefined;
+  sortBy: ExtractionSort;
+  offset: number;
+  limit: number;
+}
+
+/** A search result the job analyses, with its crawled page (absent when the page is gone from the index). */
+export interface SearchResultToAnalyse {
+  record_hash: string;
+  rank: number;
+  face_id: number | null;
+  similarity: number;
+  image_url: string;
+  source_url: string;
+  source_title: string;
+  crawled_at: Date;
+  thumbnail_path: string | null;
+  page_id: number | null;
+  page_title: string | null;
+  page_text: string | null;
+  alt: string | null;
+  caption: string | null;
+  nearby_text: string | null;
+}
+
+export interface NewConnection {
+  hashedId: string;
+  name: string;
+  imgUrl: string | null;
+  aboutUrl: string | null;
+  politician: boolean;
+  sanctions: boolean;
+  criminal: boolean;
+  evidence: FlagEvidence[];
+}
+
+export interface NewExtractionResult {
+  hashedId: string;
+  recordHash: string;
+  rank: number;
+  similarity: number;
+  imageUrl: string;
+  sourceUrl: string;
+  sourceTitle: string;
+  crawledAt: Date;
+  thumbnail: Buffer | null;
+  personName: string;
+  personDesc: string;
+  politician: boolean;
+  sanctions: boolean;
+  criminal: boolean;
+  alternativeNames: string[];
+  evidence: FlagEvidence[];
+  connections: NewConnection[];
+}
+
+export interface NewWikipediaResult {
+  name: string;
+  personDescription: string;
+  politician: boolean;
+  sanctions: boolean;
+  criminal: boolean;
+  url: string;
+}
+
+const LIST_COLUMNS = [
+  'data_extractions.id',
+  'data_extractions.hashed_id',
+  'data_extractions.organization_id',
+  'data_extractions.user_id',
+  'data_extractions.search_id',
+  'data_extractions.name',
+  'data_extractions.description',
+  'data_extractions.state',
+  'data_extractions.status',
+  'data_extractions.result_count',
+  'data_extractions.processed_count',
+  'data_extractions.best_name',
+  'data_extractions.names_found',
+  'data_extractions.created_at',
+  'data_extractions.completed_at',
+] as const;
+
+const RESULT_COLUMNS = [
+  'data_extraction_results.id',
+  'data_extraction_results.extraction_id',
+  'data_extraction_results.hashed_id',
+  'data_extraction_results.record_hash',
+  'data_extraction_results.rank',
+  'data_extraction_results.similarity',
+  'data_extraction_results.image_url',
+  'data_extraction_results.source_url',
+  'data_extraction_results.source_title',
+  'data_extraction_results.crawled_at',
+  'data_extraction_results.person_name',
+  'data_extraction_results.person_desc',
+  'data_extraction_results.politician',
+  'data_extraction_results.sanctions',
+  'data_extraction_results.criminal',
+  'data_extraction_results.seen_with',
+  'data_extraction_results.checked',
+  'data_extraction_results.alternative_names',
+  'data_extraction_results.evidence',
+] as const;
+
+const CONNECTION_COLUMNS = [
+  'data_extraction_connections.id',
+  'data_extraction_connections.result_id',
+  'data_extraction_connections.hashed_id',
+  'data_extraction_connections.name',
+  'data_extraction_connections.img_url',
+  'data_extraction_connections.about_url',
+  'data_extraction_connections.politician',
+  'data_extraction_connections.sanctions',
+  'data_extraction_connections.criminal',
+  'data_extraction_connections.evidence',
+] as const;
+
+/** `%` and `_` typed by the user are literal characters in the name filter. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** JSON columns come back parsed from PostgreSQL and PGlite; a string (other drivers) is parsed here. */
+function parsed<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+function inScope(scope: ExtractionScope) {
+  return (eb: ExpressionBuilder<Database, 'data_extractions'>) =>
+    scope === 'all-organizations'
+      ? eb.val(true)
+      : eb('data_extractions.organization_id', '=', scope.organizationId);
+}
+
+export type ExtractionRow = NonNullable<Awaited<ReturnType<DataExtractionRepository['findOne']>>>;
+export type ExtractionResultRow = Awaited<ReturnType<DataExtractionRepository['findAllResults']>>[number];
+export type ConnectionRow = Awaited<ReturnType<DataExtractionRepository['findConnections']>>[number];
+
+export class DataExtractionRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: {
+    hashedId: string;
+    organizationId: number;
+    userId: number;
+    searchId: number;
+    name: string;
+    description: string;
+    image: Buffer;
+    resultCount: number;
+  }): Promise<number> {
+    const inserted = await this.db
+      .insertInto('data_extractions')
+      .values({
+        hashed_id: row.hashedId,
+        organization_id: row.organizationId,
+        user_id: row.userId,
+        search_id: row.searchId,
+        name: row.name,
+        description: row.description,
+        image: row.image,
+        result_count: row.resultCount,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  async findPage(filter: ExtractionListFilter) {
+    let query = this.db
+      .selectFrom('data_extractions')
+      .innerJoin('organizations', 'organizations.id', 'data_extractions.organization_id')
+      .where(inScope(filter.scope));
+    if (filter.state === 'PENDING') query = query.where('data_extractions.state', '=', 'PENDING');
+    if (filter.state === 'DONE') query = query.where('data_extractions.state', 'in', ['DONE', 'FAILED']);
+    if (filter.onlyNew) {
+      query = query
+        .where('data_extractions.state', '=', 'DONE')
+        .where('data_extractions.status', '=', 'NEW');
+    }
+    if (filter.search) {
+      const pattern = sql<string>`${likePattern(filter.search)} escape '\\'`;
+      query = query.where((eb) =>
+        eb.or([
+          eb('data_extractions.name', 'ilike', pattern),
+          eb('data_extractions.description', 'ilike', pattern),
+          eb('data_extractions.best_name', 'ilike', pattern),
+        ]),
+      );
+    }
+    const [rows, total] = await Promise.all([
+      query
+        .select([...LIST_COLUMNS, 'organizations.name as organization_name'])
+        .orderBy('data_extractions.created_at', 'desc')
+        .orderBy('data_extractions.id', 'desc')
+        .offset(filter.offset)
+        .limit(filter.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.count) };
+  }
+
+  /** One extraction by hashedId (users) or numeric id (admins), inside the scope. */
+  findOne(key: { hashedId: string } | { id: number }, scope: ExtractionScope) {
+    return this.db
+      .selectFrom('data_extractions')
+      .innerJoin('organizations', 'organizations.id', 'data_extractions.organization_id')
+      .select([...LIST_COLUMNS, 'organizations.name as organization_name'])
+      .where(inScope(scope))
+      .where((eb) =>
+        'id' in key
+          ? eb('data_extractions.id', '=', key.id)
+          : eb('data_extractions.hashed_id', '=', key.hashedId),
+      )
+      .executeTakeFirst();
+  }
+
+  async findImage(extractionId: number): Promise<Buffer | undefined> {
+    const row = await this.db
+      .selectFrom('data_extractions')
+      .select('image')
+      .where('id', '=', extractionId)
+      .executeTakeFirst();
+    return row?.image;
+  }
+
+  /** For the job, which runs outside any request: by id alone. */
+  findForJob(id: number) {
+    return this.db
+      .selectFrom('data_extractions')
+      .select(['id', 'organization_id', 'user_id', 'search_id', 'state', 'attempts', 'notified_at', 'name', 'best_name'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Counts one more run of the job; returns the attempt number. */
+  async startAttempt(id: number): Promise<number> {
+    const row = await this.db
+      .updateTable('data_extractions')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), processed_count: 0 }))
+      .where('id', '=', id)
+      .returning('attempts')
+      .executeTakeFirstOrThrow();
+    return row.attempts;
+  }
+
+  async setProgress(id: number, processed: number, total: number): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set({ processed_count: processed, result_count: total })
+      .where('id', '=', id)
+      .where('state', '=', 'PENDING')
+      .execute();
+  }
+
+  async markFailed(id: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set({ state: 'FAILED' satisfies ExtractionStateColumn, last_error: error, completed_at: new Date() })
+      .where('id', '=', id)
+      .where('state', '=', 'PENDING')
+      .execute();
+  }
+
+  async markNotified(id: number): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set({ notified_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The search's results still shown (not removed), in rank order, with the page and image texts. */
+  findSearchResultsToAnalyse(searchId: number): Promise<SearchResultToAnalyse[]> {
+    return this.db
+      .selectFrom('search_results')
+      .leftJoin('images', 'images.id', 'search_results.image_id')
+      .leftJoin('pages', 'pages.url', 'search_results.source_url')
+      .leftJoin('image_occurrences as occ', (join) =>
+        join.onRef('occ.page_id', '=', 'pages.id').onRef('occ.image_url', '=', 'search_results.image_url'),
+      )
+      .select([
+        'search_results.record_hash',
+        'search_results.rank',
+        'search_results.face_id',
+        'search_results.similarity',
+        'search_results.image_url',
+        'search_results.source_url',
+        'search_results.source_title',
+        'search_results.crawled_at',
+        'images.thumbnail_path',
+        'pages.id as page_id',
+        'pages.title as page_title',
+        'pages.text as page_text',
+        'occ.alt',
+        'occ.caption',
+        'occ.nearby_text',
+      ])
+      .where('search_results.search_id', '=', searchId)
+      .where('search_results.removed_at', 'is', null)
+      .orderBy('search_results.rank')
+      .execute();
+  }
+
+  /** Descriptors of faces (for the face index), by id. */
+  findFaceDescriptors(faceIds: readonly number[]) {
+    if (faceIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('faces')
+      .select(['id', 'image_id', 'descriptor', 'model_id'])
+      .where('id', 'in', [...faceIds])
+      .execute();
+  }
+
+  /** Faces in the images of a page, other than the given face, largest first. */
+  findFacesOnPage(pageId: number, exceptFaceId: number | null, limit: number) {
+    let query = this.db
+      .selectFrom('faces')
+      .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
+      .select(['faces.id', 'faces.image_id', 'faces.descriptor', 'faces.model_id'])
+      .where('occ.page_id', '=', pageId);
+    if (exceptFaceId !== null) query = query.where('faces.id', '!=', exceptFaceId);
+    return query
+      .orderBy(sql`faces.box_width * faces.box_height`, 'desc')
+      .orderBy('faces.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Every page that shows one of the faces, with the page text and the texts around the image. */
+  findFaceAppearances(faceIds: readonly number[]) {
+    if (faceIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('faces')
+      .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
+      .innerJoin('pages', 'pages.id', 'occ.page_id')
+      .select([
+        'faces.id as face_id',
+        'faces.image_id',
+        'pages.id as page_id',
+        'pages.url',
+        'pages.title',
+        'pages.text',
+        'occ.image_url',
+        'occ.alt',
+        'occ.caption',
+        'occ.nearby_text',
+      ])
+      .where('faces.id', 'in', [...faceIds])
+      .orderBy('pages.id')
+      .execute();
+  }
+
+  /**
+   * Replaces whatever an earlier attempt stored (a retried job starts over), stores the results, their
+   * connections and the Wikipedia summary, and marks the extraction DONE.
+   */
+  async complete(
+    extractionId: number,
+    outcome: {
+      results: NewExtractionResult[];
+      wikipedia: NewWikipediaResult | null;
+      bestName: string | null;
+      namesFound: number;
+    },
+  ): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('data_extraction_results').where('extraction_id', '=', extractionId).execute();
+      await tx.deleteFrom('data_extraction_wikipedia').where('extraction_id', '=', extractionId).execute();
+      // Batches keep statements (and their thumbnails) a reasonable size.
+      for (let i = 0; i < outcome.results.length; i += 100) {
+        const batch = outcome.results.slice(i, i + 100);
+        const inserted = await tx
+          .insertInto('data_extraction_results')
+          .values(
+            batch.map((r) => ({
+              extraction_id: extractionId,
+              hashed_id: r.hashedId,
+              record_hash: r.recordHash,
+              rank: r.rank,
+              similarity: r.similarity,
+              image_url: r.imageUrl,
+              source_url: r.sourceUrl,
+              source_title: r.sourceTitle,
+              crawled_at: r.crawledAt,
+              thumbnail: r.thumbnail,
+              person_name: r.personName,
+              person_desc: r.personDesc,
+              politician: r.politician,
+              sanctions: r.sanctions,
+              criminal: r.criminal,
+              seen_with: r.connections.length > 0,
+              alternative_names: JSON.stringify(r.alternativeNames),
+              evidence: JSON.stringify(r.evidence),
+            })),
+          )
+          .returning(['id', 'hashed_id'])
+          .execute();
+        const ids = new Map(inserted.map((row) => [row.hashed_id, row.id]));
+        const connections = batch.flatMap((r) =>
+          r.connections.map((c) => ({
+            result_id: ids.get(r.hashedId)!,
+            hashed_id: c.hashedId,
+            name: c.name,
+            img_url: c.imgUrl,
+            about_url: c.aboutUrl,
+            politician: c.politician,
+            sanctions: c.sanctions,
+            criminal: c.criminal,
+            evidence: JSON.stringify(c.evidence),
+          })),
+        );
+        if (connections.length > 0) {
+          await tx.insertInto('data_extraction_connections').values(connections).execute();
+        }
+      }
+      if (outcome.wikipedia) {
+        await tx
+          .insertInto('data_extraction_wikipedia')
+          .values({
+            extraction_id: extractionId,
+            name: outcome.wikipedia.name,
+            person_description: outcome.wikipedia.personDescription,
+            politician: outcome.wikipedia.politician,
+            sanctions: outcome.wikipedia.sanctions,
+            criminal: outcome.wikipedia.criminal,
+            url: outcome.wikipedia.url,
+          })
+          .execute();
+      }
+      await tx
+        .updateTable('data_extractions')
+        .set({
+          state: 'DONE',
+          result_count: outcome.results.length,
+          processed_count: outcome.results.length,
+          best_name: outcome.bestName,
+          names_found: outcome.namesFound,
+          last_error: null,
+          completed_at: new Date(),
+        })
+        .where('id', '=', extractionId)
+        .execute();
+    });
+  }
+
+  /** The owner (when still a member) and the organization's newsletter subscribers, active only. */
+  findRecipients(organizationId: number, ownerId: number | null) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('organization_id', '=', organizationId)
+      .where('status', '=', 'ACTIVE')
+      .where('blocked_at', 'is', null)
+      .where((eb) =>
+        eb.or([eb('newsletter', '=', true), ...(ownerId === null ? [] : [eb('id', '=', ownerId)])]),
+      )
+      .orderBy('id')
+      .execute();
+  }
+
+  async markChecked(extractionId: number): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set({ status: 'CHECKED' })
+      .where('id', '=', extractionId)
+      .where('state', '=', 'DONE')
+      .where('status', '=', 'NEW')
+      .execute();
+  }
+
+  async update(extractionId: number, name: string, description: string | undefined): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set(description === undefined ? { name } : { name, description })
+      .where('id', '=', extractionId)
+      .execute();
+  }
+
+  async delete(extractionId: number): Promise<void> {
+    await this.db.deleteFrom('data_extractions').where('id', '=', extractionId).execute();
+  }
+
+  /** Every shown (not removed) result of an extraction, in rank order. */
+  findAllResults(extractionId: number) {
+    return this.db
+      .selectFrom('data_extraction_results')
+      .select(RESULT_COLUMNS)
+      .where('extraction_id', '=', extractionId)
+      .where('removed', '=', false)
+      .orderBy('rank')
+      .execute()
+      .then((rows) =>
+        rows.map((row) => ({
+          ...row,
+          alternative_names: parsed(row.alternative_names),
+          evidence: parsed(row.evidence),
+        })),
+      );
+  }
+
+  /** One page of an extraction's results, filtered and sorted as the detail page asks. */
+  async findResultPage(extractionId: number, filter: ResultFilter) {
+    let query = this.db
+      .selectFrom('data_extraction_results')
+      .where('data_extraction_results.extraction_id', '=', extractionId)
+      .where('data_extraction_results.removed', '=', false);
+    const flags = (['politician', 'sanctions', 'criminal'] as const).filter((flag) => filter[flag]);
+    // Flag filters that are on widen each other: politicians or sanctioned or criminal persons.
+    if (flags.length > 0) {
+      query = query.where((eb) =>
+        eb.or(flags.map((flag) => eb(`data_extraction_results.${flag}`, '=', true))),
+      );
+    }
+    if (filter.checked !== undefined)
+      query = query.where('data_extraction_results.checked', '=', filter.checked);
+    if (filter.name !== undefined) query = query.where('data_extraction_results.person_name', '=', filter.name);
+    if (filter.seenWith !== undefined) {
+      const seenWith = filter.seenWith;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('data_extraction_connections as c')
+            .select('c.id')
+            .whereRef('c.result_id', '=', 'data_extraction_results.id')
+            .where('c.name', '=', seenWith),
+        ),
+      );
+    }
+    let ordered = query.select(RESULT_COLUMNS);
+    if (filter.sortBy === 'date') {
+      ordered = ordered.orderBy('data_extraction_results.crawled_at', 'asc');
+    } else if (filter.sortBy === 'similarity') {
+      ordered = ordered.orderBy('data_extraction_results.similarity', 'desc');
+    } else {
+      // Smart: flagged persons first, then named ones, then the closest faces.
+      ordered = ordered
+        .orderBy(
+          sql`(data_extraction_results.politician or data_extraction_results.sanctions or data_extraction_results.criminal)`,
+          'desc',
+        )
+        .orderBy(sql`(data_extraction_results.person_name <> '')`, 'desc')
+        .orderBy('data_extraction_results.similarity', 'desc');
+    }
+    const [rows, total] = await Promise.all([
+      ordered
+        .orderBy('data_extraction_results.rank')
+        .offset(filter.offset)
+        .limit(filter.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      rows: rows.map((row) => ({
+        ...row,
+        alternative_names: parsed(row.alternative_names),
+        evidence: parsed(row.evidence),
+      })),
+      total: Number(total.count),
+    };
+  }
+
+  /** Results by hashedId or id, only shown ones of extractions in the scope. */
+  findResults(keys: { hashedIds: readonly string[] } | { ids: readonly number[] }, scope: ExtractionScope) {
+    const list = 'ids' in keys ? keys.ids : keys.hashedIds;
+    if (list.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('data_extraction_results')
+      .innerJoin('data_extractions', 'data_extractions.id', 'data_extraction_results.extraction_id')
+      .select([...RESULT_COLUMNS, 'data_extraction_results.thumbnail'])
+      .where(inScope(scope))
+      .where('data_extraction_results.removed', '=', false)
+      .where((eb) =>
+        'ids' in keys
+          ? eb('data_extraction_results.id', 'in', [...keys.ids])
+          : eb('data_extraction_results.hashed_id', 'in', [...keys.hashedIds]),
+      )
+      .orderBy('data_extraction_results.rank')
+      .execute()
+      .then((rows) =>
+        rows.map((row) => ({
+          ...row,
+          alternative_names: parsed(row.alternative_names),
+          evidence: parsed(row.evidence),
+        })),
+      );
+  }
+
+  async findResultThumbnail(resultId: number): Promise<Buffer | null | undefined> {
+    const row = await this.db
+      .selectFrom('data_extraction_results')
+      .select('thumbnail')
+      .where('id', '=', resultId)
+      .executeTakeFirst();
+    return row?.thumbnail;
+  }
+
+  /** The connections of the given results, in the order the analysis gave them. */
+  findConnections(resultIds: readonly number[]) {
+    if (resultIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('data_extraction_connections')
+      .select(CONNECTION_COLUMNS)
+      .where('result_id', 'in', [...resultIds])
+      .orderBy('id')
+      .execute()
+      .then((rows) => rows.map((row) => ({ ...row, evidence: parsed(row.evidence) })));
+  }
+
+  /** Connection names of every shown result of an extraction, with the result they belong to. */
+  findConnectionNames(extractionId: number) {
+    return this.db
+      .selectFrom('data_extraction_connections')
+      .innerJoin(
+        'data_extraction_results',
+        'data_extraction_results.id',
+        'data_extraction_connections.result_id',
+      )
+      .select(['data_extraction_connections.result_id', 'data_extraction_connections.name'])
+      .where('data_extraction_results.extraction_id', '=', extractionId)
+      .where('data_extraction_results.removed', '=', false)
+      .orderBy('data_extraction_connections.id')
+      .execute();
+  }
+
+  findWikipedia(extractionId: number) {
+    return this.db
+      .selectFrom('data_extraction_wikipedia')
+      .selectAll()
+      .where('extraction_id', '=', extractionId)
+      .executeTakeFirst();
+  }
+
+  async toggleResultChecked(resultId: number): Promise<boolean> {
+    const row = await this.db
+      .updateTable('data_extraction_results')
+      .set((eb) => ({ checked: eb.not('checked') }))
+      .where('id', '=', resultId)
+      .returning('checked')
+      .executeTakeFirstOrThrow();
+    return row.checked;
+  }
+
+  /** Toggles the Wikipedia result's checked switch; undefined when the extraction has none. */
+  async toggleWikipediaChecked(extractionId: number): Promise<boolean | undefined> {
+    const row = await this.db
+      .updateTable('data_extraction_wikipedia')
+      .set((eb) => ({ checked: eb.not('checked') }))
+      .where('extraction_id', '=', extractionId)
+      .returning('checked')
+      .executeTakeFirst();
+    return row?.checked;
+  }
+
+  async updateResult(
+    resultId: number,
+    change: { personName: string; personDesc?: string | undefined; alternativeNames: string[] },
+  ): Promise<void> {
+    await this.db
+      .updateTable('data_extraction_results')
+      .set({
+        person_name: change.personName,
+        ...(change.personDesc === undefined ? {} : { person_desc: change.personDesc }),
+        alternative_names: JSON.stringify(change.alternativeNames),
+      })
+      .where('id', '=', resultId)
+      .execute();
+  }
+
+  async removeResult(resultId: number): Promise<void> {
+    await this.db
+      .updateTable('data_extraction_results')
+      .set({ removed: true })
+      .where('id', '=', resultId)
+      .execute();
+  }
+
+  /** After an edit or a removal: the counts and names the list shows. */
+  async updateAggregates(
+    extractionId: number,
+    aggregates: { resultCount: number; namesFound: number; bestName: string | null },
+  ): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set({
+        result_count: aggregates.resultCount,
+        processed_count: aggregates.resultCount,
+        names_found: aggregates.namesFound,
+        best_name: aggregates.bestName,
+      })
+      .where('id', '=', extractionId)
+      .execute();
+  }
+
+  findOrganizationName(organizationId: number) {
+    return this.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', organizationId)
+      .executeTakeFirst();
+  }
+}
