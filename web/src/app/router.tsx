@@ -10,6 +10,7 @@ import {
   PrivacyPolicyRoute,
   TermsOfServiceRoute,
 } from './pages/promo-routes.tsx';
+import { SearchRoute } from './pages/search-route.tsx';
 import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AccountPage } from '../features/account/account-page.tsx';
 import { AdminAuditPage } from '../features/admin/admin-audit-page.tsx';
@@ -23,7 +24,12 @@ import { AdminOrderPage, AdminOrdersPage } from '../features/billing-admin/admin
 import { AdminPaymentPage, AdminPaymentsPage } from '../features/billing-admin/admin-payments-pages.tsx';
 import { PricingPage } from '../features/pricing/pricing-page.tsx';
 import { SavedSearchesPage } from '../features/saved-searches/saved-searches-page.tsx';
-import { SearchPage } from '../features/search/search-page.tsx';
+import {
+  AdminDataExtractorPage,
+  AdminExtractionPage,
+  DataExtractorPage,
+} from '../features/data-extractor/data-extractor-page.tsx';
+import { AdminWatchlistsPage } from '../features/data-extractor/admin-watchlists-page.tsx';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
 import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
@@ -88,15 +94,12 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/search/:imageUrl?',
-            element: <SearchPage />,
+            element: <SearchRoute />,
             handle: { name: 'search', refreshUser: true },
           },
           {
             path: '/data-extractor/:hashedId?',
-            element: soon(
-              'AI Data Extractor',
-              'Names, politician, sanctions and criminal flags with evidence, for your search results.',
-            ),
+            element: <DataExtractorPage />,
             handle: { name: 'data-extractor' },
           },
           {
@@ -159,14 +162,15 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'data-extractor',
-            element: soon('AI Data Extractor', 'Every organization’s extractions.'),
+            element: <AdminDataExtractorPage />,
             handle: { name: 'admin-data-extractor' },
           },
           {
             path: 'data-extractor/:id',
-            element: soon('Extracted Data', 'An extraction, read-only.'),
+            element: <AdminExtractionPage />,
             handle: { name: 'admin-data-extraction' },
           },
+          { path: 'watchlists', element: <AdminWatchlistsPage />, handle: { name: 'admin-watchlists' } },
         ],
       },
       { path: '*', element: <NotFoundLayout />, handle: { name: 'not-found' } },

@@ -1,6 +1,11 @@
 /** Preferences kept in this browser (spec 001 §3 "Local persisted preferences"). */
 export const PREFERENCE_KEYS = {
   dismissedResultRemovalInfo: 'osint.dismissedResultRemovalInfo',
+  /** The AI data extractor's filters panel is open. */
+  showDataExtractorFilters: 'osint.showDataExtractorFilters',
+  /** The extractor's criminal-information and multiple-names banners were dismissed. */
+  dismissedCriminalsInfo: 'osint.dismissedCriminalsInfo',
+  dismissedNamesInfo: 'osint.dismissedNamesInfo',
 } as const;
 
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[keyof typeof PREFERENCE_KEYS];

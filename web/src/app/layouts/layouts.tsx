@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-ro
 import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { GlobalBanner } from '../../components/message-banner.tsx';
+import { useExtractionAlert } from '../../features/data-extractor/use-extraction-alert.ts';
 import { useSession } from '../../lib/session.tsx';
 import type { RouteHandle } from '../route-names.ts';
 import { SiteFooter } from './site-footer.tsx';
@@ -99,13 +100,15 @@ export function UserLayout() {
   const { session } = useSession();
   const location = useLocation();
   useRefreshOnFlaggedRoutes();
+  // The menu alert: done extractions nobody has opened yet (spec 001 §4).
+  const newExtractions = useExtractionAlert(Boolean(session?.user.access));
   if (!session) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   const { user } = session;
   const items: MenuItem[] = [
     { to: '/home', label: 'Home', end: true },
     ...(user.isOwner ? [{ to: '/pricing', label: 'Pricing' }] : []),
     { to: '/search', label: 'Search' },
-    { to: '/data-extractor', label: 'AI Data Extractor' },
+    { to: '/data-extractor', label: 'AI Data Extractor', marker: newExtractions },
     { to: '/saved-searches', label: 'Saved Searches' },
     { to: '/account', label: 'Account' },
     { to: '/support', label: 'Support' },
@@ -129,6 +132,7 @@ const ADMIN_MENU: MenuItem[] = [
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/orders', label: 'Orders' },
   { to: '/admin/data-extractor', label: 'AI Data Extractor' },
+  { to: '/admin/watchlists', label: 'Watch-lists' },
   { to: '/admin/crawls', label: 'Crawls' },
   { to: '/admin/opt-outs', label: 'Opt-outs' },
   { to: '/admin/audit', label: 'Audit log' },

@@ -1,0 +1,253 @@
+import {
+  WATCHLIST_DEFAULT_NAME,
+  WATCHLIST_MAX_UPLOAD_BYTES,
+  WATCHLIST_MESSAGES,
+  WATCHLIST_NAME_PATTERN,
+  type WatchlistImportResult,
+  type WatchlistSummary,
+} from '@osint/contract/watchlist';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { TextInput } from '../../components/text-field.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { deleteWatchlist, EXTRACTOR_KEYS, fetchWatchlists, importWatchlist } from './data-extractor-api.ts';
+import './data-extractor.css';
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const namePattern = new RegExp(WATCHLIST_NAME_PATTERN);
+const FORMAT_LABELS = { ftm: 'FollowTheMoney JSON lines', csv: 'Simple CSV' } as const;
+const count = new Intl.NumberFormat('en-GB');
+
+/**
+ * /admin/watchlists: the lists of politically exposed, sanctioned and wanted people that the AI data
+ * extractor matches names against. Upload a file under a list name (the same name replaces the list),
+ * see what was imported, delete a list.
+ */
+export function AdminWatchlistsPage() {
+  const queryClient = useQueryClient();
+  const lists = useQuery({ queryKey: EXTRACTOR_KEYS.watchlists, queryFn: fetchWatchlists });
+  const [deleting, setDeleting] = useState<WatchlistSummary>();
+  const [busy, setBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string>();
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    setDeleteError(undefined);
+    try {
+      await deleteWatchlist(deleting.listName);
+      setDeleting(undefined);
+      await queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.watchlists });
+    } catch (error) {
+      setDeleteError(error instanceof ApiError ? error.message : 'The list could not be deleted.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="extractor extractor--admin" aria-labelledby="watchlists-title">
+      <header className="extractor__header">
+        <div>
+          <p className="page__eyebrow">AI Data Extractor</p>
+          <h1 className="page__title" id="watchlists-title">
+            Watch-lists
+          </h1>
+          <p className="page__lead">
+            Politically exposed, sanctioned and wanted people. The AI data extractor flags a name found on a
+            page when it matches an entry of these lists, and shows the entry as the flag’s evidence.
+          </p>
+        </div>
+      </header>
+
+      <ImportForm
+        onImported={() => void queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.watchlists })}
+      />
+
+      <div className="card extractor-panel">
+        <h2 className="extractor-section__title">Imported lists</h2>
+        {lists.isPending ? (
+          <LoadingPlaceholder />
+        ) : lists.isError ? (
+          <div className="extractor-empty" role="alert">
+            <p className="extractor-empty__title">The watch-lists could not be loaded.</p>
+            <Button variant="secondary" onClick={() => void lists.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : lists.data.lists.length === 0 ? (
+          <div className="extractor-empty">
+            <p className="extractor-empty__title">No watch-list has been imported.</p>
+            <p>Without a list, flags come from the pages’ own words only.</p>
+          </div>
+        ) : (
+          <div className="extractor-table-wrap">
+            <table className="extractor-table">
+              <caption className="visually-hidden">Imported watch-lists</caption>
+              <thead>
+                <tr>
+                  <th scope="col">List</th>
+                  <th scope="col">Format</th>
+                  <th scope="col">Entries</th>
+                  <th scope="col">Politicians</th>
+                  <th scope="col">Sanctions</th>
+                  <th scope="col">Criminal</th>
+                  <th scope="col">Imported</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {lists.data.lists.map((list) => (
+                  <tr key={list.listName}>
+                    <th scope="row" data-label="List">
+                      {list.listName}
+                    </th>
+                    <td data-label="Format">{FORMAT_LABELS[list.format]}</td>
+                    <td data-label="Entries">{count.format(list.entryCount)}</td>
+                    <td data-label="Politicians">{count.format(list.politicianCount)}</td>
+                    <td data-label="Sanctions">{count.format(list.sanctionsCount)}</td>
+                    <td data-label="Criminal">{count.format(list.criminalCount)}</td>
+                    <td data-label="Imported">
+                      <time dateTime={list.importedAt}>{dateTime.format(new Date(list.importedAt))}</time>
+                      <span className="extractor-table__by">{list.importedBy ?? 'command line or demo'}</span>
+                    </td>
+                    <td>
+                      <Button
+                        variant="secondary"
+                        className="btn-sm"
+                        aria-label={`Delete ${list.listName}`}
+                        onClick={() => {
+                          setDeleteError(undefined);
+                          setDeleting(list);
+                        }}
+                      >
+                        Delete
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      {deleting && (
+        <ConfirmDeleteModal
+          title="Delete watch-list"
+          text={`“${deleting.listName}” and its ${count.format(deleting.entryCount)} entries will be deleted. Extractions made from now on no longer match against it.`}
+          busy={busy}
+          error={deleteError}
+          onConfirm={() => void confirmDelete()}
+          onClose={() => setDeleting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+function ImportForm({ onImported }: { onImported: () => void }) {
+  const fileId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [name, setName] = useState(WATCHLIST_DEFAULT_NAME);
+  const [file, setFile] = useState<File>();
+  const [touched, setTouched] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<WatchlistImportResult>();
+  const nameError = namePattern.test(name) ? undefined : WATCHLIST_MESSAGES.invalidName;
+  const fileError = !file
+    ? 'Choose a file to import.'
+    : file.size > WATCHLIST_MAX_UPLOAD_BYTES
+      ? WATCHLIST_MESSAGES.tooLarge
+      : undefined;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (nameError || fileError || !file) return;
+    setImporting(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      setResult(await importWatchlist(name, file));
+      setFile(undefined);
+      setTouched(false);
+      if (fileInput.current) fileInput.current.value = '';
+      onImported();
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'The file could not be imported. Try again.');
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  return (
+    <div className="card extractor-panel">
+      <h2 className="extractor-section__title">Import a list</h2>
+      <p className="extractor-panel__lead">
+        An OpenSanctions file: FollowTheMoney JSON lines (<code>entities.ftm.json</code>) or the simple CSV (
+        <code>targets.simple.csv</code>), at most 50 MB; larger files with{' '}
+        <code>npm run watchlist:import</code>. Importing under an existing name replaces that list.
+      </p>
+      <form className="form extractor-import" onSubmit={submit} noValidate>
+        <TextInput
+          label="List name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={touched || name !== WATCHLIST_DEFAULT_NAME ? nameError : undefined}
+          autoComplete="off"
+        />
+        <div className={`field${touched && fileError ? ' field--invalid' : ''}`}>
+          <label className="field__label" htmlFor={fileId}>
+            File
+          </label>
+          <input
+            id={fileId}
+            ref={fileInput}
+            className="input extractor-import__file"
+            type="file"
+            accept=".json,.jsonl,.ftm,.csv,application/json,text/csv"
+            onChange={(event) => setFile(event.target.files?.[0])}
+            aria-invalid={touched && fileError ? true : undefined}
+          />
+          {touched && fileError && (
+            <p className="field__error" role="alert">
+              {fileError}
+            </p>
+          )}
+        </div>
+        <div className="extractor-import__actions">
+          <Button type="submit" loading={importing}>
+            Import
+          </Button>
+        </div>
+      </form>
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+      {result && (
+        <div className="extractor-import__result" role="status" aria-label="Import result">
+          <p className="extractor-import__result-title">
+            Imported “{result.listName}” ({FORMAT_LABELS[result.format]})
+          </p>
+          <ul className="extractor-stats">
+            <li className="badge badge--success">{count.format(result.entryCount)} entries</li>
+            <li className="badge badge--info">{count.format(result.politicianCount)} politicians</li>
+            <li className="badge badge--warning">{count.format(result.sanctionsCount)} sanctions</li>
+            <li className="badge badge--danger">{count.format(result.criminalCount)} criminal</li>
+            {result.skippedCount > 0 && (
+              <li className="badge">{count.format(result.skippedCount)} unreadable lines skipped</li>
+            )}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
