@@ -1,58 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { screenshots, uploadAndChooseMarsh, waitForDemoIndex } from './support/demo-search.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 
 // Face search, saved searches and reports over a real index: the server crawls the bundled demo sites
 // on its first start (DEMO_DATA=1 in playwright.config.ts); these tests wait for that crawl to finish.
-
-const require = createRequire(import.meta.url);
-const SAMPLES = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
-/** A group photo of three women; Helena Marsh of the demo sites is the one on the right. */
-const GROUP_PHOTO = path.join(SAMPLES, 'sample1.jpg');
-const SIZES = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-];
-
-/** Screenshots of the current page at 1440 and 390 px wide, kept with the test's output. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  const original = page.viewportSize();
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForTimeout(150);
-    const file = test.info().outputPath(`${name}-${size.width}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await test.info().attach(`${name}-${size.width}`, { path: file, contentType: 'image/png' });
-  }
-  if (original) await page.setViewportSize(original);
-}
-
-/** Waits for the demo crawl that the server started on its first start. */
-async function waitForDemoIndex(page: Page): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get('/api/admin/crawls');
-        const crawls = (await response.json()) as { demo: boolean; status: string }[];
-        return crawls.find((c) => c.demo)?.status;
-      },
-      { timeout: 180_000, intervals: [1000] },
-    )
-    .toBe('DONE');
-}
-
-async function uploadAndChooseMarsh(page: Page): Promise<void> {
-  await page.goto('/search');
-  await expect(page.getByText('Upload photo and find out where images are published')).toBeVisible();
-  await page.getByLabel('Photo to search').setInputFiles(GROUP_PHOTO);
-  const chooser = page.getByRole('dialog', { name: 'Choose your face' });
-  await expect(chooser).toBeVisible({ timeout: 60_000 });
-  await expect(chooser.getByText('Select photo(s) of your face to proceed with the search')).toBeVisible();
-  await expect(chooser.getByRole('button', { name: /^Face \d$/ })).toHaveCount(3);
-}
 
 test('search a face of a group photo, work with the results, save them and report on them', async ({
   page,
