@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = {
   'admin.user.unblocked': 'Unblocked a user',
   'admin.billing_plan.created': 'Created a billing plan',
   'admin.audit.exported': 'Exported the audit log',
+  'admin.watchlist.imported': 'Imported a watch-list',
+  'admin.watchlist.deleted': 'Deleted a watch-list',
   'crawl.start': 'Started a crawl',
   'face.opt_out': 'Added a face opt-out',
 } as const;

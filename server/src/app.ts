@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account.routes.ts';
 import { adminAuditRoutes } from './routes/admin-audit.routes.ts';
 import { adminBillingRoutes } from './routes/admin-billing.routes.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.routes.ts';
+import { adminWatchlistRoutes } from './routes/admin-watchlist.routes.ts';
 import { billingRoutes } from './routes/billing.routes.ts';
 import { fastspringRoutes } from './routes/fastspring.routes.ts';
 import { adminOrganizationRoutes } from './routes/admin-organization.routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(
       await api.register(supportRoutes(container.services));
       await api.register(adminUserRoutes(container.services));
       await api.register(adminCrawlRoutes(container.services));
+      await api.register(adminWatchlistRoutes(container.services));
       await api.register(searchRoutes(container.services));
       await api.register(savedSearchRoutes(container.services));
       await api.register(billingRoutes(container.services));

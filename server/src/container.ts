@@ -22,6 +22,7 @@ import { SupportMessageRepository } from './repositories/support-message.reposit
 import { TeamRepository } from './repositories/team.repository.ts';
 import { UserTokenRepository } from './repositories/user-token.repository.ts';
 import { UserRepository } from './repositories/user.repository.ts';
+import { WatchlistRepository } from './repositories/watchlist.repository.ts';
 import { WebIndexRepository } from './repositories/web-index.repository.ts';
 import { LazyFaceEngine } from './face/lazy-face-engine.ts';
 import { SavedSearchRepository } from './repositories/saved-search.repository.ts';
@@ -43,6 +44,7 @@ import { MailService } from './services/mail.service.ts';
 import { SeedService } from './services/seed.service.ts';
 import { SessionService } from './services/session.service.ts';
 import { SupportService } from './services/support.service.ts';
+import { WatchlistService } from './services/watchlist.service.ts';
 
 /** Wires repositories into services once per process; routes and job handlers only see services. */
 export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) {
@@ -83,6 +85,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
   const auditLog = new AuditService(r.audit);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
+  const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const services = {
     sessions,
     mail,
@@ -128,6 +131,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceEngine,
     faceIndex,
+    watchlists,
     billing: new BillingService(
       db,
       config,

@@ -331,6 +331,41 @@ export interface FastSpringSubscriptionsTable {
   updated_at: DefaultedTimestamp;
 }
 
+/** Watch-lists (migration 0007): an imported OpenSanctions list, replaced whole on re-import. */
+export interface WatchlistsTable {
+  id: Generated<number>;
+  name: string;
+  /** IMPORTING while a new version is written; READY once swapped in (one READY list per name). */
+  state: Generated<'IMPORTING' | 'READY'>;
+  format: 'ftm' | 'csv';
+  entry_count: Generated<number>;
+  politician_count: Generated<number>;
+  sanctions_count: Generated<number>;
+  criminal_count: Generated<number>;
+  skipped_count: Generated<number>;
+  imported_at: DefaultedTimestamp;
+  imported_by: number | null;
+}
+
+export interface WatchlistEntriesTable {
+  id: Generated<number>;
+  list_id: number;
+  list_name: string;
+  entity_id: string;
+  schema: string;
+  name: string;
+  aliases: string[];
+  topics: string[];
+  countries: string[];
+  birth_dates: string[];
+  source_url: string | null;
+  politician: boolean;
+  sanctions: boolean;
+  criminal: boolean;
+  /** Normalised name tokens and their 4-letter prefixes (extractor/name-match.ts nameKeys). */
+  name_keys: string[];
+}
+
 /** FastSpring events (one row per event id) and bank payments recorded by an admin. */
 export interface PaymentsTable {
   id: Generated<number>;
@@ -448,6 +483,8 @@ export interface Database {
   search_results: SearchResultsTable;
   saved_searches: SavedSearchesTable;
   saved_search_results: SavedSearchResultsTable;
+  watchlists: WatchlistsTable;
+  watchlist_entries: WatchlistEntriesTable;
   orders: OrdersTable;
   fastspring_subscriptions: FastSpringSubscriptionsTable;
   payments: PaymentsTable;

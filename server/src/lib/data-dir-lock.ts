@@ -8,7 +8,7 @@ import path from 'node:path';
  */
 export const DATA_DIR_LOCK_FILE = 'pglite.pid';
 
-export type LockHolderRole = 'server' | 'crawl' | 'reindex';
+export type LockHolderRole = 'server' | 'crawl' | 'reindex' | 'watchlist:import';
 
 export interface LockHolder {
   pid: number;

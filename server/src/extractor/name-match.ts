@@ -1,0 +1,193 @@
+import { distance } from 'fastest-levenshtein';
+
+/**
+ * Person-name comparison for watch-list matching and for merging the variants of one name across
+ * pages. Names are normalised (case, accents, punctuation, honorifics and titles), then compared token
+ * by token in any order: equal tokens count 1, an initial against a name starting with it 0.9, a small
+ * spelling difference (Levenshtein) a little less; tokens one name has and the other lacks (a middle
+ * name, a patronymic) cost 0.3 of a token. See README.md in this folder for the calibration of the threshold.
+ */
+
+/** Scores at or above this mean "the same name" (calibrated on the cases of name-match.test.ts). */
+export const NAME_MATCH_THRESHOLD = 0.85;
+
+/** Words that are not part of a name: courtesy titles, ranks and offices written before a name. */
+const HONORIFICS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'lord',
+  'lady',
+  'rev',
+  'reverend',
+  'fr',
+  'father',
+  'hon',
+  'honourable',
+  'honorable',
+  'rt',
+  'right',
+  'minister',
+  'deputy',
+  'senator',
+  'sen',
+  'rep',
+  'representative',
+  'president',
+  'governor',
+  'gov',
+  'mayor',
+  'councillor',
+  'councilor',
+  'cllr',
+  'judge',
+  'justice',
+  'general',
+  'gen',
+  'colonel',
+  'col',
+  'captain',
+  'capt',
+  'officer',
+  'sheikh',
+  'herr',
+  'frau',
+  'mme',
+  'mlle',
+  'monsieur',
+  'madame',
+  'senor',
+  'senora',
+  'sr',
+  'jr',
+  'ii',
+  'iii',
+  'mp',
+  'mep',
+  'qc',
+  'kc',
+  'phd',
+]);
+
+/** Lower case, accents removed (NFD), punctuation to spaces; ß, æ, ø and friends spelled out. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/æ/g, 'ae')
+    .replace(/œ/g, 'oe')
+    .replace(/ø/g, 'o')
+    .replace(/ł/g, 'l')
+    .replace(/đ/g, 'd')
+    .replace(/['’`´]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The tokens of a name, without honorifics ("Dr. Jean-Luc Dupré" → jean, luc, dupre). */
+export function nameTokens(name: string): string[] {
+  const tokens = foldText(name).split(' ').filter(Boolean);
+  const kept = tokens.filter((t) => !HONORIFICS.has(t));
+  // A name that is only a title ("Minister") has no name tokens.
+  return kept;
+}
+
+/** A name as one normalised string (tokens in their order). */
+export function normaliseName(name: string): string {
+  return nameTokens(name).join(' ');
+}
+
+/**
+ * Keys for finding candidates fast (stored with each watch-list entry, looked up with the keys of a
+ * name found on a page): every token of two letters or more, and its first four letters, so that a
+ * spelling difference at the end of a token ("Draganov"/"Draganoff") still finds the entry.
+ */
+export function nameKeys(names: string[]): string[] {
+  const keys = new Set<string>();
+  for (const name of names) {
+    for (const token of nameTokens(name)) {
+      if (token.length < 2) continue;
+      keys.add(token);
+      if (token.length > 4) keys.add(`${token.slice(0, 4)}*`);
+    }
+  }
+  return [...keys];
+}
+
+/** Similarity of two tokens (0–1). */
+function tokenScore(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length === 1 || b.length === 1) {
+    // An initial: "j" ~ "john".
+    return a[0] === b[0] ? 0.9 : 0;
+  }
+  const longest = Math.max(a.length, b.length);
+  const d = distance(a, b);
+  // Short tokens tolerate one edit at most; longer ones about one edit in five.
+  if (longest <= 4 ? d > 1 : d / longest > 0.25) return 0;
+  let score = 1 - d / longest;
+  // A different first letter is more often a different name (Bellini/Vellini) than a typo.
+  if (a[0] !== b[0]) score -= 0.15;
+  return score >= 0.7 ? score : 0;
+}
+
+/**
+ * How alike two person names are, 0–1, order of tokens ignored. 1: the same tokens. "J. Smith" vs
+ * "John Smith" 0.95; "Jon Smith" vs "John Smith" 0.875; "John Smith" vs "John Michael Smith" 0.87; "Smith" vs
+ * "John Smith" 0.77 (a surname alone is not a match); "Jane Smith" vs "John Smith" 0.5.
+ */
+export function nameSimilarity(a: string, b: string): number {
+  return tokenSimilarity(nameTokens(a), nameTokens(b));
+}
+
+export function tokenSimilarity(left: string[], right: string[]): number {
+  if (left.length === 0 || right.length === 0) return 0;
+  const [short, long] = left.length <= right.length ? [left, right] : [right, left];
+  // Greedy best pairs: strongest pairs first, each token used once.
+  const pairs: { i: number; j: number; score: number }[] = [];
+  for (let i = 0; i < short.length; i++) {
+    for (let j = 0; j < long.length; j++) {
+      const score = tokenScore(short[i]!, long[j]!);
+      if (score > 0) pairs.push({ i, j, score });
+    }
+  }
+  pairs.sort((x, y) => y.score - x.score);
+  const usedShort = new Set<number>();
+  const usedLong = new Set<number>();
+  let sum = 0;
+  let initialsOnly = true;
+  for (const pair of pairs) {
+    if (usedShort.has(pair.i) || usedLong.has(pair.j)) continue;
+    usedShort.add(pair.i);
+    usedLong.add(pair.j);
+    sum += pair.score;
+    if (short[pair.i]!.length > 1 && long[pair.j]!.length > 1) initialsOnly = false;
+  }
+  if (initialsOnly) return 0; // "J. S." matches nothing on its own
+  const extra = long.length - short.length;
+  return sum / (short.length + 0.3 * extra);
+}
+
+export function isSameName(a: string, b: string, threshold = NAME_MATCH_THRESHOLD): boolean {
+  return nameSimilarity(a, b) >= threshold;
+}
+
+/** Best score of a name against an entry's names (primary name and aliases). */
+export function bestNameScore(name: string, candidates: string[]): number {
+  const tokens = nameTokens(name);
+  let best = 0;
+  for (const candidate of candidates) {
+    const score = tokenSimilarity(tokens, nameTokens(candidate));
+    if (score > best) best = score;
+  }
+  return best;
+}

@@ -1,0 +1,126 @@
+import {
+  WATCHLIST_MESSAGES,
+  WATCHLIST_NAME_PATTERN,
+  type WatchlistImportResult,
+  type WatchlistSummary,
+} from '@osint/contract/watchlist';
+import { bestNameScore, NAME_MATCH_THRESHOLD, nameKeys } from '../extractor/name-match.ts';
+import { openWatchlist, UnrecognisedWatchlistError } from '../extractor/watchlist-parse.ts';
+import { badRequest, notFound } from '../lib/http-error.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { WatchlistEntryRow, WatchlistRepository } from '../repositories/watchlist.repository.ts';
+
+export interface WatchlistMatch {
+  entry: WatchlistEntryRow;
+  /** Name-matching score of the best of the entry's names (0–1). */
+  score: number;
+  /** The entry's name that matched best. */
+  matchedName: string;
+}
+
+const NAME_REGEX = new RegExp(WATCHLIST_NAME_PATTERN);
+
+/** Imports, lists and deletes watch-lists; matches names against every imported list. */
+export class WatchlistService {
+  constructor(
+    private readonly watchlists: WatchlistRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  /** Reads a file (FollowTheMoney JSON lines or the simple CSV) and replaces the list of that name. */
+  async importFile(request: {
+    listName: string;
+    source: AsyncIterable<Uint8Array | string>;
+    importedBy: number | null;
+    ip?: string | null;
+  }): Promise<WatchlistImportResult> {
+    const listName = request.listName.trim();
+    if (!NAME_REGEX.test(listName)) throw badRequest(WATCHLIST_MESSAGES.invalidName);
+    let reader;
+    try {
+      reader = await openWatchlist(request.source);
+    } catch (error) {
+      if (error instanceof UnrecognisedWatchlistError)
+        throw badRequest(WATCHLIST_MESSAGES.unrecognisedFormat);
+      throw error;
+    }
+    const stored = await this.watchlists.replaceList(
+      { name: listName, format: reader.format, importedBy: request.importedBy },
+      reader.entries,
+      reader.skipped,
+    );
+    if (!stored) throw badRequest(WATCHLIST_MESSAGES.emptyList);
+    await this.audit.insert({
+      actorUserId: request.importedBy,
+      organizationId: null,
+      action: 'admin.watchlist.imported',
+      target: `watchlist:${listName}`,
+      detail: {
+        format: stored.format,
+        entryCount: stored.entryCount,
+        skippedCount: stored.skippedCount,
+      },
+      ip: request.ip ?? null,
+    });
+    return {
+      listName: stored.listName,
+      format: stored.format,
+      entryCount: stored.entryCount,
+      politicianCount: stored.politicianCount,
+      sanctionsCount: stored.sanctionsCount,
+      criminalCount: stored.criminalCount,
+      skippedCount: stored.skippedCount,
+      importedAt: stored.importedAt.toISOString(),
+    };
+  }
+
+  async list(): Promise<{ lists: WatchlistSummary[] }> {
+    const rows = await this.watchlists.listAll();
+    return {
+      lists: rows.map((row) => ({
+        listName: row.listName,
+        format: row.format,
+        entryCount: row.entryCount,
+        politicianCount: row.politicianCount,
+        sanctionsCount: row.sanctionsCount,
+        criminalCount: row.criminalCount,
+        importedAt: row.importedAt.toISOString(),
+        importedBy: row.importedBy,
+      })),
+    };
+  }
+
+  async delete(listName: string, actor: { id: number; ip?: string | null }): Promise<void> {
+    if (!(await this.watchlists.deleteList(listName))) throw notFound(WATCHLIST_MESSAGES.notFound);
+    await this.audit.insert({
+      actorUserId: actor.id,
+      organizationId: null,
+      action: 'admin.watchlist.deleted',
+      target: `watchlist:${listName}`,
+      ip: actor.ip ?? null,
+    });
+  }
+
+  hasAnyList(): Promise<boolean> {
+    return this.watchlists.hasAnyList();
+  }
+
+  /** Entries of every list whose name or an alias matches `name` (score ≥ threshold), best first. */
+  async match(name: string, threshold = NAME_MATCH_THRESHOLD): Promise<WatchlistMatch[]> {
+    const candidates = await this.watchlists.findCandidates(nameKeys([name]));
+    const matches: WatchlistMatch[] = [];
+    for (const entry of candidates) {
+      let best = 0;
+      let matchedName = entry.name;
+      for (const candidate of [entry.name, ...entry.aliases]) {
+        const score = bestNameScore(name, [candidate]);
+        if (score > best) {
+          best = score;
+          matchedName = candidate;
+        }
+      }
+      if (best >= threshold) matches.push({ entry, score: Math.round(best * 1000) / 1000, matchedName });
+    }
+    return matches.sort((a, b) => b.score - a.score);
+  }
+}
