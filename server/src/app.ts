@@ -12,7 +12,11 @@ import type { Config } from './config.ts';
 import { createContainer, type Container } from './container.ts';
 import type { Db } from './db/database.ts';
 import { registerAuth } from './plugins/auth.plugin.ts';
-import { registerErrorHandler, sendApiNotFound } from './plugins/error-handler.plugin.ts';
+import {
+  frameworkErrorHandler,
+  registerErrorHandler,
+  sendApiNotFound,
+} from './plugins/error-handler.plugin.ts';
 import { registerOriginCheck } from './plugins/origin-check.plugin.ts';
 import { accountRoutes } from './routes/account.routes.ts';
 import { adminAuditRoutes } from './routes/admin-audit.routes.ts';
@@ -48,6 +52,7 @@ export async function buildApp(
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1',
+    frameworkErrors: frameworkErrorHandler,
     ajv: {
       customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },

@@ -38,6 +38,11 @@ function schemaViolations(error: FastifyError): Violation[] {
   });
 }
 
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 /** Every error leaves the API in one shape (ApiErrorBody); unexpected ones never show their details. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -49,6 +54,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.validation) {
       return reply.status(400).send(body(400, 'The request is not valid.', schemaViolations(error)));
     }
+    // PostgreSQL's class 22 "data exception": a value from the request that the database cannot hold or
+    // read (an id of 10^12 or 1e+26, a NUL character in a text, a date out of range). The value came
+    // from the client, so the request is at fault.
+    if (isDataException(error)) {
+      return reply.status(400).send(body(400, 'The request is not valid.'));
+    }
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.status(413).send(body(413, 'The request is too large.'));
     if (status >= 400 && status < 500) {
@@ -59,6 +70,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body(500, 'Something went wrong. Please try again later.'));
   });
+}
+
+/**
+ * Errors Fastify raises before routing (a URL that does not decode, such as `/api/%`): the same shape as
+ * every other error, instead of Fastify's own body with its internal error code.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  void reply.status(status).send(body(status, 'The request is not valid.'));
 }
 
 export function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
