@@ -20,6 +20,7 @@ const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeSty
 const namePattern = new RegExp(WATCHLIST_NAME_PATTERN);
 const FORMAT_LABELS = { ftm: 'FollowTheMoney JSON lines', csv: 'Simple CSV' } as const;
 const count = new Intl.NumberFormat('en-GB');
+const counted = (n: number, one: string, many: string) => `${count.format(n)} ${n === 1 ? one : many}`;
 
 /**
  * /admin/watchlists: the lists of politically exposed, sanctioned and wanted people that the AI data
@@ -238,10 +239,14 @@ function ImportForm({ onImported }: { onImported: () => void }) {
             Imported “{result.listName}” ({FORMAT_LABELS[result.format]})
           </p>
           <ul className="extractor-stats">
-            <li className="badge badge--success">{count.format(result.entryCount)} entries</li>
-            <li className="badge badge--info">{count.format(result.politicianCount)} politicians</li>
-            <li className="badge badge--warning">{count.format(result.sanctionsCount)} sanctions</li>
-            <li className="badge badge--danger">{count.format(result.criminalCount)} criminal</li>
+            <li className="badge badge--success">{counted(result.entryCount, 'entry', 'entries')}</li>
+            <li className="badge badge--info">
+              {counted(result.politicianCount, 'politician', 'politicians')}
+            </li>
+            <li className="badge badge--warning">
+              {counted(result.sanctionsCount, 'sanctioned', 'sanctioned')}
+            </li>
+            <li className="badge badge--danger">{counted(result.criminalCount, 'criminal', 'criminal')}</li>
             {result.skippedCount > 0 && (
               <li className="badge">{count.format(result.skippedCount)} unreadable lines skipped</li>
             )}
