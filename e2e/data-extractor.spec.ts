@@ -18,6 +18,8 @@ async function waitUntilDone(page: Page): Promise<void> {
     await page.reload();
     await expect(item.getByRole('link', { name: `Open ${NAME}` })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 120_000 });
+  // Done, not given up after its retries.
+  await expect(item.getByText('Failed', { exact: true })).toHaveCount(0);
 }
 
 test('start an extraction from a search, follow it to done, work with the extracted data and report on it', async ({
