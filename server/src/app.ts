@@ -29,6 +29,8 @@ import { adminOrganizationRoutes } from './routes/admin-organization.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
+import { dataExtractorRoutes } from './routes/data-extractor.routes.ts';
+import { adminDataExtractorRoutes } from './routes/admin-data-extractor.routes.ts';
 import { searchRoutes } from './routes/search.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { teamRoutes } from './routes/team.routes.ts';
@@ -103,6 +105,8 @@ export async function buildApp(
       await api.register(adminWatchlistRoutes(container.services));
       await api.register(searchRoutes(container.services));
       await api.register(savedSearchRoutes(container.services));
+      await api.register(dataExtractorRoutes(container.services));
+      await api.register(adminDataExtractorRoutes(container.services));
       await api.register(billingRoutes(container.services));
       await api.register(fastspringRoutes(container.services));
       await api.register(adminBillingRoutes(container.services));

@@ -26,6 +26,9 @@ import { WatchlistRepository } from './repositories/watchlist.repository.ts';
 import { WebIndexRepository } from './repositories/web-index.repository.ts';
 import { LazyFaceEngine } from './face/lazy-face-engine.ts';
 import { SavedSearchRepository } from './repositories/saved-search.repository.ts';
+import { DataExtractionRepository } from './repositories/data-extraction.repository.ts';
+import { DataExtractorService } from './services/data-extractor.service.ts';
+import type { ExtractionAnalysis, ExtractionAnalyzer } from './extractor/analysis-types.ts';
 import { SearchRepository } from './repositories/search.repository.ts';
 import { FaceIndexService } from './services/face-index.service.ts';
 import { QueryFaceCache } from './services/query-face-cache.ts';
@@ -86,6 +89,15 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const auditLog = new AuditService(r.audit);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
+  // The analysis (services.extractionAnalyzer) is looked up when an extraction job runs.
+  const lateAnalyzer: ExtractionAnalyzer = {
+    analyze: (results, sightings): Promise<ExtractionAnalysis> => {
+      const registered: Record<string, unknown> = services;
+      const analyzer = registered.extractionAnalyzer as ExtractionAnalyzer | undefined;
+      if (!analyzer) throw new Error('The extraction analysis is not registered.');
+      return analyzer.analyze(results, sightings);
+    },
+  };
   const services = {
     sessions,
     mail,
@@ -154,6 +166,18 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       config.dataDir,
     ),
+    dataExtractor: new DataExtractorService(
+      new DataExtractionRepository(db),
+      new SearchRepository(db),
+      access,
+      queue,
+      mail,
+      r.audit,
+      faceIndex,
+      lateAnalyzer,
+      config,
+      log,
+    ),
     search: new SearchService(
       faceEngine,
       faceIndex,
@@ -170,6 +194,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
+  jobRunner.register(QUEUES.runExtraction, (payload) => services.dataExtractor.runJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }
 

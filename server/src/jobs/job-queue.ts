@@ -8,6 +8,7 @@ export const QUEUES = {
   runCrawl: 'crawl.run',
   saveSearch: 'saved-search.save',
   billingPlanSweep: 'billing.plan-sweep',
+  runExtraction: 'data-extractor.run',
 } as const;
 
 export class JobQueue {

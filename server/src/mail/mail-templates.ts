@@ -114,4 +114,23 @@ export const mailTemplates = {
       ],
       { label: 'Open pricing', url: link },
     ),
+  extractionDone: (name: string, resultCount: number, bestName: string | null, link: string) =>
+    layout(
+      `Your AI data extraction "${name}" is ready`,
+      [
+        `The AI data extractor has analysed ${resultCount} ${resultCount === 1 ? 'result' : 'results'} of your search.`,
+        bestName ? `The pages most often name the person ${bestName}.` : 'The pages did not name the person.',
+        'Names, flags and the persons seen with them are leads to verify, not identifications.',
+      ],
+      { label: 'Open the extraction', url: link },
+    ),
+  extractionDoneForTeam: (name: string, startedBy: string | null, bestName: string | null, link: string) =>
+    layout(
+      `AI data extraction "${name}" is ready`,
+      [
+        `An AI data extraction${startedBy ? ` started by ${startedBy}` : ''} in your organization has finished.`,
+        ...(bestName ? [`The pages most often name the person ${bestName}.`] : []),
+      ],
+      { label: 'Open the extraction', url: link },
+    ),
 };

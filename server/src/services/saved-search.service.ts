@@ -8,9 +8,9 @@ import {
   type SavedSearchListResponse,
   type SavedSearchResultsResponse,
 } from '@osint/contract/search';
-import sharp from 'sharp';
 import type { SavedSearchStatus } from '../db/schema.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import { normaliseFace } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import { renderSavedSearchReport, savedSearchReportFileName } from '../reports/saved-search-report.ts';
@@ -39,9 +39,6 @@ export interface SavedSearchListQuery {
   status?: SavedSearchStatus | undefined;
   search?: string | undefined;
 }
-
-const SAVED_FACE_PX = 256;
-const FACE_IMAGE_UNREADABLE = 'The face image could not be read. Please run the search again.';
 
 type SavedSearchRow = Awaited<ReturnType<SavedSearchRepository['findPage']>>['rows'][number];
 
@@ -268,20 +265,5 @@ export class SavedSearchService {
       detail: { results: rows.length },
     });
     return { pdf, fileName: savedSearchReportFileName(saved.name, generatedAt) };
-  }
-}
-
-/** The searched face, re-encoded as a small JPEG: nothing but pixels is kept from the upload. */
-async function normaliseFace(base64: string): Promise<Buffer> {
-  const bytes = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
-  if (bytes.length === 0) throw badRequest(FACE_IMAGE_UNREADABLE);
-  try {
-    return await sharp(bytes, { limitInputPixels: 4096 * 4096 })
-      .rotate()
-      .resize(SAVED_FACE_PX, SAVED_FACE_PX, { fit: 'inside', withoutEnlargement: true })
-      .jpeg({ quality: 88 })
-      .toBuffer();
-  } catch {
-    throw badRequest(FACE_IMAGE_UNREADABLE);
   }
 }

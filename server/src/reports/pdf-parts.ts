@@ -1,0 +1,230 @@
+import PDFDocument from 'pdfkit';
+
+/** Building blocks shared by the PDF reports (saved searches, data extractions): one look for both. */
+export const INK = '#0f172a';
+export const MUTED = '#475569';
+export const LINK = '#1d4ed8';
+export const RULE = '#dbe1ec';
+export const ACCENT = '#2563eb';
+export const WARN = '#b45309';
+export const MARGIN = 50;
+export const FOOTER_SPACE = 40;
+
+export const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+export const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+/**
+ * The built-in PDF fonts cover Windows-1252 only; other characters (a page title in Greek, say) are
+ * replaced rather than printed as garbage.
+ */
+export function printable(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[^\u0020-\u007e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+}
+
+/** `<prefix>-<name slug>-<YYYY-MM-DD>.pdf`, safe for every file system. */
+export function reportFileName(prefix: string, name: string, generatedAt: Date, fallback: string): string {
+  const slug =
+    name
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || fallback;
+  return `${prefix}-${slug}-${generatedAt.toISOString().slice(0, 10)}.pdf`;
+}
+
+/** An A4 document with buffered pages (for page numbers) and the promise of its bytes. */
+export function startDocument(info: { title: string; author: string }) {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    info: { Title: printable(info.title), Author: printable(info.author), Creator: 'OSINT Platform' },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  return { doc, done };
+}
+
+export function contentWidth(doc: PDFKit.PDFDocument): number {
+  return doc.page.width - MARGIN * 2;
+}
+
+/** A section heading at the top of a fresh page. */
+export function heading(doc: PDFKit.PDFDocument, text: string): void {
+  doc.font('Helvetica-Bold').fontSize(16).fillColor(INK).text(text, MARGIN, MARGIN);
+  doc.moveDown(0.6);
+}
+
+/** Starts a new page when less than `height` is left above the footer. */
+export function ensureSpace(doc: PDFKit.PDFDocument, height: number): void {
+  if (doc.y + height > doc.page.height - MARGIN - FOOTER_SPACE) {
+    doc.addPage();
+    doc.y = MARGIN;
+  }
+}
+
+/** The accent bar and the kicker line of a cover page. */
+export function coverKicker(doc: PDFKit.PDFDocument, kicker: string): void {
+  doc.rect(0, 0, doc.page.width, 8).fill(ACCENT);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(10)
+    .fillColor(ACCENT)
+    .text(kicker, MARGIN, MARGIN + 10, { characterSpacing: 1 });
+  doc.moveDown(1);
+}
+
+/** The searched face in a rounded frame with its caption; returns nothing, leaves doc.y unchanged. */
+export function coverFace(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
+  doc.save();
+  doc.roundedRect(MARGIN, top, size, size, 8).clip();
+  try {
+    if (!image) throw new Error('no image');
+    doc.image(image, MARGIN, top, { cover: [size, size], align: 'center', valign: 'center' });
+  } catch {
+    doc.rect(MARGIN, top, size, size).fill('#eef1f7');
+  }
+  doc.restore();
+  doc.roundedRect(MARGIN, top, size, size, 8).lineWidth(1).stroke(RULE);
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text('Searched face', MARGIN, top + size + 4, { width: size, align: 'center' });
+}
+
+/** Label/value pairs in a column starting at (x, top); returns the y below the last one. */
+export function facts(
+  doc: PDFKit.PDFDocument,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  x: number,
+  top: number,
+  width: number,
+): number {
+  let y = top;
+  for (const [label, value] of pairs) {
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(label.toUpperCase(), x, y, { width, characterSpacing: 0.5 });
+    y = doc.y + 1;
+    doc.font('Helvetica-Bold').fontSize(11).fillColor(INK).text(printable(value), x, y, { width });
+    y = doc.y + 8;
+  }
+  return y;
+}
+
+export function rule(doc: PDFKit.PDFDocument, width = 1): void {
+  doc
+    .moveTo(MARGIN, doc.y)
+    .lineTo(MARGIN + contentWidth(doc), doc.y)
+    .lineWidth(width)
+    .stroke(RULE);
+}
+
+/** A labelled, clickable URL. */
+export function link(doc: PDFKit.PDFDocument, label: string, url: string, x: number, width: number): void {
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(label.toUpperCase(), x, doc.y, { width, characterSpacing: 0.5 });
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(LINK)
+    .text(printable(url), x, doc.y, { width, link: url, underline: true });
+  doc.moveDown(0.3);
+}
+
+/** A result's thumbnail in a square at the left margin, or a grey "No thumbnail" box. */
+export function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
+  let drawn = false;
+  if (image) {
+    try {
+      doc.image(image, MARGIN, top, { fit: [size, size], align: 'center', valign: 'center' });
+      drawn = true;
+    } catch {
+      drawn = false;
+    }
+  }
+  if (!drawn) {
+    doc.rect(MARGIN, top, size, size).fill('#eef1f7');
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text('No thumbnail', MARGIN, top + size / 2 - 4, { width: size, align: 'center' });
+  }
+  doc.rect(MARGIN, top, size, size).lineWidth(0.5).stroke(RULE);
+}
+
+/** "Page n of m" at the bottom right of every page. */
+export function pageNumbers(doc: PDFKit.PDFDocument): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing inside the bottom margin must not start a new page.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(`Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 32, {
+        width: contentWidth(doc),
+        align: 'right',
+        lineBreak: false,
+      });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+/** The closing lines of a cover: restricted sources, confidentiality. */
+export function coverFooter(doc: PDFKit.PDFDocument, organizationName: string, restricted: boolean): void {
+  const width = contentWidth(doc);
+  if (restricted) {
+    doc.moveDown(0.8);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .fillColor(WARN)
+      .text(
+        'Viewing the original source of an image is available only to subscribers: the image and page addresses are left out of this report.',
+        MARGIN,
+        doc.y,
+        { width },
+      );
+  }
+  doc.moveDown(0.8);
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(
+      `Confidential: prepared for ${printable(organizationName)}. Do not share outside your organization.`,
+      MARGIN,
+      doc.y,
+      { width },
+    );
+}

@@ -1,0 +1,827 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  EXTRACTION_ESTIMATE_MS,
+  EXTRACTION_NAME_MAX_LENGTH,
+  EXTRACTOR_MESSAGES,
+  defaultExtractionName,
+  type ExtractedResult,
+  type ExtractionDetailsResponse,
+  type ExtractionListItem,
+  type ExtractionListResponse,
+  type ExtractionSort,
+  type ExtractionSummary,
+  type FlagEvidence,
+  type NameStatistic,
+  type SeenWithConnection,
+  type StartExtractionRequest,
+  type WikipediaResult,
+} from '@osint/contract/data-extractor';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { DEFAULT_CRAWL_OPTIONS, crawlOptionsFromConfig } from '../crawler/crawl-options.ts';
+import { decodeHtml, extractPage } from '../crawler/html-extract.ts';
+import { safeFetch } from '../crawler/safe-fetch.ts';
+import { normalizeUrl } from '../crawler/url-normalize.ts';
+import type {
+  ExtractionAnalyzer,
+  FaceSightingInput,
+  ImageOnPage,
+  PageText,
+  ResultInput,
+} from '../extractor/analysis-types.ts';
+import { SIMILARITY_THRESHOLD, similarity } from '../face/similarity.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import { normaliseFace } from '../lib/face-image.ts';
+import { badRequest, notFound } from '../lib/http-error.ts';
+import { newPublicId } from '../lib/secure-token.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import {
+  extractionReportFileName,
+  renderExtractionReport,
+  type ExtractionReportData,
+} from '../reports/extraction-report.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type {
+  DataExtractionRepository,
+  ExtractionResultRow,
+  ExtractionRow,
+  ExtractionScope,
+  NewExtractionResult,
+  SearchResultToAnalyse,
+} from '../repositories/data-extraction.repository.ts';
+import type { SearchRepository } from '../repositories/search.repository.ts';
+import type { AccessService } from './access.service.ts';
+import { SHIPPED_MODEL } from './face-index.service.ts';
+import type { MailService } from './mail.service.ts';
+import type { AuthUser } from './session.service.ts';
+
+export interface ExtractionJobPayload {
+  extractionId: number;
+}
+
+/** The face index as the job needs it (FaceIndexService). */
+export interface FaceLookup {
+  search(
+    query: Float32Array,
+    options: { limit: number; minSimilarity: number },
+  ): Promise<Array<{ faceId: number; similarity: number }>>;
+}
+
+/**
+ * Who is asking: a user sees the organization's extractions by hashedId, with original sources withheld
+ * when restricted; an admin sees every organization's by numeric id, read-only (spec 001 §2 Admin area).
+ */
+export type ExtractionViewer =
+  { kind: 'user'; user: AuthUser; restricted: boolean } | { kind: 'admin'; user: AuthUser };
+
+export interface ExtractionListQuery {
+  pageNumber: number;
+  pageSize: number;
+  search?: string | undefined;
+  status?: 'PENDING' | 'DONE' | undefined;
+  checkedStatus?: 'NEW' | undefined;
+}
+
+export interface ExtractionDetailsQuery {
+  pageNumber: number;
+  pageSize: number;
+  politician?: boolean | undefined;
+  sanctions?: boolean | undefined;
+  criminal?: boolean | undefined;
+  checked?: boolean | undefined;
+  sortBy: ExtractionSort;
+  name?: string | undefined;
+  seenWith?: string | undefined;
+}
+
+/** Attempts of the job before the extraction is marked FAILED. */
+export const EXTRACTION_MAX_ATTEMPTS = 3;
+/** Other faces looked up per result page, and pages kept per face. */
+const MAX_FACES_PER_PAGE = 12;
+const MAX_SIGHTINGS_PER_FACE = 5;
+const FACE_INDEX_LIMIT = 20;
+const PROGRESS_INTERVAL_MS = 250;
+const ALL_RESULTS = 'ALL RESULTS';
+const NAME_TOO_LONG = `Name cannot be longer than ${EXTRACTION_NAME_MAX_LENGTH} characters.`;
+
+function toDescriptor(bytes: Buffer): Float32Array {
+  // Copied: a Buffer's offset inside its pool need not be a multiple of 4.
+  const copy = new Uint8Array(bytes);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
+
+function scopeOf(viewer: ExtractionViewer): ExtractionScope {
+  return viewer.kind === 'admin' ? 'all-organizations' : { organizationId: viewer.user.organizationId };
+}
+
+function prefixOf(viewer: ExtractionViewer): string {
+  return viewer.kind === 'admin' ? '/api/admin/data-extractor' : '/api/data-extractor';
+}
+
+/** The id a viewer uses: hashedId for users, the numeric id (as a string) for admins. */
+function publicId(viewer: ExtractionViewer, row: { id: number; hashed_id: string }): string {
+  return viewer.kind === 'admin' ? String(row.id) : row.hashed_id;
+}
+
+function keyOf(viewer: ExtractionViewer, ref: string): { hashedId: string } | { id: number } | undefined {
+  if (viewer.kind === 'user') return { hashedId: ref };
+  return /^\d{1,9}$/.test(ref) ? { id: Number(ref) } : undefined;
+}
+
+function trimmedName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) {
+    throw badRequest(EXTRACTOR_MESSAGES.nameEmpty, [
+      { field: 'name', message: EXTRACTOR_MESSAGES.nameEmpty },
+    ]);
+  }
+  if (trimmed.length > EXTRACTION_NAME_MAX_LENGTH) {
+    throw badRequest(NAME_TOO_LONG, [{ field: 'name', message: NAME_TOO_LONG }]);
+  }
+  return trimmed;
+}
+
+/** Per-name counts over results (spec 001 §3): links, flags and "seen with". */
+function statisticOf(name: string, rows: readonly ExtractionResultRow[]): NameStatistic {
+  return {
+    name,
+    linkCount: rows.length,
+    politicianCount: rows.filter((r) => r.politician).length,
+    criminalCount: rows.filter((r) => r.criminal).length,
+    sanctionsCount: rows.filter((r) => r.sanctions).length,
+    seenWithCount: rows.filter((r) => r.seen_with).length,
+  };
+}
+
+/** Distinct person names, most links first (then alphabetical). */
+function nameGroups(rows: readonly ExtractionResultRow[]): Array<[string, ExtractionResultRow[]]> {
+  const groups = new Map<string, ExtractionResultRow[]>();
+  for (const row of rows) {
+    if (!row.person_name) continue;
+    const group = groups.get(row.person_name) ?? [];
+    group.push(row);
+    groups.set(row.person_name, group);
+  }
+  return [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+}
+
+/** Names most often given, once each. */
+function byFrequency(names: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+}
+
+/**
+ * The AI data extractor (spec 001 §2): an extraction is started from a search; a job loads the pages
+ * around each result, finds the other faces on them and where else those faces appear, hands the texts
+ * to the analysis, and stores who the person is, with flags, evidence and connections. Every call is
+ * bounded to the caller's organization (admins: all organizations, read-only).
+ */
+export class DataExtractorService {
+  constructor(
+    private readonly extractions: DataExtractionRepository,
+    private readonly searches: SearchRepository,
+    private readonly access: AccessService,
+    private readonly queue: JobQueue,
+    private readonly mail: MailService,
+    private readonly audit: AuditRepository,
+    private readonly faces: FaceLookup,
+    private readonly analyzer: ExtractionAnalyzer,
+    private readonly config: Config,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The viewer of a user request: access decides whether original sources are shown. */
+  async userViewer(user: AuthUser, options: { requireAccess: boolean }): Promise<ExtractionViewer> {
+    const access = options.requireAccess ? await this.access.require(user) : await this.access.of(user);
+    return { kind: 'user', user, restricted: access.restricted };
+  }
+
+  /** POST /api/data-extractor: records the extraction as PENDING and queues the job. */
+  async start(user: AuthUser, request: StartExtractionRequest): Promise<ExtractionListItem> {
+    await this.access.require(user);
+    const name = request.name?.trim() ? trimmedName(request.name) : defaultExtractionName(new Date());
+    const search = await this.searches.findByHashedId(request.searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const image = await normaliseFace(request.image);
+    const hashedId = newPublicId();
+    const id = await this.extractions.insert({
+      hashedId,
+      organizationId: user.organizationId,
+      userId: user.id,
+      searchId: search.id,
+      name,
+      description: request.description?.trim() ?? '',
+      image,
+      resultCount: search.result_count,
+    });
+    await this.queue.enqueue(QUEUES.runExtraction, { extractionId: id } satisfies ExtractionJobPayload, {
+      uniqueKey: `data-extractor:${id}`,
+      maxAttempts: EXTRACTION_MAX_ATTEMPTS,
+    });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'data-extractor.started',
+      target: `data-extractor:${id}`,
+      detail: { name, searchHash: request.searchHash },
+    });
+    const row = await this.extractions.findOne({ id }, { organizationId: user.organizationId });
+    return this.toListItem({ kind: 'user', user, restricted: false }, row!);
+  }
+
+  /** The data-extractor.run job. Idempotent: a retry starts over and replaces partial results. */
+  async runJob(payload: unknown): Promise<void> {
+    const { extractionId } = payload as ExtractionJobPayload;
+    const extraction = await this.extractions.findForJob(extractionId);
+    // Deleted before the job ran.
+    if (!extraction) return;
+    if (extraction.state === 'PENDING') {
+      const attempt = await this.extractions.startAttempt(extractionId);
+      try {
+        await this.extract(extractionId, extraction.search_id);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (attempt >= EXTRACTION_MAX_ATTEMPTS) {
+          this.log.error({ err: error, extractionId }, 'data extraction failed for good');
+          await this.extractions.markFailed(extractionId, message);
+          return;
+        }
+        throw error;
+      }
+    }
+    const after = await this.extractions.findForJob(extractionId);
+    // The owner and the subscribers hear of it once, even when a retry runs after the results were stored.
+    if (after?.state === 'DONE' && after.notified_at === null) await this.notify(after);
+  }
+
+  private async extract(extractionId: number, searchId: number | null): Promise<void> {
+    const rows = searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId);
+    const inputs: ResultInput[] = [];
+    const sightings: FaceSightingInput[] = [];
+    const faceCache = new Map<number, Promise<FaceSightingInput[]>>();
+    let lastProgress = 0;
+    await this.extractions.setProgress(extractionId, 0, rows.length);
+    for (const [index, row] of rows.entries()) {
+      const { page, image } = await this.textsOf(row);
+      inputs.push({
+        key: row.record_hash,
+        page,
+        image,
+        similarity: row.similarity,
+        crawledAt: row.crawled_at,
+      });
+      if (row.page_id !== null) {
+        sightings.push(...(await this.sightingsOf(row, row.page_id, faceCache)));
+      }
+      if (Date.now() - lastProgress >= PROGRESS_INTERVAL_MS || index === rows.length - 1) {
+        lastProgress = Date.now();
+        await this.extractions.setProgress(extractionId, index + 1, rows.length);
+      }
+    }
+    const analysis = await this.analyzer.analyze(inputs, sightings);
+    const byKey = new Map(analysis.results.map((result) => [result.key, result]));
+    const results: NewExtractionResult[] = [];
+    for (const row of rows) {
+      const found = byKey.get(row.record_hash);
+      results.push({
+        hashedId: newPublicId(),
+        recordHash: row.record_hash,
+        rank: row.rank,
+        similarity: row.similarity,
+        imageUrl: row.image_url,
+        sourceUrl: row.source_url,
+        sourceTitle: row.source_title,
+        crawledAt: row.crawled_at,
+        thumbnail: await this.readThumbnail(row.thumbnail_path),
+        personName: found?.personName ?? '',
+        personDesc: found?.personDesc ?? '',
+        politician: found?.politician ?? false,
+        sanctions: found?.sanctions ?? false,
+        criminal: found?.criminal ?? false,
+        alternativeNames: found?.alternativeNames ?? [],
+        evidence: found?.evidence ?? [],
+        connections: (found?.connections ?? []).map((connection) => ({
+          hashedId: newPublicId(),
+          name: connection.name,
+          imgUrl: connection.imgUrl,
+          aboutUrl: connection.aboutUrl,
+          politician: connection.politician,
+          sanctions: connection.sanctions,
+          criminal: connection.criminal,
+          evidence: connection.evidence,
+        })),
+      });
+    }
+    await this.extractions.complete(extractionId, {
+      results,
+      wikipedia: analysis.wikipedia,
+      bestName: analysis.bestName,
+      namesFound: analysis.namesFound,
+    });
+  }
+
+  /** The page and image texts of a result: from the index, or fetched again when the page is gone. */
+  private async textsOf(row: SearchResultToAnalyse): Promise<{ page: PageText; image: ImageOnPage }> {
+    const image: ImageOnPage = {
+      imageUrl: row.image_url,
+      alt: row.alt ?? '',
+      caption: row.caption ?? '',
+      nearbyText: row.nearby_text ?? '',
+    };
+    if (row.page_id !== null) {
+      return {
+        page: { url: row.source_url, title: row.page_title ?? row.source_title, text: row.page_text ?? '' },
+        image,
+      };
+    }
+    const fetched = await this.refetchPage(row.source_url, row.image_url);
+    return {
+      page: { url: row.source_url, title: fetched?.title || row.source_title, text: fetched?.text ?? '' },
+      image: fetched?.image ?? image,
+    };
+  }
+
+  /**
+   * Loads a page again with the crawler's guards (SSRF refusal, timeouts, size caps) and extracts its
+   * text and the texts around the image. A page that cannot be read leaves the result with its title.
+   */
+  private async refetchPage(pageUrl: string, imageUrl: string) {
+    const options = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
+    try {
+      const port = new URL(pageUrl).port;
+      const result = await safeFetch(pageUrl, {
+        userAgent: options.userAgent,
+        allowPrivate: options.allowPrivate,
+        trustedAddresses: this.config.crawl.trustedAddresses,
+        // The page was crawled from this port once: the admin's seed allowed it.
+        allowedPorts: port ? [Number(port)] : [],
+        connectTimeoutMs: options.connectTimeoutMs,
+        totalTimeoutMs: options.totalTimeoutMs,
+        maxBytes: options.maxHtmlBytes,
+        maxRedirects: options.maxRedirects,
+        accept: 'text/html,application/xhtml+xml',
+        acceptContentType: (type) => type === 'text/html' || type === 'application/xhtml+xml',
+      });
+      if (result.status < 200 || result.status >= 300) return undefined;
+      const extracted = extractPage(
+        decodeHtml(result.body, result.headers['content-type'] as string | undefined),
+        result.url,
+        {
+          maxTextChars: options.maxTextChars,
+          maxNearbyChars: options.maxNearbyChars,
+          maxImages: options.maxImagesPerPage,
+          productToken: options.productToken,
+        },
+      );
+      // A page that now asks not to be indexed is not read either.
+      if (extracted.robots.noindex) return undefined;
+      const wanted = normalizeUrl(imageUrl) ?? imageUrl;
+      const found = extracted.images.find((img) => img.url === wanted);
+      return {
+        title: extracted.title,
+        text: extracted.text,
+        image: found
+          ? { imageUrl, alt: found.alt, caption: found.caption, nearbyText: found.nearbyText }
+          : undefined,
+      };
+    } catch (error) {
+      this.log.warn({ err: error, url: pageUrl }, 'data extractor could not fetch a page again');
+      return undefined;
+    }
+  }
+
+  /**
+   * The other faces on a result's page, each looked up in the face index: every other page that shows
+   * the same face may say who it is ("seen with" by face).
+   */
+  private async sightingsOf(
+    row: SearchResultToAnalyse,
+    pageId: number,
+    cache: Map<number, Promise<FaceSightingInput[]>>,
+  ): Promise<FaceSightingInput[]> {
+    const own =
+      row.face_id === null ? undefined : (await this.extractions.findFaceDescriptors([row.face_id]))[0];
+    const ownDescriptor = own ? toDescriptor(own.descriptor) : undefined;
+    const others = await this.extractions.findFacesOnPage(pageId, row.face_id, MAX_FACES_PER_PAGE);
+    const found: FaceSightingInput[] = [];
+    for (const face of others) {
+      if (face.model_id !== SHIPPED_MODEL.modelId) continue;
+      const descriptor = toDescriptor(face.descriptor);
+      // The subject again (a second photo of them on the page) is not a connection.
+      if (ownDescriptor && similarity(ownDescriptor, descriptor) >= SIMILARITY_THRESHOLD) continue;
+      let lookup = cache.get(face.id);
+      if (!lookup) {
+        lookup = this.appearancesOf(face.id, face.image_id, descriptor);
+        cache.set(face.id, lookup);
+      }
+      for (const sighting of await lookup) {
+        if (sighting.page.url === row.source_url) continue;
+        found.push({ ...sighting, resultKey: row.record_hash });
+      }
+    }
+    return found;
+  }
+
+  private async appearancesOf(
+    faceId: number,
+    imageId: number,
+    descriptor: Float32Array,
+  ): Promise<FaceSightingInput[]> {
+    const hits = await this.faces.search(descriptor, {
+      limit: FACE_INDEX_LIMIT,
+      minSimilarity: SIMILARITY_THRESHOLD,
+    });
+    const faceIds = [...new Set([faceId, ...hits.map((hit) => hit.faceId)])];
+    const appearances = await this.extractions.findFaceAppearances(faceIds);
+    const seenPages = new Set<string>();
+    const sightings: FaceSightingInput[] = [];
+    for (const a of appearances) {
+      if (seenPages.has(a.url) || sightings.length >= MAX_SIGHTINGS_PER_FACE) continue;
+      seenPages.add(a.url);
+      sightings.push({
+        resultKey: '',
+        page: { url: a.url, title: a.title, text: a.text },
+        image: { imageUrl: a.image_url, alt: a.alt, caption: a.caption, nearbyText: a.nearby_text },
+        imgUrl: `/api/thumbnails/${imageId}`,
+      });
+    }
+    return sightings;
+  }
+
+  private async readThumbnail(relative: string | null): Promise<Buffer | null> {
+    if (!relative) return null;
+    // A thumbnail gone from the index (re-crawl, opt-out) leaves the result without one.
+    return fs.readFile(path.join(this.config.dataDir, relative)).catch(() => null);
+  }
+
+  /** E-mails the owner and the organization's newsletter subscribers that the extraction is done. */
+  private async notify(extraction: {
+    id: number;
+    organization_id: number;
+    user_id: number | null;
+    name: string;
+  }) {
+    const row = await this.extractions.findOne(
+      { id: extraction.id },
+      { organizationId: extraction.organization_id },
+    );
+    if (!row) return;
+    const link = `${this.config.publicUrl}/data-extractor/${row.hashed_id}`;
+    const recipients = await this.extractions.findRecipients(extraction.organization_id, extraction.user_id);
+    const owner = recipients.find((r) => r.id === extraction.user_id);
+    for (const recipient of recipients) {
+      await this.mail.send(
+        recipient.email,
+        recipient.id === extraction.user_id
+          ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
+          : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
+      );
+    }
+    await this.extractions.markNotified(extraction.id);
+  }
+
+  private toListItem(viewer: ExtractionViewer, row: ExtractionRow): ExtractionListItem {
+    const id = publicId(viewer, row);
+    return {
+      id,
+      name: row.name,
+      description: row.description,
+      state: row.state,
+      status: row.status,
+      createdAt: row.created_at.toISOString(),
+      completedAt: row.completed_at?.toISOString() ?? null,
+      estimatedEndAt: new Date(row.created_at.getTime() + EXTRACTION_ESTIMATE_MS).toISOString(),
+      imagePath: `${prefixOf(viewer)}/image/${id}`,
+      processedCount: row.processed_count,
+      resultCount: row.result_count,
+      bestName: row.best_name,
+      ...(viewer.kind === 'admin' ? { organizationName: row.organization_name } : {}),
+    };
+  }
+
+  async list(viewer: ExtractionViewer, query: ExtractionListQuery): Promise<ExtractionListResponse> {
+    const { rows, total } = await this.extractions.findPage({
+      scope: scopeOf(viewer),
+      state: query.status,
+      onlyNew: query.checkedStatus === 'NEW',
+      search: query.search?.trim() || undefined,
+      offset: (query.pageNumber - 1) * query.pageSize,
+      limit: query.pageSize,
+    });
+    return {
+      dataExtractorListItemList: rows.map((row) => this.toListItem(viewer, row)),
+      totalResultCount: total,
+    };
+  }
+
+  private async find(viewer: ExtractionViewer, ref: string): Promise<ExtractionRow> {
+    const key = keyOf(viewer, ref);
+    const row = key && (await this.extractions.findOne(key, scopeOf(viewer)));
+    if (!row) throw notFound('Extraction not found.');
+    return row;
+  }
+
+  /** Opening a done extraction's detail page marks it CHECKED for its organization (not for admins). */
+  private async opened(viewer: ExtractionViewer, row: ExtractionRow): Promise<void> {
+    if (viewer.kind === 'user' && row.state === 'DONE' && row.status === 'NEW') {
+      await this.extractions.markChecked(row.id);
+    }
+  }
+
+  async image(viewer: ExtractionViewer, ref: string): Promise<Buffer> {
+    const row = await this.find(viewer, ref);
+    const image = await this.extractions.findImage(row.id);
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  /** GET …/results/{extractionId}: the names summary. */
+  async summary(viewer: ExtractionViewer, ref: string): Promise<ExtractionSummary> {
+    const row = await this.find(viewer, ref);
+    await this.opened(viewer, row);
+    const results = await this.extractions.findAllResults(row.id);
+    const connections = await this.extractions.findConnectionNames(row.id);
+    return {
+      id: publicId(viewer, row),
+      name: row.name,
+      description: row.description,
+      createdAt: row.created_at.toISOString(),
+      state: row.state,
+      nameStatistic: statisticOf(ALL_RESULTS, results),
+      nameList: nameGroups(results).map(([name, rows]) => statisticOf(name, rows)),
+      bestName: row.best_name,
+      namesFound: row.names_found,
+      seenWithNames: byFrequency(connections.map((c) => c.name)),
+    };
+  }
+
+  /** GET …/results/details/{extractionId}: one page of results, filtered and sorted. */
+  async details(
+    viewer: ExtractionViewer,
+    ref: string,
+    query: ExtractionDetailsQuery,
+  ): Promise<ExtractionDetailsResponse> {
+    const row = await this.find(viewer, ref);
+    await this.opened(viewer, row);
+    const { rows, total } = await this.extractions.findResultPage(row.id, {
+      politician: query.politician,
+      sanctions: query.sanctions,
+      criminal: query.criminal,
+      checked: query.checked,
+      name: query.name,
+      seenWith: query.seenWith,
+      sortBy: query.sortBy,
+      offset: (query.pageNumber - 1) * query.pageSize,
+      limit: query.pageSize,
+    });
+    const wikipedia = await this.extractions.findWikipedia(row.id);
+    return {
+      responses: await this.toResults(viewer, rows),
+      wikipediaResult: wikipedia ? toWikipedia(wikipedia) : null,
+      totalResultCount: total,
+    };
+  }
+
+  private async toResults(viewer: ExtractionViewer, rows: ExtractionResultRow[]): Promise<ExtractedResult[]> {
+    const restricted = viewer.kind === 'user' && viewer.restricted;
+    const connections = await this.extractions.findConnections(rows.map((r) => r.id));
+    return rows.map((row) => {
+      const id = publicId(viewer, row);
+      return {
+        hashedId: id,
+        personName: row.person_name,
+        personDesc: row.person_desc,
+        politician: row.politician,
+        sanctions: row.sanctions,
+        criminal: row.criminal,
+        seenWith: row.seen_with,
+        checked: row.checked,
+        // Trial plans see where a face was found, not the original sources (spec 001 §6).
+        sourceUrl: restricted ? null : row.source_url,
+        imageUrl: restricted ? null : row.image_url,
+        sourceTitle: row.source_title,
+        thumbnailUrl: `${prefixOf(viewer)}/results/image/${id}`,
+        similarity: Math.round(row.similarity * 1000) / 1000,
+        crawledAt: row.crawled_at.toISOString(),
+        alternativeNames: row.alternative_names,
+        evidence: restricted ? row.evidence.map((e) => ({ ...e, url: null })) : row.evidence,
+        seenWithNames: [...new Set(connections.filter((c) => c.result_id === row.id).map((c) => c.name))],
+      };
+    });
+  }
+
+  private async findResult(viewer: ExtractionViewer, ref: string): Promise<ExtractionResultRow> {
+    const key = keyOf(viewer, ref);
+    const rows = key
+      ? await this.extractions.findResults(
+          'id' in key ? { ids: [key.id] } : { hashedIds: [key.hashedId] },
+          scopeOf(viewer),
+        )
+      : [];
+    if (!rows[0]) throw notFound('Result not found.');
+    return rows[0];
+  }
+
+  /** GET …/results/{resultId}/connections */
+  async connections(viewer: ExtractionViewer, ref: string): Promise<SeenWithConnection[]> {
+    const result = await this.findResult(viewer, ref);
+    const restricted = viewer.kind === 'user' && viewer.restricted;
+    return (await this.extractions.findConnections([result.id])).map((c) => ({
+      id: publicId(viewer, c),
+      name: c.name,
+      imgUrl: c.img_url,
+      aboutUrl: restricted ? null : c.about_url,
+      politician: c.politician,
+      sanctions: c.sanctions,
+      criminal: c.criminal,
+    }));
+  }
+
+  async resultImage(viewer: ExtractionViewer, ref: string): Promise<Buffer> {
+    const result = await this.findResult(viewer, ref);
+    const thumbnail = await this.extractions.findResultThumbnail(result.id);
+    if (!thumbnail) throw notFound('Image not found.');
+    return thumbnail;
+  }
+
+  async toggleChecked(user: AuthUser, ref: string): Promise<{ checked: boolean }> {
+    const result = await this.findResult({ kind: 'user', user, restricted: true }, ref);
+    return { checked: await this.extractions.toggleResultChecked(result.id) };
+  }
+
+  async toggleWikipediaChecked(user: AuthUser, ref: string): Promise<{ checked: boolean }> {
+    const row = await this.find({ kind: 'user', user, restricted: true }, ref);
+    const checked = await this.extractions.toggleWikipediaChecked(row.id);
+    if (checked === undefined) throw notFound('Wikipedia result not found.');
+    return { checked };
+  }
+
+  /** PATCH …/results/{id}: the person's name (one of the alternatives, or any non-blank name). */
+  async updateResult(user: AuthUser, ref: string, name: string, description: string | undefined) {
+    const personName = trimmedName(name);
+    const result = await this.findResult({ kind: 'user', user, restricted: true }, ref);
+    // The name replaced stays a choice; the chosen one is no longer an alternative.
+    const alternatives = [result.person_name, ...result.alternative_names].filter(
+      (n, i, all) => n && n !== personName && all.indexOf(n) === i,
+    );
+    await this.extractions.updateResult(result.id, {
+      personName,
+      personDesc: description?.trim(),
+      alternativeNames: alternatives,
+    });
+    await this.refreshAggregates(result.extraction_id);
+  }
+
+  async removeResult(user: AuthUser, ref: string): Promise<{ remaining: number }> {
+    const result = await this.findResult({ kind: 'user', user, restricted: true }, ref);
+    await this.extractions.removeResult(result.id);
+    return { remaining: await this.refreshAggregates(result.extraction_id) };
+  }
+
+  /** Counts and names of the list after an edit or a removal; returns the results left. */
+  private async refreshAggregates(extractionId: number): Promise<number> {
+    const results = await this.extractions.findAllResults(extractionId);
+    const extraction = await this.extractions.findForJob(extractionId);
+    const names = nameGroups(results);
+    // The analysis's best name stays while a result still carries it; otherwise the name with most links.
+    const best = names.find(([name]) => name === extraction?.best_name);
+    await this.extractions.updateAggregates(extractionId, {
+      resultCount: results.length,
+      namesFound: names.length,
+      bestName: best ? best[0] : (names[0]?.[0] ?? null),
+    });
+    return results.length;
+  }
+
+  async update(user: AuthUser, ref: string, name: string, description: string | undefined): Promise<void> {
+    const trimmed = trimmedName(name);
+    const row = await this.find({ kind: 'user', user, restricted: true }, ref);
+    await this.extractions.update(row.id, trimmed, description?.trim());
+  }
+
+  async remove(user: AuthUser, ref: string): Promise<void> {
+    const row = await this.find({ kind: 'user', user, restricted: true }, ref);
+    await this.extractions.delete(row.id);
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'data-extractor.deleted',
+      target: `data-extractor:${row.id}`,
+      detail: { name: row.name },
+    });
+  }
+
+  /**
+   * A PDF of an extraction: every shown result (`resultRefs` undefined) or the chosen ones, all of this
+   * extraction (an id of another extraction or organization makes the whole report not found).
+   */
+  async report(
+    viewer: ExtractionViewer,
+    ref: string,
+    resultRefs: string[] | undefined,
+    withWikipedia: boolean,
+  ): Promise<{ pdf: Buffer; fileName: string }> {
+    const row = await this.find(viewer, ref);
+    let results: Awaited<ReturnType<DataExtractionRepository['findResults']>>;
+    if (resultRefs === undefined) {
+      const all = await this.extractions.findAllResults(row.id);
+      results = await this.extractions.findResults({ ids: all.map((r) => r.id) }, scopeOf(viewer));
+    } else {
+      const refs = [...new Set(resultRefs)];
+      const keys = refs.map((r) => keyOf(viewer, r));
+      const ids = keys.flatMap((k) => (k && 'id' in k ? [k.id] : []));
+      const hashed = keys.flatMap((k) => (k && 'hashedId' in k ? [k.hashedId] : []));
+      results = (
+        await this.extractions.findResults(
+          viewer.kind === 'admin' ? { ids } : { hashedIds: hashed },
+          scopeOf(viewer),
+        )
+      ).filter((r) => r.extraction_id === row.id);
+      if (results.length !== refs.length) throw notFound('Extraction results not found.');
+    }
+    const restricted = viewer.kind === 'user' && viewer.restricted;
+    const connections = await this.extractions.findConnections(results.map((r) => r.id));
+    const wikipedia = withWikipedia ? await this.extractions.findWikipedia(row.id) : undefined;
+    const organization = await this.extractions.findOrganizationName(row.organization_id);
+    const generatedAt = new Date();
+    const data: ExtractionReportData = {
+      organizationName: organization?.name ?? '',
+      preparedBy: viewer.user.email,
+      generatedAt,
+      restricted,
+      extraction: {
+        name: row.name,
+        description: row.description,
+        createdAt: row.created_at,
+        image: (await this.extractions.findImage(row.id)) ?? null,
+        resultCount: row.result_count,
+        bestName: row.best_name,
+      },
+      names: nameGroups(results).map(([name, rows]) => ({
+        ...statisticOf(name, rows),
+        evidence: distinctEvidence(rows.flatMap((r) => r.evidence)),
+        seenWith: byFrequency(
+          connections.filter((c) => rows.some((r) => r.id === c.result_id)).map((c) => c.name),
+        ),
+      })),
+      results: results.map((r) => ({
+        personName: r.person_name,
+        personDesc: r.person_desc,
+        politician: r.politician,
+        sanctions: r.sanctions,
+        criminal: r.criminal,
+        similarity: r.similarity,
+        crawledAt: r.crawled_at,
+        sourceTitle: r.source_title,
+        sourceUrl: r.source_url,
+        imageUrl: r.image_url,
+        thumbnail: r.thumbnail,
+        seenWith: [...new Set(connections.filter((c) => c.result_id === r.id).map((c) => c.name))],
+      })),
+      wikipedia: wikipedia ? toWikipedia(wikipedia) : null,
+    };
+    const pdf = await renderExtractionReport(data);
+    await this.audit.insert({
+      actorUserId: viewer.user.id,
+      organizationId: viewer.kind === 'admin' ? null : viewer.user.organizationId,
+      action: 'data-extractor.report',
+      target: `data-extractor:${row.id}`,
+      detail: { results: results.length, wikipedia: data.wikipedia !== null },
+    });
+    return { pdf, fileName: extractionReportFileName(row.name, generatedAt) };
+  }
+}
+
+function toWikipedia(row: {
+  name: string;
+  person_description: string;
+  politician: boolean;
+  sanctions: boolean;
+  criminal: boolean;
+  checked: boolean;
+  url: string;
+}): WikipediaResult {
+  return {
+    name: row.name,
+    personDescription: row.person_description,
+    politician: row.politician,
+    sanctions: row.sanctions,
+    criminal: row.criminal,
+    checked: row.checked,
+    url: row.url,
+  };
+}
+
+/** The same sentence or list entry found on several results is shown once. */
+function distinctEvidence(evidence: FlagEvidence[]): FlagEvidence[] {
+  const seen = new Set<string>();
+  return evidence.filter((e) => {
+    const key = `${e.flag}\u0000${e.source}\u0000${e.text}\u0000${e.url ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
