@@ -203,9 +203,7 @@ export class DataExtractionRepository {
     if (filter.state === 'PENDING') query = query.where('data_extractions.state', '=', 'PENDING');
     if (filter.state === 'DONE') query = query.where('data_extractions.state', 'in', ['DONE', 'FAILED']);
     if (filter.onlyNew) {
-      query = query
-        .where('data_extractions.state', '=', 'DONE')
-        .where('data_extractions.status', '=', 'NEW');
+      query = query.where('data_extractions.state', '=', 'DONE').where('data_extractions.status', '=', 'NEW');
     }
     if (filter.search) {
       const pattern = sql<string>`${likePattern(filter.search)} escape '\\'`;
@@ -258,7 +256,17 @@ export class DataExtractionRepository {
   findForJob(id: number) {
     return this.db
       .selectFrom('data_extractions')
-      .select(['id', 'organization_id', 'user_id', 'search_id', 'state', 'attempts', 'notified_at', 'name', 'best_name'])
+      .select([
+        'id',
+        'organization_id',
+        'user_id',
+        'search_id',
+        'state',
+        'attempts',
+        'notified_at',
+        'name',
+        'best_name',
+      ])
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -544,7 +552,8 @@ export class DataExtractionRepository {
     }
     if (filter.checked !== undefined)
       query = query.where('data_extraction_results.checked', '=', filter.checked);
-    if (filter.name !== undefined) query = query.where('data_extraction_results.person_name', '=', filter.name);
+    if (filter.name !== undefined)
+      query = query.where('data_extraction_results.person_name', '=', filter.name);
     if (filter.seenWith !== undefined) {
       const seenWith = filter.seenWith;
       query = query.where((eb) =>
@@ -573,11 +582,7 @@ export class DataExtractionRepository {
         .orderBy('data_extraction_results.similarity', 'desc');
     }
     const [rows, total] = await Promise.all([
-      ordered
-        .orderBy('data_extraction_results.rank')
-        .offset(filter.offset)
-        .limit(filter.limit)
-        .execute(),
+      ordered.orderBy('data_extraction_results.rank').offset(filter.offset).limit(filter.limit).execute(),
       query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
     ]);
     return {
