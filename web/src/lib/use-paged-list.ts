@@ -9,6 +9,8 @@ export interface PagedList<T> {
   loadMore: () => void;
   /** Every page loaded so far, again, in one request. */
   reload: () => Promise<void>;
+  /** Changes what is shown without asking the server (a result checked or removed here). */
+  patch: (update: (page: Page<T>) => Page<T>) => void;
 }
 
 /** One page of a list as the server answers it. */
@@ -83,8 +85,16 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
     void load(loaded.pages + 1, pageSize, true);
   }, [load, pageSize, loadingMore, loaded.key, loaded.pages, fullKey]);
 
+  const patch = useCallback((update: (page: Page<T>) => Page<T>) => {
+    setLoaded((current) => {
+      const next = update({ items: current.items, total: current.total });
+      return { ...current, items: next.items, total: next.total };
+    });
+  }, []);
+
   const current = loaded.key === fullKey;
   return {
+    patch,
     items: current ? loaded.items : [],
     total: current ? loaded.total : 0,
     loading: !current || loadingMore,

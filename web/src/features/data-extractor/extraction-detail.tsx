@@ -2,12 +2,12 @@ import {
   EXTRACTION_DETAIL_STEP,
   EXTRACTOR_MESSAGES,
   type ExtractedResult,
-  type ExtractionDetailsResponse,
   type ExtractionSort,
   type NameStatistic,
+  type WikipediaResult,
 } from '@osint/contract/data-extractor';
-import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
@@ -18,7 +18,7 @@ import { ReportModal } from '../../components/report-modal.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { PREFERENCE_KEYS, readFlag, writeFlag, type PreferenceKey } from '../../lib/preferences.ts';
 import { useSession } from '../../lib/session.tsx';
-import { useLoadOnScroll } from '../../lib/use-paged-list.ts';
+import { useLoadOnScroll, usePagedList } from '../../lib/use-paged-list.ts';
 import {
   checkResult,
   checkWikipedia,
@@ -45,8 +45,6 @@ const SHOW_OPTIONS: { value: DetailFilters['show']; label: string }[] = [
   { value: 'unchecked', label: 'Unchecked' },
 ];
 const NONE = '';
-
-type Details = InfiniteData<ExtractionDetailsResponse, number>;
 
 /**
  * Extracted Data (spec 001 §2): the names summary, filters, results with their flags and evidence,
@@ -150,24 +148,21 @@ function DetailView({
   const [removing, setRemoving] = useState<ExtractedResult>();
   const [report, setReport] = useState<{ ids: string[]; wikipedia: boolean }>();
 
-  const detailsKey = ['data-extractor', context, 'details', id, filters] as const;
-  const details = useInfiniteQuery({
-    queryKey: detailsKey,
-    queryFn: ({ pageParam }) => fetchDetails(context, id, filters, pageParam, EXTRACTION_DETAIL_STEP),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => {
-      const loaded = pages.reduce((sum, page) => sum + page.responses.length, 0);
-      return loaded < last.totalResultCount && last.responses.length > 0 ? pages.length + 1 : undefined;
+  // Pages of 25, more at the bottom; a reload asks for every page shown in one request (spec 001 §7).
+  const [wikipedia, setWikipedia] = useState<WikipediaResult | null>(null);
+  const details = usePagedList<ExtractedResult>(
+    `${context}|${id}|${JSON.stringify(filters)}`,
+    EXTRACTION_DETAIL_STEP,
+    async (pageNumber, size) => {
+      const answer = await fetchDetails(context, id, filters, pageNumber, size);
+      if (pageNumber === 1) setWikipedia(answer.wikipediaResult);
+      return { items: answer.responses, total: answer.totalResultCount };
     },
-  });
-  const results = useMemo(() => details.data?.pages.flatMap((page) => page.responses) ?? [], [details.data]);
-  const wikipedia = details.data?.pages[0]?.wikipediaResult ?? null;
-  const total = details.data?.pages[0]?.totalResultCount ?? 0;
-  const sentinel = useLoadOnScroll(
-    details.hasNextPage,
-    details.isFetchingNextPage || details.isPending,
-    () => void details.fetchNextPage(),
   );
+  const results = details.items;
+  const total = details.total;
+  const firstLoad = details.loading && results.length === 0;
+  const sentinel = useLoadOnScroll(details.hasMore, details.loading, details.loadMore);
 
   const change = (next: Partial<DetailFilters>) => {
     setFilters((current) => ({ ...current, ...next }));
@@ -185,18 +180,7 @@ function DetailView({
   };
 
   const patchResults = (update: (list: ExtractedResult[]) => ExtractedResult[], countDelta = 0) =>
-    queryClient.setQueryData<Details>(detailsKey, (data) =>
-      data
-        ? {
-            ...data,
-            pages: data.pages.map((page, index) => ({
-              ...page,
-              responses: update(page.responses),
-              totalResultCount: index === 0 ? page.totalResultCount + countDelta : page.totalResultCount,
-            })),
-          }
-        : data,
-    );
+    details.patch((page) => ({ items: update(page.items), total: page.total + countDelta }));
 
   const check = (result: ExtractedResult) => {
     // Under Unchecked a result that becomes checked no longer matches and leaves the list.
@@ -211,18 +195,7 @@ function DetailView({
     checkResult(result.hashedId).catch((error: unknown) => console.error('Checking failed', error));
   };
   const checkWiki = () => {
-    queryClient.setQueryData<Details>(detailsKey, (data) =>
-      data
-        ? {
-            ...data,
-            pages: data.pages.map((page) =>
-              page.wikipediaResult
-                ? { ...page, wikipediaResult: { ...page.wikipediaResult, checked: true } }
-                : page,
-            ),
-          }
-        : data,
-    );
+    setWikipedia((current) => (current ? { ...current, checked: true } : current));
     checkWikipedia(id).catch((error: unknown) => console.error('Checking failed', error));
   };
 
@@ -439,15 +412,8 @@ function DetailView({
         </div>
       )}
 
-      {details.isPending ? (
+      {firstLoad ? (
         <LoadingPlaceholder />
-      ) : details.isError ? (
-        <div className="card extractor-empty" role="alert">
-          <p className="extractor-empty__title">The results could not be loaded.</p>
-          <Button variant="secondary" onClick={() => void details.refetch()}>
-            Try again
-          </Button>
-        </div>
       ) : results.length === 0 && !wikipedia ? (
         <div className="card extractor-empty" role="status">
           <p className="extractor-empty__title">{EXTRACTOR_MESSAGES.noFilteredResults}</p>
@@ -482,13 +448,9 @@ function DetailView({
           ))}
         </ul>
       )}
-      {details.hasNextPage && (
+      {details.hasMore && (
         <div ref={sentinel} className="extractor-section__more">
-          <Button
-            variant="secondary"
-            loading={details.isFetchingNextPage}
-            onClick={() => void details.fetchNextPage()}
-          >
+          <Button variant="secondary" loading={details.loading} onClick={details.loadMore}>
             SHOW MORE
           </Button>
         </div>
@@ -509,7 +471,7 @@ function DetailView({
             }
             setEditing(undefined);
             // The list is reloaded: under a name filter a renamed result leaves it (spec 001 §4).
-            await queryClient.invalidateQueries({ queryKey: ['data-extractor', context, 'details', id] });
+            await details.reload();
             onChanged();
           }}
         />
