@@ -135,16 +135,16 @@ test('start an extraction from a search, follow it to done, work with the extrac
   expect(marshCount).toBeGreaterThanOrEqual(1);
 
   // Check a result with its switch; under Unchecked it leaves the list.
-  await page.getByText('Unchecked', { exact: true }).first().click();
+  await filters.getByText('Unchecked', { exact: true }).click();
   await expect(results.getByRole('article').first()).toBeVisible();
   const before = await resultCount();
   const firstSwitch = results.getByRole('switch').first();
   await expect(firstSwitch).toHaveAttribute('aria-checked', 'false');
   await firstSwitch.click();
   await expect.poll(resultCount).toBe(before - 1);
-  await page.getByText('Checked', { exact: true }).first().click();
+  await filters.getByText('Checked', { exact: true }).click();
   await expect(results.getByRole('switch', { checked: true }).first()).toBeVisible();
-  await page.getByText('All', { exact: true }).first().click();
+  await filters.getByText('All', { exact: true }).click();
 
   // Edit a result's name: blank refused, then a new name; under the Helena Marsh filter it leaves the list.
   const target = results.getByRole('article', { name: 'Helena Marsh' }).last();

@@ -106,6 +106,13 @@ function fakeServer(names: string[]) {
       return { status: 204 };
     }
     if (call.method === 'PATCH') return { status: 204 };
+    if (call.method === 'DELETE') {
+      results.splice(
+        results.findIndex((r) => p.endsWith(`/${r.hashedId}`)),
+        1,
+      );
+      return { status: 204 };
+    }
     if (
       p.startsWith('/api/data-extractor/results/details/') ||
       p.startsWith('/api/admin/data-extractor/results/details/')
@@ -199,6 +206,21 @@ describe('Extracted Data', () => {
       name: 'Helena J. Marsh',
       description: 'Helena Marsh, mayor of Riverside',
     });
+  });
+
+  test('deleting the only link asks once, then returns to the list', async () => {
+    const { calls } = fakeServer(['Helena Marsh']);
+    const user = renderAt('/data-extractor/x1');
+    const list = await screen.findByRole('list', { name: 'Extracted results' });
+    await user.click(within(list).getByRole('button', { name: 'Delete Helena Marsh' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove result' });
+    await user.click(within(dialog).getByLabelText("Don't show again"));
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByRole('heading', { name: 'AI Data Extractor' })).toBeTruthy();
+    expect(calls.some((c) => c.method === 'DELETE' && path(c) === '/api/data-extractor/results/r1')).toBe(
+      true,
+    );
+    expect(localStorage.getItem('osint.dismissedResultRemovalInfo')).toBe('true');
   });
 
   test('admins see the same view read-only: no banners, switches, edit or delete', async () => {
