@@ -50,6 +50,24 @@ describe('UsearchFaceIndex', () => {
     },
   );
 
+  it('reaches every face it holds after a bulk add (one insert thread; several left some unreachable)', async () => {
+    for (const seed of [1, 4, 7]) {
+      const entries = syntheticFaces(1200, DIMENSIONS, seed).entries;
+      const index = UsearchFaceIndex.create({ dimensions: DIMENSIONS }, sourceWith(entries));
+      await index.add(entries);
+      const unreachable: number[] = [];
+      for (const { faceId, vector } of entries) {
+        const hits = await index.search(vector, {
+          limit: 1,
+          minSimilarity: 0.9999,
+          filter: (id) => id === faceId,
+        });
+        if (hits[0]?.faceId !== faceId) unreachable.push(faceId);
+      }
+      expect(unreachable, `seed ${seed}`).toEqual([]);
+    }
+  });
+
   it('scores exactly and applies the threshold', async () => {
     const source = sourceWith(faces.entries);
     const index = UsearchFaceIndex.create({ dimensions: DIMENSIONS, quantization: 'i8' }, source);
