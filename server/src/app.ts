@@ -36,6 +36,8 @@ import { supportRoutes } from './routes/support.routes.ts';
 import { teamRoutes } from './routes/team.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
 
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 /** Signed third-party callbacks that cannot carry our Origin header. */
 const ORIGIN_CHECK_EXEMPT = ['/api/fastspring/webhook'];
 
@@ -78,10 +80,20 @@ export async function buildApp(
         frameAncestors: ["'none'"],
       },
     },
+    strictTransportSecurity: false,
+    xFrameOptions: { action: 'deny' },
+    // Pages that carry tokens in their URL (reset password, set password, verify e-mail) must not leak
+    // them to other sites: no Referer anywhere.
+    referrerPolicy: { policy: 'no-referrer' },
   });
   registerErrorHandler(app);
   registerOriginCheck(app, config.publicUrl, ORIGIN_CHECK_EXEMPT);
-  registerAuth(app, container.services.sessions);
+  registerAuth(app, container.services.sessions, config.publicUrl);
+  // HSTS only where the browser reached us over https (PUBLIC_URL https, or X-Forwarded-Proto behind a
+  // trusted proxy); over plain http it would be meaningless.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.secureTransport) void reply.header('strict-transport-security', HSTS);
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -4,19 +4,35 @@ import { forbidden, unauthorized } from '../lib/http-error.ts';
 import type { AuthUser, SessionService } from '../services/session.service.ts';
 
 export const SESSION_COOKIE = 'osint_session';
+/**
+ * The session cookie's name behind https: the `__Host-` prefix makes browsers accept it only with Secure,
+ * Path=/ and no Domain, so a sibling subdomain cannot plant or shadow it. Behind https only this name is
+ * read; over plain http only SESSION_COOKIE is (browsers refuse `__Host-` cookies there).
+ */
+export const SECURE_SESSION_COOKIE = '__Host-osint_session';
 
 declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | undefined;
+    /** The client reached us over https: PUBLIC_URL is https, or the request came (through a trusted proxy) over https. */
+    secureTransport: boolean;
   }
 }
 
+export function sessionCookieName(request: FastifyRequest): string {
+  return request.secureTransport ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
 /** Resolves the session cookie of every API request to `request.user`. */
-export function registerAuth(app: FastifyInstance, sessions: SessionService): void {
+export function registerAuth(app: FastifyInstance, sessions: SessionService, publicUrl: string): void {
+  const publicHttps = publicUrl.startsWith('https://');
   app.decorateRequest('user', undefined);
+  app.decorateRequest('secureTransport', false);
   app.addHook('onRequest', async (request) => {
+    // request.protocol follows X-Forwarded-Proto only when TRUST_PROXY is on.
+    request.secureTransport = publicHttps || request.protocol === 'https';
     if (!request.url.startsWith('/api/')) return;
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[sessionCookieName(request)];
     request.user = token ? await sessions.authenticate(token) : undefined;
     // Every admin call is refused here, before validation and before any handler of any admin route runs.
     if (request.url.startsWith('/api/admin/') || request.url.split('?')[0] === '/api/admin')
@@ -34,17 +50,24 @@ export async function requireAdmin(request: FastifyRequest): Promise<void> {
 }
 
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
-  void reply.setCookie(SESSION_COOKIE, token, {
+  const secure = reply.request.secureTransport;
+  void reply.setCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: config.publicUrl.startsWith('https://'),
+    secure,
     maxAge: config.session.absoluteHours * 3600,
   });
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {
-  void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  const secure = reply.request.secureTransport;
+  void reply.clearCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+  });
 }
 
 /** The user of a route guarded by requireUser. */

@@ -88,6 +88,8 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
         rateLimiter.hit([`login:ip:${request.ip}`], 30, 15 * MINUTE);
         rateLimiter.hit([`login:mail:${mail}`], 10, 15 * MINUTE);
         const token = await account.login(request.body.mail, request.body.password, clientInfo(request));
+        // A session the browser already carried (planted or left over) ends: after sign-in only the new one works.
+        if (request.user) await sessions.end(request.user.sessionId);
         setSessionCookie(reply, config, token);
         return {};
       },

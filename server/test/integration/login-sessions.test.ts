@@ -18,7 +18,7 @@ const MINUTE = 60_000;
 function setCookieHeader(response: LightMyRequestResponse): string {
   const header = response.headers['set-cookie'];
   const all = Array.isArray(header) ? header : header ? [header] : [];
-  const session = all.find((c) => c.startsWith('osint_session='));
+  const session = all.find((c) => /^(__Host-)?osint_session=/.test(c));
   if (!session) throw new Error(`no session Set-Cookie in ${response.statusCode}: ${JSON.stringify(all)}`);
   return session;
 }
