@@ -116,7 +116,7 @@ export const mailTemplates = {
     ),
   extractionDone: (name: string, resultCount: number, bestName: string | null, link: string) =>
     layout(
-      `Your AI data extraction "${name}" is ready`,
+      `Your AI data extraction is ready: ${name}`,
       [
         `The AI data extractor has analysed ${resultCount} ${resultCount === 1 ? 'result' : 'results'} of your search.`,
         bestName ? `The pages most often name the person ${bestName}.` : 'The pages did not name the person.',
@@ -126,7 +126,7 @@ export const mailTemplates = {
     ),
   extractionDoneForTeam: (name: string, startedBy: string | null, bestName: string | null, link: string) =>
     layout(
-      `AI data extraction "${name}" is ready`,
+      `An AI data extraction is ready: ${name}`,
       [
         `An AI data extraction${startedBy ? ` started by ${startedBy}` : ''} in your organization has finished.`,
         ...(bestName ? [`The pages most often name the person ${bestName}.`] : []),

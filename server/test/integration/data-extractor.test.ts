@@ -1,0 +1,774 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  EXTRACTOR_MESSAGES,
+  type ExtractedResult,
+  type ExtractionDetailsResponse,
+  type ExtractionListItem,
+  type ExtractionListResponse,
+  type ExtractionSummary,
+  type SeenWithConnection,
+} from '@osint/contract/data-extractor';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawlDemoSites, createAdmin, createUser, login, waitForMails } from '../support/fixtures.ts';
+import { readOutbox } from '../support/outbox.ts';
+import {
+  startExtractionSite,
+  type ExtractionPagePath,
+  type ExtractionSite,
+} from '../support/extraction-site.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+
+// The AI data extractor end to end: a fictional news site is crawled for real, the fictional watch-list
+// is imported in both formats, an analyst searches a face, starts an extraction through the API, the
+// job runs (pages, faces on the same pages, the analysis), and every call of spec 001 §7 is exercised:
+// names, counts, flags with evidence, seen-with, filters, sorts, paging, checked, edits, deletes,
+// organization isolation, restricted users, admin views, e-mails and the PDF report.
+
+const WATCHLIST_DIR = path.join(import.meta.dirname, '../../src/demo/watchlist');
+const OKAFOR = 'Amelia Okafor';
+const DRAGANOV = 'Viktor Draganov';
+const VELLINI = 'Marco Vellini';
+
+interface SearchAnswer {
+  results: { id: number; hash: string; sourceUrl: string | null }[];
+  numberOfResults: number;
+  searchHash: string;
+}
+
+let t: TestApp;
+let site: ExtractionSite;
+let adminCookie: string;
+const users = {
+  owner: 'analyst@agency-a.example.org',
+  subscriber: 'newsletter@agency-a.example.org',
+  colleague: 'quiet@agency-a.example.org',
+  other: 'analyst@agency-b.example.org',
+  trial: 'analyst@trial-ngo.example.org',
+} as const;
+const cookies = {} as Record<keyof typeof users, string>;
+
+async function withPlan(email: string, planType: 'SUBSCRIPTION' | 'TRIAL', organizationId?: number) {
+  const user = await createUser(t, { email, ...(organizationId ? { organizationId, role: 'USER' } : {}) });
+  if (!organizationId) {
+    await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: user.organizationId,
+        plan_type: planType,
+        start_date: new Date(Date.now() - 86_400_000),
+        end_date: new Date(Date.now() + 30 * 86_400_000),
+        seat_limit: 5,
+      })
+      .execute();
+  }
+  return user;
+}
+
+async function get<T>(cookie: string, url: string, status = 200): Promise<T> {
+  const response = await t.request({ method: 'GET', url, cookie });
+  expect(response.statusCode, `${url}: ${response.body}`).toBe(status);
+  return response.json<T>();
+}
+
+async function searchPortrait(cookie: string): Promise<SearchAnswer> {
+  const upload = await t.request({
+    method: 'POST',
+    url: '/api/upload-image',
+    cookie,
+    payload: { img: site.photos.get('okafor-portrait.jpg')!.toString('base64') },
+  });
+  expect(upload.statusCode, upload.body).toBe(200);
+  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+  const search = await t.request({
+    method: 'POST',
+    url: '/api/search',
+    cookie,
+    payload: { faces: [face.hash], type: 'OSINT' },
+  });
+  expect(search.statusCode, search.body).toBe(200);
+  return { ...search.json<SearchAnswer>(), face: face.base64 } as SearchAnswer & { face: string };
+}
+
+async function start(cookie: string, body: Record<string, unknown>) {
+  return t.request({ method: 'POST', url: '/api/data-extractor', cookie, payload: body });
+}
+
+async function waitForDone(cookie: string, id: string, prefix = '/api/data-extractor') {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const list = await get<ExtractionListResponse>(cookie, `${prefix}?status=DONE&pageSize=100`);
+    const found = list.dataExtractorListItemList.find((item) => item.id === id);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`extraction ${id} not done`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function details(cookie: string, id: string, query: Record<string, string | number | boolean> = {}) {
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  return get<ExtractionDetailsResponse>(cookie, `/api/data-extractor/results/details/${id}?${params}`);
+}
+
+async function pdfText(pdf: Buffer): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'extraction-report-'));
+  const file = path.join(dir, 'report.pdf');
+  await fs.writeFile(file, pdf);
+  try {
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+function resultOn(results: ExtractedResult[], pagePath: ExtractionPagePath): ExtractedResult {
+  const found = results.find((r) => r.sourceUrl === site.pageUrl(pagePath));
+  if (!found) throw new Error(`no result on ${pagePath}: ${results.map((r) => r.sourceUrl).join(', ')}`);
+  return found;
+}
+
+beforeAll(async () => {
+  site = await startExtractionSite();
+  // The job fetches a page again when it is gone from the index: this site is on loopback.
+  t = await createTestApp({ crawlAllowPrivate: true });
+  adminCookie = await createAdmin(t);
+  const owner = await withPlan(users.owner, 'SUBSCRIPTION');
+  await withPlan(users.subscriber, 'SUBSCRIPTION', owner.organizationId);
+  await withPlan(users.colleague, 'SUBSCRIPTION', owner.organizationId);
+  await t.db.updateTable('users').set({ newsletter: true }).where('email', '=', users.subscriber).execute();
+  await t.db
+    .updateTable('organizations')
+    .set({ name: 'Agency A Intelligence' })
+    .where('id', '=', owner.organizationId)
+    .execute();
+  await withPlan(users.other, 'SUBSCRIPTION');
+  await withPlan(users.trial, 'TRIAL');
+  for (const key of Object.keys(users) as Array<keyof typeof users>)
+    cookies[key] = await login(t, users[key]);
+
+  for (const [name, file] of [
+    ['fictional-ftm', 'demo-watchlist.ftm.json'],
+    ['fictional-csv', 'demo-watchlist.simple.csv'],
+  ] as const) {
+    const imported = await t.request({
+      method: 'POST',
+      url: `/api/admin/watchlists?name=${name}`,
+      cookie: adminCookie,
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: await fs.readFile(path.join(WATCHLIST_DIR, file)),
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json()).toMatchObject({ listName: name, format: name.slice('fictional-'.length) });
+  }
+  await crawlDemoSites(t, site.crawlTarget);
+}, 240_000);
+
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+});
+
+describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
+  let search: SearchAnswer & { face: string };
+  let extraction: ExtractionListItem;
+  let defaulted: ExtractionListItem;
+  let all: ExtractedResult[];
+
+  it('starts an extraction over a search and runs it as a job (a missing page is fetched again)', async () => {
+    search = (await searchPortrait(cookies.owner)) as SearchAnswer & { face: string };
+    const subjectPages: ExtractionPagePath[] = [
+      '/politics/okafor-port-visit.html',
+      '/business/harbour-forum.html',
+      '/society/charity-gala.html',
+      '/society/gala-gallery.html',
+      '/archive/forum-archive.html',
+    ];
+    const sources = search.results.map((r) => r.sourceUrl);
+    for (const pagePath of subjectPages) expect(sources).toContain(site.pageUrl(pagePath));
+    // The other persons' pages show other faces.
+    expect(sources).not.toContain(site.pageUrl('/business/draganov-sanctions.html'));
+    expect(sources).not.toContain(site.pageUrl('/police/wanted-vellini.html'));
+
+    // A result removed from the search is not analysed.
+    const archive = search.results.find((r) => r.sourceUrl === site.pageUrl('/archive/forum-archive.html'))!;
+    await t.request({
+      method: 'POST',
+      url: '/api/search/remove-records',
+      cookie: cookies.owner,
+      payload: { hash: search.searchHash, recordHashes: [archive.hash] },
+    });
+    // The port visit's page leaves the index: the job reads it from the site again.
+    await t.db
+      .deleteFrom('pages')
+      .where('url', '=', site.pageUrl('/politics/okafor-port-visit.html'))
+      .execute();
+
+    // Validation and organization boundaries before anything is stored.
+    const noImage = await start(cookies.owner, { searchHash: search.searchHash });
+    expect(noImage.statusCode).toBe(400);
+    const foreign = await start(cookies.other, { searchHash: search.searchHash, image: search.face });
+    expect(foreign.statusCode).toBe(404);
+    const blankName = await start(cookies.owner, {
+      name: '   ',
+      searchHash: search.searchHash,
+      image: search.face,
+    });
+    expect(blankName.statusCode, blankName.body).toBe(201);
+    defaulted = blankName.json<ExtractionListItem>();
+    expect(defaulted.name).toMatch(/^AI DATA EXTRACTION \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+
+    const response = await start(cookies.owner, {
+      name: 'Harbour minister',
+      description: 'Who is the woman at the port?',
+      searchHash: search.searchHash,
+      image: search.face,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json<ExtractionListItem>();
+    expect(created).toMatchObject({ name: 'Harbour minister', state: 'PENDING', status: 'NEW' });
+    expect(Date.parse(created.estimatedEndAt) - Date.parse(created.createdAt)).toBe(10 * 60_000);
+    expect(created.imagePath).toBe(`/api/data-extractor/image/${created.id}`);
+
+    extraction = await waitForDone(cookies.owner, created.id);
+    await waitForDone(cookies.owner, defaulted.id);
+    expect(extraction).toMatchObject({
+      state: 'DONE',
+      status: 'NEW',
+      resultCount: search.numberOfResults - 1,
+      processedCount: search.numberOfResults - 1,
+      bestName: OKAFOR,
+    });
+    expect(extraction.completedAt).not.toBeNull();
+    const face = await t.request({ method: 'GET', url: extraction.imagePath, cookie: cookies.owner });
+    expect(face.statusCode).toBe(200);
+    expect(face.headers['content-type']).toBe('image/jpeg');
+
+    all = (await details(cookies.owner, extraction.id, { pageSize: 100 })).responses;
+    expect(all).toHaveLength(search.numberOfResults - 1);
+    expect(all.map((r) => r.sourceUrl)).not.toContain(site.pageUrl('/archive/forum-archive.html'));
+    // Named from the page fetched again.
+    expect(resultOn(all, '/politics/okafor-port-visit.html').personName).toBe(OKAFOR);
+  });
+
+  it('lists done extractions as NEW until the detail page is opened, then CHECKED', async () => {
+    // The owner opened "Harbour minister" above; the other one is still new, for the whole organization.
+    const fresh = await get<ExtractionListResponse>(
+      cookies.subscriber,
+      '/api/data-extractor?checkedStatus=NEW',
+    );
+    expect(fresh.dataExtractorListItemList.map((i) => i.id)).toEqual([defaulted.id]);
+    await get<ExtractionSummary>(cookies.subscriber, `/api/data-extractor/results/${defaulted.id}`);
+    const after = await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?checkedStatus=NEW');
+    expect(after.totalResultCount).toBe(0);
+    const statuses = (
+      await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?status=DONE')
+    ).dataExtractorListItemList.map((i) => i.status);
+    expect(statuses).toEqual(['CHECKED', 'CHECKED']);
+    const pending = await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?status=PENDING');
+    expect(pending.totalResultCount).toBe(0);
+    const searched = await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?search=harbour');
+    expect(searched.dataExtractorListItemList.map((i) => i.id)).toEqual([extraction.id]);
+    const paged = await get<ExtractionListResponse>(
+      cookies.owner,
+      '/api/data-extractor?pageNumber=2&pageSize=1',
+    );
+    expect(paged).toMatchObject({ totalResultCount: 2 });
+    expect(paged.dataExtractorListItemList).toHaveLength(1);
+  });
+
+  it('summarises names, counts and the persons seen with the subject', async () => {
+    const summary = await get<ExtractionSummary>(
+      cookies.owner,
+      `/api/data-extractor/results/${extraction.id}`,
+    );
+    expect(summary).toMatchObject({
+      id: extraction.id,
+      name: 'Harbour minister',
+      state: 'DONE',
+      bestName: OKAFOR,
+    });
+    expect(summary.nameStatistic.linkCount).toBe(all.length);
+    const okafor = summary.nameList.find((n) => n.name === OKAFOR)!;
+    expect(summary.nameList[0]!.name).toBe(OKAFOR);
+    // The port visit, the forum and the gala name her.
+    expect(okafor.linkCount).toBeGreaterThanOrEqual(3);
+    expect(okafor.politicianCount).toBeGreaterThanOrEqual(1);
+    expect(okafor.sanctionsCount).toBe(0);
+    expect(okafor.criminalCount).toBe(0);
+    expect(okafor.linkCount).toBe(all.filter((r) => r.personName === OKAFOR).length);
+    expect(okafor.seenWithCount).toBe(all.filter((r) => r.personName === OKAFOR && r.seenWith).length);
+    expect(summary.namesFound).toBe(summary.nameList.length);
+    expect(summary.seenWithNames).toEqual(expect.arrayContaining([DRAGANOV, VELLINI]));
+  });
+
+  it('gives every flag its evidence, and the connections their flags', async () => {
+    const port = resultOn(all, '/politics/okafor-port-visit.html');
+    expect(port.politician).toBe(true);
+    const politicianEvidence = port.evidence.filter((e) => e.flag === 'politician');
+    expect(politicianEvidence.length).toBeGreaterThanOrEqual(1);
+    const listed = politicianEvidence.find((e) => e.source === 'watchlist');
+    expect(listed?.listName).toMatch(/^fictional-(ftm|csv)$/);
+    expect(listed?.text).toContain(OKAFOR);
+    for (const result of all) {
+      for (const flag of ['politician', 'sanctions', 'criminal'] as const) {
+        if (result[flag]) expect(result.evidence.some((e) => e.flag === flag)).toBe(true);
+      }
+      expect(result.thumbnailUrl).toBe(`/api/data-extractor/results/image/${result.hashedId}`);
+    }
+
+    // The forum photo shows Draganov's face; his own page names him and his sanctions.
+    const forum = resultOn(all, '/business/harbour-forum.html');
+    expect(forum.seenWith).toBe(true);
+    expect(forum.seenWithNames).toContain(DRAGANOV);
+    const forumConnections = await get<SeenWithConnection[]>(
+      cookies.owner,
+      `/api/data-extractor/results/${forum.hashedId}/connections`,
+    );
+    const draganov = forumConnections.find((c) => c.name === DRAGANOV)!;
+    expect(draganov).toMatchObject({ sanctions: true, criminal: false, politician: false });
+
+    // The gala names Vellini next to her, and shows his face; the police want him.
+    const gala = resultOn(all, '/society/charity-gala.html');
+    expect(gala.seenWithNames).toContain(VELLINI);
+    const galaConnections = await get<SeenWithConnection[]>(
+      cookies.owner,
+      `/api/data-extractor/results/${gala.hashedId}/connections`,
+    );
+    expect(galaConnections.find((c) => c.name === VELLINI)).toMatchObject({
+      criminal: true,
+      sanctions: false,
+    });
+
+    const thumbnail = await t.request({ method: 'GET', url: forum.thumbnailUrl, cookie: cookies.owner });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+  });
+
+  it('filters, sorts and pages the details', async () => {
+    const politicians = await details(cookies.owner, extraction.id, { politician: true, pageSize: 100 });
+    expect(politicians.totalResultCount).toBe(all.filter((r) => r.politician).length);
+    expect(politicians.responses.every((r) => r.politician)).toBe(true);
+    const sanctioned = await details(cookies.owner, extraction.id, { sanctions: true });
+    expect(sanctioned.totalResultCount).toBe(all.filter((r) => r.sanctions).length);
+
+    const named = await details(cookies.owner, extraction.id, { name: OKAFOR, pageSize: 100 });
+    expect(named.responses.every((r) => r.personName === OKAFOR)).toBe(true);
+    expect(named.totalResultCount).toBe(all.filter((r) => r.personName === OKAFOR).length);
+
+    const withDraganov = await details(cookies.owner, extraction.id, { seenWith: DRAGANOV, pageSize: 100 });
+    expect(withDraganov.responses.map((r) => r.sourceUrl)).toContain(
+      site.pageUrl('/business/harbour-forum.html'),
+    );
+    expect(withDraganov.responses.every((r) => r.seenWithNames.includes(DRAGANOV))).toBe(true);
+
+    const bySimilarity = (
+      await details(cookies.owner, extraction.id, { sortBy: 'similarity', pageSize: 100 })
+    ).responses;
+    const similarities = bySimilarity.map((r) => r.similarity);
+    expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+    const byDate = (await details(cookies.owner, extraction.id, { sortBy: 'date', pageSize: 100 })).responses;
+    const dates = byDate.map((r) => Date.parse(r.crawledAt));
+    expect(dates).toEqual([...dates].sort((a, b) => a - b));
+    // Smart: flagged and named results before the others, then the closest faces.
+    const smart = (await details(cookies.owner, extraction.id, { pageSize: 100 })).responses;
+    const rankOf = (r: ExtractedResult) =>
+      (r.politician || r.sanctions || r.criminal ? 0 : 2) + (r.personName ? 0 : 1);
+    const ranks = smart.map(rankOf);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+
+    const first = await details(cookies.owner, extraction.id, { pageSize: 2, pageNumber: 1 });
+    const second = await details(cookies.owner, extraction.id, { pageSize: 2, pageNumber: 2 });
+    expect(first.totalResultCount).toBe(all.length);
+    expect(first.responses).toHaveLength(2);
+    expect([...first.responses, ...second.responses].map((r) => r.hashedId)).toEqual(
+      smart.slice(0, 4).map((r) => r.hashedId),
+    );
+    const unknownSort = await t.request({
+      method: 'GET',
+      url: `/api/data-extractor/results/details/${extraction.id}?sortBy=name`,
+      cookie: cookies.owner,
+    });
+    expect(unknownSort.statusCode).toBe(400);
+  });
+
+  it('switches checked marks and filters by them', async () => {
+    const target = all[0]!;
+    const on = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${target.hashedId}/checked`,
+      cookie: cookies.owner,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json()).toEqual({ checked: true });
+    const checked = await details(cookies.owner, extraction.id, { checked: true });
+    expect(checked.responses.map((r) => r.hashedId)).toEqual([target.hashedId]);
+    const unchecked = await details(cookies.owner, extraction.id, { checked: false });
+    expect(unchecked.totalResultCount).toBe(all.length - 1);
+    const off = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${target.hashedId}/checked`,
+      cookie: cookies.owner,
+    });
+    expect(off.json()).toEqual({ checked: false });
+
+    const wiki = await details(cookies.owner, extraction.id);
+    const wikiCheck = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${extraction.id}/wikipedia/checked`,
+      cookie: cookies.owner,
+    });
+    if (wiki.wikipediaResult === null) {
+      // No Wikipedia article was found for the fictional minister: nothing to check.
+      expect(wikiCheck.statusCode).toBe(404);
+    } else {
+      expect(wikiCheck.json()).toEqual({ checked: !wiki.wikipediaResult.checked });
+    }
+  });
+
+  it('renames a result (blank names refused) and deletes a result', async () => {
+    const gallery = resultOn(all, '/society/gala-gallery.html');
+    const blank = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${gallery.hashedId}`,
+      cookie: cookies.owner,
+      payload: { name: '  ' },
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toMatchObject({ message: EXTRACTOR_MESSAGES.nameEmpty });
+
+    const renamed = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${gallery.hashedId}`,
+      cookie: cookies.owner,
+      payload: { name: ` ${OKAFOR} `, description: 'At the gala, per the gallery' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(204);
+    const after = resultOn(
+      (await details(cookies.owner, extraction.id, { pageSize: 100 })).responses,
+      '/society/gala-gallery.html',
+    );
+    expect(after).toMatchObject({ personName: OKAFOR, personDesc: 'At the gala, per the gallery' });
+    if (gallery.personName && gallery.personName !== OKAFOR)
+      expect(after.alternativeNames).toContain(gallery.personName);
+    const summary = await get<ExtractionSummary>(
+      cookies.owner,
+      `/api/data-extractor/results/${extraction.id}`,
+    );
+    expect(summary.nameList.find((n) => n.name === OKAFOR)!.linkCount).toBe(
+      all.filter((r) => r.personName === OKAFOR || r.hashedId === gallery.hashedId).length,
+    );
+
+    const removed = await t.request({
+      method: 'DELETE',
+      url: `/api/data-extractor/results/${gallery.hashedId}`,
+      cookie: cookies.owner,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toEqual({ remaining: all.length - 1 });
+    const left = await details(cookies.owner, extraction.id, { pageSize: 100 });
+    expect(left.totalResultCount).toBe(all.length - 1);
+    expect(left.responses.map((r) => r.hashedId)).not.toContain(gallery.hashedId);
+    const item = (
+      await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?status=DONE')
+    ).dataExtractorListItemList.find((i) => i.id === extraction.id)!;
+    expect(item.resultCount).toBe(all.length - 1);
+    const again = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${gallery.hashedId}/checked`,
+      cookie: cookies.owner,
+    });
+    expect(again.statusCode).toBe(404);
+    all = left.responses;
+  });
+
+  it('keeps every extraction and result of another organization out of reach (404)', async () => {
+    const result = all[0]!;
+    const reads = [
+      `/api/data-extractor/image/${extraction.id}`,
+      `/api/data-extractor/results/${extraction.id}`,
+      `/api/data-extractor/results/details/${extraction.id}`,
+      `/api/data-extractor/results/${result.hashedId}/connections`,
+      `/api/data-extractor/results/image/${result.hashedId}`,
+      `/api/data-extractor/results/${extraction.id}/generate-report/all`,
+    ];
+    for (const url of reads) {
+      const response = await t.request({ method: 'GET', url, cookie: cookies.other });
+      expect(response.statusCode, url).toBe(404);
+    }
+    const writes = [
+      { method: 'PATCH' as const, url: `/api/data-extractor/${extraction.id}`, payload: { name: 'Mine' } },
+      { method: 'DELETE' as const, url: `/api/data-extractor/${extraction.id}` },
+      { method: 'PATCH' as const, url: `/api/data-extractor/results/${result.hashedId}/checked` },
+      { method: 'PATCH' as const, url: `/api/data-extractor/results/${extraction.id}/wikipedia/checked` },
+      {
+        method: 'PATCH' as const,
+        url: `/api/data-extractor/results/${result.hashedId}`,
+        payload: { name: 'X' },
+      },
+      { method: 'DELETE' as const, url: `/api/data-extractor/results/${result.hashedId}` },
+      {
+        method: 'POST' as const,
+        url: `/api/data-extractor/results/${extraction.id}/generate-report`,
+        payload: { hashedId: [result.hashedId], containWikipediaData: false },
+      },
+    ];
+    for (const write of writes) {
+      const response = await t.request({ ...write, cookie: cookies.other });
+      expect(response.statusCode, `${write.method} ${write.url}`).toBe(404);
+    }
+    const list = await get<ExtractionListResponse>(cookies.other, '/api/data-extractor');
+    expect(list.totalResultCount).toBe(0);
+    // Untouched by the attempts.
+    const still = await details(cookies.owner, extraction.id, { pageSize: 100 });
+    expect(still.totalResultCount).toBe(all.length);
+  });
+
+  it('mails the owner and the newsletter subscribers of the organization, once', async () => {
+    const [ownerMail] = await waitForMails(t, users.owner, /Harbour minister/, 1);
+    expect(ownerMail!.subject).toBe('Your AI data extraction is ready: Harbour minister');
+    expect(ownerMail!.raw).toContain(`${t.config.publicUrl}/data-extractor/${extraction.id}`);
+    expect(ownerMail!.raw).toContain(OKAFOR);
+    const [teamMail] = await waitForMails(t, users.subscriber, /Harbour minister/, 1);
+    expect(teamMail!.subject).toBe('An AI data extraction is ready: Harbour minister');
+    expect(teamMail!.raw).toContain(`/data-extractor/${extraction.id}`);
+    expect(teamMail!.raw).toContain(users.owner);
+
+    // A job run again (a retry after the mails went out) neither duplicates results nor mails.
+    const row = await t.db
+      .selectFrom('data_extractions')
+      .select('id')
+      .where('hashed_id', '=', extraction.id)
+      .executeTakeFirstOrThrow();
+    await t.container.services.dataExtractor.runJob({ extractionId: row.id });
+    // A retry of an attempt that failed half way starts over and replaces what it stored.
+    await t.db.updateTable('data_extractions').set({ state: 'PENDING' }).where('id', '=', row.id).execute();
+    await t.container.services.dataExtractor.runJob({ extractionId: row.id });
+    const rerun = await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?status=DONE');
+    const item = rerun.dataExtractorListItemList.find((i) => i.id === extraction.id)!;
+    expect(item.resultCount).toBe(search.numberOfResults - 1);
+    expect((await details(cookies.owner, extraction.id, { pageSize: 100 })).totalResultCount).toBe(
+      search.numberOfResults - 1,
+    );
+    all = (await details(cookies.owner, extraction.id, { pageSize: 100 })).responses;
+
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const outbox = await readOutbox(t.config.dataDir);
+    expect(
+      outbox.filter((m) => m.to.includes(users.owner) && /Harbour minister/.test(m.subject)),
+    ).toHaveLength(1);
+    expect(outbox.filter((m) => m.to.includes(users.colleague))).toHaveLength(0);
+    expect(outbox.filter((m) => m.to.includes(users.other))).toHaveLength(0);
+  });
+
+  it('writes the PDF report: names, flags with evidence, results, Wikipedia on request', async () => {
+    const chosen = [
+      resultOn(all, '/politics/okafor-port-visit.html'),
+      resultOn(all, '/business/harbour-forum.html'),
+    ];
+    const response = await t.request({
+      method: 'POST',
+      url: `/api/data-extractor/results/${extraction.id}/generate-report`,
+      cookie: cookies.owner,
+      payload: { hashedId: chosen.map((r) => r.hashedId), containWikipediaData: true },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="data-extractor-report-harbour-minister-\d{4}-\d{2}-\d{2}\.pdf"/,
+    );
+    const text = await pdfText(response.rawPayload);
+    expect(text).toContain('AI DATA EXTRACTION REPORT');
+    expect(text).toContain('Harbour minister');
+    expect(text).toContain('Agency A Intelligence');
+    expect(text).toContain('2 of');
+    expect(text).toContain(OKAFOR);
+    expect(text).toContain('Politically exposed person');
+    expect(text).toMatch(/Watch-list: .*Amelia Okafor/);
+    expect(text).toContain(site.pageUrl('/politics/okafor-port-visit.html'));
+    expect(text).toContain(DRAGANOV);
+    expect(text).not.toContain(site.pageUrl('/society/charity-gala.html'));
+
+    const everything = await t.request({
+      method: 'GET',
+      url: `/api/data-extractor/results/${extraction.id}/generate-report/all`,
+      cookie: cookies.owner,
+    });
+    expect(everything.statusCode).toBe(200);
+    const allText = await pdfText(everything.rawPayload);
+    expect(allText).toContain(site.pageUrl('/society/charity-gala.html'));
+    expect(allText).toContain(VELLINI);
+    expect(allText).toContain(`${all.length} of ${all.length}`);
+
+    const otherExtraction = await start(cookies.owner, { searchHash: search.searchHash, image: search.face });
+    const foreignResult = await t.request({
+      method: 'POST',
+      url: `/api/data-extractor/results/${otherExtraction.json<ExtractionListItem>().id}/generate-report`,
+      cookie: cookies.owner,
+      payload: { hashedId: [chosen[0]!.hashedId], containWikipediaData: false },
+    });
+    expect(foreignResult.statusCode).toBe(404);
+    await waitForDone(cookies.owner, otherExtraction.json<ExtractionListItem>().id);
+  });
+
+  it('withholds original sources from trial plans', async () => {
+    const trialSearch = (await searchPortrait(cookies.trial)) as SearchAnswer & { face: string };
+    const started = await start(cookies.trial, {
+      searchHash: trialSearch.searchHash,
+      image: trialSearch.face,
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const done = await waitForDone(cookies.trial, started.json<ExtractionListItem>().id);
+    expect(done.bestName).toBe(OKAFOR);
+    const trialDetails = await get<ExtractionDetailsResponse>(
+      cookies.trial,
+      `/api/data-extractor/results/details/${done.id}?pageSize=100`,
+    );
+    expect(trialDetails.totalResultCount).toBeGreaterThan(0);
+    for (const result of trialDetails.responses) {
+      expect(result.sourceUrl).toBeNull();
+      expect(result.imageUrl).toBeNull();
+      expect(result.evidence.every((e) => e.url === null)).toBe(true);
+    }
+    const forum = trialDetails.responses.find((r) => r.seenWithNames.includes(DRAGANOV))!;
+    const connections = await get<SeenWithConnection[]>(
+      cookies.trial,
+      `/api/data-extractor/results/${forum.hashedId}/connections`,
+    );
+    expect(connections.length).toBeGreaterThan(0);
+    expect(connections.every((c) => c.aboutUrl === null)).toBe(true);
+    const report = await t.request({
+      method: 'GET',
+      url: `/api/data-extractor/results/${done.id}/generate-report/all`,
+      cookie: cookies.trial,
+    });
+    const text = await pdfText(report.rawPayload);
+    expect(text).toContain('available only to subscribers');
+    expect(text).not.toContain(site.url);
+  });
+
+  it('shows admins every organization read-only, by numeric id', async () => {
+    const list = await get<ExtractionListResponse>(adminCookie, '/api/admin/data-extractor?pageSize=100');
+    expect(list.totalResultCount).toBe(4);
+    const names = new Set(list.dataExtractorListItemList.map((i) => i.organizationName));
+    expect(names).toContain('Agency A Intelligence');
+    expect(names.size).toBe(2);
+    const item = list.dataExtractorListItemList.find((i) => i.name === 'Harbour minister')!;
+    expect(item.id).toMatch(/^\d+$/);
+    expect(item.imagePath).toBe(`/api/admin/data-extractor/image/${item.id}`);
+    const summary = await get<ExtractionSummary>(adminCookie, `/api/admin/data-extractor/results/${item.id}`);
+    expect(summary.bestName).toBe(OKAFOR);
+    const adminDetails = await get<ExtractionDetailsResponse>(
+      adminCookie,
+      `/api/admin/data-extractor/results/details/${item.id}?pageSize=100`,
+    );
+    expect(adminDetails.totalResultCount).toBe(all.length);
+    const forum = adminDetails.responses.find(
+      (r) => r.sourceUrl === site.pageUrl('/business/harbour-forum.html'),
+    )!;
+    expect(forum.hashedId).toMatch(/^\d+$/);
+    expect(forum.thumbnailUrl).toBe(`/api/admin/data-extractor/results/image/${forum.hashedId}`);
+    const connections = await get<SeenWithConnection[]>(
+      adminCookie,
+      `/api/admin/data-extractor/results/${forum.hashedId}/connections`,
+    );
+    expect(connections.map((c) => c.name)).toContain(DRAGANOV);
+    const image = await t.request({ method: 'GET', url: forum.thumbnailUrl, cookie: adminCookie });
+    expect(image.statusCode).toBe(200);
+    const report = await t.request({
+      method: 'POST',
+      url: `/api/admin/data-extractor/results/${item.id}/generate-report`,
+      cookie: adminCookie,
+      payload: { hashedId: [forum.hashedId], containWikipediaData: false },
+    });
+    expect(report.statusCode).toBe(200);
+    expect(await pdfText(report.rawPayload)).toContain(DRAGANOV);
+    // Read-only: opening an extraction its organization has not opened yet leaves it NEW.
+    const unopened = list.dataExtractorListItemList.find(
+      (i) => i.organizationName === 'Agency A Intelligence' && i.status === 'NEW',
+    )!;
+    await get(adminCookie, `/api/admin/data-extractor/results/${unopened.id}`);
+    await get(adminCookie, `/api/admin/data-extractor/results/details/${unopened.id}`);
+    const status = await t.db
+      .selectFrom('data_extractions')
+      .select('status')
+      .where('id', '=', Number(unopened.id))
+      .executeTakeFirstOrThrow();
+    expect(status.status).toBe('NEW');
+
+    // Users cannot use the admin prefix; admins have no edit calls; hashed ids are not admin ids.
+    expect(
+      (await t.request({ method: 'GET', url: '/api/admin/data-extractor', cookie: cookies.owner }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: `/api/admin/data-extractor/${item.id}`,
+          cookie: adminCookie,
+          payload: { name: 'x' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/admin/data-extractor/results/${extraction.id}`,
+          cookie: adminCookie,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: '/api/admin/data-extractor/results/999999',
+          cookie: adminCookie,
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('renames and deletes an extraction', async () => {
+    const blank = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/${extraction.id}`,
+      cookie: cookies.owner,
+      payload: { name: ' ' },
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toMatchObject({ message: EXTRACTOR_MESSAGES.nameEmpty });
+    const renamed = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/${extraction.id}`,
+      cookie: cookies.owner,
+      payload: { name: 'Minister Okafor', description: 'Confirmed' },
+    });
+    expect(renamed.statusCode).toBe(204);
+    const summary = await get<ExtractionSummary>(
+      cookies.owner,
+      `/api/data-extractor/results/${extraction.id}`,
+    );
+    expect(summary).toMatchObject({ name: 'Minister Okafor', description: 'Confirmed' });
+
+    const removed = await t.request({
+      method: 'DELETE',
+      url: `/api/data-extractor/${extraction.id}`,
+      cookie: cookies.owner,
+    });
+    expect(removed.statusCode).toBe(204);
+    await get(cookies.owner, `/api/data-extractor/results/${extraction.id}`, 404);
+    await get(cookies.owner, `/api/data-extractor/results/image/${all[0]!.hashedId}`, 404);
+    const remaining = await t.db
+      .selectFrom('data_extraction_results')
+      .innerJoin('data_extractions', 'data_extractions.id', 'data_extraction_results.extraction_id')
+      .select('data_extraction_results.id')
+      .where('data_extractions.hashed_id', '=', extraction.id)
+      .execute();
+    expect(remaining).toHaveLength(0);
+  });
+});
