@@ -39,6 +39,13 @@ export interface Config {
   logLevel: string;
   /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
   socialMediaHosts: string[];
+  /**
+   * Wikipedia REST API of the data extractor (WIKIPEDIA_URL; "off" disables). Unset: https://en.wikipedia.org,
+   * or the demo site's own small wiki when DEMO_DATA is on (main.ts), so that the demo stays on this machine.
+   */
+  wikipediaUrl: string | undefined;
+  /** Optional OpenAI-compatible server for the data extractor (LLM_URL, LLM_MODEL, LLM_API_KEY); unset: no LLM. */
+  llm: { url: string | undefined; model: string; apiKey: string | undefined };
   billing: BillingConfig;
 }
 
@@ -120,6 +127,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           .map((h) => h.trim().toLowerCase())
           .filter(Boolean)
       : DEFAULT_SOCIAL_MEDIA_HOSTS,
+    wikipediaUrl: env.WIKIPEDIA_URL || undefined,
+    llm: {
+      url: env.LLM_URL || undefined,
+      model: env.LLM_MODEL || 'gpt-4o-mini',
+      apiKey: env.LLM_API_KEY || undefined,
+    },
     billing: loadBillingConfig(env),
     ...overrides,
   };

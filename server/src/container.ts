@@ -48,6 +48,9 @@ import { SeedService } from './services/seed.service.ts';
 import { SessionService } from './services/session.service.ts';
 import { SupportService } from './services/support.service.ts';
 import { WatchlistService } from './services/watchlist.service.ts';
+import { TextAnalyzer } from './extractor/analyzer.ts';
+import { LlmClient } from './extractor/llm-client.ts';
+import { DEFAULT_WIKIPEDIA_URL, WikipediaClient } from './extractor/wikipedia-client.ts';
 
 /** Wires repositories into services once per process; routes and job handlers only see services. */
 export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) {
@@ -89,6 +92,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const auditLog = new AuditService(r.audit);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
+  const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });
   // The analysis (services.extractionAnalyzer) is looked up when an extraction job runs.
   const lateAnalyzer: ExtractionAnalyzer = {
     analyze: (results, sightings): Promise<ExtractionAnalysis> => {
@@ -144,6 +148,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     faceEngine,
     faceIndex,
     watchlists,
+    wikipedia,
+    extractionAnalyzer: new TextAnalyzer({
+      watchlists,
+      wikipedia,
+      llm: config.llm.url
+        ? new LlmClient({ url: config.llm.url, model: config.llm.model, apiKey: config.llm.apiKey })
+        : undefined,
+    }),
     billing: new BillingService(
       db,
       config,

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startDemoData } from './demo/demo-site.ts';
+import { importDemoWatchlistIfNone } from './extractor/watchlist-file.ts';
 import { acquireDataDirLock } from './lib/data-dir-lock.ts';
 
 /** Starts the product: migrate, seed start-up accounts, serve the API and web app, run the workers. */
@@ -38,6 +39,15 @@ async function main(): Promise<void> {
   const demoSite = config.demoData
     ? await startDemoData(container.services.crawl, config.demoSitePort, app.log)
     : undefined;
+  if (config.demoData) {
+    // The demo's fictional watch-list (first start only) and wiki: a first extraction shows flags and a
+    // Wikipedia card without anything leaving this machine.
+    await importDemoWatchlistIfNone(container.services.watchlists).then(
+      (imported) => imported && app.log.info(`Demo watch-list imported (${imported.entryCount} entries).`),
+      (error: unknown) => app.log.error({ err: error }, 'demo watch-list not imported'),
+    );
+    if (!config.wikipediaUrl) container.services.wikipedia.setBaseUrl(demoSite?.wikiUrl ?? 'off');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

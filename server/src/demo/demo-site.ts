@@ -13,6 +13,7 @@ import {
   type DemoPhoto,
   type DemoSiteText,
 } from './demo-content.ts';
+import { demoWikiResponse } from './demo-wiki.ts';
 
 /**
  * The bundled demo: two small fictional news sites (demo-content.ts) served on a loopback port under
@@ -35,6 +36,8 @@ export interface DemoSite {
   urls: string[];
   /** What the demo crawl may reach: this address and port only. */
   crawlTarget: DemoCrawlTarget;
+  /** Base URL of the demo's small wiki (the Wikipedia REST API for the fictional people; demo-wiki.ts). */
+  wikiUrl: string;
   close(): Promise<void>;
 }
 
@@ -163,6 +166,13 @@ export async function startDemoSite(options: { port: number }): Promise<DemoSite
   const server = http.createServer((req, res) => {
     const hostname = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const resource = sites.get(hostname)?.get((req.url ?? '/').split('?')[0]!);
+    const wiki = demoWikiResponse(req.url ?? '/', `http://${req.headers.host ?? LOOPBACK}`);
+    if (wiki && req.method === 'GET') {
+      res
+        .writeHead(wiki.status, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify(wiki.body));
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
     } else if (!resource) {
@@ -193,6 +203,7 @@ export async function startDemoSite(options: { port: number }): Promise<DemoSite
     hostnames,
     urls,
     crawlTarget: { urls, address: LOOPBACK, port, hostnames },
+    wikiUrl: `http://${LOOPBACK}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,278 @@
+import type { ExtractionFlag, FlagEvidence } from '@osint/contract/data-extractor';
+import type {
+  ConnectionCandidate,
+  ExtractionAnalysis,
+  ExtractionAnalyzer,
+  FaceSightingInput,
+  FlagSet,
+  ResultAnalysis,
+  ResultInput,
+  WikipediaSummary,
+} from './analysis-types.ts';
+import { describingSentence, findEvidence, subjectOf, type EvidenceSubject } from './evidence.ts';
+import type { LlmClient } from './llm-client.ts';
+import { candidatesForPicture, peopleOfResult, sameNameVariant, type PagePerson } from './names.ts';
+import { nameTokens } from './name-match.ts';
+
+/** What the analysis needs of the watch-lists (services/watchlist.service.ts). */
+export interface WatchlistMatcher {
+  match(name: string): Promise<
+    {
+      entry: {
+        listName: string;
+        entityId: string;
+        name: string;
+        topics: string[];
+        sourceUrl: string | null;
+        politician: boolean;
+        sanctions: boolean;
+        criminal: boolean;
+      };
+      score: number;
+    }[]
+  >;
+}
+
+export interface WikipediaLookup {
+  lookup(name: string): Promise<WikipediaSummary | null>;
+}
+
+export interface AnalyzerOptions {
+  watchlists?: WatchlistMatcher | undefined;
+  wikipedia?: WikipediaLookup | undefined;
+  llm?: LlmClient | undefined;
+  /** Most connections kept per result. */
+  maxConnections?: number;
+}
+
+const FLAGS: ExtractionFlag[] = ['politician', 'sanctions', 'criminal'];
+
+function flagsOf(evidence: FlagEvidence[]): FlagSet {
+  return {
+    politician: evidence.some((e) => e.flag === 'politician'),
+    sanctions: evidence.some((e) => e.flag === 'sanctions'),
+    criminal: evidence.some((e) => e.flag === 'criminal'),
+  };
+}
+
+/** One name over all results: its variants merged. */
+interface NameCluster {
+  name: string;
+  tokens: string[];
+  support: number;
+}
+
+/**
+ * The text analysis of an extraction: who each result's picture shows (names.ts), what the pages and
+ * the watch-lists say about them (evidence.ts, watch-lists), who they are seen with, the Wikipedia
+ * summary of the best name, and (when configured) an LLM's second opinion.
+ */
+export class TextAnalyzer implements ExtractionAnalyzer {
+  constructor(private readonly options: AnalyzerOptions = {}) {}
+
+  async analyze(results: ResultInput[], sightings: FaceSightingInput[]): Promise<ExtractionAnalysis> {
+    const watchlistCache = new Map<string, Promise<FlagEvidence[]>>();
+    const watchlistEvidence = (name: string) => {
+      let cached = watchlistCache.get(name);
+      if (!cached) {
+        cached = this.watchlistEvidence(name);
+        watchlistCache.set(name, cached);
+      }
+      return cached;
+    };
+
+    // 1. The people of every page, and the candidates for each picture.
+    const pages = results.map((result) => {
+      const people = peopleOfResult(result);
+      let candidates = candidatesForPicture(people);
+      // Nobody named around the picture: a page about exactly one person is about the person shown.
+      if (candidates.length === 0 && people.length === 1) candidates = people;
+      return { result, people, candidates };
+    });
+
+    // 2. Names over all results: variants merged; each result gives its candidates a share of one vote.
+    const clusters: NameCluster[] = [];
+    const clusterOf = (person: { tokens: string[] }) =>
+      clusters.find((c) => sameNameVariant(c.tokens, person.tokens));
+    for (const { candidates } of pages) {
+      const top = candidates[0]?.score ?? 0;
+      for (const candidate of candidates) {
+        const share = candidate.score / top;
+        const cluster = clusterOf(candidate);
+        if (cluster) {
+          cluster.support += share;
+          if (candidate.tokens.length > cluster.tokens.length) {
+            cluster.name = candidate.name;
+            cluster.tokens = candidate.tokens;
+          }
+        } else clusters.push({ name: candidate.name, tokens: candidate.tokens, support: share });
+      }
+    }
+    clusters.sort((a, b) => b.support - a.support);
+    const best = clusters[0];
+
+    // 3. Each result's name: the name most results support when this page gives it, else its own best.
+    const analyses: ResultAnalysis[] = [];
+    const chosenClusters = new Set<NameCluster>();
+    for (const { result, people, candidates } of pages) {
+      let chosen: PagePerson | undefined;
+      if (best) chosen = candidates.find((c) => sameNameVariant(c.tokens, best.tokens));
+      chosen ??= candidates[0];
+      if (this.options.llm && candidates.length > 1) {
+        const pick = await this.options.llm
+          .choosePerson(
+            result,
+            candidates.map((c) => c.name),
+          )
+          .catch(() => null);
+        const picked = pick && candidates.find((c) => c.name === pick);
+        if (picked) chosen = picked;
+      }
+      const chosenCluster = chosen ? clusterOf(chosen) : undefined;
+      if (chosenCluster) chosenClusters.add(chosenCluster);
+      const personName = chosenCluster?.name ?? chosen?.name ?? '';
+      const alternativeNames = dedupeNames(
+        candidates.filter((c) => c !== chosen).map((c) => clusterOf(c)?.name ?? c.name),
+      ).filter((n) => n !== personName);
+
+      const others = people.filter((p) => p !== chosen);
+      const texts = pageTexts(result);
+      let evidence: FlagEvidence[] = [];
+      let personDesc: string;
+      if (personName) {
+        const subject = subjectWithVariants(personName, chosen);
+        evidence = findEvidence(
+          texts,
+          subject,
+          others.map((o) => subjectOf(o.name)),
+        );
+        evidence.push(...(await watchlistEvidence(personName)));
+        if (this.options.llm) {
+          const extra = await this.options.llm.flagsFor(result, personName).catch(() => []);
+          evidence.push(...extra.filter((e) => !evidence.some((x) => x.flag === e.flag)));
+        }
+        personDesc =
+          describingSentence([result.image.caption, result.image.nearbyText, result.page.text], subject) ||
+          result.image.caption ||
+          result.image.alt;
+      } else {
+        personDesc = result.image.caption || result.image.alt;
+      }
+
+      // 4. Seen with: the other people named on the page, and other faces of the page named elsewhere.
+      const connections: ConnectionCandidate[] = [];
+      const addConnection = async (
+        name: string,
+        aboutUrl: string | null,
+        imgUrl: string | null,
+        found: FlagEvidence[],
+      ) => {
+        const tokens = nameTokens(name);
+        if (tokens.length < 2 || (personName && sameNameVariant(tokens, nameTokens(personName)))) return;
+        const existing = connections.find((c) => sameNameVariant(nameTokens(c.name), tokens));
+        const all = [...found, ...(await watchlistEvidence(name))];
+        if (existing) {
+          existing.imgUrl ??= imgUrl;
+          for (const e of all)
+            if (!existing.evidence.some((x) => x.flag === e.flag && x.text === e.text))
+              existing.evidence.push(e);
+          Object.assign(existing, flagsOf(existing.evidence));
+          return;
+        }
+        connections.push({ name, imgUrl, aboutUrl, evidence: all, ...flagsOf(all) });
+      };
+      const maxConnections = this.options.maxConnections ?? 20;
+      for (const other of others.slice(0, maxConnections)) {
+        if (chosen && sameNameVariant(other.tokens, chosen.tokens)) continue;
+        const subject = subjectWithVariants(other.name, other);
+        const otherSubjects = people.filter((p) => p !== other).map((p) => subjectOf(p.name));
+        await addConnection(other.name, result.page.url, null, findEvidence(texts, subject, otherSubjects));
+      }
+      for (const sighting of sightings.filter((s) => s.resultKey === result.key)) {
+        const asResult: ResultInput = {
+          key: `${result.key}:sighting`,
+          page: sighting.page,
+          image: sighting.image,
+          similarity: 0,
+          crawledAt: result.crawledAt,
+        };
+        const sightingPeople = peopleOfResult(asResult);
+        const named = candidatesForPicture(sightingPeople)[0];
+        if (!named) continue;
+        const subject = subjectWithVariants(named.name, named);
+        const found = findEvidence(
+          pageTexts(asResult),
+          subject,
+          sightingPeople.filter((p) => p !== named).map((p) => subjectOf(p.name)),
+        );
+        await addConnection(named.name, sighting.page.url, sighting.imgUrl, found);
+      }
+
+      analyses.push({
+        key: result.key,
+        personName,
+        personDesc: personDesc.slice(0, 500),
+        alternativeNames: alternativeNames.slice(0, 8),
+        evidence,
+        connections: connections.slice(0, maxConnections),
+        ...flagsOf(evidence),
+      });
+    }
+
+    const bestName = best ? best.name : null;
+    let wikipedia: WikipediaSummary | null = null;
+    if (bestName && this.options.wikipedia) {
+      wikipedia = await this.options.wikipedia.lookup(bestName).catch(() => null);
+    }
+    return { results: analyses, bestName, namesFound: chosenClusters.size, wikipedia };
+  }
+
+  private async watchlistEvidence(name: string): Promise<FlagEvidence[]> {
+    if (!this.options.watchlists) return [];
+    let matches;
+    try {
+      matches = await this.options.watchlists.match(name);
+    } catch {
+      return [];
+    }
+    const evidence: FlagEvidence[] = [];
+    for (const { entry, score } of matches.slice(0, 5)) {
+      for (const flag of FLAGS) {
+        if (!entry[flag]) continue;
+        const topics = entry.topics.length ? ` (${entry.topics.join(', ')})` : '';
+        evidence.push({
+          flag,
+          source: 'watchlist',
+          text: `${entry.name} — ${entry.listName}${topics}`,
+          url: entry.sourceUrl,
+          listName: entry.listName,
+          entryId: entry.entityId,
+          score,
+        });
+      }
+    }
+    return evidence;
+  }
+}
+
+function pageTexts(result: ResultInput): { text: string; url: string | null }[] {
+  return [
+    { text: result.image.caption, url: result.page.url },
+    { text: result.image.nearbyText, url: result.page.url },
+    { text: result.page.text, url: result.page.url },
+  ];
+}
+
+function subjectWithVariants(name: string, person: PagePerson | undefined): EvidenceSubject {
+  const subject = subjectOf(name);
+  if (person && person.tokens.length > subject.tokens.length) return { name, tokens: person.tokens };
+  return subject;
+}
+
+function dedupeNames(names: string[]): string[] {
+  const kept: string[] = [];
+  for (const name of names) {
+    if (!kept.some((k) => sameNameVariant(nameTokens(k), nameTokens(name)))) kept.push(name);
+  }
+  return kept;
+}

@@ -1,0 +1,185 @@
+import type { ExtractionFlag, FlagEvidence } from '@osint/contract/data-extractor';
+import { foldText, nameTokens } from './name-match.ts';
+
+/**
+ * Page evidence: sentences that say a person holds an office (politician), was convicted, arrested,
+ * charged or is wanted (criminal), or is under sanctions (sanctions). A sentence counts for a person
+ * only when it names that person (full name or surname) and the statement is in the person's part of
+ * the sentence: the words just before the name ("Minister Amelia Okafor") or the clause after it, up to
+ * the next person named. Negated statements ("was acquitted", "not charged", "sanctions were lifted")
+ * raise nothing.
+ */
+
+interface Rule {
+  flag: ExtractionFlag;
+  /** A statement of the flag in the words after the name. */
+  after: RegExp;
+  /** A title right before the name ("Senator", "Minister"). */
+  before?: RegExp;
+  negation: RegExp;
+}
+
+const OFFICE =
+  String.raw`(?:prime minister|deputy prime minister|minister|secretary of state|member of parliament|\bmp\b|\bmep\b|` +
+  String.raw`member of the european parliament|senator|congressman|congresswoman|congressional representative|` +
+  String.raw`deputy mayor|mayor|councillor|councilor|city council member|governor|president of (?:the )?(?:republic|country|nation|[A-Z]\w+)|` +
+  String.raw`head of state|head of government|ambassador|lawmaker|legislator|parliamentarian|chancellor|` +
+  String.raw`party leader|leader of the (?:\w+ )?party|opposition leader|state secretary|premier|politician)`;
+
+const RULES: Rule[] = [
+  {
+    flag: 'politician',
+    after: new RegExp(
+      // An apposition right after the name (", the mayor of…", ", who was elected mayor") or a verb
+      // of being or becoming followed by the office within three words.
+      String.raw`^\s*(?:\([^)]*\)\s*)?,\s*(?:the |a |an |who is |who was |who has been |who became |who serves as )?(?:[\p{L}-]+ ){0,3}${OFFICE}\b|` +
+        String.raw`\b(?:is|was|has been|had been|became|becomes|serves as|served as|elected|re-elected|appointed|named|sworn in as)\s+(?:the |a |an )?(?:[\p{L}-]+ ){0,3}?${OFFICE}\b|` +
+        String.raw`\b(?:was|were|has been|is) (?:re-)?elected\b|\bwon (?:the|a) (?:seat|election)\b`,
+      'iu',
+    ),
+    before: new RegExp(String.raw`\b${OFFICE}\s*$`, 'i'),
+    negation:
+      /\b(?:not|never|no longer|failed to (?:win|be elected)|lost (?:the|her|his) (?:seat|election)|candidate)\b/i,
+  },
+  {
+    flag: 'criminal',
+    after:
+      /\b(?:convicted|found guilty|pleaded guilty|pled guilty|sentenced|jailed|imprisoned|arrested|detained by police|charged with|indicted|wanted (?:by|for|in)|on (?:interpol's|the fbi's|a) (?:most )?wanted|most wanted|fugitive|on the run|warrant (?:was issued )?for (?:his|her|their) arrest|arrest warrant|serving (?:a )?(?:\w+[- ])?(?:year|month)s? (?:prison )?sentence|behind bars|red notice)\b/i,
+    before:
+      /\b(?:convicted|wanted|jailed|fugitive|fraudster|murderer|drug lord|gangster|mob boss|crime boss)\s*$/i,
+    negation:
+      /\b(?:not|never|no|acquitted|cleared|exonerated|innocent|overturned|quashed|dropped|without charge|released without|falsely|wrongly)\b/i,
+  },
+  {
+    flag: 'sanctions',
+    after:
+      /\b(?:sanctioned|under (?:\w+ )?sanctions|sanctions (?:list|designation|against (?:him|her|them))|placed on (?:a|the) (?:\w+ )?sanctions? list|designated (?:by|under|as)|asset freeze|assets (?:were |have been )?frozen|travel ban|blacklisted|specially designated national|sdn list|ofac)\b/i,
+    before: /\b(?:sanctioned|blacklisted)\s*$/i,
+    negation:
+      /\b(?:not|never|no longer|lifted|delisted|removed from|unfrozen|overturned|annulled|struck down)\b/i,
+  },
+];
+
+/** Sentences of a text (a line break also ends one; abbreviations like "Dr." and initials do not). */
+export function sentencesOf(text: string): string[] {
+  const protectedText = text.replace(
+    /\b(Mr|Mrs|Ms|Dr|Prof|St|Sen|Rep|Gov|Gen|Col|Capt|Rev|Hon|Jr|Sr|No|vs|Inc|Ltd|Co|[A-Z])\./g,
+    '$1\u2063',
+  );
+  return protectedText
+    .split(/(?<=[.!?])["”’)]?\s+(?=["“‘(]?[\p{Lu}\d])|\n+/u)
+    .map((s) => s.replace(/\u2063/g, '.').trim())
+    .filter((s) => s.length > 0);
+}
+
+/** A person as evidence looks for them: full name tokens and the surname. */
+export interface EvidenceSubject {
+  name: string;
+  tokens: string[];
+}
+
+export function subjectOf(name: string): EvidenceSubject {
+  return { name, tokens: nameTokens(name) };
+}
+
+interface Mention {
+  start: number;
+  end: number;
+}
+
+/** Where a sentence names the subject: the full name, or the surname alone (any case of accents). */
+function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
+  const surname = subject.tokens[subject.tokens.length - 1];
+  if (!surname) return [];
+  const mentions: Mention[] = [];
+  // Compare on folded words; keep the character positions of the original sentence.
+  const words = [...sentence.matchAll(/[\p{L}\p{N}'’-]+/gu)];
+  for (let i = 0; i < words.length; i++) {
+    const word = foldText(words[i]![0]).replace(/ s$/, '');
+    if (word !== surname && word.replace(/ /g, '') !== surname.replace(/ /g, '')) continue;
+    // Start the mention at the first name when it is written before the surname.
+    let startWord = i;
+    for (let back = 1; back <= 3 && i - back >= 0; back++) {
+      const previous = foldText(words[i - back]![0]);
+      if (
+        subject.tokens.includes(previous) ||
+        (previous.length === 1 && subject.tokens.some((t) => t[0] === previous))
+      )
+        startWord = i - back;
+      else break;
+    }
+    const start = words[startWord]!.index;
+    mentions.push({ start, end: words[i]!.index + words[i]![0].length });
+  }
+  return mentions;
+}
+
+/**
+ * Evidence sentences about one person in the given texts (page text, caption, nearby text). `others`
+ * are the other people named on the page: a clause about one of them ends the subject's part.
+ */
+export function findEvidence(
+  texts: { text: string; url: string | null }[],
+  subject: EvidenceSubject,
+  others: EvidenceSubject[],
+): FlagEvidence[] {
+  const found: FlagEvidence[] = [];
+  const seen = new Set<string>();
+  const otherSurnames = others
+    .map((o) => o.tokens[o.tokens.length - 1])
+    .filter((s): s is string => !!s && s !== subject.tokens[subject.tokens.length - 1]);
+  for (const { text, url } of texts) {
+    for (const sentence of sentencesOf(text)) {
+      const mentions = mentionsOf(sentence, subject);
+      if (mentions.length === 0) continue;
+      for (const rule of RULES) {
+        const key = `${rule.flag}|${sentence}`;
+        if (seen.has(key)) continue;
+        if (mentions.some((m) => statesFlag(sentence, m, rule, otherSurnames))) {
+          seen.add(key);
+          found.push({ flag: rule.flag, source: 'page', text: sentence.slice(0, 500), url });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** The subject's part of the sentence after a mention: up to the next other person named, capped. */
+function clauseAfter(sentence: string, mention: Mention, otherSurnames: string[]): string {
+  let clause = sentence.slice(mention.end, mention.end + 220);
+  const words = [...clause.matchAll(/[\p{L}\p{N}'’-]+/gu)];
+  for (const w of words) {
+    if (otherSurnames.includes(foldText(w[0]))) {
+      // Stop before the other person's name (and the first name just before it).
+      const cut = clause.slice(0, w.index).replace(/[\p{Lu}][\p{L}'’-]*\s*$/u, '');
+      clause = cut;
+      break;
+    }
+  }
+  return clause;
+}
+
+function statesFlag(sentence: string, mention: Mention, rule: Rule, otherSurnames: string[]): boolean {
+  const before = sentence.slice(Math.max(0, mention.start - 60), mention.start);
+  const beforeWords = before.split(/\s+/).slice(-4).join(' ');
+  if (rule.before && rule.before.test(beforeWords.replace(/[,:]\s*$/, ''))) {
+    return !rule.negation.test(beforeWords);
+  }
+  const clause = clauseAfter(sentence, mention, otherSurnames);
+  const hit = rule.after.exec(clause);
+  if (!hit) return false;
+  // A negation before the statement, in the same clause, cancels it ("was not charged", "was acquitted").
+  const upToHit = clause.slice(0, hit.index + hit[0].length + 30);
+  return !rule.negation.test(upToHit);
+}
+
+/** One line of a description: the sentence of the page that says who the person is. */
+export function describingSentence(texts: string[], subject: EvidenceSubject): string {
+  for (const text of texts) {
+    for (const sentence of sentencesOf(text)) {
+      if (mentionsOf(sentence, subject).length > 0 && sentence.length >= 20) return sentence.slice(0, 300);
+    }
+  }
+  return '';
+}

@@ -1,0 +1,427 @@
+import nlp from 'compromise';
+import type { ResultInput } from './analysis-types.ts';
+import { foldText, nameTokens, NAME_MATCH_THRESHOLD, tokenSimilarity } from './name-match.ts';
+
+/**
+ * Person names in page text. Candidates are runs of capitalised words (with initials and particles
+ * such as "de", "van", "al"); each is kept or dropped by the named-entity tags of `compromise` (first
+ * names, surnames, honorifics vs organisations, places, dates) and a short list of words that make a
+ * run an organisation or a place ("Ltd", "Council", "Street"…). Titles before a name ("Mayor",
+ * "Managing director", "Ms") are cut off; a title followed by a surname alone ("Ms Marsh") is kept as a
+ * surname mention and merged into the full name it belongs to.
+ */
+
+export interface NameCandidate {
+  /** The name as written (titles removed), e.g. "Helena Marsh". */
+  name: string;
+  tokens: string[];
+  /** Where in the text it starts (characters). */
+  index: number;
+}
+
+/** Lowercase words allowed inside a name. */
+const PARTICLES = new Set([
+  'de',
+  'da',
+  'del',
+  'della',
+  'di',
+  'du',
+  'van',
+  'von',
+  'der',
+  'den',
+  'la',
+  'le',
+  'al',
+  'el',
+  'bin',
+  'ibn',
+  'dos',
+  'das',
+  'y',
+]);
+
+/** Words before a name that are not part of it: courtesy titles and offices. */
+const TITLES = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'lord',
+  'lady',
+  'rev',
+  'reverend',
+  'father',
+  'sister',
+  'brother',
+  'hon',
+  'minister',
+  'prime',
+  'deputy',
+  'senator',
+  'sen',
+  'rep',
+  'representative',
+  'president',
+  'vice',
+  'governor',
+  'mayor',
+  'councillor',
+  'councilor',
+  'cllr',
+  'judge',
+  'justice',
+  'general',
+  'colonel',
+  'captain',
+  'officer',
+  'inspector',
+  'detective',
+  'sergeant',
+  'chancellor',
+  'secretary',
+  'chairman',
+  'chairwoman',
+  'chair',
+  'director',
+  'managing',
+  'chief',
+  'executive',
+  'ceo',
+  'founder',
+  'businessman',
+  'businesswoman',
+  'tycoon',
+  'candidate',
+  'candidates',
+  'volunteer',
+  'volunteers',
+  'organiser',
+  'organisers',
+  'organizer',
+  'organizers',
+  'photo',
+  'portrait',
+  'pictured',
+  'actor',
+  'actress',
+  'singer',
+  'author',
+  'professor',
+  'coach',
+  'player',
+  'striker',
+  'suspect',
+  'fugitive',
+  'defendant',
+  'witness',
+  'mp',
+  'mep',
+  'sheikh',
+  'king',
+  'queen',
+  'prince',
+  'princess',
+  'ambassador',
+  'commissioner',
+  'superintendent',
+  'constable',
+  'editor',
+  'reporter',
+  'correspondent',
+  'spokesman',
+  'spokeswoman',
+  'spokesperson',
+  'dj',
+  'st',
+]);
+
+/** Courtesy titles: a title followed by one capitalised word makes that word a surname ("Ms Marsh"). */
+const COURTESY = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady']);
+
+/** A run containing one of these is an organisation, a place, an event or a thing, not a person. */
+const NOT_PERSON_WORDS = new Set(
+  (
+    'ltd limited inc incorporated llc plc corp corporation company co group holdings bank fund foundation trust ' +
+    'party council committee commission board assembly parliament senate congress government ministry department ' +
+    'agency office bureau service services police court tribunal prison university college school academy ' +
+    'institute hospital hospice clinic church cathedral mosque temple museum library gallery theatre theater cinema ' +
+    'club society association union alliance federation league network news times post herald courier digest daily ' +
+    'weekly journal gazette tribune press media magazine radio tv television street st road rd lane avenue ave ' +
+    'square park bridge river valley lake mountain hill island islands airport station port harbour harbor hall ' +
+    'exchange centre center market tower house palace castle estate city town village county district region ' +
+    'province state states republic kingdom federation empire north south east west northern southern eastern ' +
+    'western central festival gala awards award prize cup championship games olympics conference summit forum ' +
+    'week day monday tuesday wednesday thursday friday saturday sunday january february march april may june july ' +
+    'august september october november december logistics industries airlines airways motors energy water oil gas ' +
+    'media studios records pictures capital partners consulting solutions systems technologies labs software ' +
+    'online project programme program act law regulation treaty crown high middle primary secondary national ' +
+    'international global european american british african asian royal general hotel restaurant cafe pub ' +
+    'stadium arena avenue way drive close crescent terrace gardens green fields chamber commerce'
+  ).split(' '),
+);
+
+/** Sentence starters and other capitalised words that begin a run but are never a name. */
+const STARTERS = new Set(
+  (
+    'the a an in on at after before when while as if but and or of for from to with by this that these those ' +
+    'his her their its our my your he she they we it there here then also yet so former late new old ' +
+    'according during under over about since until former meanwhile however although though today yesterday ' +
+    'tomorrow last next every each all both many some most more several two three four five photo photos image ' +
+    'picture credit source read more see watch listen share follow home contact about privacy terms ' +
+    'left right centre center top bottom front back above below pictured file handout courtesy via'
+  ).split(' '),
+);
+
+const TOKEN = String.raw`(?:\p{Lu}\.|\p{Lu}[\p{L}'’-]*\p{Ll}[\p{L}'’-]*)`;
+const PARTICLE = String.raw`(?:de|da|del|della|di|du|van|von|der|den|la|le|al|el|bin|ibn|dos|das|y)`;
+/** Up to six capitalised words (or initials), particles allowed between them. */
+const RUN = new RegExp(
+  String.raw`(?<![\p{L}\p{N}.])${TOKEN}(?:[ \t\u00a0]+(?:${PARTICLE}[ \t\u00a0]+){0,2}${TOKEN}){0,5}`,
+  'gu',
+);
+
+const tagCache = new Map<string, string[][]>();
+
+/** compromise's tags of each word of a short string (cached: the same names recur across pages). */
+function tagsOf(text: string): string[][] {
+  const cached = tagCache.get(text);
+  if (cached) return cached;
+  const terms = (nlp(text).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap((s) => s.terms);
+  const tags = terms.map((t) => t.tags);
+  if (tagCache.size > 20_000) tagCache.clear();
+  tagCache.set(text, tags);
+  return tags;
+}
+
+const isInitial = (word: string) => /^\p{Lu}\.$/u.test(word);
+
+function cleanWord(word: string): string {
+  return word.replace(/^['’-]+|['’-]+$/g, '');
+}
+
+/** Decides whether a run of capitalised words (titles already removed) is a person's name. */
+function looksLikePerson(words: string[], atSentenceStart = false): boolean {
+  const real = words.filter((w) => !PARTICLES.has(w) && !isInitial(w));
+  if (real.length === 0) return false;
+  if (words.length < 2) return false;
+  if (real.length > 4) return false;
+  const folded = words.map((w) => foldText(w));
+  if (folded.some((w) => NOT_PERSON_WORDS.has(w) || STARTERS.has(w))) return false;
+  if (isInitial(words[words.length - 1]!)) return false; // "Helena J." is a cut name
+  const tags = tagsOf(real.join(' '));
+  const flat = tags.flat();
+  if (flat.includes('Organization') || flat.includes('Date') || flat.includes('Month')) return false;
+  if (flat.some((t) => t === 'Country' || t === 'City' || t === 'Region')) {
+    // A place, unless a first name or surname is there too.
+    if (!flat.some((t) => t === 'FirstName' || t === 'LastName')) return false;
+  }
+  if (flat.some((t) => t === 'Person' || t === 'FirstName' || t === 'LastName')) return true;
+  // At the start of a sentence or a title every word may be capitalised: ask for a known name there.
+  if (atSentenceStart) return false;
+  // Unknown capitalised words are read as nouns: a run of proper nouns and plain nouns is a name, one
+  // with a verb, an adjective or a function word is not ("Said Marsh", "Breaking News").
+  return tags.every(
+    (termTags) =>
+      (termTags.includes('ProperNoun') || termTags.includes('Noun')) &&
+      !termTags.some((t) => NON_NAME_TAGS.has(t)),
+  );
+}
+
+const NON_NAME_TAGS = new Set([
+  'Verb',
+  'Adjective',
+  'Adverb',
+  'Preposition',
+  'Determiner',
+  'Conjunction',
+  'Pronoun',
+  'Value',
+  'Plural',
+  'Uncountable',
+]);
+
+export interface PersonMentions {
+  /** Full names (two words or more), in the order they first appear. */
+  names: NameCandidate[];
+  /** Surnames written after a courtesy title ("Ms Marsh" → Marsh). */
+  surnames: NameCandidate[];
+}
+
+/** Person names written in a text. */
+export function findPersonNames(text: string): PersonMentions {
+  const names: NameCandidate[] = [];
+  const surnames: NameCandidate[] = [];
+  if (!text) return { names, surnames };
+  for (const match of text.matchAll(RUN)) {
+    const words = match[0]
+      .split(/[ \t\u00a0]+/)
+      .map(cleanWord)
+      .filter(Boolean);
+    let start = 0;
+    let sawCourtesy = false;
+    // Cut titles and sentence starters off the front ("Mayor Helena Marsh", "Managing director…").
+    while (start < words.length) {
+      const folded = foldText(words[start]!.replace(/\.$/, ''));
+      if (TITLES.has(folded) || STARTERS.has(folded)) {
+        if (COURTESY.has(folded)) sawCourtesy = true;
+        start++;
+        continue;
+      }
+      break;
+    }
+    // A possessive ends the name ("Marsh's plan").
+    const rest = words.slice(start).map((w) => w.replace(/['’]s$/u, ''));
+    const index = match.index;
+    if (rest.length === 1 && sawCourtesy && !isInitial(rest[0]!)) {
+      surnames.push({ name: rest[0]!, tokens: nameTokens(rest[0]!), index });
+      continue;
+    }
+    const before = text.slice(Math.max(0, index - 3), index);
+    const atStart = start === 0 && (index === 0 || /[.!?:\n"“]\s*$/.test(before));
+    if (looksLikePerson(rest, atStart)) {
+      const name = rest.join(' ');
+      names.push({ name, tokens: nameTokens(name), index });
+      continue;
+    }
+    // "Monday Sarah Connor", "Riverton Mayor Helena Marsh": the name is a part of the run, between
+    // words that cannot be in a name.
+    // A part directly followed by an organisation or place word belongs to it ("Riverton Civic Party").
+    let segment: string[] = [];
+    const segments: string[][] = [];
+    for (const word of rest) {
+      const folded = foldText(word.replace(/\.$/, ''));
+      if (NOT_PERSON_WORDS.has(folded)) {
+        segment = [];
+      } else if (STARTERS.has(folded) || TITLES.has(folded)) {
+        if (segment.length) segments.push(segment);
+        segment = [];
+      } else segment.push(word);
+    }
+    if (segment.length) segments.push(segment);
+    if (segments.length === 1 && segments[0]!.length === rest.length) continue;
+    for (const part of segments) {
+      if (looksLikePerson(part)) {
+        const name = part.join(' ');
+        names.push({
+          name,
+          tokens: nameTokens(name),
+          index: index + Math.max(0, match[0].indexOf(part[0]!)),
+        });
+      }
+    }
+  }
+  return { names, surnames };
+}
+
+/** Where a mention was found, and how much it says about who the pictured face is. */
+export type MentionSource = 'caption' | 'alt' | 'nearby' | 'title' | 'text';
+export const SOURCE_WEIGHT: Record<MentionSource, number> = {
+  caption: 5,
+  alt: 4,
+  title: 3,
+  nearby: 3,
+  text: 1,
+};
+
+/** A person named on a page: the longest form of the name and every variant seen. */
+export interface PagePerson {
+  name: string;
+  tokens: string[];
+  variants: Set<string>;
+  /** Weighted mentions, by source. */
+  score: number;
+  sources: Set<MentionSource>;
+  /** Mentions in the page's own text (for "seen with"). */
+  textMentions: number;
+}
+
+const surnameOf = (tokens: string[]) => tokens[tokens.length - 1] ?? '';
+
+/**
+ * Merges two forms of one name: the same tokens in any order, initials ("H. Marsh"), small spelling
+ * differences ("Helena Marsch"), or a shorter form whose words all belong to the longer one.
+ */
+export function sameNameVariant(a: string[], b: string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  if (tokenSimilarity(a, b) >= NAME_MATCH_THRESHOLD) {
+    // Same surname required when both have two words or more (Jo Whitcombe ≠ Jo Whitfield).
+    const sa = surnameOf(a);
+    const sb = surnameOf(b);
+    return sa === sb || a.includes(sb) || b.includes(sa) || tokenSimilarity([sa], [sb]) >= 0.8;
+  }
+  return false;
+}
+
+/** Everything a page says about who is on it: every person named, with weights for the picture. */
+export function peopleOfResult(result: ResultInput, maxTextChars = 20_000): PagePerson[] {
+  const people: PagePerson[] = [];
+  const surnameMentions: { surname: string; source: MentionSource }[] = [];
+  const add = (candidate: NameCandidate, source: MentionSource) => {
+    const weight = SOURCE_WEIGHT[source];
+    const existing = people.find((p) => sameNameVariant(p.tokens, candidate.tokens));
+    if (existing) {
+      existing.variants.add(candidate.name);
+      existing.score += weight;
+      existing.sources.add(source);
+      if (source === 'text') existing.textMentions++;
+      // Keep the fullest written form as the name.
+      const initials = (tokens: string[]) => tokens.filter((t) => t.length === 1).length;
+      if (
+        candidate.tokens.length > existing.tokens.length ||
+        (candidate.tokens.length === existing.tokens.length &&
+          initials(candidate.tokens) < initials(existing.tokens))
+      ) {
+        existing.name = candidate.name;
+        existing.tokens = candidate.tokens;
+      }
+      return;
+    }
+    people.push({
+      name: candidate.name,
+      tokens: candidate.tokens,
+      variants: new Set([candidate.name]),
+      score: weight,
+      sources: new Set([source]),
+      textMentions: source === 'text' ? 1 : 0,
+    });
+  };
+  const texts: [string, MentionSource][] = [
+    [result.image.caption, 'caption'],
+    [result.image.alt, 'alt'],
+    [result.page.title, 'title'],
+    [result.image.nearbyText, 'nearby'],
+    [result.page.text.slice(0, maxTextChars), 'text'],
+  ];
+  for (const [text, source] of texts) {
+    const found = findPersonNames(text);
+    for (const candidate of found.names) add(candidate, source);
+    for (const s of found.surnames) surnameMentions.push({ surname: s.tokens[0] ?? '', source });
+  }
+  // "Ms Marsh" counts for the one person of the page whose surname is Marsh.
+  for (const { surname, source } of surnameMentions) {
+    const owners = people.filter((p) => surnameOf(p.tokens) === surname);
+    if (owners.length === 1) {
+      owners[0]!.score += SOURCE_WEIGHT[source] * 0.5;
+      owners[0]!.sources.add(source);
+    }
+  }
+  return people.sort((a, b) => b.score - a.score);
+}
+
+/** Names of one result for its picture, best first: people of the caption/alt/title/nearby text lead. */
+export function candidatesForPicture(people: PagePerson[]): PagePerson[] {
+  return [...people]
+    .filter(
+      (p) =>
+        p.sources.has('caption') || p.sources.has('alt') || p.sources.has('title') || p.sources.has('nearby'),
+    )
+    .sort((a, b) => b.score - a.score);
+}
