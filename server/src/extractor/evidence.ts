@@ -44,7 +44,8 @@ const RULES: Rule[] = [
   {
     flag: 'criminal',
     after:
-      /\b(?:convicted|found guilty|pleaded guilty|pled guilty|sentenced|jailed|imprisoned|arrested|detained by police|charged with|indicted|wanted (?:by|for|in)|on (?:interpol's|the fbi's|a) (?:most )?wanted|most wanted|fugitive|on the run|warrant (?:was issued )?for (?:his|her|their) arrest|arrest warrant|serving (?:a )?(?:\w+[- ])?(?:year|month)s? (?:prison )?sentence|behind bars|red notice)\b/i,
+      // Passive forms only: "Cole sentenced Hale" says nothing against Cole.
+      /\b(?:(?:was|were|been|being|is|are|got|later|subsequently) (?:\w+ )?(?:convicted|sentenced|jailed|imprisoned|arrested|detained|charged|indicted|extradited)|convicted (?:of|for)|found guilty|pleaded guilty|pled guilty|sentenced to|jailed for|charged with|wanted (?:by|for|in)|on (?:interpol's|the fbi's|a) (?:most )?wanted|most wanted|fugitive|on the run|warrant (?:was issued )?for (?:his|her|their) arrest|arrest warrant|serving (?:a )?(?:\w+[- ])?(?:year|month)s? (?:prison )?sentence|behind bars|red notice)\b/i,
     before:
       /\b(?:convicted|wanted|jailed|fugitive|fraudster|murderer|drug lord|gangster|mob boss|crime boss)\s*$/i,
     negation:

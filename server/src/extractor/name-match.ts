@@ -137,7 +137,7 @@ function tokenScore(a: string, b: string): number {
   let score = 1 - d / longest;
   // A different first letter is more often a different name (Bellini/Vellini) than a typo.
   if (a[0] !== b[0]) score -= 0.15;
-  return score >= 0.7 ? score : 0;
+  return score >= 0.75 ? score : 0;
 }
 
 /**

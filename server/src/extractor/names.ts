@@ -225,7 +225,7 @@ function looksLikePerson(words: string[], atSentenceStart = false): boolean {
   }
   if (flat.some((t) => t === 'Person' || t === 'FirstName' || t === 'LastName')) return true;
   // At the start of a sentence or a title every word may be capitalised: ask for a known name there.
-  if (atSentenceStart) return false;
+  if (atSentenceStart && real.length === words.length) return false;
   // Unknown capitalised words are read as nouns: a run of proper nouns and plain nouns is a name, one
   // with a verb, an adjective or a function word is not ("Said Marsh", "Breaking News").
   return tags.every(
@@ -256,7 +256,7 @@ export interface PersonMentions {
 }
 
 /** Person names written in a text. */
-export function findPersonNames(text: string): PersonMentions {
+export function findPersonNames(text: string, options: { captionLike?: boolean } = {}): PersonMentions {
   const names: NameCandidate[] = [];
   const surnames: NameCandidate[] = [];
   if (!text) return { names, surnames };
@@ -285,7 +285,17 @@ export function findPersonNames(text: string): PersonMentions {
       continue;
     }
     const before = text.slice(Math.max(0, index - 3), index);
-    const atStart = start === 0 && (index === 0 || /[.!?:\n"“]\s*$/.test(before));
+    // A capitalised word opening a sentence or a title may be an ordinary word ("Haulier Northwind
+    // expands…"); there the run needs a known name, or to be followed like a person ("…, 52,", "said").
+    // Captions and alt texts often open with a name and are read without this doubt.
+    const following = text.slice(index + match[0].length, index + match[0].length + 12);
+    const atStart =
+      !options.captionLike &&
+      start === 0 &&
+      (index === 0 || /[.!?:\n"“]\s*$/.test(before)) &&
+      !/^(?:\s*,\s*(?:\d|who\b|an?\b|the\b)|\s+(?:said|says|is|was|has|had|who|told|added)\b|\s*\()/.test(
+        following,
+      );
     if (looksLikePerson(rest, atStart)) {
       const name = rest.join(' ');
       names.push({ name, tokens: nameTokens(name), index });
@@ -401,7 +411,7 @@ export function peopleOfResult(result: ResultInput, maxTextChars = 20_000): Page
     [result.page.text.slice(0, maxTextChars), 'text'],
   ];
   for (const [text, source] of texts) {
-    const found = findPersonNames(text);
+    const found = findPersonNames(text, { captionLike: source === 'caption' || source === 'alt' });
     for (const candidate of found.names) add(candidate, source);
     for (const s of found.surnames) surnameMentions.push({ surname: s.tokens[0] ?? '', source });
   }

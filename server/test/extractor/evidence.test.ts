@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { findEvidence, sentencesOf, subjectOf } from '../../src/extractor/evidence.ts';
+
+const flagsFor = (text: string, name: string, others: string[] = []) =>
+  findEvidence([{ text, url: 'http://site.test/p' }], subjectOf(name), others.map(subjectOf)).map(
+    (e) => e.flag,
+  );
+
+describe('sentences', () => {
+  it('splits on sentence ends but not on titles or initials', () => {
+    expect(sentencesOf('Dr. Ann Lee met H. J. Marsh. She left.\nNew line here')).toEqual([
+      'Dr. Ann Lee met H. J. Marsh.',
+      'She left.',
+      'New line here',
+    ]);
+  });
+});
+
+describe('page evidence', () => {
+  it('finds offices before the name, in apposition and after a verb', () => {
+    expect(flagsFor('Minister Amelia Okafor opened the bridge.', 'Amelia Okafor')).toEqual(['politician']);
+    expect(flagsFor('Helena Marsh has been Mayor of Riverton since 2021.', 'Helena Marsh')).toEqual([
+      'politician',
+    ]);
+    expect(flagsFor('"We will," said Ms Marsh, who was elected mayor in 2021.', 'Helena Marsh')).toEqual([
+      'politician',
+    ]);
+    expect(flagsFor('Ravi Menon, a senator from the north, spoke.', 'Ravi Menon')).toEqual(['politician']);
+  });
+
+  it('finds convictions, arrests, wanted notices and sanctions, by full name or surname', () => {
+    expect(flagsFor('Victor Hale, 52, of Quarry Road, was found guilty of fraud.', 'Victor Hale')).toEqual([
+      'criminal',
+    ]);
+    expect(flagsFor('Police said Vellini is wanted in three countries.', 'Marco Vellini')).toEqual([
+      'criminal',
+    ]);
+    expect(flagsFor('Tom Reed was arrested on Friday.', 'Tom Reed')).toEqual(['criminal']);
+    expect(flagsFor('Viktor Draganov was sanctioned by the EU in 2023.', 'Viktor Draganov')).toEqual([
+      'sanctions',
+    ]);
+    expect(flagsFor('The assets of Draganov were frozen.', 'Viktor Draganov')).toEqual([]);
+    expect(flagsFor('Draganov has had his assets frozen under an asset freeze.', 'Viktor Draganov')).toEqual([
+      'sanctions',
+    ]);
+  });
+
+  it('raises nothing for negations', () => {
+    expect(flagsFor('Tom Reed was acquitted of all charges.', 'Tom Reed')).toEqual([]);
+    expect(flagsFor('Tom Reed was not charged.', 'Tom Reed')).toEqual([]);
+    expect(flagsFor('Tom Reed was found not guilty of fraud.', 'Tom Reed')).toEqual([]);
+    expect(flagsFor('Tom Reed was arrested but released without charge.', 'Tom Reed')).toEqual([]);
+    expect(
+      flagsFor('Sanctions against Ana Ruiz were lifted; Ruiz is no longer sanctioned.', 'Ana Ruiz'),
+    ).toEqual([]);
+    expect(flagsFor('Ana Ruiz, a candidate for mayor, spoke.', 'Ana Ruiz')).toEqual([]);
+  });
+
+  it('attaches a statement to the person it is about, not to everyone in the sentence', () => {
+    const text = 'Carla Mendes met Mayor Helena Marsh, and Victor Hale was convicted of fraud.';
+    const others = ['Helena Marsh', 'Victor Hale'];
+    expect(flagsFor(text, 'Carla Mendes', others)).toEqual([]);
+    expect(flagsFor(text, 'Helena Marsh', ['Carla Mendes', 'Victor Hale'])).toEqual(['politician']);
+    expect(flagsFor(text, 'Victor Hale', ['Carla Mendes', 'Helena Marsh'])).toEqual(['criminal']);
+    expect(flagsFor('Judge Martin Cole sentenced Hale.', 'Martin Cole', ['Victor Hale'])).toEqual([]);
+  });
+
+  it('keeps the sentence and the page as evidence', () => {
+    const evidence = findEvidence(
+      [{ text: 'Intro. Viktor Draganov was sanctioned in 2023. Outro.', url: 'http://site.test/p' }],
+      subjectOf('Viktor Draganov'),
+      [],
+    );
+    expect(evidence).toEqual([
+      {
+        flag: 'sanctions',
+        source: 'page',
+        text: 'Viktor Draganov was sanctioned in 2023.',
+        url: 'http://site.test/p',
+      },
+    ]);
+  });
+});

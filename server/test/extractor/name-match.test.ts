@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isSameName,
+  NAME_MATCH_THRESHOLD,
+  nameKeys,
+  nameSimilarity,
+  nameTokens,
+  normaliseName,
+} from '../../src/extractor/name-match.ts';
+
+describe('name normalisation', () => {
+  it('folds case, accents, punctuation and honorifics', () => {
+    expect(normaliseName('Dr. José  ÁLVAREZ-Núñez')).toBe('jose alvarez nunez');
+    expect(nameTokens('Minister Amelia Okafor MP')).toEqual(['amelia', 'okafor']);
+    expect(normaliseName('Søren Ødegaard')).toBe('soren odegaard');
+    expect(normaliseName("Mr O'Neill")).toBe('oneill');
+    expect(nameTokens('Minister')).toEqual([]);
+  });
+
+  it('gives lookup keys: tokens and their four-letter prefixes', () => {
+    expect(nameKeys(['Viktor Draganov', 'V. Draganoff'])).toEqual(
+      expect.arrayContaining(['viktor', 'vikt*', 'draganov', 'drag*', 'draganoff']),
+    );
+    expect(nameKeys(['V. Draganoff'])).not.toContain('v');
+  });
+});
+
+describe('name similarity', () => {
+  const same: [string, string][] = [
+    ['John Smith', 'Smith John'],
+    ['J. Smith', 'John Smith'],
+    ['Jon Smith', 'John Smith'],
+    ['Victor Draganov', 'Viktor Draganov'],
+    ['Viktor Draganoff', 'Viktor Draganov'],
+    ['John Michael Smith', 'John Smith'],
+    ['HELENA MARSH', 'Mayor Helena Marsh'],
+    ['Jose Alvarez Nunez', 'José Álvarez-Núñez'],
+    ['Amelia N. Okafor', 'Amelia Okafor'],
+  ];
+  const different: [string, string][] = [
+    ['Jane Smith', 'John Smith'],
+    ['Smith', 'John Smith'],
+    ['Grace Okafor', 'Amelia Okafor'],
+    ['Marco Bellini', 'Marco Vellini'],
+    ['Jo Whitcombe', 'Jo Whitfield'],
+    ['J. S.', 'John Smith'],
+    ['Helena Marsh', 'Carla Mendes'],
+  ];
+
+  it.each(same)('%s ~ %s', (a, b) => {
+    expect(nameSimilarity(a, b)).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    expect(isSameName(b, a)).toBe(true);
+  });
+
+  it.each(different)('%s ≁ %s', (a, b) => {
+    expect(nameSimilarity(a, b)).toBeLessThan(NAME_MATCH_THRESHOLD);
+  });
+
+  it('scores 1 for the same tokens and 0 for nothing in common, within 0–1', () => {
+    expect(nameSimilarity('Anna Lindqvist', 'lindqvist anna')).toBe(1);
+    expect(nameSimilarity('Anna Lindqvist', 'Peter Dunn')).toBe(0);
+    expect(nameSimilarity('', 'Peter Dunn')).toBe(0);
+    const score = nameSimilarity('J. Smith', 'John Smith');
+    expect(score).toBeGreaterThan(0.9);
+    expect(score).toBeLessThan(1);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultInput } from '../../src/extractor/analysis-types.ts';
+import { findPersonNames, peopleOfResult, sameNameVariant } from '../../src/extractor/names.ts';
+import { nameTokens } from '../../src/extractor/name-match.ts';
+
+const names = (text: string) => findPersonNames(text).names.map((n) => n.name);
+
+function result(parts: {
+  caption?: string;
+  alt?: string;
+  title?: string;
+  text?: string;
+  nearby?: string;
+}): ResultInput {
+  return {
+    key: 'r1',
+    page: { url: 'http://site.test/a', title: parts.title ?? '', text: parts.text ?? '' },
+    image: {
+      imageUrl: 'http://site.test/a.jpg',
+      alt: parts.alt ?? '',
+      caption: parts.caption ?? '',
+      nearbyText: parts.nearby ?? '',
+    },
+    similarity: 0.9,
+    crawledAt: new Date('2024-01-01'),
+  };
+}
+
+describe('person names in text', () => {
+  it('finds names after titles and in lists, and cuts the titles off', () => {
+    expect(
+      names('Festival organisers Priya Anand (left) and Jo Whitcombe with Mayor Helena Marsh (right).'),
+    ).toEqual(['Priya Anand', 'Jo Whitcombe', 'Helena Marsh']);
+    expect(names('Managing director Carla Mendes said the company had grown.')).toEqual(['Carla Mendes']);
+    expect(names('On Monday Sarah Connor left New York.')).toEqual(['Sarah Connor']);
+  });
+
+  it('keeps accents, hyphens, particles and initials', () => {
+    expect(names('José Álvarez-Núñez met Dr. Søren Ødegaard, H. Marsh and Jean-Luc de la Fontaine.')).toEqual(
+      ['José Álvarez-Núñez', 'Søren Ødegaard', 'H. Marsh', 'Jean-Luc de la Fontaine'],
+    );
+  });
+
+  it('drops organisations, places, dates and capitalised sentence starts', () => {
+    expect(
+      names(
+        'Northwind Logistics Ltd will open a depot. The Riverton Civic Party met at Riverton Crown Court on Quarry Road. ' +
+          'Breaking News from the Ashvale Chamber of Commerce. Monday January Report.',
+      ),
+    ).toEqual([]);
+  });
+
+  it('reads a courtesy title before a single word as a surname', () => {
+    const found = findPersonNames('"It is good," said Ms Marsh.');
+    expect(found.names).toEqual([]);
+    expect(found.surnames.map((s) => s.name)).toEqual(['Marsh']);
+  });
+});
+
+describe('people of a page', () => {
+  it('merges variants of one name and weights the caption highest', () => {
+    const people = peopleOfResult(
+      result({
+        caption: 'Helena Marsh at the launch.',
+        title: 'Festival opens',
+        text: 'Mayor Helena Marsh opened the festival. H. Marsh thanked Priya Anand. "Thank you," said Ms Marsh.',
+      }),
+    );
+    expect(people.map((p) => p.name)).toEqual(['Helena Marsh', 'Priya Anand']);
+    expect([...people[0]!.variants]).toEqual(['Helena Marsh', 'H. Marsh']);
+    expect(people[0]!.sources.has('caption')).toBe(true);
+    expect(people[0]!.score).toBeGreaterThan(people[1]!.score);
+  });
+
+  it('tells apart people who share a first name', () => {
+    expect(sameNameVariant(nameTokens('Jo Whitcombe'), nameTokens('Jo Whitfield'))).toBe(false);
+    expect(sameNameVariant(nameTokens('H. Marsh'), nameTokens('Helena Marsh'))).toBe(true);
+  });
+});
