@@ -249,8 +249,10 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     all = (await details(cookies.owner, extraction.id, { pageSize: 100 })).responses;
     expect(all).toHaveLength(search.numberOfResults - 1);
     expect(all.map((r) => r.sourceUrl)).not.toContain(site.pageUrl('/archive/forum-archive.html'));
-    // Named from the page fetched again.
-    expect(resultOn(all, '/politics/okafor-port-visit.html').personName).toBe(OKAFOR);
+    // Named from the page fetched again: its sentences are nowhere else.
+    const port = resultOn(all, '/politics/okafor-port-visit.html');
+    expect(port.personName).toBe(OKAFOR);
+    expect(JSON.stringify([port.personDesc, port.evidence])).toContain('Minister of Transport');
   });
 
   it('lists done extractions as NEW until the detail page is opened, then CHECKED', async () => {
