@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 
@@ -232,6 +233,18 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await screens(page, 'admin-crawls');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Opt-outs' }).click();
   await expect(page.getByRole('heading', { name: 'Opt-outs', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Opt out this face' }).click();
+  await expect(page.getByText('Upload a photo of the person.')).toBeVisible();
+  // A photo without a face: the page says so (the photo path itself is proven in the search API tests).
+  await page.getByLabel('Photo of the person').setInputFiles({
+    name: 'blank.png',
+    mimeType: 'image/png',
+    buffer: await sharp({ create: { width: 320, height: 240, channels: 3, background: '#8899aa' } })
+      .png()
+      .toBuffer(),
+  });
+  await expect(page.getByText('No face of at least 128×128 pixels was found in this photo.')).toBeVisible();
+  await page.getByLabel('By face id').check();
   await page.getByRole('button', { name: 'Opt out this face' }).click();
   await expect(page.getByText('Enter the number of an indexed face.')).toBeVisible();
   await page.getByLabel('Face id').fill('999999');

@@ -90,7 +90,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const faceEngine = new LazyFaceEngine();
   const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
   const auditLog = new AuditService(r.audit);
-  const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log);
+  const queryFaces = new QueryFaceCache();
+  const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log, queryFaces);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });
   // The analysis (services.extractionAnalyzer) is looked up when an extraction job runs.
@@ -193,7 +194,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     search: new SearchService(
       faceEngine,
       faceIndex,
-      new QueryFaceCache(),
+      queryFaces,
       new SearchRepository(db),
       access,
       config.socialMediaHosts,

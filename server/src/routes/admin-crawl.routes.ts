@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
+import { badRequest } from '../lib/http-error.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { MAX_SEED_URLS } from '../services/crawl.service.ts';
 
@@ -115,17 +116,24 @@ export function adminCrawlRoutes(services: Services): FastifyPluginAsyncTypebox 
         schema: {
           tags: ['admin'],
           body: Type.Object({
-            faceId: Type.Integer({ minimum: 1 }),
+            faceId: Type.Optional(Type.Integer({ minimum: 1 })),
+            /** A face of a photo the admin uploaded (POST /api/upload-image). */
+            faceHash: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
             reason: Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' }),
           }),
           response: { 201: Type.Object({ id: Type.Integer(), removedFaces: Type.Integer() }) },
         },
       },
       async (request, reply) => {
+        const { faceId, faceHash, reason } = request.body;
+        if ((faceId === undefined) === (faceHash === undefined)) {
+          throw badRequest('Give either the face id of an indexed face or a face of an uploaded photo.');
+        }
         const result = await indexer.optOutFace({
-          faceId: request.body.faceId,
-          reason: request.body.reason.trim(),
-          adminId: currentUser(request).id,
+          faceId,
+          faceHash,
+          reason: reason.trim(),
+          admin: currentUser(request),
           ip: request.ip,
         });
         return reply.code(201).send(result);

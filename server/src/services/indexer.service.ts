@@ -6,9 +6,10 @@ import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
 import { ImageDecodeError } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { isIndexableFace, similarity, SIMILARITY_THRESHOLD } from '../face/similarity.ts';
-import { notFound } from '../lib/http-error.ts';
+import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OccurrenceRecord, WebIndexRepository } from '../repositories/web-index.repository.ts';
+import type { QueryFaceCache } from './query-face-cache.ts';
 
 /** Faces compared per query while looking for indexed faces that match a new opt-out. */
 const OPT_OUT_SCAN_BATCH = 5_000;
@@ -51,6 +52,8 @@ export class IndexerService {
     private readonly dataDir: string,
     private readonly audit: AuditRepository,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+    /** Faces of recent uploads, for opt-outs by photo. */
+    private readonly queryFaces?: Pick<QueryFaceCache, 'get'>,
   ) {}
 
   /** True while no face has been indexed (the first start's demo crawl depends on it). */
@@ -179,21 +182,23 @@ export class IndexerService {
   }
 
   /**
-   * Opts an indexed face out: its descriptor joins the opt-out list and every indexed face of the same
-   * model that matches it is deleted (with a `remove` in the change log), so the person disappears from
-   * search now and is refused by every later crawl.
+   * Opts a face out: its descriptor joins the opt-out list and every indexed face of the same model
+   * that matches it is deleted (with a `remove` in the change log), so the person disappears from
+   * search now and is refused by every later crawl. The face is an indexed one (`faceId`) or one the
+   * admin found in an uploaded photo (`faceHash` from upload-image: a person asking to be removed
+   * usually sends a photo, not a face of the index).
    */
   async optOutFace(request: {
-    faceId: number;
+    faceId?: number | undefined;
+    faceHash?: string | undefined;
     reason: string;
-    adminId: number | null;
+    admin: { id: number; organizationId: number } | null;
     ip?: string | null;
   }): Promise<OptOutResult> {
-    const { faceId, reason, adminId } = request;
-    const face = await this.webIndex.findFaceById(faceId);
-    if (!face) throw notFound('Face not found.');
-    const { descriptor, model_id: modelId } = face;
-    const matches = new Set([faceId]);
+    const { reason } = request;
+    const adminId = request.admin?.id ?? null;
+    const { descriptor, modelId, faceId } = await this.faceToOptOut(request);
+    const matches = new Set(faceId === undefined ? [] : [faceId]);
     const scan = async (repository: WebIndexRepository, afterId: number): Promise<number> => {
       let lastId = afterId;
       for (;;) {
@@ -220,11 +225,26 @@ export class IndexerService {
       actorUserId: adminId,
       organizationId: null,
       action: 'face.opt_out',
-      target: String(faceId),
+      target: faceId === undefined ? 'uploaded photo' : String(faceId),
       detail: { optOutId: result.id, removedFaces: result.removedFaces },
       ip: request.ip ?? null,
     });
     return result;
+  }
+
+  private async faceToOptOut(request: {
+    faceId?: number | undefined;
+    faceHash?: string | undefined;
+    admin: { id: number; organizationId: number } | null;
+  }): Promise<{ descriptor: Float32Array; modelId: string; faceId?: number }> {
+    if (request.faceHash !== undefined) {
+      const face = request.admin && this.queryFaces?.get(request.faceHash, request.admin.organizationId);
+      if (!face) throw badRequest('The selected face is no longer available. Please upload the photo again.');
+      return { descriptor: face.descriptor, modelId: (await this.faceEngine.get()).modelId };
+    }
+    const face = request.faceId === undefined ? undefined : await this.webIndex.findFaceById(request.faceId);
+    if (!face) throw notFound('Face not found.');
+    return { descriptor: face.descriptor, modelId: face.model_id, faceId: face.id };
   }
 
   async listOptOuts(page: { page: number; pageSize: number }): Promise<OptOutRow[]> {

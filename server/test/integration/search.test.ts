@@ -250,4 +250,25 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     // Matched by descriptor: the same face in the festival photo is gone too.
     expect(answer.results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festival.file))).toBe(false);
   });
+
+  it('an admin opts a person out with a photo of them: every sighting of the face is gone', async () => {
+    const photo = photos.get(DEMO_PHOTOS.mendes.file)!;
+    const before = (await search(cookies.a, [await uploadOneFace(cookies.a, photo)])).json<SearchAnswer>();
+    expect(before.results.length).toBeGreaterThan(1);
+
+    const analystHash = await uploadOneFace(cookies.a, photo);
+    const adminHash = await uploadOneFace(cookies.admin, photo);
+    const optOut = (payload: object) =>
+      t.request({ method: 'POST', url: '/api/admin/opt-outs', cookie: cookies.admin, payload });
+    // Neither or both ways of naming the face, or a face uploaded by someone else: refused, nothing removed.
+    expect((await optOut({ reason: 'Request of the person (test)' })).statusCode).toBe(400);
+    expect((await optOut({ faceId: 1, faceHash: adminHash, reason: 'Both' })).statusCode).toBe(400);
+    expect((await optOut({ faceHash: analystHash, reason: 'Not my upload' })).statusCode).toBe(400);
+
+    const done = await optOut({ faceHash: adminHash, reason: 'Request of the person (test)' });
+    expect(done.statusCode, done.body).toBe(201);
+    expect(done.json().removedFaces).toBeGreaterThan(1);
+    const after = (await search(cookies.a, [await uploadOneFace(cookies.a, photo)])).json<SearchAnswer>();
+    expect(after.results).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@ import type {
   CreateBillingPlanInput,
 } from '@osint/contract/admin';
 import type { AuditPage } from '@osint/contract/audit';
+import type { UploadImageResponse } from '@osint/contract/search';
 import { api, apiFile } from '../../lib/api-client.ts';
 
 export type CrawlStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'STOPPED' | 'FAILED';
@@ -79,11 +80,13 @@ export const adminApi = {
   crawl: (id: string) => api<CrawlDetail>(`/admin/crawls/${encodeURIComponent(id)}`),
   startCrawl: (urls: string[]) => api<{ id: string }>('/admin/crawl', { method: 'POST', body: { urls } }),
   optOuts: () => api<OptOutRow[]>('/admin/opt-outs', { query: { pageSize: 200 } }),
-  addOptOut: (faceId: number, reason: string) =>
+  addOptOut: (face: { faceId: number } | { faceHash: string }, reason: string) =>
     api<{ id: number; removedFaces: number }>('/admin/opt-outs', {
       method: 'POST',
-      body: { faceId, reason },
+      body: { ...face, reason },
     }),
+  /** Faces of a photo (POST /api/upload-image; the photo is not stored). */
+  detectFaces: (img: string) => api<UploadImageResponse>('/upload-image', { method: 'POST', body: { img } }),
   audit: (query: AuditQuery, page: number) =>
     api<AuditPage>('/admin/audit', { query: { ...query, page, pageSize: AUDIT_PAGE_SIZE } }),
   auditExport: (query: AuditQuery) =>

@@ -4,7 +4,9 @@ import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { TextArea, TextInput } from '../../components/text-field.tsx';
+import type { DetectedFace } from '@osint/contract/search';
 import { violationsByField } from '../../lib/api-client.ts';
+import { fileToBase64 } from '../../lib/file-data.ts';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
 import { AdminHeader, errorText, When } from './admin-ui.tsx';
 import './admin.css';
@@ -78,16 +80,52 @@ export function AdminOptOutsPage() {
   );
 }
 
+type FaceSource = 'photo' | 'faceId';
+
+/**
+ * Adds an opt-out. A person asking to be removed usually sends a photo: the admin uploads it and picks
+ * the face; an indexed face can also be named by its id.
+ */
 function AddOptOutForm() {
   const queryClient = useQueryClient();
   const { showBanner } = useBanner();
+  const [source, setSource] = useState<FaceSource>('photo');
   const [faceId, setFaceId] = useState('');
+  const [faces, setFaces] = useState<DetectedFace[]>([]);
+  const [faceHash, setFaceHash] = useState<string>();
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<{ faceId?: string; reason?: string }>({});
+  const [errors, setErrors] = useState<{ face?: string; reason?: string }>({});
+  const [fileKey, setFileKey] = useState(0);
+  const detect = useMutation({
+    mutationFn: async (file: File) => adminApi.detectFaces(await fileToBase64(file)),
+    onSuccess: (answer) => {
+      setFaces(answer.faces);
+      setFaceHash(answer.faces.length === 1 ? answer.faces[0]!.hash : undefined);
+      setErrors((e) => ({
+        ...e,
+        face:
+          answer.faces.length === 0
+            ? `No face of at least ${answer.minFaceSize}×${answer.minFaceSize} pixels was found in this photo.`
+            : undefined,
+      }));
+    },
+    onError: (failure) => {
+      setFaces([]);
+      setFaceHash(undefined);
+      setErrors((e) => ({ ...e, face: errorText(failure, 'The photo could not be read.') }));
+    },
+  });
   const add = useMutation({
-    mutationFn: () => adminApi.addOptOut(Number(faceId.trim()), reason.trim()),
+    mutationFn: () =>
+      adminApi.addOptOut(
+        source === 'photo' ? { faceHash: faceHash! } : { faceId: Number(faceId.trim()) },
+        reason.trim(),
+      ),
     onSuccess: async (result) => {
       setFaceId('');
+      setFaces([]);
+      setFaceHash(undefined);
+      setFileKey((k) => k + 1);
       setReason('');
       showBanner({
         message: 'The face has been opted out.',
@@ -99,8 +137,9 @@ function AddOptOutForm() {
     onError: (failure) => {
       const fields = violationsByField(failure);
       setErrors({
-        faceId:
+        face:
           fields.faceId ??
+          fields.faceHash ??
           (fields.reason ? undefined : errorText(failure, 'The face could not be opted out.')),
         reason: fields.reason,
       });
@@ -109,27 +148,102 @@ function AddOptOutForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const next: typeof errors = {};
-    if (!/^\d+$/.test(faceId.trim()) || Number(faceId) < 1)
-      next.faceId = 'Enter the number of an indexed face.';
+    if (source === 'faceId' && (!/^\d+$/.test(faceId.trim()) || Number(faceId) < 1))
+      next.face = 'Enter the number of an indexed face.';
+    if (source === 'photo' && !faceHash)
+      next.face = faces.length > 1 ? 'Choose the face to opt out.' : 'Upload a photo of the person.';
     if (!reason.trim()) next.reason = 'Please give the reason for the opt-out.';
     setErrors(next);
-    if (!next.faceId && !next.reason) add.mutate();
+    if (!next.face && !next.reason) add.mutate();
   };
   return (
     <form className="card admin-form admin-form--wide" onSubmit={submit} noValidate>
       <h2 className="admin-section-title">Add a face</h2>
+      <fieldset className="admin-choice">
+        <legend className="visually-hidden">How to name the face</legend>
+        {(
+          [
+            ['photo', 'From a photo'],
+            ['faceId', 'By face id'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="admin-choice-option">
+            <input
+              type="radio"
+              name="opt-out-source"
+              value={value}
+              checked={source === value}
+              onChange={() => {
+                setSource(value);
+                setErrors((e) => ({ ...e, face: undefined }));
+              }}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
       <div className="admin-form-row admin-form-row--id">
-        <TextInput
-          label="Face id"
-          inputMode="numeric"
-          value={faceId}
-          error={errors.faceId}
-          hint="The id of the indexed face to remove."
-          onChange={(event) => {
-            setFaceId(event.target.value);
-            setErrors((e) => ({ ...e, faceId: undefined }));
-          }}
-        />
+        {source === 'photo' ? (
+          <div className="field">
+            <label className="field__label" htmlFor="opt-out-photo">
+              Photo of the person
+            </label>
+            <input
+              key={fileKey}
+              id="opt-out-photo"
+              className="input"
+              type="file"
+              accept="image/jpeg,image/png,image/bmp,image/tiff"
+              aria-describedby="opt-out-photo-hint"
+              aria-invalid={errors.face ? true : undefined}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                setErrors((e) => ({ ...e, face: undefined }));
+                if (file) detect.mutate(file);
+              }}
+            />
+            <p id="opt-out-photo-hint" className="field__hint">
+              {detect.isPending
+                ? 'Looking for faces…'
+                : 'JPG, PNG, BMP or TIFF, at most 1.5 MB. The photo is not stored.'}
+            </p>
+            {faces.length > 0 && (
+              <div className="admin-face-choices" role="radiogroup" aria-label="Face to opt out">
+                {faces.map((face, index) => (
+                  <label key={face.hash} className="admin-face-choice">
+                    <input
+                      type="radio"
+                      name="opt-out-face"
+                      checked={faceHash === face.hash}
+                      onChange={() => {
+                        setFaceHash(face.hash);
+                        setErrors((e) => ({ ...e, face: undefined }));
+                      }}
+                    />
+                    <img src={`data:image/jpeg;base64,${face.base64}`} alt={`Face ${index + 1}`} />
+                  </label>
+                ))}
+              </div>
+            )}
+            {errors.face && (
+              <p className="field__error" role="alert">
+                {errors.face}
+              </p>
+            )}
+          </div>
+        ) : (
+          <TextInput
+            label="Face id"
+            inputMode="numeric"
+            value={faceId}
+            error={errors.face}
+            hint="The id of the indexed face to remove."
+            onChange={(event) => {
+              setFaceId(event.target.value);
+              setErrors((e) => ({ ...e, face: undefined }));
+            }}
+          />
+        )}
         <TextArea
           label="Reason"
           rows={2}

@@ -22,16 +22,6 @@ export function saveSearch(body: {
   return api('/search/save', { method: 'POST', body });
 }
 
-/** The file as base64 without its data: prefix (spec 001 §7 upload-image). */
-export function fileToBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.readAsDataURL(file);
-  });
-}
-
 /** Spec 001 §2: /search/{imageUrl} downloads the image as a file before searching it. */
 export async function downloadImage(url: string): Promise<File> {
   const response = await fetch(url, { credentials: 'same-origin' });

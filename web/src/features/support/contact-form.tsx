@@ -12,6 +12,7 @@ import { Dropdown } from '../../components/dropdown.tsx';
 import { MessageBanner, type BannerMessage } from '../../components/message-banner.tsx';
 import { TextArea, TextInput } from '../../components/text-field.tsx';
 import { api, ApiError } from '../../lib/api-client.ts';
+import { readFileAsDataUrl } from '../../lib/file-data.ts';
 import './support.css';
 
 interface Attachment {
@@ -25,15 +26,6 @@ interface Attachment {
 
 const SUBJECT_OPTIONS = CONTACT_SUBJECTS.map((subject) => ({ value: subject, label: subject }));
 const FIELDS: readonly string[] = ['email', 'subject', 'message', 'files'] satisfies ContactField[];
-
-function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error(`Could not read ${file.name}`));
-    reader.readAsDataURL(file);
-  });
-}
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -72,7 +64,7 @@ export function ContactForm({ lockedEmail }: { lockedEmail?: string | undefined 
   const addFiles = async (files: File[]) => {
     if (files.length === 0) return;
     clearError('files');
-    const read = await Promise.allSettled(files.map(readAsDataUrl));
+    const read = await Promise.allSettled(files.map(readFileAsDataUrl));
     const added: Attachment[] = [];
     read.forEach((result, index) => {
       const file = files[index];
