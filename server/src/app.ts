@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -6,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { checkoutCspSources } from './billing/checkout-csp.ts';
 import type { Config } from './config.ts';
 import { createContainer, type Container } from './container.ts';
@@ -28,6 +29,7 @@ import { fastspringRoutes } from './routes/fastspring.routes.ts';
 import { adminOrganizationRoutes } from './routes/admin-organization.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
+import { metricsRoutes } from './routes/metrics.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
 import { dataExtractorRoutes } from './routes/data-extractor.routes.ts';
 import { adminDataExtractorRoutes } from './routes/admin-data-extractor.routes.ts';
@@ -37,6 +39,17 @@ import { teamRoutes } from './routes/team.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * What a request's log line says about it. Secrets that travel in URLs (the e-mail verification hash,
+ * any token= query parameter) are masked so that logs never hold a working link.
+ */
+function logRequest(request: FastifyRequest) {
+  const url = request.url
+    .replace(/(\/validate\/)[^/?#]+/, '$1[redacted]')
+    .replace(/([?&](?:token|hash|key)=)[^&#]*/gi, '$1[redacted]');
+  return { method: request.method, url, host: request.host, remoteAddress: request.ip };
+}
 
 /** Signed third-party callbacks that cannot carry our Origin header. */
 const ORIGIN_CHECK_EXEMPT = ['/api/fastspring/webhook'];
@@ -53,10 +66,16 @@ export async function buildApp(
   options: { logger?: boolean } = {},
 ): Promise<BuiltApp> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: logRequest } },
     bodyLimit: 1024 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1',
     frameworkErrors: frameworkErrorHandler,
+    // One id per request in every log line and in the X-Request-Id answer header; a proxy's own id is
+    // kept when it is a plain token.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
     ajv: {
       customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
@@ -89,6 +108,18 @@ export async function buildApp(
   registerErrorHandler(app);
   registerOriginCheck(app, config.publicUrl, ORIGIN_CHECK_EXEMPT);
   registerAuth(app, container.services.sessions, config.publicUrl);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    container.services.metrics.observeRequest(
+      request.method,
+      request.routeOptions.url,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
   // HSTS only where the browser reached us over https (PUBLIC_URL https, or X-Forwarded-Proto behind a
   // trusted proxy); over plain http it would be meaningless.
   app.addHook('onRequest', async (request, reply) => {
@@ -110,6 +141,7 @@ export async function buildApp(
   await app.register(
     async (api) => {
       await api.register(healthRoutes(db));
+      await api.register(metricsRoutes(container.services));
       await api.register(userRoutes(container.services, config));
       await api.register(supportRoutes(container.services));
       await api.register(adminUserRoutes(container.services));

@@ -37,6 +37,8 @@ export interface Config {
   session: { idleMinutes: number; absoluteHours: number };
   rateLimit: { enabled: boolean };
   logLevel: string;
+  /** Bearer token a Prometheus scraper sends to GET /api/metrics (METRICS_TOKEN); unset: admins only. */
+  metricsToken: string | undefined;
   /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
   socialMediaHosts: string[];
   /**
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     rateLimit: { enabled: flag(env.RATE_LIMIT, true) },
     logLevel: env.LOG_LEVEL ?? 'info',
+    metricsToken: env.METRICS_TOKEN || undefined,
     socialMediaHosts: env.SOCIAL_MEDIA_HOSTS
       ? env.SOCIAL_MEDIA_HOSTS.split(',')
           .map((h) => h.trim().toLowerCase())

@@ -16,6 +16,8 @@ import { SeatRepository } from './repositories/seat.repository.ts';
 import { BillingService } from './services/billing.service.ts';
 import { FastSpringService } from './services/fastspring.service.ts';
 import { JobRepository } from './repositories/job.repository.ts';
+import { MetricsRepository } from './repositories/metrics.repository.ts';
+import { MetricsService } from './services/metrics.service.ts';
 import { OrganizationRepository } from './repositories/organization.repository.ts';
 import { SessionRepository } from './repositories/session.repository.ts';
 import { SupportMessageRepository } from './repositories/support-message.repository.ts';
@@ -201,6 +203,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       config.dataDir,
       r.audit,
     ),
+    metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));

@@ -51,8 +51,10 @@ export class FaceIndexService {
     return this.sync.index.search(query, options);
   }
 
+  /** Faces in this process's index, with every change committed so far applied (as a search sees it). */
   async size(): Promise<number> {
     await this.start();
+    await this.sync.refresh();
     return this.sync.index.count();
   }
 
