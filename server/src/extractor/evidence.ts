@@ -55,7 +55,8 @@ const RULES: Rule[] = [
     flag: 'sanctions',
     after:
       /\b(?:sanctioned|under (?:\w+ )?sanctions|sanctions (?:list|designation|against (?:him|her|them))|placed on (?:a|the) (?:\w+ )?sanctions? list|designated (?:by|under|as)|asset freeze|assets (?:were |have been )?frozen|travel ban|blacklisted|specially designated national|sdn list|ofac)\b/i,
-    before: /\b(?:sanctioned|blacklisted)\s*$/i,
+    // "The EU has sanctioned Bulgarian businessman Viktor Draganov": the object of the verb.
+    before: /\b(?:sanctioned|blacklisted)(?:\s+[\p{L}-]+){0,2}\s*$/iu,
     negation:
       /\b(?:not|never|no longer|lifted|delisted|removed from|unfrozen|overturned|annulled|struck down)\b/i,
   },
