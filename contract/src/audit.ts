@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = {
   'admin.user.unblocked': 'Unblocked a user',
   'admin.billing_plan.created': 'Created a billing plan',
   'admin.audit.exported': 'Exported the audit log',
+  'admin.job.retried': 'Retried a failed job',
   'admin.watchlist.imported': 'Imported a watch-list',
   'admin.watchlist.deleted': 'Deleted a watch-list',
   'crawl.start': 'Started a crawl',

@@ -30,6 +30,7 @@ import { adminOrganizationRoutes } from './routes/admin-organization.routes.ts';
 import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { metricsRoutes } from './routes/metrics.routes.ts';
+import { adminJobsRoutes } from './routes/admin-jobs.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
 import { dataExtractorRoutes } from './routes/data-extractor.routes.ts';
 import { adminDataExtractorRoutes } from './routes/admin-data-extractor.routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes(db));
       await api.register(metricsRoutes(container.services));
+      await api.register(adminJobsRoutes(container.services));
       await api.register(userRoutes(container.services, config));
       await api.register(supportRoutes(container.services));
       await api.register(adminUserRoutes(container.services));

@@ -18,6 +18,7 @@ import { FastSpringService } from './services/fastspring.service.ts';
 import { JobRepository } from './repositories/job.repository.ts';
 import { MetricsRepository } from './repositories/metrics.repository.ts';
 import { MetricsService } from './services/metrics.service.ts';
+import { AdminJobsService } from './services/admin-jobs.service.ts';
 import { OrganizationRepository } from './repositories/organization.repository.ts';
 import { SessionRepository } from './repositories/session.repository.ts';
 import { SupportMessageRepository } from './repositories/support-message.repository.ts';
@@ -204,6 +205,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
+    adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));

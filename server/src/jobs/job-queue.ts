@@ -1,3 +1,4 @@
+import type { Job } from '../db/schema.ts';
 import type { JobRepository } from '../repositories/job.repository.ts';
 import type { JobRunner } from './job-runner.ts';
 
@@ -24,5 +25,12 @@ export class JobQueue {
   ): Promise<void> {
     await this.jobs.insert({ queue, payload, ...options });
     this.localRunner?.wake();
+  }
+
+  /** Queues a dead job again (admin retry): the job as queued, or undefined when it was not dead. */
+  async retryDead(id: number): Promise<Job | undefined> {
+    const job = await this.jobs.requeueDead(id);
+    if (job) this.localRunner?.wake();
+    return job;
   }
 }

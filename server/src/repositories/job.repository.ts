@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Job } from '../db/schema.ts';
+import type { Job, JobStatus } from '../db/schema.ts';
 
 export class JobRepository {
   constructor(private readonly db: Db) {}
@@ -66,6 +66,56 @@ export class JobRepository {
       .where('id', '=', id)
       .where('locked_by', '=', workerId)
       .execute();
+  }
+
+  /** One page of the jobs in a state, newest first (by when they finished, then were created). */
+  async listByStatus(
+    status: JobStatus,
+    page: number,
+    pageSize: number,
+  ): Promise<{ rows: Job[]; total: number }> {
+    const [rows, total] = await Promise.all([
+      this.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('status', '=', status)
+        .orderBy(sql`coalesce(finished_at, run_at)`, 'desc')
+        .orderBy('id', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
+      this.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('status', '=', status)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.count) };
+  }
+
+  async findById(id: number): Promise<Job | undefined> {
+    return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Queues a dead job again for a fresh round of attempts, now. Only a DEAD job changes (a second retry,
+   * or a retry racing another, finds it QUEUED and does nothing); its last error stays until it runs.
+   */
+  async requeueDead(id: number): Promise<Job | undefined> {
+    return this.db
+      .updateTable('jobs')
+      .set({
+        status: 'QUEUED',
+        attempts: 0,
+        run_at: new Date(),
+        finished_at: null,
+        locked_at: null,
+        locked_by: null,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'DEAD')
+      .returningAll()
+      .executeTakeFirst();
   }
 
   async countByStatus(queue: string) {
