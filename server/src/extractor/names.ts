@@ -168,6 +168,23 @@ const NOT_PERSON_WORDS = new Set(
   ).split(' '),
 );
 
+/** Words that are never a surname: a run with one is an organisation, a place or an event. */
+const STRONG_NOT_PERSON_WORDS = new Set(
+  (
+    'ltd limited inc incorporated llc plc corp corporation company co group holdings bank foundation trust party ' +
+    'council committee commission board assembly parliament senate government ministry department agency office ' +
+    'bureau police court tribunal prison university college school academy institute hospital hospice clinic ' +
+    'church cathedral museum library club society association union alliance federation league news times courier ' +
+    'digest daily journal gazette tribune street st road rd lane avenue ave square river valley lake airport ' +
+    'station harbour harbor festival centre center stadium arena hotel restaurant cafe pub chamber commerce ' +
+    'logistics monday tuesday wednesday thursday friday saturday sunday republic kingdom'
+  ).split(' '),
+);
+
+function isSoftSurnameRun(folded: string[]): boolean {
+  return !folded.some((w) => STRONG_NOT_PERSON_WORDS.has(w)) && folded.length <= 3;
+}
+
 /** Sentence starters and other capitalised words that begin a run but are never a name. */
 const STARTERS = new Set(
   (
@@ -214,7 +231,14 @@ function looksLikePerson(words: string[], atSentenceStart = false): boolean {
   if (words.length < 2) return false;
   if (real.length > 4) return false;
   const folded = words.map((w) => foldText(w));
-  if (folded.some((w) => NOT_PERSON_WORDS.has(w) || STARTERS.has(w))) return false;
+  if (folded.some((w) => STARTERS.has(w) || STRONG_NOT_PERSON_WORDS.has(w))) return false;
+  if (folded.some((w) => NOT_PERSON_WORDS.has(w))) {
+    // Words like "Park", "Hall" or "Bell" are also surnames: "Nina Park" is a person, "Riverside Park"
+    // is not. A known first name in front decides.
+    const first = real[0]!;
+    if (isSoftSurnameRun(folded) && tagsOf(first)[0]?.includes('FirstName')) return true;
+    return false;
+  }
   if (isInitial(words[words.length - 1]!)) return false; // "Helena J." is a cut name
   const tags = tagsOf(real.join(' '));
   const flat = tags.flat();
