@@ -37,6 +37,11 @@ export interface Config {
   session: { idleMinutes: number; absoluteHours: number };
   rateLimit: { enabled: boolean };
   logLevel: string;
+  /**
+   * Secret that seals the face tokens of uploads (QUERY_FACE_KEY); unset: a key generated once and kept in
+   * the database, which every process over that database shares.
+   */
+  queryFaceKey: string | undefined;
   /** Bearer token a Prometheus scraper sends to GET /api/metrics (METRICS_TOKEN); unset: admins only. */
   metricsToken: string | undefined;
   /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
@@ -124,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     rateLimit: { enabled: flag(env.RATE_LIMIT, true) },
     logLevel: env.LOG_LEVEL ?? 'info',
+    queryFaceKey: env.QUERY_FACE_KEY || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     socialMediaHosts: env.SOCIAL_MEDIA_HOSTS
       ? env.SOCIAL_MEDIA_HOSTS.split(',')

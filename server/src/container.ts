@@ -34,7 +34,8 @@ import { DataExtractorService } from './services/data-extractor.service.ts';
 import type { ExtractionAnalysis, ExtractionAnalyzer } from './extractor/analysis-types.ts';
 import { SearchRepository } from './repositories/search.repository.ts';
 import { FaceIndexService } from './services/face-index.service.ts';
-import { QueryFaceCache } from './services/query-face-cache.ts';
+import { AppSettingsRepository } from './repositories/app-settings.repository.ts';
+import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { AccessService } from './services/access.service.ts';
@@ -93,7 +94,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const faceEngine = new LazyFaceEngine();
   const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
   const auditLog = new AuditService(r.audit);
-  const queryFaces = new QueryFaceCache();
+  const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log, queryFaces);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });
@@ -151,6 +152,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceEngine,
     faceIndex,
+    queryFaces,
     watchlists,
     wikipedia,
     extractionAnalyzer: new TextAnalyzer({

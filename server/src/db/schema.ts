@@ -461,6 +461,19 @@ export interface DataExtractionWikipediaTable {
   checked: Generated<boolean>;
 }
 
+/** Shared state of several processes over one database (migration 0010). */
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
+export interface RateLimitWindowsTable {
+  key: string;
+  count: number;
+  reset_at: Date;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -492,6 +505,8 @@ export interface Database {
   data_extraction_results: DataExtractionResultsTable;
   data_extraction_connections: DataExtractionConnectionsTable;
   data_extraction_wikipedia: DataExtractionWikipediaTable;
+  app_settings: AppSettingsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type User = Selectable<UsersTable>;

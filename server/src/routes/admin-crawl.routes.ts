@@ -3,6 +3,7 @@ import type { Services } from '../container.ts';
 import { badRequest } from '../lib/http-error.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { MAX_SEED_URLS } from '../services/crawl.service.ts';
+import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 
 const CrawlStatus = Type.Union([
   Type.Literal('QUEUED'),
@@ -118,7 +119,7 @@ export function adminCrawlRoutes(services: Services): FastifyPluginAsyncTypebox 
           body: Type.Object({
             faceId: Type.Optional(Type.Integer({ minimum: 1 })),
             /** A face of a photo the admin uploaded (POST /api/upload-image). */
-            faceHash: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            faceHash: Type.Optional(Type.String({ minLength: 1, maxLength: QUERY_FACE_TOKEN_MAX_LENGTH })),
             reason: Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S' }),
           }),
           response: { 201: Type.Object({ id: Type.Integer(), removedFaces: Type.Integer() }) },

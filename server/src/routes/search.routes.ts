@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
@@ -55,7 +56,10 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['search'],
           body: Type.Object({
-            faces: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20 }),
+            faces: Type.Array(Type.String({ maxLength: QUERY_FACE_TOKEN_MAX_LENGTH }), {
+              minItems: 1,
+              maxItems: 20,
+            }),
             type: Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]),
           }),
           response: {

@@ -9,7 +9,7 @@ import { isIndexableFace, similarity, SIMILARITY_THRESHOLD } from '../face/simil
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OccurrenceRecord, WebIndexRepository } from '../repositories/web-index.repository.ts';
-import type { QueryFaceCache } from './query-face-cache.ts';
+import type { QueryFaceTokens } from './query-face-token.ts';
 
 /** Faces compared per query while looking for indexed faces that match a new opt-out. */
 const OPT_OUT_SCAN_BATCH = 5_000;
@@ -53,7 +53,7 @@ export class IndexerService {
     private readonly audit: AuditRepository,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
     /** Faces of recent uploads, for opt-outs by photo. */
-    private readonly queryFaces?: Pick<QueryFaceCache, 'get'>,
+    private readonly queryFaces?: Pick<QueryFaceTokens, 'open'>,
   ) {}
 
   /** True while no face has been indexed (the first start's demo crawl depends on it). */
@@ -238,7 +238,8 @@ export class IndexerService {
     admin: { id: number; organizationId: number } | null;
   }): Promise<{ descriptor: Float32Array; modelId: string; faceId?: number }> {
     if (request.faceHash !== undefined) {
-      const face = request.admin && this.queryFaces?.get(request.faceHash, request.admin.organizationId);
+      const face =
+        request.admin && (await this.queryFaces?.open(request.faceHash, request.admin.organizationId));
       if (!face) throw badRequest('The selected face is no longer available. Please upload the photo again.');
       return { descriptor: face.descriptor, modelId: (await this.faceEngine.get()).modelId };
     }

@@ -16,7 +16,7 @@ import type { FaceSighting, NewSearchResult, SearchRepository } from '../reposit
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { FaceIndexService } from './face-index.service.ts';
-import type { QueryFaceCache } from './query-face-cache.ts';
+import type { QueryFaceTokens } from './query-face-token.ts';
 import type { AuthUser } from './session.service.ts';
 
 /** Spec 001 §1: query photos of at most 1.5 MB. */
@@ -66,7 +66,7 @@ export class SearchService {
   constructor(
     private readonly engine: LazyFaceEngine,
     private readonly index: FaceIndexService,
-    private readonly cache: QueryFaceCache,
+    private readonly tokens: QueryFaceTokens,
     private readonly searches: SearchRepository,
     private readonly access: AccessService,
     private readonly socialMediaHosts: readonly string[],
@@ -95,14 +95,16 @@ export class SearchService {
       image,
       searchable.map((face) => face.box),
     );
-    const faces = searchable.map((face, i) => ({
-      hash: this.cache.put({
-        descriptor: face.descriptor,
-        organizationId: user.organizationId,
-        userId: user.id,
-      }),
-      base64: crops[i]!.toString('base64'),
-    }));
+    const faces = await Promise.all(
+      searchable.map(async (face, i) => ({
+        hash: await this.tokens.seal({
+          descriptor: face.descriptor,
+          organizationId: user.organizationId,
+          userId: user.id,
+        }),
+        base64: crops[i]!.toString('base64'),
+      })),
+    );
     return {
       faces,
       smallFaceCount: analysis.faces.length - searchable.length,
@@ -118,7 +120,9 @@ export class SearchService {
   async search(user: AuthUser, hashes: string[], type: SearchType): Promise<SearchAnswer> {
     const access = await this.access.require(user);
     const started = performance.now();
-    const descriptors = hashes.map((hash) => this.cache.get(hash, user.organizationId)?.descriptor);
+    const descriptors = await Promise.all(
+      hashes.map(async (hash) => (await this.tokens.open(hash, user.organizationId))?.descriptor),
+    );
     if (descriptors.length === 0 || descriptors.some((d) => !d)) {
       throw badRequest('The selected face is no longer available. Please upload the photo again.');
     }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_STAFF_LABEL, type AuditPage } from '@osint/contract/audit';
-import type { QueryFaceCache } from '../../src/services/query-face-cache.ts';
 import { createAdmin, FIXTURE_PASSWORD, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -105,9 +104,12 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('records a face search with who, when and how many results, and nothing of the photo', async () => {
-    const cache = (t.container.services.search as unknown as { cache: QueryFaceCache }).cache;
     const descriptor = new Float32Array(128).fill(1 / Math.sqrt(128));
-    const hash = cache.put({ descriptor, organizationId: owner.organizationId, userId: member.id });
+    const hash = await t.container.services.queryFaces.seal({
+      descriptor,
+      organizationId: owner.organizationId,
+      userId: member.id,
+    });
     const response = await t.request({
       method: 'POST',
       url: '/api/search',

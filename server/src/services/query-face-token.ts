@@ -1,0 +1,104 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import type { AppSettingsRepository } from '../repositories/app-settings.repository.ts';
+
+export interface QueryFace {
+  descriptor: Float32Array;
+  organizationId: number;
+  userId: number;
+  expiresAt: number;
+}
+
+/** Spec: a face picked from an upload can be searched for 30 minutes. */
+export const QUERY_FACE_TTL_MS = 30 * 60_000;
+
+/** Longest token the routes accept: a 512-dimension descriptor still fits (128 gives ~750 characters). */
+export const QUERY_FACE_TOKEN_MAX_LENGTH = 3072;
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** expiresAt (float64 ms) + organizationId (uint32) + userId (uint32). */
+const HEADER_BYTES = 16;
+const SETTING_KEY = 'query_face_key';
+
+/**
+ * The faces found in an upload travel to the browser as sealed tokens instead of staying in one
+ * process's memory: AES-256-GCM over the descriptor, the organization, the user and the expiry, so any
+ * API process that shares the key can open them, nobody can read or forge them, and the upload itself
+ * is never stored. The key comes from QUERY_FACE_KEY, or is generated once and kept in the database
+ * (app_settings) so that every process over that database agrees on it without configuration.
+ *
+ * Token: base64url(version ‖ iv ‖ ciphertext ‖ tag); the version byte is authenticated too.
+ */
+export class QueryFaceTokens {
+  private key: Promise<Buffer> | undefined;
+
+  constructor(
+    private readonly settings: Pick<AppSettingsRepository, 'getOrCreate'>,
+    private readonly configuredKey: string | undefined,
+    private readonly ttlMs = QUERY_FACE_TTL_MS,
+  ) {}
+
+  async seal(face: Omit<QueryFace, 'expiresAt'>, now = Date.now()): Promise<string> {
+    const key = await this.getKey();
+    const plain = Buffer.alloc(HEADER_BYTES + face.descriptor.byteLength);
+    plain.writeDoubleLE(now + this.ttlMs, 0);
+    plain.writeUInt32LE(face.organizationId, 8);
+    plain.writeUInt32LE(face.userId, 12);
+    Buffer.from(face.descriptor.buffer, face.descriptor.byteOffset, face.descriptor.byteLength).copy(
+      plain,
+      HEADER_BYTES,
+    );
+    const iv = randomBytes(IV_BYTES);
+    const version = Buffer.of(VERSION);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(version);
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([version, iv, sealed, cipher.getAuthTag()]).toString('base64url');
+  }
+
+  /** The face, if the token is genuine, has not expired and belongs to the organization asking. */
+  async open(token: string, organizationId: number, now = Date.now()): Promise<QueryFace | undefined> {
+    if (token.length > QUERY_FACE_TOKEN_MAX_LENGTH || !/^[\w-]+$/.test(token)) return undefined;
+    const bytes = Buffer.from(token, 'base64url');
+    if (bytes.length < 1 + IV_BYTES + HEADER_BYTES + 4 + TAG_BYTES || bytes[0] !== VERSION) return undefined;
+    const key = await this.getKey();
+    let plain: Buffer;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, 1 + IV_BYTES));
+      decipher.setAAD(bytes.subarray(0, 1));
+      decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+      plain = Buffer.concat([
+        decipher.update(bytes.subarray(1 + IV_BYTES, bytes.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
+    } catch {
+      return undefined; // altered, truncated, or sealed with another key
+    }
+    const expiresAt = plain.readDoubleLE(0);
+    const face: QueryFace = {
+      expiresAt,
+      organizationId: plain.readUInt32LE(8),
+      userId: plain.readUInt32LE(12),
+      // A copy, so the descriptor is aligned and owns its memory.
+      descriptor: new Float32Array(new Uint8Array(plain.subarray(HEADER_BYTES)).buffer),
+    };
+    if (!(expiresAt > now) || face.organizationId !== organizationId) return undefined;
+    return face;
+  }
+
+  private getKey(): Promise<Buffer> {
+    this.key ??= this.loadKey().catch((error: unknown) => {
+      this.key = undefined; // a database that is down now may answer on the next upload
+      throw error;
+    });
+    return this.key;
+  }
+
+  private async loadKey(): Promise<Buffer> {
+    const secret =
+      this.configuredKey ??
+      (await this.settings.getOrCreate(SETTING_KEY, randomBytes(32).toString('base64url')));
+    return Buffer.from(hkdfSync('sha256', secret, 'osint-query-face', 'query face token v1', 32));
+  }
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { TEST_ORIGIN, type TestApp } from './test-app.ts';
+import { TEST_DATABASE_KIND } from './test-database.ts';
+
+export interface AppCluster {
+  /** The instances in the order of `roles`: a 'worker' runs jobs and writes the face index, an 'api' does not. */
+  apps: TestApp[];
+  /** The shared DATA_DIR (thumbnails, face index snapshots), as a shared volume in production. */
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Several instances of the real application over one fresh database and one DATA_DIR, as production
+ * runs N API processes (WORKERS=0) beside worker processes. On PostgreSQL every instance has its own
+ * connection pool; PGlite admits one connection, so there the instances share it (they still have their
+ * own services, face index, rate limiter and job runner).
+ */
+export async function createAppCluster(
+  roles: ('worker' | 'api')[],
+  overrides: Partial<Config> = {},
+): Promise<AppCluster> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-cluster-'));
+  const handles: DatabaseHandle[] = [];
+  let dropDatabase = async () => undefined as unknown;
+  if (TEST_DATABASE_KIND === 'pglite') {
+    const handle = await openDatabase({ dataDir: ':memory:' });
+    await migrateToLatest(handle.db);
+    handles.push(...roles.map(() => handle));
+  } else {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (set by the global setup).');
+    const name = `test_${randomBytes(6).toString('hex')}`;
+    await withClient(adminUrl, (client) => client.query(`create database ${name}`));
+    dropDatabase = () => withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    for (const _ of roles) {
+      handles.push(await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', poolSize: 5 }));
+    }
+    await migrateToLatest(handles[0]!.db);
+  }
+  const apps: TestApp[] = [];
+  for (const [i, role] of roles.entries()) {
+    const config = loadConfig(
+      {},
+      {
+        dataDir,
+        publicUrl: TEST_ORIGIN,
+        demoData: false,
+        rateLimit: { enabled: false },
+        webDistDir: path.join(dataDir, 'no-web'),
+        logLevel: 'error',
+        ...overrides,
+        runWorkers: role === 'worker',
+      },
+    );
+    const db = handles[i]!.db;
+    const { app, container } = await buildApp(config, db);
+    await app.ready();
+    if (role === 'worker') container.jobRunner.start();
+    apps.push({
+      app,
+      db,
+      container,
+      config,
+      request: ({ cookie, headers, ...options }) =>
+        app.inject({
+          ...options,
+          headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}), ...headers },
+        }),
+      close: () => app.close(),
+    });
+  }
+  return {
+    apps,
+    dataDir,
+    close: async () => {
+      for (const app of apps) await app.close();
+      for (const handle of new Set(handles)) await handle.close();
+      await dropDatabase();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
