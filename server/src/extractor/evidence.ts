@@ -63,7 +63,30 @@ const RULES: Rule[] = [
 ];
 
 /** Sentences of a text (a line break also ends one; abbreviations like "Dr." and initials do not). */
+const sentenceCache = new Map<string, string[]>();
+
 export function sentencesOf(text: string): string[] {
+  const cached = sentenceCache.get(text);
+  if (cached) return cached;
+  const sentences = splitSentences(text);
+  // Each page's texts are read once per person named on it: keep the last few splits.
+  if (sentenceCache.size >= 64) sentenceCache.delete(sentenceCache.keys().next().value!);
+  sentenceCache.set(text, sentences);
+  return sentences;
+}
+
+const foldedCache = new Map<string, { sentence: string; folded: string }[]>();
+
+function foldedSentencesOf(text: string): { sentence: string; folded: string }[] {
+  const cached = foldedCache.get(text);
+  if (cached) return cached;
+  const folded = sentencesOf(text).map((sentence) => ({ sentence, folded: foldText(sentence) }));
+  if (foldedCache.size >= 64) foldedCache.delete(foldedCache.keys().next().value!);
+  foldedCache.set(text, folded);
+  return folded;
+}
+
+function splitSentences(text: string): string[] {
   const protectedText = text.replace(
     /\b(Mr|Mrs|Ms|Dr|Prof|St|Sen|Rep|Gov|Gen|Col|Capt|Rev|Hon|Jr|Sr|No|vs|Inc|Ltd|Co|[A-Z])\./g,
     '$1\u2063',
@@ -131,7 +154,10 @@ export function findEvidence(
     .map((o) => o.tokens[o.tokens.length - 1])
     .filter((s): s is string => !!s && s !== subject.tokens[subject.tokens.length - 1]);
   for (const { text, url } of texts) {
-    for (const sentence of sentencesOf(text)) {
+    const surname = subject.tokens[subject.tokens.length - 1] ?? '';
+    for (const { sentence, folded } of foldedSentencesOf(text)) {
+      // Cheap test first: most sentences of a long page do not name the subject at all.
+      if (!surname || !folded.includes(surname)) continue;
       const mentions = mentionsOf(sentence, subject);
       if (mentions.length === 0) continue;
       for (const rule of RULES) {
