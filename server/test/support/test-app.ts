@@ -33,6 +33,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       webDistDir: path.join(dataDir, 'no-web'),
       // Unexpected errors (500s) are logged so that a failing test shows their cause.
       logLevel: 'error',
+      // Nothing leaves the machine: a test that wants Wikipedia points this at a local server.
+      wikipediaUrl: 'off',
       ...overrides,
     },
   );
