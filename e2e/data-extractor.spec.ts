@@ -112,7 +112,7 @@ test('start an extraction from a search, follow it to done, work with the extrac
   await screenshots(page, 'extractor-detail');
 
   // The politician flag of the watch-list, with its evidence.
-  const flagged = results.getByRole('article', { name: 'Helena Marsh' }).first();
+  const flagged = results.getByRole('article', { name: 'Helena Marsh', exact: true }).first();
   await expect(flagged.getByRole('list', { name: 'Flags' })).toContainText('Politician');
   await flagged.getByText(/Why flagged/).click();
   await expect(flagged.getByText(/Helena Marsh/).last()).toBeVisible();
@@ -135,19 +135,24 @@ test('start an extraction from a search, follow it to done, work with the extrac
   expect(marshCount).toBeGreaterThanOrEqual(1);
 
   // Check a result with its switch; under Unchecked it leaves the list.
-  await filters.getByText('Unchecked', { exact: true }).click();
+  await Promise.all([
+    page.waitForResponse((r) => r.url().includes('/results/details/') && r.url().includes('checked=false')),
+    filters.getByText('Unchecked', { exact: true }).click(),
+  ]);
   await expect(results.getByRole('article').first()).toBeVisible();
   const before = await resultCount();
-  const firstSwitch = results.getByRole('switch').first();
+  const toCheck = results.getByRole('article', { name: 'Helena Marsh', exact: true }).first();
+  const firstSwitch = toCheck.getByRole('switch');
   await expect(firstSwitch).toHaveAttribute('aria-checked', 'false');
   await firstSwitch.click();
   await expect.poll(resultCount).toBe(before - 1);
   await filters.getByText('Checked', { exact: true }).click();
-  await expect(results.getByRole('switch', { checked: true }).first()).toBeVisible();
+  await expect(results.getByRole('switch', { checked: true })).toHaveCount(1);
   await filters.getByText('All', { exact: true }).click();
+  await expect.poll(resultCount).toBe(marshCount);
 
   // Edit a result's name: blank refused, then a new name; under the Helena Marsh filter it leaves the list.
-  const target = results.getByRole('article', { name: 'Helena Marsh' }).last();
+  const target = results.getByRole('article', { name: 'Helena Marsh', exact: true }).last();
   await target.getByRole('button', { name: 'Edit Helena Marsh' }).click();
   const editResult = page.getByRole('dialog', { name: 'Edit result' });
   await editResult.getByLabel('Name', { exact: true }).fill('');
@@ -159,7 +164,9 @@ test('start an extraction from a search, follow it to done, work with the extrac
   await expect(editResult).toBeHidden();
   await expect.poll(resultCount).toBe(marshCount - 1);
   await names.getByRole('button', { name: /ALL RESULTS/ }).click();
-  await expect(results.getByRole('article', { name: 'H. Marsh (renamed by e2e)' })).toBeVisible();
+  await expect(
+    results.getByRole('article', { name: 'H. Marsh (renamed by e2e)', exact: true }),
+  ).toBeVisible();
   await expect.poll(resultCount).toBe(total);
 
   // Delete a result: the one-time removal info, then the count drops.
@@ -170,13 +177,19 @@ test('start an extraction from a search, follow it to done, work with the extrac
   await removal.getByRole('button', { name: 'Remove' }).click();
   await expect(removal).toBeHidden();
   await expect.poll(resultCount).toBe(total - 1);
-  await expect(results.getByRole('article', { name: 'H. Marsh (renamed by e2e)' })).toHaveCount(0);
+  await expect(results.getByRole('article', { name: 'H. Marsh (renamed by e2e)', exact: true })).toHaveCount(
+    0,
+  );
 
   // Report of the selected results.
   const reportButton = page.getByRole('button', { name: /^GENERATE REPORT \(\d+\)$/ });
   await page.getByLabel('Select All').uncheck();
   await expect(page.getByRole('button', { name: 'GENERATE REPORT (0)' })).toBeDisabled();
-  await results.getByRole('article', { name: 'Helena Marsh' }).first().getByRole('checkbox').check();
+  await results
+    .getByRole('article', { name: 'Helena Marsh', exact: true })
+    .first()
+    .getByRole('checkbox')
+    .check();
   await expect(reportButton).toHaveText('GENERATE REPORT (1)');
   await reportButton.click();
   const reportDialog = page.getByRole('dialog', { name: 'Generate report' });

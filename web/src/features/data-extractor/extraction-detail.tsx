@@ -195,7 +195,9 @@ function DetailView({
     checkResult(result.hashedId).catch((error: unknown) => console.error('Checking failed', error));
   };
   const checkWiki = () => {
-    setWikipedia((current) => (current ? { ...current, checked: true } : current));
+    // Under Unchecked the checked Wikipedia result no longer matches either.
+    const leaves = filters.show === 'unchecked';
+    setWikipedia((current) => (current && !leaves ? { ...current, checked: true } : null));
     checkWikipedia(id).catch((error: unknown) => console.error('Checking failed', error));
   };
 
