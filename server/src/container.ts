@@ -5,6 +5,7 @@ import type { Db } from './db/database.ts';
 import { JobQueue, QUEUES } from './jobs/job-queue.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
+import { RateLimitRepository } from './repositories/rate-limit.repository.ts';
 import { createMailTransport, type MailTransport } from './mail/mail-transport.ts';
 import { AdminOrganizationRepository } from './repositories/admin-organization.repository.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
@@ -147,7 +148,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
     seed: new SeedService(db, config),
-    rateLimiter: new RateLimiter(config.rateLimit.enabled),
+    rateLimiter: new RateLimiter(config.rateLimit.enabled, new RateLimitRepository(db)),
     indexer,
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceEngine,

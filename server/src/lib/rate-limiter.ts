@@ -1,38 +1,45 @@
 import { HttpError } from './http-error.ts';
 import { RATE_LIMITED_MESSAGE } from '@osint/contract/constants';
+import type { RateLimitRepository } from '../repositories/rate-limit.repository.ts';
+
+/** How often one process clears ended windows from the shared table. */
+const SWEEP_INTERVAL_MS = 5 * 60_000;
 
 /**
- * Fixed-window counters kept in memory. Each process limits on its own, which is enough to stop
- * password guessing and form flooding through one process.
+ * Fixed-window rate limits kept in the database (rate_limit_windows), so that they hold across every
+ * API process: N processes behind a load balancer do not give N times the attempts. One UPSERT per
+ * counted request; a limited route costs one short statement, which is small next to the session
+ * lookup every signed-in request already makes.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private lastSweep = Date.now();
 
-  constructor(private readonly enabled: boolean) {}
+  constructor(
+    private readonly enabled: boolean,
+    private readonly store: Pick<RateLimitRepository, 'hit' | 'deleteEnded'>,
+  ) {}
 
   /** Counts one attempt for each key; throws 429 when any of them is over its limit. */
-  hit(keys: string[], limit: number, windowMs: number): void {
-    if (!this.enabled) return;
-    const now = Date.now();
-    if (this.windows.size > 50_000) this.sweep(now);
+  async hit(keys: string[], limit: number, windowMs: number): Promise<void> {
+    if (!this.enabled || keys.length === 0) return;
+    const windows = await this.store.hit([...new Set(keys)], windowMs);
+    this.sweepNowAndThen();
     let retryAfterMs = 0;
-    for (const key of keys) {
-      let window = this.windows.get(key);
-      if (!window || window.resetAt <= now) {
-        window = { count: 0, resetAt: now + windowMs };
-        this.windows.set(key, window);
-      }
-      window.count += 1;
-      if (window.count > limit) retryAfterMs = Math.max(retryAfterMs, window.resetAt - now);
+    for (const window of windows) {
+      if (window.count > limit) retryAfterMs = Math.max(retryAfterMs, window.resetInMs);
     }
     if (retryAfterMs > 0) {
       const error = new HttpError(429, RATE_LIMITED_MESSAGE);
-      Object.assign(error, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
+      Object.assign(error, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
       throw error;
     }
   }
 
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  private sweepNowAndThen(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    // Best effort: a failed sweep only leaves ended windows for the next one.
+    this.store.deleteEnded().catch(() => undefined);
   }
 }

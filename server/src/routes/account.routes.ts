@@ -23,7 +23,7 @@ export function accountRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const user = currentUser(request);
-        rateLimiter.hit([`password-check:user:${user.id}`], 10, 15 * MINUTE);
+        await rateLimiter.hit([`password-check:user:${user.id}`], 10, 15 * MINUTE);
         await accountSettings.changePassword(user, request.body, request.ip);
         return {};
       },
@@ -36,7 +36,7 @@ export function accountRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const user = currentUser(request);
-        rateLimiter.hit([`password-check:user:${user.id}`], 10, 15 * MINUTE);
+        await rateLimiter.hit([`password-check:user:${user.id}`], 10, 15 * MINUTE);
         await accountSettings.deleteAccount(user, request.body.password, request.ip);
         clearSessionCookie(reply);
         return {};

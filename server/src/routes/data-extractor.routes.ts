@@ -49,7 +49,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       },
       async (request, reply) => {
         const user = currentUser(request);
-        rateLimiter.hit([`data-extractor:user:${user.id}`], 20, 60_000);
+        await rateLimiter.hit([`data-extractor:user:${user.id}`], 20, 60_000);
         return reply.code(201).send(await dataExtractor.start(user, request.body));
       },
     );
@@ -187,7 +187,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       { schema: { tags, summary: 'A PDF report of every result of an extraction', params: Id } },
       async (request, reply) => {
         const user = currentUser(request);
-        rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
         const viewer = await dataExtractor.userViewer(user, { requireAccess: true });
         const { pdf, fileName } = await dataExtractor.report(viewer, request.params.id, undefined, true);
         return sendPdf(reply, pdf, fileName);
@@ -206,7 +206,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       },
       async (request, reply) => {
         const user = currentUser(request);
-        rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
         const viewer = await dataExtractor.userViewer(user, { requireAccess: true });
         const { hashedId, containWikipediaData } = request.body;
         const { pdf, fileName } = await dataExtractor.report(

@@ -60,7 +60,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const user = currentUser(request);
-        rateLimiter.hit([`save-search:user:${user.id}`], 30, 60_000);
+        await rateLimiter.hit([`save-search:user:${user.id}`], 30, 60_000);
         return reply.code(201).send(await savedSearches.save(user, request.body));
       },
     );
@@ -186,7 +186,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const user = currentUser(request);
-        rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
         const { pdf, fileName } = await savedSearches.report(user, request.body.dataResultsId);
         return reply
           .type('application/pdf')

@@ -45,7 +45,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const user = currentUser(request);
-        rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
         return search.uploadImage(user, request.body.img);
       },
     );
@@ -74,7 +74,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const user = currentUser(request);
-        rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
         return search.search(user, request.body.faces, request.body.type);
       },
     );

@@ -27,8 +27,8 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        rateLimiter.hit([`contact:ip:${request.ip}`], 10, 15 * 60_000);
-        if (request.user) rateLimiter.hit([`contact:user:${request.user.id}`], 10, 15 * 60_000);
+        await rateLimiter.hit([`contact:ip:${request.ip}`], 10, 15 * 60_000);
+        if (request.user) await rateLimiter.hit([`contact:user:${request.user.id}`], 10, 15 * 60_000);
         await support.contact({ ...request.body, files: request.body.files ?? [] }, request.user);
         return {};
       },

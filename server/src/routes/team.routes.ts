@@ -37,7 +37,7 @@ export function teamRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const owner = currentUser(request);
-        rateLimiter.hit([`invite:user:${owner.id}`], 50, 60 * 60_000);
+        await rateLimiter.hit([`invite:user:${owner.id}`], 50, 60 * 60_000);
         await team.invite(owner, request.body.email, request.ip);
         return {};
       },

@@ -35,7 +35,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
         },
       },
       async (request, reply) => {
-        rateLimiter.hit([`register:ip:${request.ip}`], 10, 60 * MINUTE);
+        await rateLimiter.hit([`register:ip:${request.ip}`], 10, 60 * MINUTE);
         await account.register(
           { ...request.body, newsletter: request.body.newsletter ?? false },
           clientInfo(request),
@@ -48,7 +48,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       '/user/resend-verification',
       { schema: { tags: ['user'], body: Type.Object({ mail: Email }), response: { 200: Ok } } },
       async (request) => {
-        rateLimiter.hit(
+        await rateLimiter.hit(
           [`resend:ip:${request.ip}`, `resend:mail:${request.body.mail.toLowerCase()}`],
           5,
           15 * MINUTE,
@@ -68,7 +68,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
         },
       },
       async (request) => {
-        rateLimiter.hit([`validate:ip:${request.ip}`], 30, 15 * MINUTE);
+        await rateLimiter.hit([`validate:ip:${request.ip}`], 30, 15 * MINUTE);
         await account.verifyEmail(request.params.verificationHash);
         return {};
       },
@@ -85,8 +85,8 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       },
       async (request, reply) => {
         const mail = request.body.mail.trim().toLowerCase();
-        rateLimiter.hit([`login:ip:${request.ip}`], 30, 15 * MINUTE);
-        rateLimiter.hit([`login:mail:${mail}`], 10, 15 * MINUTE);
+        await rateLimiter.hit([`login:ip:${request.ip}`], 30, 15 * MINUTE);
+        await rateLimiter.hit([`login:mail:${mail}`], 10, 15 * MINUTE);
         const token = await account.login(request.body.mail, request.body.password, clientInfo(request));
         // A session the browser already carried (planted or left over) ends: after sign-in only the new one works.
         if (request.user) await sessions.end(request.user.sessionId);
@@ -137,8 +137,8 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       '/user/request-reset',
       { schema: { tags: ['user'], body: Type.Object({ email: Email }), response: { 200: Ok } } },
       async (request) => {
-        rateLimiter.hit([`reset:ip:${request.ip}`], 10, 15 * MINUTE);
-        rateLimiter.hit([`reset:mail:${request.body.email.trim().toLowerCase()}`], 3, 15 * MINUTE);
+        await rateLimiter.hit([`reset:ip:${request.ip}`], 10, 15 * MINUTE);
+        await rateLimiter.hit([`reset:mail:${request.body.email.trim().toLowerCase()}`], 3, 15 * MINUTE);
         await account.requestPasswordReset(request.body.email);
         return {};
       },
@@ -152,7 +152,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       '/user/reset-password',
       { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } },
       async (request) => {
-        rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
+        await rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
         await account.setPasswordWithToken('RESET_PASSWORD', request.body.token, request.body.newPassword);
         return {};
       },
@@ -161,7 +161,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       '/user/set-password',
       { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } },
       async (request) => {
-        rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
+        await rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
         await account.setPasswordWithToken('SET_PASSWORD', request.body.token, request.body.newPassword);
         return {};
       },
