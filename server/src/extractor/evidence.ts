@@ -120,7 +120,7 @@ function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
   // Compare on folded words; keep the character positions of the original sentence.
   const words = [...sentence.matchAll(/[\p{L}\p{N}'’-]+/gu)];
   for (let i = 0; i < words.length; i++) {
-    const word = foldText(words[i]![0]).replace(/ s$/, '');
+    const word = foldText(words[i]![0].replace(/['’]s$/u, ''));
     if (word !== surname && word.replace(/ /g, '') !== surname.replace(/ /g, '')) continue;
     // Start the mention at the first name when it is written before the surname.
     let startWord = i;

@@ -45,6 +45,15 @@ describe('page evidence', () => {
     ]);
   });
 
+  it('reads a possessive as a mention of the person', () => {
+    expect(flagsFor('The council approved Mayor Helena Marsh’s plan.', 'Helena Marsh')).toEqual([
+      'politician',
+    ]);
+    expect(flagsFor("Draganov's assets were frozen under an asset freeze.", 'Viktor Draganov')).toEqual([
+      'sanctions',
+    ]);
+  });
+
   it('raises nothing for negations', () => {
     expect(flagsFor('Tom Reed was acquitted of all charges.', 'Tom Reed')).toEqual([]);
     expect(flagsFor('Tom Reed was not charged.', 'Tom Reed')).toEqual([]);
