@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = {
   'admin.billing_plan.created': 'Created a billing plan',
   'admin.audit.exported': 'Exported the audit log',
   'admin.job.retried': 'Retried a failed job',
+  'retention.content_deleted': 'Searches and extractions deleted after 30 days of inactivity',
   'admin.watchlist.imported': 'Imported a watch-list',
   'admin.watchlist.deleted': 'Deleted a watch-list',
   'crawl.start': 'Started a crawl',

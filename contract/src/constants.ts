@@ -27,3 +27,6 @@ export const VERIFY_EMAIL_MESSAGES = {
 } as const;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';
+
+/** Spec 000 §9: an organization's searches, saved searches and extractions are deleted after this many days without activity. */
+export const RETENTION_INACTIVE_DAYS = 30;

@@ -44,6 +44,8 @@ export interface Config {
   queryFaceKey: string | undefined;
   /** Bearer token a Prometheus scraper sends to GET /api/metrics (METRICS_TOKEN); unset: admins only. */
   metricsToken: string | undefined;
+  /** First retry delay of a failed job (JOB_RETRY_BASE_MS, default 5 s); each retry waits four times longer. */
+  jobRetryBaseMs: number;
   /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
   socialMediaHosts: string[];
   /**
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     queryFaceKey: env.QUERY_FACE_KEY || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    jobRetryBaseMs: Number(env.JOB_RETRY_BASE_MS ?? 5_000),
     socialMediaHosts: env.SOCIAL_MEDIA_HOSTS
       ? env.SOCIAL_MEDIA_HOSTS.split(',')
           .map((h) => h.trim().toLowerCase())

@@ -20,6 +20,8 @@ import { JobRepository } from './repositories/job.repository.ts';
 import { MetricsRepository } from './repositories/metrics.repository.ts';
 import { MetricsService } from './services/metrics.service.ts';
 import { AdminJobsService } from './services/admin-jobs.service.ts';
+import { RetentionRepository } from './repositories/retention.repository.ts';
+import { RetentionService } from './services/retention.service.ts';
 import { OrganizationRepository } from './repositories/organization.repository.ts';
 import { SessionRepository } from './repositories/session.repository.ts';
 import { SupportMessageRepository } from './repositories/support-message.repository.ts';
@@ -81,6 +83,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     pollIntervalMs: 1000,
     concurrency: 2,
     staleAfterMs: 10 * 60_000,
+    retryBaseMs: config.jobRetryBaseMs,
   });
   const queue = new JobQueue(repositories.jobs, config.runWorkers ? jobRunner : undefined);
   const mailTransport: MailTransport = createMailTransport({
@@ -209,12 +212,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
+    retention: new RetentionService(new RetentionRepository(db), queue, repositories.audit, log),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
+  jobRunner.register(QUEUES.retentionSweep, () => services.retention.runSweepJob());
   jobRunner.register(QUEUES.runExtraction, (payload) => services.dataExtractor.runJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   if (config.runWorkers) {
     container.jobRunner.start();
     await container.services.billing.startPlanSweep();
+    await container.services.retention.startSweep();
   }
   // Open the face index now rather than on the first search; a failure is logged, not fatal.
   container.services.faceIndex

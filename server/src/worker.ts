@@ -20,6 +20,9 @@ async function main(): Promise<void> {
   const { app, container } = await buildApp(config, database.db);
   await app.ready();
   container.jobRunner.start();
+  // The scheduled chains, as `npm start` starts them when it runs jobs (API processes with WORKERS=0 do not).
+  await container.services.billing.startPlanSweep();
+  await container.services.retention.startSweep();
   await container.services.faceIndex.start();
   app.log.info('worker started');
 

@@ -9,6 +9,7 @@ export const QUEUES = {
   runCrawl: 'crawl.run',
   saveSearch: 'saved-search.save',
   billingPlanSweep: 'billing.plan-sweep',
+  retentionSweep: 'retention.sweep',
   runExtraction: 'data-extractor.run',
 } as const;
 

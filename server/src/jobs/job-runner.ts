@@ -9,11 +9,13 @@ export interface JobRunnerOptions {
   concurrency: number;
   /** A RUNNING job untouched this long belonged to a dead worker and is claimed again. */
   staleAfterMs: number;
+  /** First retry delay; each further retry waits four times longer. */
+  retryBaseMs?: number;
 }
 
-/** Backoff before retry N: 5 s, 20 s, 80 s, … capped at 30 minutes. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(5_000 * 4 ** (attempt - 1), 30 * 60_000);
+/** Backoff before retry N: 5 s, 20 s, 80 s, … capped at 30 minutes (the base is JOB_RETRY_BASE_MS). */
+export function retryDelayMs(attempt: number, baseMs = 5_000): number {
+  return Math.min(baseMs * 4 ** (attempt - 1), 30 * 60_000);
 }
 
 /**
@@ -88,7 +90,9 @@ export class JobRunner {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt =
-        job.attempts < job.max_attempts ? new Date(Date.now() + retryDelayMs(job.attempts)) : undefined;
+        job.attempts < job.max_attempts
+          ? new Date(Date.now() + retryDelayMs(job.attempts, this.options.retryBaseMs))
+          : undefined;
       this.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed');
       await this.jobs.markFailed(job.id, this.workerId, message, retryAt);
     }
