@@ -266,8 +266,8 @@ function DetailView({
             {summary.description && <span> · {summary.description}</span>}
           </p>
         </div>
-        <p className="extractor-detail__count" aria-label="Result count">
-          {total} {total === 1 ? 'result' : 'results'}
+        <p className="extractor-detail__count" aria-label="Result count" aria-busy={firstLoad || undefined}>
+          {firstLoad ? '…' : `${total} ${total === 1 ? 'result' : 'results'}`}
         </p>
       </header>
 
