@@ -136,6 +136,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 describe('Extracted Data', () => {
@@ -274,6 +275,55 @@ describe('Extractor list and start modal', () => {
     );
     expect(within(screen.getByRole('article', { name: 'Extraction a' })).getByText('New')).toBeTruthy();
     expect(within(screen.getByRole('article', { name: 'Extraction b' })).queryByText('New')).toBeNull();
+  });
+
+  test('polls every 180 s while something is pending; a finished one refetches Done', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let pendingLeft = 1;
+    const entry = (id: string, state: 'PENDING' | 'DONE') => ({
+      id,
+      name: `Extraction ${id}`,
+      description: '',
+      state,
+      status: 'NEW',
+      createdAt: '2024-05-01T10:00:00.000Z',
+      completedAt: null,
+      estimatedEndAt: '2024-05-01T10:10:00.000Z',
+      imagePath: `/api/data-extractor/image/${id}`,
+      processedCount: 0,
+      resultCount: 4,
+      bestName: null,
+    });
+    const { calls } = mockFetch((call) => {
+      const q = query(call);
+      if (q.get('status') === 'PENDING')
+        return {
+          status: 200,
+          body: {
+            dataExtractorListItemList: pendingLeft ? [entry('p', 'PENDING')] : [],
+            totalResultCount: pendingLeft,
+          },
+        };
+      const done = pendingLeft ? [] : [entry('p', 'DONE')];
+      return { status: 200, body: { dataExtractorListItemList: done, totalResultCount: done.length } };
+    });
+    renderAt('/data-extractor');
+    await screen.findByRole('article', { name: 'Extraction p' });
+    const count = (status: string) => calls.filter((c) => query(c).get('status') === status).length;
+    expect(count('PENDING')).toBe(1);
+    await vi.advanceTimersByTimeAsync(179_000);
+    expect(count('PENDING')).toBe(1);
+    const doneBefore = count('DONE');
+    pendingLeft = 0;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await waitFor(() => expect(count('PENDING')).toBe(2));
+    // The pending count changed: Done is fetched again and shows the finished extraction.
+    await waitFor(() => expect(count('DONE')).toBe(doneBefore + 1));
+    const doneSection = await screen.findByRole('region', { name: 'Done' });
+    expect(await within(doneSection).findByRole('article', { name: 'Extraction p' })).toBeTruthy();
+    // Nothing pending any more: no further polling.
+    await vi.advanceTimersByTimeAsync(360_000);
+    expect(count('PENDING')).toBe(2);
   });
 
   test('the default name, then the spec message when the start fails', async () => {
