@@ -125,6 +125,11 @@ test('start an extraction from a search, follow it to done, work with the extrac
   await flagged.getByText(/Why flagged/).click();
   await expect(flagged.getByText(/Helena Marsh/).last()).toBeVisible();
   await expect(flagged).toContainText(/Watch-list|Page/);
+  // The people seen with her on that page, with their own flags.
+  await flagged.getByRole('button', { name: 'Show connections' }).click();
+  const connections = flagged.getByRole('list', { name: 'Connections of Helena Marsh' });
+  await expect(connections.getByRole('listitem').first()).toBeVisible();
+  expect(await connections.getByRole('listitem').count()).toBeGreaterThanOrEqual(1);
 
   // Filters: remembered; Politician only, then Unchecked.
   await page.getByRole('button', { name: 'Filters' }).click();

@@ -239,7 +239,12 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
 
 function Organization({ item }: { item: ExtractionListItem }) {
   if (!item.organizationName) return null;
-  return <span className="extractor-item__org">{item.organizationName}</span>;
+  return (
+    <span className="extractor-item__org">
+      <span className="visually-hidden">Organization: </span>
+      {item.organizationName}
+    </span>
+  );
 }
 
 function PendingItem({ item, admin }: { item: ExtractionListItem; admin: boolean }) {
