@@ -46,6 +46,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** First retry delay of a failed job (JOB_RETRY_BASE_MS, default 5 s); each retry waits four times longer. */
   jobRetryBaseMs: number;
+  /**
+   * A running job without a heartbeat this long belonged to a dead worker and runs again elsewhere
+   * (JOB_STALE_AFTER_MS, default 2 minutes; running jobs renew it every quarter of that).
+   */
+  jobStaleAfterMs: number;
   /** Hosts whose pages count as social media: SOCIAL_MEDIA_SEARCH searches only these, OSINT the rest. */
   socialMediaHosts: string[];
   /**
@@ -134,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     queryFaceKey: env.QUERY_FACE_KEY || undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
     jobRetryBaseMs: Number(env.JOB_RETRY_BASE_MS ?? 5_000),
+    jobStaleAfterMs: Number(env.JOB_STALE_AFTER_MS ?? 120_000),
     socialMediaHosts: env.SOCIAL_MEDIA_HOSTS
       ? env.SOCIAL_MEDIA_HOSTS.split(',')
           .map((h) => h.trim().toLowerCase())

@@ -82,7 +82,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const jobRunner = new JobRunner(repositories.jobs, log, {
     pollIntervalMs: 1000,
     concurrency: 2,
-    staleAfterMs: 10 * 60_000,
+    staleAfterMs: config.jobStaleAfterMs,
     retryBaseMs: config.jobRetryBaseMs,
   });
   const queue = new JobQueue(repositories.jobs, config.runWorkers ? jobRunner : undefined);

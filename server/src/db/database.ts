@@ -31,11 +31,20 @@ export async function openDatabase(options: {
   poolSize?: number;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // While the server is unreachable a request fails within seconds (503) instead of hanging.
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle connection the server ends (restart, failover, pg_terminate_backend) is already dropped from
     // the pool, and the next query opens a new one; without a listener the pool's 'error' event would crash
     // the process.
     pool.on('error', () => undefined);
+    // A connection the server cuts while it is checked out (between two queries of a request, or under a
+    // query) also emits 'error' on its client, which nobody listens to there: without this the process
+    // would crash when PostgreSQL restarts. The query itself fails and is answered 503.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -7,7 +7,11 @@ export type JobHandler = (payload: unknown) => Promise<void>;
 export interface JobRunnerOptions {
   pollIntervalMs: number;
   concurrency: number;
-  /** A RUNNING job untouched this long belonged to a dead worker and is claimed again. */
+  /**
+   * A RUNNING job untouched this long belonged to a dead worker and is claimed again. The runner renews
+   * its running jobs every quarter of this (a heartbeat), so a long job is never mistaken for a dead one
+   * and a killed worker's job is taken over by a live one soon after (issue 8, fault tests).
+   */
   staleAfterMs: number;
   /** First retry delay; each further retry waits four times longer. */
   retryBaseMs?: number;
@@ -84,6 +88,12 @@ export class JobRunner {
     if (queues.length === 0) return false;
     const job = await this.jobs.claimNext(queues, this.workerId, this.options.staleAfterMs);
     if (!job) return false;
+    const heartbeat = setInterval(() => {
+      this.jobs.heartbeat(job.id, this.workerId).catch((error: unknown) => {
+        this.log.warn({ jobId: job.id, err: error }, 'job heartbeat failed');
+      });
+    }, this.options.staleAfterMs / 4);
+    heartbeat.unref();
     try {
       await this.handlers.get(job.queue)!(job.payload);
       await this.jobs.markDone(job.id, this.workerId);
@@ -95,6 +105,8 @@ export class JobRunner {
           : undefined;
       this.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed');
       await this.jobs.markFailed(job.id, this.workerId, message, retryAt);
+    } finally {
+      clearInterval(heartbeat);
     }
     return true;
   }

@@ -43,6 +43,39 @@ function isDataException(error: unknown): boolean {
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
+/** Socket errors of a database connection that could not be made or was cut. */
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * The database cannot be reached now (restart, failover, too many connections): PostgreSQL's class 08
+ * "connection exception", 57P01-57P03 (shut down or starting up), 53300 (too many connections), a
+ * refused or cut socket, or the pool's own "connection terminated" / connect timeout. The request was
+ * fine; the client may retry, and the pool opens new connections once the server is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+    if (CONNECTION_ERRORS.has(code)) return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
+      message,
+    )
+  );
+}
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The service is temporarily unavailable. Please try again in a moment.';
+
 /** Every error leaves the API in one shape (ApiErrorBody); unexpected ones never show their details. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -59,6 +92,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // from the client, so the request is at fault.
     if (isDataException(error)) {
       return reply.status(400).send(body(400, 'The request is not valid.'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      void reply.header('retry-after', 5);
+      return reply.status(503).send(body(503, DATABASE_UNAVAILABLE_MESSAGE));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.status(413).send(body(413, 'The request is too large.'));

@@ -46,6 +46,17 @@ export class JobRepository {
     return result.rows[0];
   }
 
+  /** A running job's sign of life: while it is renewed, no other worker takes the job for a dead one's. */
+  async heartbeat(id: number, workerId: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_at: new Date() })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', 'RUNNING')
+      .execute();
+  }
+
   async markDone(id: number, workerId: string): Promise<void> {
     await this.db
       .updateTable('jobs')

@@ -29,7 +29,16 @@ async function freePort(): Promise<number> {
  * A throwaway PostgreSQL cluster in a temporary folder on a free loopback port, trusting local
  * connections. As root, the server runs as the `postgres` system user (PostgreSQL refuses root).
  */
-export async function startThrowawayPostgres(): Promise<{ url: string; stop: () => void }> {
+export interface ThrowawayPostgres {
+  url: string;
+  stop: () => void;
+  /** Stops the server (fast shutdown: every connection is cut), keeping its files (fault tests). */
+  halt: () => void;
+  /** Starts the stopped server again on the same port. */
+  resume: () => Promise<void>;
+}
+
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const bin = findPostgresBinaries();
   if (!bin) throw new Error('PostgreSQL server binaries not found (apt-get install postgresql).');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'osint-pg-'));
@@ -56,11 +65,37 @@ export async function startThrowawayPostgres(): Promise<{ url: string; stop: () 
     '-c',
     'max_connections=200',
   ];
-  const child = asRoot
-    ? spawn('runuser', ['-u', 'postgres', '--', path.join(bin, 'postgres'), ...args], { stdio: 'ignore' })
-    : spawn(path.join(bin, 'postgres'), args, { stdio: 'ignore' });
-  child.unref();
+  let child = launch();
+  function launch() {
+    const started = asRoot
+      ? spawn('runuser', ['-u', 'postgres', '--', path.join(bin!, 'postgres'), ...args], { stdio: 'ignore' })
+      : spawn(path.join(bin!, 'postgres'), args, { stdio: 'ignore' });
+    started.unref();
+    return started;
+  }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(port);
+  return {
+    url,
+    stop: () => {
+      try {
+        run(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w']);
+      } catch {
+        child.kill('SIGKILL');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    halt: () => {
+      run(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w']);
+    },
+    resume: async () => {
+      child = launch();
+      await waitUntilReady(port);
+    },
+  };
+}
+
+async function waitUntilReady(port: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const ready = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
@@ -74,15 +109,4 @@ export async function startThrowawayPostgres(): Promise<{ url: string; stop: () 
   }
   // Accepting TCP is not yet accepting queries; give the startup a moment to finish.
   await new Promise((r) => setTimeout(r, 300));
-  return {
-    url,
-    stop: () => {
-      try {
-        run(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w']);
-      } catch {
-        child.kill('SIGKILL');
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
