@@ -13,11 +13,10 @@ import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { DEMO_PHOTOS } from '../server/src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite } from '../server/src/demo/demo-site.ts';
-import { vectorToBytes } from '../server/src/face/index/face-index.ts';
 import { SHIPPED_MODEL } from '../server/src/services/face-index.service.ts';
 import { FaceVectorRepository } from '../server/src/repositories/face-vector.repository.ts';
 import { similarity } from '../server/src/face/similarity.ts';
-import { createRandom } from './lib/synthetic-face-vectors.ts';
+import { insertSyntheticFaces, realisticDescriptors } from './lib/synthetic-index.ts';
 
 const { values } = parseArgs({
   options: { faces: { type: 'string', default: '100000' }, runs: { type: 'string', default: '20' } },
@@ -27,51 +26,12 @@ const RUNS = Number(values.runs);
 const ADMIN = { email: 'bench@provider.example.org', password: 'Bench.Pass1' };
 const ORIGIN = 'http://localhost:3000';
 
-const DIMENSIONS = SHIPPED_MODEL.dimensions;
-
 async function realDescriptors(): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
   for await (const batch of new FaceVectorRepository(database.db, SHIPPED_MODEL.modelId).allVectors(1000)) {
     vectors.push(...batch.map((entry) => entry.vector));
   }
   return vectors;
-}
-
-/**
- * Descriptors distributed like the real ones: every dlib descriptor shares a large common direction
- * (different people score ≈ 0.84, the same person ≈ 0.95). Vectors from another distribution would sit
- * apart from the real faces and make the approximate index look worse (or better) than it is.
- */
-function realisticDescriptors(real: Float32Array[], count: number): { count: number; vectors: Float32Array } {
-  const random = createRandom(11);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  const normalise = (v: Float32Array) => {
-    let sum = 0;
-    for (const x of v) sum += x * x;
-    const norm = Math.sqrt(sum);
-    for (let i = 0; i < v.length; i++) v[i]! /= norm;
-    return v;
-  };
-  /** base + a random direction of length `scale`, normalised, written into `out`. */
-  const perturb = (base: Float32Array, baseWeight: number, scale: number, out: Float32Array) => {
-    const noise = normalise(Float32Array.from({ length: DIMENSIONS }, gaussian));
-    for (let i = 0; i < DIMENSIONS; i++) out[i] = baseWeight * base[i]! + scale * noise[i]!;
-    return normalise(out);
-  };
-  const mean = new Float32Array(DIMENSIONS);
-  for (const v of real) for (let i = 0; i < DIMENSIONS; i++) mean[i]! += v[i]!;
-  normalise(mean);
-  const vectors = new Float32Array(count * DIMENSIONS);
-  const centre = new Float32Array(DIMENSIONS);
-  let face = 0;
-  while (face < count) {
-    perturb(mean, 0.917, 0.4, centre);
-    const photos = 1 + Math.floor(random() * 6);
-    for (let p = 0; p < photos && face < count; p++, face++) {
-      perturb(centre, 1, 0.23, vectors.subarray(face * DIMENSIONS, (face + 1) * DIMENSIONS));
-    }
-  }
-  return { count, vectors };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -117,52 +77,7 @@ const realFaces = Number(
 console.log(`Adding ${FACES - realFaces} synthetic faces…`);
 const started = performance.now();
 const synthetic = realisticDescriptors(await realDescriptors(), FACES - realFaces);
-await sql`insert into pages (url, title) values ('https://synthetic.bench.example/', 'Synthetic')`.execute(
-  database.db,
-);
-const BATCH = 2000;
-for (let start = 0; start < synthetic.count; start += BATCH) {
-  const end = Math.min(synthetic.count, start + BATCH);
-  await database.db.transaction().execute(async (tx) => {
-    const images = await tx
-      .insertInto('images')
-      .values(
-        Array.from({ length: end - start }, (_, i) => ({
-          content_hash: `synthetic-${start + i}`,
-          phash: null,
-          analyzed_at: new Date(),
-        })),
-      )
-      .returning('id')
-      .execute();
-    await sql`insert into image_occurrences (image_id, page_id, image_url)
-      select id, (select id from pages where url = 'https://synthetic.bench.example/'), 'https://synthetic.bench.example/' || id || '.jpg'
-      from images where id = any(${images.map((r) => r.id)}::int[])`.execute(tx);
-    const faces = await tx
-      .insertInto('faces')
-      .values(
-        images.map((image, i) => ({
-          image_id: image.id,
-          box_x: 0,
-          box_y: 0,
-          box_width: 100,
-          box_height: 100,
-          score: 0.9,
-          quality: 0.8,
-          descriptor: Buffer.from(
-            vectorToBytes(synthetic.vectors.subarray((start + i) * DIMENSIONS, (start + i + 1) * DIMENSIONS)),
-          ),
-          model_id: SHIPPED_MODEL.modelId,
-        })),
-      )
-      .returning('id')
-      .execute();
-    await tx
-      .insertInto('face_index_log')
-      .values(faces.map((f) => ({ face_id: f.id, op: 'add' as const })))
-      .execute();
-  });
-}
+await insertSyntheticFaces(database.db, synthetic);
 console.log(`  inserted in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const indexStarted = performance.now();
