@@ -34,7 +34,7 @@ import { LazyFaceEngine } from './face/lazy-face-engine.ts';
 import { SavedSearchRepository } from './repositories/saved-search.repository.ts';
 import { DataExtractionRepository } from './repositories/data-extraction.repository.ts';
 import { DataExtractorService } from './services/data-extractor.service.ts';
-import type { ExtractionAnalysis, ExtractionAnalyzer } from './extractor/analysis-types.ts';
+import { ExtractionPipeline } from './services/extraction-pipeline.ts';
 import { SearchRepository } from './repositories/search.repository.ts';
 import { FaceIndexService } from './services/face-index.service.ts';
 import { AppSettingsRepository } from './repositories/app-settings.repository.ts';
@@ -102,15 +102,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log, queryFaces);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });
-  // The analysis (services.extractionAnalyzer) is looked up when an extraction job runs.
-  const lateAnalyzer: ExtractionAnalyzer = {
-    analyze: (results, sightings): Promise<ExtractionAnalysis> => {
-      const registered: Record<string, unknown> = services;
-      const analyzer = registered.extractionAnalyzer as ExtractionAnalyzer | undefined;
-      if (!analyzer) throw new Error('The extraction analysis is not registered.');
-      return analyzer.analyze(results, sightings);
-    },
-  };
+  const extractionAnalyzer = new TextAnalyzer({
+    watchlists,
+    wikipedia,
+    llm: config.llm.url
+      ? new LlmClient({ url: config.llm.url, model: config.llm.model, apiKey: config.llm.apiKey })
+      : undefined,
+  });
+  const extractions = new DataExtractionRepository(db);
   const services = {
     sessions,
     mail,
@@ -159,13 +158,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     queryFaces,
     watchlists,
     wikipedia,
-    extractionAnalyzer: new TextAnalyzer({
-      watchlists,
-      wikipedia,
-      llm: config.llm.url
-        ? new LlmClient({ url: config.llm.url, model: config.llm.model, apiKey: config.llm.apiKey })
-        : undefined,
-    }),
+    extractionAnalyzer,
     billing: new BillingService(
       db,
       config,
@@ -188,18 +181,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       config.dataDir,
     ),
-    dataExtractor: new DataExtractorService(
-      new DataExtractionRepository(db),
-      new SearchRepository(db),
-      access,
-      queue,
-      mail,
-      r.audit,
-      faceIndex,
-      lateAnalyzer,
-      config,
-      log,
-    ),
+    dataExtractor: new DataExtractorService(extractions, new SearchRepository(db), access, queue, r.audit),
+    extractionPipeline: new ExtractionPipeline(extractions, faceIndex, extractionAnalyzer, mail, config, log),
     search: new SearchService(
       faceEngine,
       faceIndex,
@@ -220,7 +203,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   jobRunner.register(QUEUES.retentionSweep, () => services.retention.runSweepJob());
-  jobRunner.register(QUEUES.runExtraction, (payload) => services.dataExtractor.runJob(payload));
+  jobRunner.register(QUEUES.runExtraction, (payload) => services.extractionPipeline.runJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }
 

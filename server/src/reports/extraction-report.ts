@@ -65,6 +65,8 @@ export interface ExtractionReportData {
 }
 
 const THUMB = 100;
+/** Evidence lines per flag and name: the same flag on hundreds of results must not fill pages. */
+const MAX_EVIDENCE_PER_FLAG = 8;
 const FLAG_LABELS: Record<ExtractionFlag, string> = {
   politician: 'Politically exposed person',
   sanctions: 'Sanctions',
@@ -199,7 +201,7 @@ function nameSection(
       .text(FLAG_LABELS[flag], MARGIN + 10, doc.y, {
         width: width - 10,
       });
-    for (const item of evidence) {
+    for (const item of evidence.slice(0, MAX_EVIDENCE_PER_FLAG)) {
       ensureSpace(doc, 30);
       doc
         .font('Helvetica')
@@ -219,6 +221,16 @@ function nameSection(
             underline: true,
           });
       }
+      doc.moveDown(0.2);
+    }
+    if (evidence.length > MAX_EVIDENCE_PER_FLAG) {
+      doc
+        .font('Helvetica-Oblique')
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text(`and ${evidence.length - MAX_EVIDENCE_PER_FLAG} more`, MARGIN + 20, doc.y, {
+          width: width - 20,
+        });
       doc.moveDown(0.2);
     }
   }

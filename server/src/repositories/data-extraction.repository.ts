@@ -154,6 +154,15 @@ function parsed<T>(value: T | string): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
+/** A result row with its JSON columns read. */
+function withJson<R extends { alternative_names: unknown; evidence: unknown }>(row: R) {
+  return {
+    ...row,
+    alternative_names: parsed(row.alternative_names as string[] | string),
+    evidence: parsed(row.evidence as FlagEvidence[] | string),
+  };
+}
+
 function inScope(scope: ExtractionScope) {
   return (eb: ExpressionBuilder<Database, 'data_extractions'>) =>
     scope === 'all-organizations'
@@ -164,6 +173,12 @@ function inScope(scope: ExtractionScope) {
 export type ExtractionRow = NonNullable<Awaited<ReturnType<DataExtractionRepository['findOne']>>>;
 export type ExtractionResultRow = Awaited<ReturnType<DataExtractionRepository['findAllResults']>>[number];
 export type ConnectionRow = Awaited<ReturnType<DataExtractionRepository['findConnections']>>[number];
+export interface FaceOnPage {
+  id: number;
+  image_id: number;
+  descriptor: Buffer;
+  model_id: string;
+}
 
 export class DataExtractionRepository {
   constructor(private readonly db: Db) {}
@@ -256,17 +271,7 @@ export class DataExtractionRepository {
   findForJob(id: number) {
     return this.db
       .selectFrom('data_extractions')
-      .select([
-        'id',
-        'organization_id',
-        'user_id',
-        'search_id',
-        'state',
-        'attempts',
-        'notified_at',
-        'name',
-        'best_name',
-      ])
+      .select(['id', 'search_id', 'state', 'best_name'])
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -300,12 +305,20 @@ export class DataExtractionRepository {
       .execute();
   }
 
-  async markNotified(id: number): Promise<void> {
-    await this.db
+  /**
+   * Marks a done extraction as announced and returns what the mail says; undefined when it was announced
+   * already (by this worker's twin, say), is not done, or is gone. The update is the claim: of two
+   * workers, one gets the row.
+   */
+  claimNotification(id: number) {
+    return this.db
       .updateTable('data_extractions')
       .set({ notified_at: new Date() })
       .where('id', '=', id)
-      .execute();
+      .where('state', '=', 'DONE')
+      .where('notified_at', 'is', null)
+      .returning(['hashed_id', 'organization_id', 'user_id', 'name', 'result_count', 'best_name'])
+      .executeTakeFirst();
   }
 
   /** The search's results still shown (not removed), in rank order, with the page and image texts. */
@@ -350,31 +363,56 @@ export class DataExtractionRepository {
       .execute();
   }
 
-  /** Faces in the images of a page, other than the given face, largest first. */
-  findFacesOnPage(pageId: number, exceptFaceId: number | null, limit: number) {
-    let query = this.db
+  /**
+   * The faces in the images of each page, largest first, at most `perPage` a page: one query for every
+   * page of an extraction.
+   */
+  async findFacesOnPages(pageIds: readonly number[], perPage: number): Promise<Map<number, FaceOnPage[]>> {
+    const byPage = new Map<number, FaceOnPage[]>();
+    if (pageIds.length === 0) return byPage;
+    const ranked = this.db
       .selectFrom('faces')
       .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
-      .select(['faces.id', 'faces.image_id', 'faces.descriptor', 'faces.model_id'])
-      .where('occ.page_id', '=', pageId);
-    if (exceptFaceId !== null) query = query.where('faces.id', '!=', exceptFaceId);
-    return query
-      .orderBy(sql`faces.box_width * faces.box_height`, 'desc')
-      .orderBy('faces.id')
-      .limit(limit)
+      .where('occ.page_id', 'in', [...pageIds])
+      .select([
+        'occ.page_id',
+        'faces.id',
+        'faces.image_id',
+        'faces.descriptor',
+        'faces.model_id',
+        sql<number>`row_number() over (partition by occ.page_id order by faces.box_width * faces.box_height desc, faces.id)`.as(
+          'place',
+        ),
+      ])
+      .as('ranked');
+    const rows = await this.db
+      .selectFrom(ranked)
+      .selectAll()
+      .where('place', '<=', perPage)
+      .orderBy('page_id')
+      .orderBy('place')
       .execute();
+    for (const { page_id, place: _place, ...face } of rows) {
+      const faces = byPage.get(page_id) ?? [];
+      // An image at two addresses on one page shows its faces once.
+      if (!faces.some((f) => f.id === face.id)) faces.push(face);
+      byPage.set(page_id, faces);
+    }
+    return byPage;
   }
 
-  /** Every page that shows one of the faces, with the page text and the texts around the image. */
-  findFaceAppearances(faceIds: readonly number[]) {
+  /**
+   * The first `limit` pages (by id) that show one of the faces, each once, with the page text and the
+   * texts around the image.
+   */
+  findFaceAppearances(faceIds: readonly number[], limit: number) {
     if (faceIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('faces')
       .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
       .innerJoin('pages', 'pages.id', 'occ.page_id')
+      .distinctOn('pages.id')
       .select([
-        'faces.id as face_id',
-        'faces.image_id',
         'pages.id as page_id',
         'pages.url',
         'pages.title',
@@ -386,12 +424,17 @@ export class DataExtractionRepository {
       ])
       .where('faces.id', 'in', [...faceIds])
       .orderBy('pages.id')
+      .orderBy('faces.id')
+      .limit(limit)
       .execute();
   }
 
   /**
-   * Replaces whatever an earlier attempt stored (a retried job starts over), stores the results, their
-   * connections and the Wikipedia summary, and marks the extraction DONE.
+   * Marks a PENDING extraction DONE, replaces whatever an earlier attempt stored (a retried job starts
+   * over) and stores the results, their connections and the Wikipedia summary. The state change comes
+   * first and locks the row: of two workers finishing the same extraction, the second waits, finds it
+   * DONE and stores nothing (false), so the results, their hashedIds and the analyst's edits stay.
+   * False too when the extraction was deleted meanwhile.
    */
   async complete(
     extractionId: number,
@@ -401,8 +444,24 @@ export class DataExtractionRepository {
       bestName: string | null;
       namesFound: number;
     },
-  ): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const claimed = await tx
+        .updateTable('data_extractions')
+        .set({
+          state: 'DONE' satisfies ExtractionStateColumn,
+          result_count: outcome.results.length,
+          processed_count: outcome.results.length,
+          best_name: outcome.bestName,
+          names_found: outcome.namesFound,
+          last_error: null,
+          completed_at: new Date(),
+        })
+        .where('id', '=', extractionId)
+        .where('state', '=', 'PENDING')
+        .returning('id')
+        .executeTakeFirst();
+      if (!claimed) return false;
       await tx.deleteFrom('data_extraction_results').where('extraction_id', '=', extractionId).execute();
       await tx.deleteFrom('data_extraction_wikipedia').where('extraction_id', '=', extractionId).execute();
       // Batches keep statements (and their thumbnails) a reasonable size.
@@ -466,19 +525,7 @@ export class DataExtractionRepository {
           })
           .execute();
       }
-      await tx
-        .updateTable('data_extractions')
-        .set({
-          state: 'DONE',
-          result_count: outcome.results.length,
-          processed_count: outcome.results.length,
-          best_name: outcome.bestName,
-          names_found: outcome.namesFound,
-          last_error: null,
-          completed_at: new Date(),
-        })
-        .where('id', '=', extractionId)
-        .execute();
+      return true;
     });
   }
 
@@ -528,13 +575,7 @@ export class DataExtractionRepository {
       .where('removed', '=', false)
       .orderBy('rank')
       .execute()
-      .then((rows) =>
-        rows.map((row) => ({
-          ...row,
-          alternative_names: parsed(row.alternative_names),
-          evidence: parsed(row.evidence),
-        })),
-      );
+      .then((rows) => rows.map(withJson));
   }
 
   /** One page of an extraction's results, filtered and sorted as the detail page asks. */
@@ -586,19 +627,21 @@ export class DataExtractionRepository {
       query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
     ]);
     return {
-      rows: rows.map((row) => ({
-        ...row,
-        alternative_names: parsed(row.alternative_names),
-        evidence: parsed(row.evidence),
-      })),
+      rows: rows.map(withJson),
       total: Number(total.count),
     };
   }
 
-  /** Results by hashedId or id, only shown ones of extractions in the scope. */
-  findResults(keys: { hashedIds: readonly string[] } | { ids: readonly number[] }, scope: ExtractionScope) {
-    const list = 'ids' in keys ? keys.ids : keys.hashedIds;
-    if (list.length === 0) return Promise.resolve([]);
+  /**
+   * Shown results, with their thumbnails, of extractions in the scope: by hashedId, by id, or every one
+   * of an extraction.
+   */
+  findResults(
+    keys: { hashedIds: readonly string[] } | { ids: readonly number[] } | { extractionId: number },
+    scope: ExtractionScope,
+  ) {
+    if ('ids' in keys && keys.ids.length === 0) return Promise.resolve([]);
+    if ('hashedIds' in keys && keys.hashedIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('data_extraction_results')
       .innerJoin('data_extractions', 'data_extractions.id', 'data_extraction_results.extraction_id')
@@ -608,17 +651,13 @@ export class DataExtractionRepository {
       .where((eb) =>
         'ids' in keys
           ? eb('data_extraction_results.id', 'in', [...keys.ids])
-          : eb('data_extraction_results.hashed_id', 'in', [...keys.hashedIds]),
+          : 'hashedIds' in keys
+            ? eb('data_extraction_results.hashed_id', 'in', [...keys.hashedIds])
+            : eb('data_extraction_results.extraction_id', '=', keys.extractionId),
       )
       .orderBy('data_extraction_results.rank')
       .execute()
-      .then((rows) =>
-        rows.map((row) => ({
-          ...row,
-          alternative_names: parsed(row.alternative_names),
-          evidence: parsed(row.evidence),
-        })),
-      );
+      .then((rows) => rows.map(withJson));
   }
 
   async findResultThumbnail(resultId: number): Promise<Buffer | null | undefined> {

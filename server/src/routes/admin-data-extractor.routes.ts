@@ -68,15 +68,8 @@ export function adminDataExtractorRoutes(services: Services): FastifyPluginAsync
     app.get(
       '/admin/data-extractor/results/:id/generate-report/all',
       { schema: { tags, params: Id } },
-      async (request, reply) => {
-        const { pdf, fileName } = await dataExtractor.report(
-          admin(request),
-          request.params.id,
-          undefined,
-          true,
-        );
-        return sendPdf(reply, pdf, fileName);
-      },
+      async (request, reply) =>
+        sendPdf(reply, await dataExtractor.report(admin(request), request.params.id, undefined, true)),
     );
 
     app.post(
@@ -84,13 +77,13 @@ export function adminDataExtractorRoutes(services: Services): FastifyPluginAsync
       { schema: { tags, params: Id, body: ReportBody } },
       async (request, reply) => {
         const { hashedId, containWikipediaData } = request.body;
-        const { pdf, fileName } = await dataExtractor.report(
+        const report = await dataExtractor.report(
           admin(request),
           request.params.id,
           hashedId,
           containWikipediaData,
         );
-        return sendPdf(reply, pdf, fileName);
+        return sendPdf(reply, report);
       },
     );
   };

@@ -10,6 +10,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 const State = Type.Union([Type.Literal('PENDING'), Type.Literal('DONE'), Type.Literal('FAILED')]);
 const CheckedStatus = Type.Union([Type.Literal('NEW'), Type.Literal('CHECKED')]);
 
+/** Page numbers from 1; the bound keeps the offset a number the database takes (10⁵ pages of 1000). */
+const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 });
+
 export const ListItem = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -27,7 +30,7 @@ export const ListItem = Type.Object({
 });
 
 export const ListQuery = Type.Object({
-  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+  pageNumber: PageNumber,
   pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('DONE')])),
@@ -104,7 +107,7 @@ const WikipediaResult = Type.Object({
 });
 
 export const DetailsQuery = Type.Object({
-  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+  pageNumber: PageNumber,
   // A refetch reloads every page already shown in one request (spec 001 §7): up to 40 steps.
   pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: EXTRACTION_DETAIL_STEP }),
   politician: Type.Optional(Type.Boolean()),
@@ -142,7 +145,7 @@ export const ReportBody = Type.Object({
 });
 
 /** The PDF answer: its file name in content-disposition (the web app saves it under that name). */
-export function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string) {
+export function sendPdf(reply: FastifyReply, { pdf, fileName }: { pdf: Buffer; fileName: string }) {
   return reply
     .type('application/pdf')
     .header(

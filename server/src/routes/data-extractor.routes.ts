@@ -189,8 +189,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
         const user = currentUser(request);
         await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
         const viewer = await dataExtractor.userViewer(user, { requireAccess: true });
-        const { pdf, fileName } = await dataExtractor.report(viewer, request.params.id, undefined, true);
-        return sendPdf(reply, pdf, fileName);
+        return sendPdf(reply, await dataExtractor.report(viewer, request.params.id, undefined, true));
       },
     );
 
@@ -209,13 +208,8 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
         await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
         const viewer = await dataExtractor.userViewer(user, { requireAccess: true });
         const { hashedId, containWikipediaData } = request.body;
-        const { pdf, fileName } = await dataExtractor.report(
-          viewer,
-          request.params.id,
-          hashedId,
-          containWikipediaData,
-        );
-        return sendPdf(reply, pdf, fileName);
+        const report = await dataExtractor.report(viewer, request.params.id, hashedId, containWikipediaData);
+        return sendPdf(reply, report);
       },
     );
   };

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import {
   EXTRACTION_ESTIMATE_MS,
   EXTRACTION_NAME_MAX_LENGTH,
@@ -17,25 +15,10 @@ import {
   type StartExtractionRequest,
   type WikipediaResult,
 } from '@osint/contract/data-extractor';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import { DEFAULT_CRAWL_OPTIONS, crawlOptionsFromConfig } from '../crawler/crawl-options.ts';
-import { decodeHtml, extractPage } from '../crawler/html-extract.ts';
-import { safeFetch } from '../crawler/safe-fetch.ts';
-import { normalizeUrl } from '../crawler/url-normalize.ts';
-import type {
-  ExtractionAnalyzer,
-  FaceSightingInput,
-  ImageOnPage,
-  PageText,
-  ResultInput,
-} from '../extractor/analysis-types.ts';
-import { SIMILARITY_THRESHOLD, similarity } from '../face/similarity.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import { normaliseFace } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
-import { mailTemplates } from '../mail/mail-templates.ts';
 import {
   extractionReportFileName,
   renderExtractionReport,
@@ -47,26 +30,11 @@ import type {
   ExtractionResultRow,
   ExtractionRow,
   ExtractionScope,
-  NewExtractionResult,
-  SearchResultToAnalyse,
 } from '../repositories/data-extraction.repository.ts';
 import type { SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
-import { SHIPPED_MODEL } from './face-index.service.ts';
-import type { MailService } from './mail.service.ts';
+import { EXTRACTION_MAX_ATTEMPTS, type ExtractionJobPayload } from './extraction-pipeline.ts';
 import type { AuthUser } from './session.service.ts';
-
-export interface ExtractionJobPayload {
-  extractionId: number;
-}
-
-/** The face index as the job needs it (FaceIndexService). */
-export interface FaceLookup {
-  search(
-    query: Float32Array,
-    options: { limit: number; minSimilarity: number },
-  ): Promise<Array<{ faceId: number; similarity: number }>>;
-}
 
 /**
  * Who is asking: a user sees the organization's extractions by hashedId, with original sources withheld
@@ -95,21 +63,8 @@ export interface ExtractionDetailsQuery {
   seenWith?: string | undefined;
 }
 
-/** Attempts of the job before the extraction is marked FAILED. */
-export const EXTRACTION_MAX_ATTEMPTS = 3;
-/** Other faces looked up per result page, and pages kept per face. */
-const MAX_FACES_PER_PAGE = 12;
-const MAX_SIGHTINGS_PER_FACE = 5;
-const FACE_INDEX_LIMIT = 20;
-const PROGRESS_INTERVAL_MS = 250;
 const ALL_RESULTS = 'ALL RESULTS';
 const NAME_TOO_LONG = `Name cannot be longer than ${EXTRACTION_NAME_MAX_LENGTH} characters.`;
-
-function toDescriptor(bytes: Buffer): Float32Array {
-  // Copied: a Buffer's offset inside its pool need not be a multiple of 4.
-  const copy = new Uint8Array(bytes);
-  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
-}
 
 function scopeOf(viewer: ExtractionViewer): ExtractionScope {
   return viewer.kind === 'admin' ? 'all-organizations' : { organizationId: viewer.user.organizationId };
@@ -122,6 +77,18 @@ function prefixOf(viewer: ExtractionViewer): string {
 /** The id a viewer uses: hashedId for users, the numeric id (as a string) for admins. */
 function publicId(viewer: ExtractionViewer, row: { id: number; hashed_id: string }): string {
   return viewer.kind === 'admin' ? String(row.id) : row.hashed_id;
+}
+
+/** A user changing the organization's extractions: edits never show original sources. */
+function editor(user: AuthUser): ExtractionViewer {
+  return { kind: 'user', user, restricted: true };
+}
+
+/** Connection names per result, in the order the analysis gave them. */
+function connectionNamesByResult(connections: ReadonlyArray<{ result_id: number; name: string }>) {
+  const byResult = new Map<number, string[]>();
+  for (const c of connections) byResult.set(c.result_id, [...(byResult.get(c.result_id) ?? []), c.name]);
+  return byResult;
 }
 
 function keyOf(viewer: ExtractionViewer, ref: string): { hashedId: string } | { id: number } | undefined {
@@ -174,10 +141,10 @@ function byFrequency(names: readonly string[]): string[] {
 }
 
 /**
- * The AI data extractor (spec 001 §2): an extraction is started from a search; a job loads the pages
- * around each result, finds the other faces on them and where else those faces appear, hands the texts
- * to the analysis, and stores who the person is, with flags, evidence and connections. Every call is
- * bounded to the caller's organization (admins: all organizations, read-only).
+ * The AI data extractor's calls (spec 001 §2, §7 Data extractor): an extraction is started from a search
+ * (the job, services/extraction-pipeline.ts, does the reading and the analysis), then listed, read,
+ * filtered, edited and reported. Every call is bounded to the caller's organization (admins: all
+ * organizations, read-only).
  */
 export class DataExtractorService {
   constructor(
@@ -185,12 +152,7 @@ export class DataExtractorService {
     private readonly searches: SearchRepository,
     private readonly access: AccessService,
     private readonly queue: JobQueue,
-    private readonly mail: MailService,
     private readonly audit: AuditRepository,
-    private readonly faces: FaceLookup,
-    private readonly analyzer: ExtractionAnalyzer,
-    private readonly config: Config,
-    private readonly log: FastifyBaseLogger,
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
@@ -229,258 +191,7 @@ export class DataExtractorService {
       detail: { name, searchHash: request.searchHash },
     });
     const row = await this.extractions.findOne({ id }, { organizationId: user.organizationId });
-    return this.toListItem({ kind: 'user', user, restricted: false }, row!);
-  }
-
-  /** The data-extractor.run job. Idempotent: a retry starts over and replaces partial results. */
-  async runJob(payload: unknown): Promise<void> {
-    const { extractionId } = payload as ExtractionJobPayload;
-    const extraction = await this.extractions.findForJob(extractionId);
-    // Deleted before the job ran.
-    if (!extraction) return;
-    if (extraction.state === 'PENDING') {
-      const attempt = await this.extractions.startAttempt(extractionId);
-      try {
-        await this.extract(extractionId, extraction.search_id);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (attempt >= EXTRACTION_MAX_ATTEMPTS) {
-          this.log.error({ err: error, extractionId }, 'data extraction failed for good');
-          await this.extractions.markFailed(extractionId, message);
-          return;
-        }
-        throw error;
-      }
-    }
-    const after = await this.extractions.findForJob(extractionId);
-    // The owner and the subscribers hear of it once, even when a retry runs after the results were stored.
-    if (after?.state === 'DONE' && after.notified_at === null) await this.notify(after);
-  }
-
-  private async extract(extractionId: number, searchId: number | null): Promise<void> {
-    const rows = searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId);
-    const inputs: ResultInput[] = [];
-    const sightings: FaceSightingInput[] = [];
-    const faceCache = new Map<number, Promise<FaceSightingInput[]>>();
-    let lastProgress = 0;
-    await this.extractions.setProgress(extractionId, 0, rows.length);
-    for (const [index, row] of rows.entries()) {
-      const { page, image } = await this.textsOf(row);
-      inputs.push({
-        key: row.record_hash,
-        page,
-        image,
-        similarity: row.similarity,
-        crawledAt: row.crawled_at,
-      });
-      if (row.page_id !== null) {
-        sightings.push(...(await this.sightingsOf(row, row.page_id, faceCache)));
-      }
-      if (Date.now() - lastProgress >= PROGRESS_INTERVAL_MS || index === rows.length - 1) {
-        lastProgress = Date.now();
-        await this.extractions.setProgress(extractionId, index + 1, rows.length);
-      }
-    }
-    const analysis = await this.analyzer.analyze(inputs, sightings);
-    const byKey = new Map(analysis.results.map((result) => [result.key, result]));
-    const results: NewExtractionResult[] = [];
-    for (const row of rows) {
-      const found = byKey.get(row.record_hash);
-      results.push({
-        hashedId: newPublicId(),
-        recordHash: row.record_hash,
-        rank: row.rank,
-        similarity: row.similarity,
-        imageUrl: row.image_url,
-        sourceUrl: row.source_url,
-        sourceTitle: row.source_title,
-        crawledAt: row.crawled_at,
-        thumbnail: await this.readThumbnail(row.thumbnail_path),
-        personName: found?.personName ?? '',
-        personDesc: found?.personDesc ?? '',
-        politician: found?.politician ?? false,
-        sanctions: found?.sanctions ?? false,
-        criminal: found?.criminal ?? false,
-        alternativeNames: found?.alternativeNames ?? [],
-        evidence: found?.evidence ?? [],
-        connections: (found?.connections ?? []).map((connection) => ({
-          hashedId: newPublicId(),
-          name: connection.name,
-          imgUrl: connection.imgUrl,
-          aboutUrl: connection.aboutUrl,
-          politician: connection.politician,
-          sanctions: connection.sanctions,
-          criminal: connection.criminal,
-          evidence: connection.evidence,
-        })),
-      });
-    }
-    await this.extractions.complete(extractionId, {
-      results,
-      wikipedia: analysis.wikipedia,
-      bestName: analysis.bestName,
-      namesFound: analysis.namesFound,
-    });
-  }
-
-  /** The page and image texts of a result: from the index, or fetched again when the page is gone. */
-  private async textsOf(row: SearchResultToAnalyse): Promise<{ page: PageText; image: ImageOnPage }> {
-    const image: ImageOnPage = {
-      imageUrl: row.image_url,
-      alt: row.alt ?? '',
-      caption: row.caption ?? '',
-      nearbyText: row.nearby_text ?? '',
-    };
-    if (row.page_id !== null) {
-      return {
-        page: { url: row.source_url, title: row.page_title ?? row.source_title, text: row.page_text ?? '' },
-        image,
-      };
-    }
-    const fetched = await this.refetchPage(row.source_url, row.image_url);
-    return {
-      page: { url: row.source_url, title: fetched?.title || row.source_title, text: fetched?.text ?? '' },
-      image: fetched?.image ?? image,
-    };
-  }
-
-  /**
-   * Loads a page again with the crawler's guards (SSRF refusal, timeouts, size caps) and extracts its
-   * text and the texts around the image. A page that cannot be read leaves the result with its title.
-   */
-  private async refetchPage(pageUrl: string, imageUrl: string) {
-    const options = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
-    try {
-      const port = new URL(pageUrl).port;
-      const result = await safeFetch(pageUrl, {
-        userAgent: options.userAgent,
-        allowPrivate: options.allowPrivate,
-        trustedAddresses: this.config.crawl.trustedAddresses,
-        // The page was crawled from this port once: the admin's seed allowed it.
-        allowedPorts: port ? [Number(port)] : [],
-        connectTimeoutMs: options.connectTimeoutMs,
-        totalTimeoutMs: options.totalTimeoutMs,
-        maxBytes: options.maxHtmlBytes,
-        maxRedirects: options.maxRedirects,
-        accept: 'text/html,application/xhtml+xml',
-        acceptContentType: (type) => type === 'text/html' || type === 'application/xhtml+xml',
-      });
-      if (result.status < 200 || result.status >= 300) return undefined;
-      const extracted = extractPage(
-        decodeHtml(result.body, result.headers['content-type'] as string | undefined),
-        result.url,
-        {
-          maxTextChars: options.maxTextChars,
-          maxNearbyChars: options.maxNearbyChars,
-          maxImages: options.maxImagesPerPage,
-          productToken: options.productToken,
-        },
-      );
-      // A page that now asks not to be indexed is not read either.
-      if (extracted.robots.noindex) return undefined;
-      const wanted = normalizeUrl(imageUrl) ?? imageUrl;
-      const found = extracted.images.find((img) => img.url === wanted);
-      return {
-        title: extracted.title,
-        text: extracted.text,
-        image: found
-          ? { imageUrl, alt: found.alt, caption: found.caption, nearbyText: found.nearbyText }
-          : undefined,
-      };
-    } catch (error) {
-      this.log.warn({ err: error, url: pageUrl }, 'data extractor could not fetch a page again');
-      return undefined;
-    }
-  }
-
-  /**
-   * The other faces on a result's page, each looked up in the face index: every other page that shows
-   * the same face may say who it is ("seen with" by face).
-   */
-  private async sightingsOf(
-    row: SearchResultToAnalyse,
-    pageId: number,
-    cache: Map<number, Promise<FaceSightingInput[]>>,
-  ): Promise<FaceSightingInput[]> {
-    const own =
-      row.face_id === null ? undefined : (await this.extractions.findFaceDescriptors([row.face_id]))[0];
-    const ownDescriptor = own ? toDescriptor(own.descriptor) : undefined;
-    const others = await this.extractions.findFacesOnPage(pageId, row.face_id, MAX_FACES_PER_PAGE);
-    const found: FaceSightingInput[] = [];
-    for (const face of others) {
-      if (face.model_id !== SHIPPED_MODEL.modelId) continue;
-      const descriptor = toDescriptor(face.descriptor);
-      // The subject again (a second photo of them on the page) is not a connection.
-      if (ownDescriptor && similarity(ownDescriptor, descriptor) >= SIMILARITY_THRESHOLD) continue;
-      let lookup = cache.get(face.id);
-      if (!lookup) {
-        lookup = this.appearancesOf(face.id, face.image_id, descriptor);
-        cache.set(face.id, lookup);
-      }
-      for (const sighting of await lookup) {
-        if (sighting.page.url === row.source_url) continue;
-        found.push({ ...sighting, resultKey: row.record_hash });
-      }
-    }
-    return found;
-  }
-
-  private async appearancesOf(
-    faceId: number,
-    imageId: number,
-    descriptor: Float32Array,
-  ): Promise<FaceSightingInput[]> {
-    const hits = await this.faces.search(descriptor, {
-      limit: FACE_INDEX_LIMIT,
-      minSimilarity: SIMILARITY_THRESHOLD,
-    });
-    const faceIds = [...new Set([faceId, ...hits.map((hit) => hit.faceId)])];
-    const appearances = await this.extractions.findFaceAppearances(faceIds);
-    const seenPages = new Set<string>();
-    const sightings: FaceSightingInput[] = [];
-    for (const a of appearances) {
-      if (seenPages.has(a.url) || sightings.length >= MAX_SIGHTINGS_PER_FACE) continue;
-      seenPages.add(a.url);
-      sightings.push({
-        resultKey: '',
-        page: { url: a.url, title: a.title, text: a.text },
-        image: { imageUrl: a.image_url, alt: a.alt, caption: a.caption, nearbyText: a.nearby_text },
-        imgUrl: `/api/thumbnails/${imageId}`,
-      });
-    }
-    return sightings;
-  }
-
-  private async readThumbnail(relative: string | null): Promise<Buffer | null> {
-    if (!relative) return null;
-    // A thumbnail gone from the index (re-crawl, opt-out) leaves the result without one.
-    return fs.readFile(path.join(this.config.dataDir, relative)).catch(() => null);
-  }
-
-  /** E-mails the owner and the organization's newsletter subscribers that the extraction is done. */
-  private async notify(extraction: {
-    id: number;
-    organization_id: number;
-    user_id: number | null;
-    name: string;
-  }) {
-    const row = await this.extractions.findOne(
-      { id: extraction.id },
-      { organizationId: extraction.organization_id },
-    );
-    if (!row) return;
-    const link = `${this.config.publicUrl}/data-extractor/${row.hashed_id}`;
-    const recipients = await this.extractions.findRecipients(extraction.organization_id, extraction.user_id);
-    const owner = recipients.find((r) => r.id === extraction.user_id);
-    for (const recipient of recipients) {
-      await this.mail.send(
-        recipient.email,
-        recipient.id === extraction.user_id
-          ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
-          : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
-      );
-    }
-    await this.extractions.markNotified(extraction.id);
+    return this.toListItem(editor(user), row!);
   }
 
   private toListItem(viewer: ExtractionViewer, row: ExtractionRow): ExtractionListItem {
@@ -587,7 +298,9 @@ export class DataExtractorService {
 
   private async toResults(viewer: ExtractionViewer, rows: ExtractionResultRow[]): Promise<ExtractedResult[]> {
     const restricted = viewer.kind === 'user' && viewer.restricted;
-    const connections = await this.extractions.findConnections(rows.map((r) => r.id));
+    const connections = connectionNamesByResult(
+      await this.extractions.findConnections(rows.map((r) => r.id)),
+    );
     return rows.map((row) => {
       const id = publicId(viewer, row);
       return {
@@ -608,7 +321,7 @@ export class DataExtractorService {
         crawledAt: row.crawled_at.toISOString(),
         alternativeNames: row.alternative_names,
         evidence: restricted ? row.evidence.map((e) => ({ ...e, url: null })) : row.evidence,
-        seenWithNames: [...new Set(connections.filter((c) => c.result_id === row.id).map((c) => c.name))],
+        seenWithNames: [...new Set(connections.get(row.id))],
       };
     });
   }
@@ -648,12 +361,12 @@ export class DataExtractorService {
   }
 
   async toggleChecked(user: AuthUser, ref: string): Promise<{ checked: boolean }> {
-    const result = await this.findResult({ kind: 'user', user, restricted: true }, ref);
+    const result = await this.findResult(editor(user), ref);
     return { checked: await this.extractions.toggleResultChecked(result.id) };
   }
 
   async toggleWikipediaChecked(user: AuthUser, ref: string): Promise<{ checked: boolean }> {
-    const row = await this.find({ kind: 'user', user, restricted: true }, ref);
+    const row = await this.find(editor(user), ref);
     const checked = await this.extractions.toggleWikipediaChecked(row.id);
     if (checked === undefined) throw notFound('Wikipedia result not found.');
     return { checked };
@@ -662,7 +375,7 @@ export class DataExtractorService {
   /** PATCH …/results/{id}: the person's name (one of the alternatives, or any non-blank name). */
   async updateResult(user: AuthUser, ref: string, name: string, description: string | undefined) {
     const personName = trimmedName(name);
-    const result = await this.findResult({ kind: 'user', user, restricted: true }, ref);
+    const result = await this.findResult(editor(user), ref);
     // The name replaced stays a choice; the chosen one is no longer an alternative.
     const alternatives = [result.person_name, ...result.alternative_names].filter(
       (n, i, all) => n && n !== personName && all.indexOf(n) === i,
@@ -676,7 +389,7 @@ export class DataExtractorService {
   }
 
   async removeResult(user: AuthUser, ref: string): Promise<{ remaining: number }> {
-    const result = await this.findResult({ kind: 'user', user, restricted: true }, ref);
+    const result = await this.findResult(editor(user), ref);
     await this.extractions.removeResult(result.id);
     return { remaining: await this.refreshAggregates(result.extraction_id) };
   }
@@ -698,12 +411,12 @@ export class DataExtractorService {
 
   async update(user: AuthUser, ref: string, name: string, description: string | undefined): Promise<void> {
     const trimmed = trimmedName(name);
-    const row = await this.find({ kind: 'user', user, restricted: true }, ref);
+    const row = await this.find(editor(user), ref);
     await this.extractions.update(row.id, trimmed, description?.trim());
   }
 
   async remove(user: AuthUser, ref: string): Promise<void> {
-    const row = await this.find({ kind: 'user', user, restricted: true }, ref);
+    const row = await this.find(editor(user), ref);
     await this.extractions.delete(row.id);
     await this.audit.insert({
       actorUserId: user.id,
@@ -725,25 +438,13 @@ export class DataExtractorService {
     withWikipedia: boolean,
   ): Promise<{ pdf: Buffer; fileName: string }> {
     const row = await this.find(viewer, ref);
-    let results: Awaited<ReturnType<DataExtractionRepository['findResults']>>;
-    if (resultRefs === undefined) {
-      const all = await this.extractions.findAllResults(row.id);
-      results = await this.extractions.findResults({ ids: all.map((r) => r.id) }, scopeOf(viewer));
-    } else {
-      const refs = [...new Set(resultRefs)];
-      const keys = refs.map((r) => keyOf(viewer, r));
-      const ids = keys.flatMap((k) => (k && 'id' in k ? [k.id] : []));
-      const hashed = keys.flatMap((k) => (k && 'hashedId' in k ? [k.hashedId] : []));
-      results = (
-        await this.extractions.findResults(
-          viewer.kind === 'admin' ? { ids } : { hashedIds: hashed },
-          scopeOf(viewer),
-        )
-      ).filter((r) => r.extraction_id === row.id);
-      if (results.length !== refs.length) throw notFound('Extraction results not found.');
-    }
-    const restricted = viewer.kind === 'user' && viewer.restricted;
-    const connections = await this.extractions.findConnections(results.map((r) => r.id));
+    const results =
+      resultRefs === undefined
+        ? await this.extractions.findResults({ extractionId: row.id }, scopeOf(viewer))
+        : await this.chosenResults(viewer, row.id, resultRefs);
+    const connections = connectionNamesByResult(
+      await this.extractions.findConnections(results.map((r) => r.id)),
+    );
     const wikipedia = withWikipedia ? await this.extractions.findWikipedia(row.id) : undefined;
     const organization = await this.extractions.findOrganizationName(row.organization_id);
     const generatedAt = new Date();
@@ -751,7 +452,7 @@ export class DataExtractorService {
       organizationName: organization?.name ?? '',
       preparedBy: viewer.user.email,
       generatedAt,
-      restricted,
+      restricted: viewer.kind === 'user' && viewer.restricted,
       extraction: {
         name: row.name,
         description: row.description,
@@ -763,9 +464,7 @@ export class DataExtractorService {
       names: nameGroups(results).map(([name, rows]) => ({
         ...statisticOf(name, rows),
         evidence: distinctEvidence(rows.flatMap((r) => r.evidence)),
-        seenWith: byFrequency(
-          connections.filter((c) => rows.some((r) => r.id === c.result_id)).map((c) => c.name),
-        ),
+        seenWith: byFrequency(rows.flatMap((r) => connections.get(r.id) ?? [])),
       })),
       results: results.map((r) => ({
         personName: r.person_name,
@@ -779,7 +478,7 @@ export class DataExtractorService {
         sourceUrl: r.source_url,
         imageUrl: r.image_url,
         thumbnail: r.thumbnail,
-        seenWith: [...new Set(connections.filter((c) => c.result_id === r.id).map((c) => c.name))],
+        seenWith: [...new Set(connections.get(r.id))],
       })),
       wikipedia: wikipedia ? toWikipedia(wikipedia) : null,
     };
@@ -792,6 +491,19 @@ export class DataExtractorService {
       detail: { results: results.length, wikipedia: data.wikipedia !== null },
     });
     return { pdf, fileName: extractionReportFileName(row.name, generatedAt) };
+  }
+
+  /** The results a report names, all of one extraction: any other id makes the report not found. */
+  private async chosenResults(viewer: ExtractionViewer, extractionId: number, refs: string[]) {
+    const distinct = [...new Set(refs)];
+    const keys = distinct.map((r) => keyOf(viewer, r));
+    const ids = keys.flatMap((k) => (k && 'id' in k ? [k.id] : []));
+    const hashedIds = keys.flatMap((k) => (k && 'hashedId' in k ? [k.hashedId] : []));
+    const results = (
+      await this.extractions.findResults(viewer.kind === 'admin' ? { ids } : { hashedIds }, scopeOf(viewer))
+    ).filter((r) => r.extraction_id === extractionId);
+    if (results.length !== distinct.length) throw notFound('Extraction results not found.');
+    return results;
   }
 }
 

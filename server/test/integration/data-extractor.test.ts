@@ -12,6 +12,7 @@ import {
   type SeenWithConnection,
 } from '@osint/contract/data-extractor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataExtractionRepository } from '../../src/repositories/data-extraction.repository.ts';
 import { crawlDemoSites, createAdmin, createUser, login, waitForMails } from '../support/fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
 import {
@@ -544,10 +545,10 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       .select('id')
       .where('hashed_id', '=', extraction.id)
       .executeTakeFirstOrThrow();
-    await t.container.services.dataExtractor.runJob({ extractionId: row.id });
+    await t.container.services.extractionPipeline.runJob({ extractionId: row.id });
     // A retry of an attempt that failed half way starts over and replaces what it stored.
     await t.db.updateTable('data_extractions').set({ state: 'PENDING' }).where('id', '=', row.id).execute();
-    await t.container.services.dataExtractor.runJob({ extractionId: row.id });
+    await t.container.services.extractionPipeline.runJob({ extractionId: row.id });
     const rerun = await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?status=DONE');
     const item = rerun.dataExtractorListItemList.find((i) => i.id === extraction.id)!;
     expect(item.resultCount).toBe(search.numberOfResults - 1);
@@ -563,6 +564,89 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     ).toHaveLength(1);
     expect(outbox.filter((m) => m.to.includes(users.colleague))).toHaveLength(0);
     expect(outbox.filter((m) => m.to.includes(users.other))).toHaveLength(0);
+  });
+
+  it('stays whole when two workers run the same extraction at once (results once, one mail)', async () => {
+    const row = await t.db
+      .selectFrom('data_extractions')
+      .select('id')
+      .where('hashed_id', '=', defaulted.id)
+      .executeTakeFirstOrThrow();
+    // The only extraction of the owner with a default name so far (long subjects are folded).
+    const subject = /ready: AI DATA EXTRACTION/;
+    const mailsBefore = (await readOutbox(t.config.dataDir)).filter(
+      (m) => m.to.includes(users.owner) && subject.test(m.subject),
+    ).length;
+    // A stale job claimed again while its first worker still runs: both start from PENDING.
+    await t.db
+      .updateTable('data_extractions')
+      .set({ state: 'PENDING', notified_at: null })
+      .where('id', '=', row.id)
+      .execute();
+    const pipeline = t.container.services.extractionPipeline;
+    await Promise.all([pipeline.runJob({ extractionId: row.id }), pipeline.runJob({ extractionId: row.id })]);
+    const stored = await t.db
+      .selectFrom('data_extraction_results')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('extraction_id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.count)).toBe(search.numberOfResults - 1);
+    const first = (await details(cookies.owner, defaulted.id, { pageSize: 100 })).responses;
+    expect(first).toHaveLength(search.numberOfResults - 1);
+
+    // A worker that finishes after another one stored the results changes nothing: the analyst's
+    // checks (and the hashedIds they use) stay.
+    const checkedOne = first[0]!;
+    await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${checkedOne.hashedId}/checked`,
+      cookie: cookies.owner,
+    });
+    await t.db.updateTable('data_extractions').set({ notified_at: null }).where('id', '=', row.id).execute();
+    await Promise.all([pipeline.runJob({ extractionId: row.id }), pipeline.runJob({ extractionId: row.id })]);
+    const late = await new DataExtractionRepository(t.db).complete(row.id, {
+      results: [],
+      wikipedia: null,
+      bestName: null,
+      namesFound: 0,
+    });
+    expect(late).toBe(false);
+    const after = (await details(cookies.owner, defaulted.id, { pageSize: 100 })).responses;
+    expect(after.map((r) => r.hashedId).sort()).toEqual(first.map((r) => r.hashedId).sort());
+    expect(after.find((r) => r.hashedId === checkedOne.hashedId)?.checked).toBe(true);
+
+    // One mail per finished run that was not yet announced, whatever the number of workers.
+    await waitForMails(t, users.owner, subject, mailsBefore + 2);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const mailsAfter = (await readOutbox(t.config.dataDir)).filter(
+      (m) => m.to.includes(users.owner) && subject.test(m.subject),
+    ).length;
+    expect(mailsAfter).toBe(mailsBefore + 2);
+  });
+
+  it('refuses page numbers and report lists beyond their bounds', async () => {
+    for (const url of [
+      '/api/data-extractor?pageNumber=100000000000',
+      `/api/data-extractor/results/details/${extraction.id}?pageNumber=100000000000`,
+      `/api/data-extractor/results/details/${extraction.id}?pageSize=1001`,
+      `/api/data-extractor/results/details/${extraction.id}?name=${'x'.repeat(201)}`,
+    ]) {
+      const response = await t.request({ method: 'GET', url, cookie: cookies.owner });
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
+    }
+    for (const payload of [
+      { hashedId: Array.from({ length: 1001 }, (_, i) => `r${i}`), containWikipediaData: false },
+      { hashedId: [], containWikipediaData: false },
+      { hashedId: ['x'.repeat(65)], containWikipediaData: false },
+    ]) {
+      const response = await t.request({
+        method: 'POST',
+        url: `/api/data-extractor/results/${extraction.id}/generate-report`,
+        cookie: cookies.owner,
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(400);
+    }
   });
 
   it('writes the PDF report: names, flags with evidence, results, Wikipedia on request', async () => {

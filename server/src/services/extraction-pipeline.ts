@@ -1,0 +1,326 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { DEFAULT_CRAWL_OPTIONS, crawlOptionsFromConfig } from '../crawler/crawl-options.ts';
+import { decodeHtml, extractPage } from '../crawler/html-extract.ts';
+import { safeFetch } from '../crawler/safe-fetch.ts';
+import { normalizeUrl } from '../crawler/url-normalize.ts';
+import type {
+  ExtractionAnalysis,
+  ExtractionAnalyzer,
+  FaceSightingInput,
+  ImageOnPage,
+  PageText,
+  ResultInput,
+} from '../extractor/analysis-types.ts';
+import { SIMILARITY_THRESHOLD, similarity } from '../face/similarity.ts';
+import { newPublicId } from '../lib/secure-token.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import type {
+  DataExtractionRepository,
+  FaceOnPage,
+  NewExtractionResult,
+  SearchResultToAnalyse,
+} from '../repositories/data-extraction.repository.ts';
+import { SHIPPED_MODEL } from './face-index.service.ts';
+import type { MailService } from './mail.service.ts';
+
+export interface ExtractionJobPayload {
+  extractionId: number;
+}
+
+/** The face index as the job needs it (FaceIndexService). */
+export interface FaceLookup {
+  search(
+    query: Float32Array,
+    options: { limit: number; minSimilarity: number },
+  ): Promise<Array<{ faceId: number; similarity: number }>>;
+}
+
+/** Attempts of the job before the extraction is marked FAILED. */
+export const EXTRACTION_MAX_ATTEMPTS = 3;
+/** Other faces looked up per result page, and pages kept per face. */
+const MAX_FACES_PER_PAGE = 12;
+const MAX_SIGHTINGS_PER_FACE = 5;
+const FACE_INDEX_LIMIT = 20;
+const PROGRESS_INTERVAL_MS = 250;
+
+function toDescriptor(bytes: Buffer): Float32Array {
+  // Copied: a Buffer's offset inside its pool need not be a multiple of 4.
+  const copy = new Uint8Array(bytes);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+}
+
+/**
+ * The data-extractor.run job (spec 001 §2 AI data extractor): loads the pages around each result of the
+ * search, finds the other faces on them and where else those faces appear, hands the texts to the
+ * analysis, stores who the person is (flags, evidence, connections) and tells the organization.
+ *
+ * Idempotent and safe under two workers (a stale job claimed again while its first worker still runs):
+ * only the first run to finish stores its results, and the mails go out once.
+ */
+export class ExtractionPipeline {
+  constructor(
+    private readonly extractions: DataExtractionRepository,
+    private readonly faces: FaceLookup,
+    private readonly analyzer: ExtractionAnalyzer,
+    private readonly mail: MailService,
+    private readonly config: Config,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async runJob(payload: unknown): Promise<void> {
+    const { extractionId } = payload as ExtractionJobPayload;
+    const extraction = await this.extractions.findForJob(extractionId);
+    // Deleted before the job ran.
+    if (!extraction) return;
+    if (extraction.state === 'PENDING') {
+      const attempt = await this.extractions.startAttempt(extractionId);
+      try {
+        await this.extract(extractionId, extraction.search_id);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (attempt >= EXTRACTION_MAX_ATTEMPTS) {
+          this.log.error({ err: error, extractionId }, 'data extraction failed for good');
+          await this.extractions.markFailed(extractionId, message);
+          return;
+        }
+        throw error;
+      }
+    }
+    // The owner and the subscribers hear of it once, even when a retry runs after the results were stored.
+    await this.notify(extractionId);
+  }
+
+  private async extract(extractionId: number, searchId: number | null): Promise<void> {
+    const rows = searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId);
+    const { inputs, sightings } = await this.gather(extractionId, rows);
+    const analysis = await this.analyzer.analyze(inputs, sightings);
+    const stored = await this.extractions.complete(extractionId, {
+      results: await this.toResults(rows, analysis),
+      wikipedia: analysis.wikipedia,
+      bestName: analysis.bestName,
+      namesFound: analysis.namesFound,
+    });
+    if (!stored) this.log.info({ extractionId }, 'data extraction finished by another worker or deleted');
+  }
+
+  /** The texts of every result and the sightings of the other faces on its page, with progress. */
+  private async gather(extractionId: number, rows: readonly SearchResultToAnalyse[]) {
+    const pageIds = [...new Set(rows.flatMap((row) => (row.page_id === null ? [] : [row.page_id])))];
+    const faceIds = [...new Set(rows.flatMap((row) => (row.face_id === null ? [] : [row.face_id])))];
+    // Two queries for the whole search, not two per result.
+    const [facesOnPages, ownFaces] = await Promise.all([
+      // One more than kept: the result's own face is among them.
+      this.extractions.findFacesOnPages(pageIds, MAX_FACES_PER_PAGE + 1),
+      this.extractions.findFaceDescriptors(faceIds),
+    ]);
+    const ownDescriptors = new Map(ownFaces.map((face) => [face.id, toDescriptor(face.descriptor)]));
+    const appearances = new Map<number, Promise<FaceSightingInput[]>>();
+    const inputs: ResultInput[] = [];
+    const sightings: FaceSightingInput[] = [];
+    let lastProgress = 0;
+    await this.extractions.setProgress(extractionId, 0, rows.length);
+    for (const [index, row] of rows.entries()) {
+      const { page, image } = await this.textsOf(row);
+      inputs.push({
+        key: row.record_hash,
+        page,
+        image,
+        similarity: row.similarity,
+        crawledAt: row.crawled_at,
+      });
+      if (row.page_id !== null) {
+        const others = (facesOnPages.get(row.page_id) ?? [])
+          .filter((face) => face.id !== row.face_id)
+          .slice(0, MAX_FACES_PER_PAGE);
+        const own = row.face_id === null ? undefined : ownDescriptors.get(row.face_id);
+        sightings.push(...(await this.sightingsOf(row, others, own, appearances)));
+      }
+      if (Date.now() - lastProgress >= PROGRESS_INTERVAL_MS || index === rows.length - 1) {
+        lastProgress = Date.now();
+        await this.extractions.setProgress(extractionId, index + 1, rows.length);
+      }
+    }
+    return { inputs, sightings };
+  }
+
+  private async toResults(
+    rows: readonly SearchResultToAnalyse[],
+    analysis: ExtractionAnalysis,
+  ): Promise<NewExtractionResult[]> {
+    const byKey = new Map(analysis.results.map((result) => [result.key, result]));
+    const results: NewExtractionResult[] = [];
+    for (const row of rows) {
+      const found = byKey.get(row.record_hash);
+      results.push({
+        hashedId: newPublicId(),
+        recordHash: row.record_hash,
+        rank: row.rank,
+        similarity: row.similarity,
+        imageUrl: row.image_url,
+        sourceUrl: row.source_url,
+        sourceTitle: row.source_title,
+        crawledAt: row.crawled_at,
+        thumbnail: await this.readThumbnail(row.thumbnail_path),
+        personName: found?.personName ?? '',
+        personDesc: found?.personDesc ?? '',
+        politician: found?.politician ?? false,
+        sanctions: found?.sanctions ?? false,
+        criminal: found?.criminal ?? false,
+        alternativeNames: found?.alternativeNames ?? [],
+        evidence: found?.evidence ?? [],
+        connections: (found?.connections ?? []).map((connection) => ({
+          hashedId: newPublicId(),
+          ...connection,
+        })),
+      });
+    }
+    return results;
+  }
+
+  /** The page and image texts of a result: from the index, or fetched again when the page is gone. */
+  private async textsOf(row: SearchResultToAnalyse): Promise<{ page: PageText; image: ImageOnPage }> {
+    const image: ImageOnPage = {
+      imageUrl: row.image_url,
+      alt: row.alt ?? '',
+      caption: row.caption ?? '',
+      nearbyText: row.nearby_text ?? '',
+    };
+    if (row.page_id !== null) {
+      return {
+        page: { url: row.source_url, title: row.page_title ?? row.source_title, text: row.page_text ?? '' },
+        image,
+      };
+    }
+    const fetched = await this.refetchPage(row.source_url, row.image_url);
+    return {
+      page: { url: row.source_url, title: fetched?.title || row.source_title, text: fetched?.text ?? '' },
+      image: fetched?.image ?? image,
+    };
+  }
+
+  /**
+   * Loads a page again with the crawler's guards (SSRF refusal, timeouts, size caps) and extracts its
+   * text and the texts around the image. A page that cannot be read leaves the result with its title.
+   */
+  private async refetchPage(pageUrl: string, imageUrl: string) {
+    const options = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
+    try {
+      const port = new URL(pageUrl).port;
+      const result = await safeFetch(pageUrl, {
+        userAgent: options.userAgent,
+        allowPrivate: options.allowPrivate,
+        trustedAddresses: this.config.crawl.trustedAddresses,
+        // The page was crawled from this port once: the admin's seed allowed it.
+        allowedPorts: port ? [Number(port)] : [],
+        connectTimeoutMs: options.connectTimeoutMs,
+        totalTimeoutMs: options.totalTimeoutMs,
+        maxBytes: options.maxHtmlBytes,
+        maxRedirects: options.maxRedirects,
+        accept: 'text/html,application/xhtml+xml',
+        acceptContentType: (type) => type === 'text/html' || type === 'application/xhtml+xml',
+      });
+      if (result.status < 200 || result.status >= 300) return undefined;
+      const extracted = extractPage(
+        decodeHtml(result.body, result.headers['content-type'] as string | undefined),
+        result.url,
+        {
+          maxTextChars: options.maxTextChars,
+          maxNearbyChars: options.maxNearbyChars,
+          maxImages: options.maxImagesPerPage,
+          productToken: options.productToken,
+        },
+      );
+      // A page that now asks not to be indexed is not read either.
+      if (extracted.robots.noindex) return undefined;
+      const wanted = normalizeUrl(imageUrl) ?? imageUrl;
+      const found = extracted.images.find((img) => img.url === wanted);
+      return {
+        title: extracted.title,
+        text: extracted.text,
+        image: found
+          ? { imageUrl, alt: found.alt, caption: found.caption, nearbyText: found.nearbyText }
+          : undefined,
+      };
+    } catch (error) {
+      this.log.warn({ err: error, url: pageUrl }, 'data extractor could not fetch a page again');
+      return undefined;
+    }
+  }
+
+  /**
+   * The other faces on a result's page, each looked up in the face index: every other page that shows
+   * the same face may say who it is ("seen with" by face). Lookups are shared by the whole job.
+   */
+  private async sightingsOf(
+    row: SearchResultToAnalyse,
+    others: readonly FaceOnPage[],
+    ownDescriptor: Float32Array | undefined,
+    appearances: Map<number, Promise<FaceSightingInput[]>>,
+  ): Promise<FaceSightingInput[]> {
+    const found: FaceSightingInput[] = [];
+    for (const face of others) {
+      if (face.model_id !== SHIPPED_MODEL.modelId) continue;
+      const descriptor = toDescriptor(face.descriptor);
+      // The subject again (a second photo of them on the page) is not a connection.
+      if (ownDescriptor && similarity(ownDescriptor, descriptor) >= SIMILARITY_THRESHOLD) continue;
+      let lookup = appearances.get(face.id);
+      if (!lookup) {
+        lookup = this.appearancesOf(face.id, face.image_id, descriptor);
+        appearances.set(face.id, lookup);
+      }
+      for (const sighting of await lookup) {
+        if (sighting.page.url === row.source_url) continue;
+        found.push({ ...sighting, resultKey: row.record_hash });
+      }
+    }
+    return found;
+  }
+
+  private async appearancesOf(
+    faceId: number,
+    imageId: number,
+    descriptor: Float32Array,
+  ): Promise<FaceSightingInput[]> {
+    const hits = await this.faces.search(descriptor, {
+      limit: FACE_INDEX_LIMIT,
+      minSimilarity: SIMILARITY_THRESHOLD,
+    });
+    const faceIds = [...new Set([faceId, ...hits.map((hit) => hit.faceId)])];
+    const pages = await this.extractions.findFaceAppearances(faceIds, MAX_SIGHTINGS_PER_FACE);
+    return pages.map((a) => ({
+      resultKey: '',
+      page: { url: a.url, title: a.title, text: a.text },
+      image: { imageUrl: a.image_url, alt: a.alt, caption: a.caption, nearbyText: a.nearby_text },
+      imgUrl: `/api/thumbnails/${imageId}`,
+    }));
+  }
+
+  private async readThumbnail(relative: string | null): Promise<Buffer | null> {
+    if (!relative) return null;
+    // A thumbnail gone from the index (re-crawl, opt-out) leaves the result without one.
+    return fs.readFile(path.join(this.config.dataDir, relative)).catch(() => null);
+  }
+
+  /**
+   * E-mails the owner and the organization's newsletter subscribers that the extraction is done. The
+   * announcement is claimed first, so two workers finishing together send it once.
+   */
+  private async notify(extractionId: number): Promise<void> {
+    const row = await this.extractions.claimNotification(extractionId);
+    if (!row) return;
+    const link = `${this.config.publicUrl}/data-extractor/${row.hashed_id}`;
+    const recipients = await this.extractions.findRecipients(row.organization_id, row.user_id);
+    const owner = recipients.find((r) => r.id === row.user_id);
+    for (const recipient of recipients) {
+      await this.mail.send(
+        recipient.email,
+        recipient.id === row.user_id
+          ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
+          : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
+      );
+    }
+  }
+}
