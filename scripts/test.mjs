@@ -1,6 +1,7 @@
 // `npm test`: the whole suite — types, lint and format, unit and integration tests on PGlite and on
 // PostgreSQL, web component tests, then browser tests in Chromium against the built product.
-// It ends with one line "tests: N passed, N failed" counting every test that ran.
+// It ends with a per-category hardening report and then one line "tests: N passed, N failed, N skipped"
+// counting every test that ran (always the last line).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,11 +29,82 @@ function countVitest(file) {
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  countHardening(report);
+}
+
+// The hardening report (issue 8): the cases of each hardening category, found by the top-level describe
+// name of the hardening test files ("sessions (postgres)" counts under "sessions"), on both databases.
+const HARDENING_FILES =
+  /server\/test\/(hardening\/[^/]+|integration\/(sessions-hardening|metrics|retention|admin-jobs))\.test\.ts$/;
+const HARDENING_CATEGORIES = [
+  'property-based routes',
+  'uploads',
+  'sessions',
+  'headers',
+  'metrics',
+  'retention',
+  'admin jobs',
+];
+const hardening = new Map(HARDENING_CATEGORIES.map((name) => [name, { ran: 0, failed: 0, skipped: 0 }]));
+
+function hardeningCategory(describeName) {
+  return HARDENING_CATEGORIES.find(
+    (name) =>
+      describeName === name || describeName.startsWith(`${name} `) || describeName.startsWith(`${name}:`),
+  );
+}
+
+function countHardening(report) {
+  for (const file of report.testResults ?? []) {
+    if (!HARDENING_FILES.test(file.name.replaceAll('\\', '/'))) continue;
+    for (const test of file.assertionResults ?? []) {
+      const category = hardeningCategory(test.ancestorTitles?.[0] ?? '');
+      if (!category) continue;
+      const counts = hardening.get(category);
+      if (test.status === 'passed') counts.ran += 1;
+      else if (test.status === 'failed') {
+        counts.ran += 1;
+        counts.failed += 1;
+      } else counts.skipped += 1;
+    }
+  }
+}
+
+/** The browser test of Admin → Jobs counts under "admin jobs". */
+function countHardeningPlaywright(report) {
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (!/admin-jobs\.spec\.ts$/.test(spec.file ?? suite.file ?? '')) continue;
+      for (const test of spec.tests ?? []) {
+        const counts = hardening.get('admin jobs');
+        if (test.status === 'skipped') counts.skipped += 1;
+        else {
+          counts.ran += 1;
+          if (test.status === 'unexpected') counts.failed += 1;
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+}
+
+function printHardening() {
+  console.log('\nhardening report (cases ran, failed):');
+  for (const [name, counts] of hardening) {
+    const skipped = counts.skipped ? `, ${counts.skipped} skipped` : '';
+    const verdict = counts.ran === 0 ? 'NOT RUN' : counts.failed === 0 ? 'none failed' : 'FAILURES';
+    console.log(
+      `  ${name.padEnd(22)} ${String(counts.ran).padStart(4)} ran, ${counts.failed} failed${skipped}  (${verdict})`,
+    );
+  }
 }
 
 function countPlaywright(file) {
   if (!fs.existsSync(file)) return;
-  const stats = JSON.parse(fs.readFileSync(file, 'utf8')).stats;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  countHardeningPlaywright(report);
+  const stats = report.stats;
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
@@ -61,6 +133,7 @@ if (step('build web app', 'npm', ['run', 'build', '-w', 'web'])) {
   countPlaywright(playwrightReport);
 }
 
+printHardening();
 console.log(`\nfailed steps: ${failedSteps.length ? failedSteps.join(', ') : 'none'}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length ? 1 : 0);

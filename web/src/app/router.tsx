@@ -15,6 +15,7 @@ import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AccountPage } from '../features/account/account-page.tsx';
 import { AdminAuditPage } from '../features/admin/admin-audit-page.tsx';
 import { AdminCrawlsPage } from '../features/admin/admin-crawls-page.tsx';
+import { AdminJobsPage } from '../features/admin/admin-jobs-page.tsx';
 import { AdminCreatePlanPage } from '../features/admin/admin-create-plan-page.tsx';
 import { AdminOptOutsPage } from '../features/admin/admin-opt-outs-page.tsx';
 import { AdminOrganizationPage } from '../features/admin/admin-organization-page.tsx';
@@ -132,6 +133,7 @@ export const routes: RouteObject[] = [
             handle: { name: 'admin-create-billing-plan' },
           },
           { path: 'crawls', element: <AdminCrawlsPage />, handle: { name: 'admin-crawls' } },
+          { path: 'jobs', element: <AdminJobsPage />, handle: { name: 'admin-jobs' } },
           { path: 'opt-outs', element: <AdminOptOutsPage />, handle: { name: 'admin-opt-outs' } },
           { path: 'audit', element: <AdminAuditPage />, handle: { name: 'admin-audit' } },
           {

@@ -135,6 +135,7 @@ const ADMIN_MENU: MenuItem[] = [
   { to: '/admin/watchlists', label: 'Watch-lists' },
   { to: '/admin/crawls', label: 'Crawls' },
   { to: '/admin/opt-outs', label: 'Opt-outs' },
+  { to: '/admin/jobs', label: 'Jobs' },
   { to: '/admin/audit', label: 'Audit log' },
 ];
 
