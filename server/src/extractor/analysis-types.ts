@@ -1,5 +1,5 @@
 /**
- * The seam between the extraction pipeline (services/data-extractor.service.ts: loads pages, finds faces
+ * The seam between the extraction pipeline (services/extraction-pipeline.ts: loads pages, finds faces
  * seen on the same pages, stores what comes back) and the analysis (this folder: names, watch-lists, page
  * evidence, Wikipedia, optional LLM). The analysis reads text only; it never touches the database of
  * searches or the face index.
