@@ -146,6 +146,23 @@ const TITLES = new Set([
 /** Courtesy titles: a title followed by one capitalised word makes that word a surname ("Ms Marsh"). */
 const COURTESY = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady']);
 
+/**
+ * Words that name a kind of business or organisation. Inside a run ("Haulier Northwind", "Northwind
+ * Haulage") they make it an organisation; written in lower case just before a run ("the haulier
+ * Northwind Express", "logistics company Northwind") they say the run is the organisation's name, unless
+ * it opens with a first name compromise knows ("the company Carla Mendes founded").
+ */
+const ORGANISATION_KINDS = (
+  'haulier hauliers haulage firm firms operator operators retailer retailers supermarket supermarkets ' +
+  'grocer grocers manufacturer manufacturers carmaker producer producers supplier suppliers distributor ' +
+  'distributors wholesaler wholesalers exporter exporters importer importers insurer insurers lender lenders ' +
+  'banks brewery breweries distillery developer developers contractor contractors consultancy agencies ' +
+  'startup conglomerate subsidiary multinational airline airlines shipping freight couriers dealership ' +
+  'enterprises ventures logistics company companies group business businesses corporation charity charities ' +
+  'broadcaster publisher publishers newspaper'
+).split(' ');
+const ORGANISATION_KIND_SET = new Set(ORGANISATION_KINDS);
+
 /** A run containing one of these is an organisation, a place, an event or a thing, not a person. */
 const NOT_PERSON_WORDS = new Set(
   (
@@ -164,7 +181,8 @@ const NOT_PERSON_WORDS = new Set(
     'media studios records pictures capital partners consulting solutions systems technologies labs software ' +
     'online project programme program act law regulation treaty crown high middle primary secondary national ' +
     'international global european american british african asian royal general hotel restaurant cafe pub ' +
-    'stadium arena avenue way drive close crescent terrace gardens green fields chamber commerce'
+    'stadium arena avenue way drive close crescent terrace gardens green fields chamber commerce ' +
+    ORGANISATION_KINDS.join(' ')
   ).split(' '),
 );
 
@@ -177,7 +195,8 @@ const STRONG_NOT_PERSON_WORDS = new Set(
     'church cathedral museum library club society association union alliance federation league news times courier ' +
     'digest daily journal gazette tribune street st road rd lane avenue ave square river valley lake airport ' +
     'station harbour harbor festival centre center stadium arena hotel restaurant cafe pub chamber commerce ' +
-    'logistics monday tuesday wednesday thursday friday saturday sunday republic kingdom'
+    'logistics monday tuesday wednesday thursday friday saturday sunday republic kingdom ' +
+    ORGANISATION_KINDS.join(' ')
   ).split(' '),
 );
 
@@ -309,14 +328,24 @@ export function findPersonNames(text: string, options: { captionLike?: boolean }
       continue;
     }
     const before = text.slice(Math.max(0, index - 3), index);
+    // "the haulier Northwind Express", "logistics company Northwind Freight": the run names the firm.
+    const wordBefore = /([\p{Ll}-]+)[ \t\u00a0]+$/u.exec(text.slice(Math.max(0, index - 30), index))?.[1];
+    if (
+      start === 0 &&
+      wordBefore &&
+      ORGANISATION_KIND_SET.has(wordBefore) &&
+      !tagsOf(rest[0] ?? '')[0]?.includes('FirstName')
+    )
+      continue;
     // A capitalised word opening a sentence or a title may be an ordinary word ("Haulier Northwind
     // expands…"); there the run needs a known name, or to be followed like a person ("…, 52,", "said").
+    // A dash or a bar starts a headline too ("Latest — Haulier Northwind expands…", "Home | Title").
     // Captions and alt texts often open with a name and are read without this doubt.
     const following = text.slice(index + match[0].length, index + match[0].length + 12);
     const atStart =
       !options.captionLike &&
       start === 0 &&
-      (index === 0 || /[.!?:\n"“]\s*$/.test(before)) &&
+      (index === 0 || /[.!?:\n"“|—–]\s*$/.test(before)) &&
       !/^(?:\s*,\s*(?:\d|who\b|an?\b|the\b)|\s+(?:said|says|is|was|has|had|who|told|added)\b|\s*\()/.test(
         following,
       );

@@ -50,6 +50,30 @@ describe('person names in text', () => {
     ).toEqual([]);
   });
 
+  it('takes a kind of business before or inside a run, and a headline opening, as no person', () => {
+    // The digest's headline and its home-page teaser (server/src/demo/demo-content.ts).
+    expect(names('Haulier Northwind expands into Ashvale')).toEqual([]);
+    expect(names('Latest — Haulier Northwind expands into Ashvale 2024-06-12')).toEqual([]);
+    expect(names('Home | Haulier Northwind expands into Ashvale')).toEqual([]);
+    expect(names('Haulier Northwind said on Monday that it would grow.')).toEqual([]);
+    expect(names('The depot of Northwind Haulage opens in May.')).toEqual([]);
+    expect(
+      names('Drivers of the haulier Northwind Express and the logistics company Valley Freight met.'),
+    ).toEqual([]);
+    // A known first name after such a word is still a person; so is a name after a dash.
+    expect(names('It is the company Carla Mendes founded in 2009.')).toEqual(['Carla Mendes']);
+    expect(names('Latest — Carla Mendes opens the new depot')).toEqual(['Carla Mendes']);
+    const teaser = peopleOfResult(
+      result({
+        alt: 'Northwind Logistics director and the mayor',
+        nearby: 'Latest — Haulier Northwind expands into Ashvale 2024-06-12',
+        title: 'Home — Valley Daily Digest',
+        text: 'Latest Haulier Northwind expands into Ashvale 2024-06-12 Riverton round-up: festival season begins',
+      }),
+    );
+    expect(teaser.map((p) => p.name)).toEqual([]);
+  });
+
   it('reads a courtesy title before a single word as a surname', () => {
     const found = findPersonNames('"It is good," said Ms Marsh.');
     expect(found.names).toEqual([]);
