@@ -29,6 +29,12 @@ export interface ResultInput {
   image: ImageOnPage;
   similarity: number;
   crawledAt: Date;
+  /**
+   * The page only shows the photo as a teaser (a home page or a listing: no caption here, while the
+   * photo's own article page captions it). The page's other texts are about other stories, so only the
+   * texts around the image name the people seen with the subject.
+   */
+  teaser?: boolean;
 }
 
 /**

@@ -182,7 +182,9 @@ export class TextAnalyzer implements ExtractionAnalyzer {
         connections.push({ name, imgUrl, aboutUrl, evidence: all, ...flagsOf(all) });
       };
       const maxConnections = this.options.maxConnections ?? 20;
-      for (const other of others.slice(0, maxConnections)) {
+      // On a teaser, the page's text is about other stories: only the people named around the image.
+      const coNamed = result.teaser ? others.filter((o) => candidatesForPicture([o]).length > 0) : others;
+      for (const other of coNamed.slice(0, maxConnections)) {
         if (chosen && sameNameVariant(other.tokens, chosen.tokens)) continue;
         const subject = subjectWithVariants(other.name, other);
         const otherSubjects = people.filter((p) => p !== other).map((p) => subjectOf(p.name));

@@ -37,6 +37,7 @@ export interface SearchResultToAnalyse {
   record_hash: string;
   rank: number;
   face_id: number | null;
+  image_id: number | null;
   similarity: number;
   image_url: string;
   source_url: string;
@@ -176,6 +177,8 @@ export type ConnectionRow = Awaited<ReturnType<DataExtractionRepository['findCon
 export interface FaceOnPage {
   id: number;
   image_id: number;
+  /** Its image is a figure with a caption on the page (not a teaser of a listing). */
+  captioned: boolean;
   descriptor: Buffer;
   model_id: string;
 }
@@ -306,19 +309,27 @@ export class DataExtractionRepository {
   }
 
   /**
-   * Marks a done extraction as announced and returns what the mail says; undefined when it was announced
-   * already (by this worker's twin, say), is not done, or is gone. The update is the claim: of two
-   * workers, one gets the row.
+   * What the done e-mail says, for a done extraction not announced yet; undefined when it was announced
+   * already, is not done, or is gone. The announcement is recorded (markNotified) only after its e-mails
+   * are queued, so a worker killed in between leaves it to the next one.
    */
-  claimNotification(id: number) {
+  findUnannounced(id: number) {
     return this.db
-      .updateTable('data_extractions')
-      .set({ notified_at: new Date() })
+      .selectFrom('data_extractions')
+      .select(['hashed_id', 'organization_id', 'user_id', 'name', 'result_count', 'best_name'])
       .where('id', '=', id)
       .where('state', '=', 'DONE')
       .where('notified_at', 'is', null)
-      .returning(['hashed_id', 'organization_id', 'user_id', 'name', 'result_count', 'best_name'])
       .executeTakeFirst();
+  }
+
+  async markNotified(id: number): Promise<void> {
+    await this.db
+      .updateTable('data_extractions')
+      .set({ notified_at: new Date() })
+      .where('id', '=', id)
+      .where('notified_at', 'is', null)
+      .execute();
   }
 
   /** The search's results still shown (not removed), in rank order, with the page and image texts. */
@@ -334,6 +345,7 @@ export class DataExtractionRepository {
         'search_results.record_hash',
         'search_results.rank',
         'search_results.face_id',
+        'search_results.image_id',
         'search_results.similarity',
         'search_results.image_url',
         'search_results.source_url',
@@ -380,6 +392,7 @@ export class DataExtractionRepository {
         'faces.image_id',
         'faces.descriptor',
         'faces.model_id',
+        sql<boolean>`occ.caption <> ''`.as('captioned'),
         sql<number>`row_number() over (partition by occ.page_id order by faces.box_width * faces.box_height desc, faces.id)`.as(
           'place',
         ),
@@ -399,6 +412,29 @@ export class DataExtractionRepository {
       byPage.set(page_id, faces);
     }
     return byPage;
+  }
+
+  /**
+   * The captioned occurrence of each image (the photo on its own article page), longest caption first:
+   * a listing shows the photo as a teaser without one.
+   */
+  async findCaptionedOccurrences(
+    imageIds: readonly number[],
+  ): Promise<Map<number, { page_id: number; alt: string; caption: string }>> {
+    const byImage = new Map<number, { page_id: number; alt: string; caption: string }>();
+    if (imageIds.length === 0) return byImage;
+    const rows = await this.db
+      .selectFrom('image_occurrences')
+      .select(['image_id', 'page_id', 'alt', 'caption'])
+      .where('image_id', 'in', [...imageIds])
+      .where('caption', '<>', '')
+      .orderBy('image_id')
+      .orderBy(sql`length(caption)`, 'desc')
+      .orderBy('id')
+      .execute();
+    for (const { image_id, ...occurrence } of rows)
+      if (!byImage.has(image_id)) byImage.set(image_id, occurrence);
+    return byImage;
   }
 
   /**

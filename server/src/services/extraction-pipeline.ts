@@ -111,10 +111,12 @@ export class ExtractionPipeline {
     const pageIds = [...new Set(rows.flatMap((row) => (row.page_id === null ? [] : [row.page_id])))];
     const faceIds = [...new Set(rows.flatMap((row) => (row.face_id === null ? [] : [row.face_id])))];
     // Two queries for the whole search, not two per result.
-    const [facesOnPages, ownFaces] = await Promise.all([
+    const imageIds = [...new Set(rows.flatMap((row) => (row.image_id === null ? [] : [row.image_id])))];
+    const [facesOnPages, ownFaces, captioned] = await Promise.all([
       // One more than kept: the result's own face is among them.
       this.extractions.findFacesOnPages(pageIds, MAX_FACES_PER_PAGE + 1),
       this.extractions.findFaceDescriptors(faceIds),
+      this.extractions.findCaptionedOccurrences(imageIds),
     ]);
     const ownDescriptors = new Map(ownFaces.map((face) => [face.id, toDescriptor(face.descriptor)]));
     const appearances = new Map<number, Promise<FaceSightingInput[]>>();
@@ -124,16 +126,26 @@ export class ExtractionPipeline {
     await this.extractions.setProgress(extractionId, 0, rows.length);
     for (const [index, row] of rows.entries()) {
       const { page, image } = await this.textsOf(row);
+      // A home page or a listing shows the photo as a teaser, without the caption its article gives it:
+      // that caption says who is in the photo.
+      const article = row.image_id === null ? undefined : captioned.get(row.image_id);
+      const teaser =
+        row.page_id !== null && !image.caption && article !== undefined && article.page_id !== row.page_id;
+      if (teaser) image.caption = article.caption;
       inputs.push({
         key: row.record_hash,
         page,
         image,
         similarity: row.similarity,
         crawledAt: row.crawled_at,
+        teaser,
       });
       if (row.page_id !== null) {
+        // Faces seen with the subject: in the same photo, or in another captioned figure of the same
+        // article; never the other teasers of a listing.
         const others = (facesOnPages.get(row.page_id) ?? [])
           .filter((face) => face.id !== row.face_id)
+          .filter((face) => face.image_id === row.image_id || (face.captioned && Boolean(row.caption)))
           .slice(0, MAX_FACES_PER_PAGE);
         const own = row.face_id === null ? undefined : ownDescriptors.get(row.face_id);
         sightings.push(...(await this.sightingsOf(row, others, own, appearances)));
@@ -305,11 +317,13 @@ export class ExtractionPipeline {
   }
 
   /**
-   * E-mails the owner and the organization's newsletter subscribers that the extraction is done. The
-   * announcement is claimed first, so two workers finishing together send it once.
+   * E-mails the owner and the organization's newsletter subscribers that the extraction is done. Each
+   * e-mail is queued under a key of its own (extraction and recipient), then the announcement is
+   * recorded: two workers finishing together queue each e-mail once, and a worker killed before it
+   * recorded the announcement leaves it to the next run, which queues only what is missing (issue 8).
    */
   private async notify(extractionId: number): Promise<void> {
-    const row = await this.extractions.claimNotification(extractionId);
+    const row = await this.extractions.findUnannounced(extractionId);
     if (!row) return;
     const link = `${this.config.publicUrl}/data-extractor/${row.hashed_id}`;
     const recipients = await this.extractions.findRecipients(row.organization_id, row.user_id);
@@ -320,7 +334,9 @@ export class ExtractionPipeline {
         recipient.id === row.user_id
           ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
           : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
+        { uniqueKey: `data-extractor-done:${extractionId}:${recipient.id}` },
       );
     }
+    await this.extractions.markNotified(extractionId);
   }
 }

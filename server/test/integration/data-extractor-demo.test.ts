@@ -1,0 +1,128 @@
+import type {
+  ExtractionDetailsResponse,
+  ExtractionListItem,
+  ExtractionListResponse,
+  ExtractionSummary,
+} from '@osint/contract/data-extractor';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
+import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { crawlDemoSites, createAdmin } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+let t: TestApp;
+let site: DemoSite;
+let cookie: string;
+
+beforeAll(async () => {
+  site = await startDemoSite({ port: 0 });
+  t = await createTestApp();
+  cookie = await createAdmin(t);
+  await crawlDemoSites(t, site.crawlTarget);
+}, 240_000);
+
+afterAll(async () => {
+  await t?.close();
+  await site?.close();
+});
+
+// The AI data extractor over the crawled bundled demo (server/src/demo): Helena Marsh's portrait is found
+// on article pages and as teasers on both home pages. A home page shows the photo without its caption
+// (the article captions it) next to teasers of other stories: the photo's caption names its people, and
+// the other teasers are nobody's "seen with". A headline's "Haulier Northwind" is a company, no person.
+describe('AI data extractor over the demo sites', () => {
+  it('names teasers by their photo\'s caption, keeps seen-with to the photo, and finds no "Haulier Northwind"', async () => {
+    const photos = await renderDemoPhotos();
+    const upload = await t.request({
+      method: 'POST',
+      url: '/api/upload-image',
+      cookie,
+      payload: { img: photos.get(DEMO_PHOTOS.marsh.file)!.toString('base64') },
+    });
+    const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+    const search = await t.request({
+      method: 'POST',
+      url: '/api/search',
+      cookie,
+      payload: { faces: [face.hash], type: 'OSINT' },
+    });
+    expect(search.statusCode, search.body).toBe(200);
+    const { searchHash } = search.json<{ searchHash: string }>();
+    const started = await t.request({
+      method: 'POST',
+      url: '/api/data-extractor',
+      cookie,
+      payload: { searchHash, image: face.base64 },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const id = started.json<ExtractionListItem>().id;
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const list = (
+        await t.request({ method: 'GET', url: '/api/data-extractor?status=DONE&pageSize=100', cookie })
+      ).json<ExtractionListResponse>();
+      if (list.dataExtractorListItemList.some((i) => i.id === id)) break;
+      if (Date.now() > deadline) throw new Error('extraction not done');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const summary = (
+      await t.request({ method: 'GET', url: `/api/data-extractor/results/${id}`, cookie })
+    ).json<ExtractionSummary>();
+    const results = (
+      await t.request({
+        method: 'GET',
+        url: `/api/data-extractor/results/details/${id}?pageSize=100`,
+        cookie,
+      })
+    ).json<ExtractionDetailsResponse>().responses;
+
+    // Home pages and articles of both sites.
+    const homes = results.filter((r) => new URL(r.sourceUrl!).pathname === '/');
+    expect(homes.length).toBeGreaterThanOrEqual(4);
+    expect(results.length).toBeGreaterThan(homes.length);
+
+    // 1. No person "Haulier Northwind": not a name, not in the summary, not seen with anyone.
+    const everyName = [
+      ...summary.nameList.map((n) => n.name),
+      ...summary.seenWithNames,
+      ...results.flatMap((r) => [r.personName, ...r.alternativeNames, ...r.seenWithNames]),
+    ];
+    expect(everyName.filter((n) => /haulier|northwind/i.test(n))).toEqual([]);
+    expect(summary.nameList.map((n) => n.name)).toEqual(['Helena Marsh']);
+    expect(summary.namesFound).toBe(1);
+
+    // 2. Every result, teasers included, is named (from the photo's caption) and has its thumbnail.
+    for (const result of results) {
+      expect(result.personName, `${result.sourceUrl} ${result.imageUrl}`).toBe('Helena Marsh');
+      const thumbnail = await t.request({ method: 'GET', url: result.thumbnailUrl, cookie });
+      expect(thumbnail.statusCode).toBe(200);
+      expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+      expect((await sharp(thumbnail.rawPayload).metadata()).width).toBeGreaterThan(0);
+    }
+
+    // 3. Seen with: the people of the photo, never those of the other teasers on a home page.
+    const inPhoto: Record<string, string[]> = {
+      [DEMO_PHOTOS.marsh.file]: [],
+      [DEMO_PHOTOS.festival.file]: ['Priya Anand', 'Jo Whitcombe'],
+      [DEMO_PHOTOS.festivalCopy.file]: [],
+      [DEMO_PHOTOS.northwind.file]: ['Carla Mendes', 'Lena Fischer'],
+      [DEMO_PHOTOS.northwindCopy.file]: ['Carla Mendes'],
+    };
+    for (const home of homes) {
+      const file = home.imageUrl!.split('/').pop()!;
+      expect(inPhoto[file], file).toBeDefined();
+      // Or a face of the same photo that the face index names on another page (as on its article).
+      const sameImage = results.filter((r) => r !== home && r.imageUrl!.endsWith(`/${file}`));
+      const allowed = [...inPhoto[file]!, ...sameImage.flatMap((r) => r.seenWithNames)];
+      for (const name of home.seenWithNames) expect(allowed, `${file} on ${home.sourceUrl}`).toContain(name);
+    }
+    const teaser = homes.find((r) => r.imageUrl!.endsWith(DEMO_PHOTOS.northwind.file))!;
+    expect(teaser.seenWithNames).toEqual(expect.arrayContaining(['Carla Mendes', 'Lena Fischer']));
+    // Articles keep the people named with her.
+    const festival = results.find((r) => r.sourceUrl!.endsWith('/news/riverside-festival-opens'))!;
+    expect(festival.seenWithNames).toEqual(expect.arrayContaining(['Priya Anand', 'Jo Whitcombe']));
+    const northwind = results.find((r) => r.sourceUrl!.endsWith('/news/northwind-logistics-expands'))!;
+    expect(northwind.seenWithNames).toEqual(expect.arrayContaining(['Carla Mendes', 'Lena Fischer']));
+  }, 150_000);
+});
