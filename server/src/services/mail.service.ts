@@ -8,8 +8,13 @@ export class MailService {
     private readonly transport: MailTransport,
   ) {}
 
-  async send(to: string, template: Omit<MailMessage, 'to'>): Promise<void> {
-    await this.queue.enqueue(QUEUES.sendMail, { ...template, to });
+  /** `uniqueKey` queues the message at most once under that key (a job that may run twice). */
+  async send(
+    to: string,
+    template: Omit<MailMessage, 'to'>,
+    options: { uniqueKey?: string } = {},
+  ): Promise<void> {
+    await this.queue.enqueue(QUEUES.sendMail, { ...template, to }, options);
   }
 
   /** The job handler. Attachments are not queued (the queue holds JSON); they are sent directly. */
