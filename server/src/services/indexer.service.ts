@@ -283,8 +283,16 @@ export class IndexerService {
     await fs.mkdir(path.dirname(file), { recursive: true });
     // Write then rename: a reader never sees half a file, and two writers of the same bytes agree.
     const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.writeFile(temporary, thumbnail);
-    await fs.rename(temporary, file);
+    try {
+      await fs.writeFile(temporary, thumbnail);
+      await fs.rename(temporary, file);
+    } catch (error) {
+      // A full disk (ENOSPC) leaves a partial file: removed, or it would keep the disk full. Nothing is
+      // stored for the image, so the crawler retries it, and a later crawl indexes it (issue 8).
+      await fs.rm(temporary, { force: true }).catch(() => undefined);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`Could not save the thumbnail ${relative}: ${reason}`, { cause: error });
+    }
     return relative;
   }
 }

@@ -7,8 +7,8 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** The JSON log lines the worker wrote so far (stdout), parsed. */
   logs: Record<string, unknown>[];
-  /** SIGKILL, resolved once the process is gone. */
-  kill(): Promise<void>;
+  /** SIGKILL (or the given signal), resolved once the process is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -50,8 +50,8 @@ export function startWorkerProcess(
   return {
     child,
     logs,
-    kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    kill: async (signal = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };
