@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { SearchType } from '../db/schema.ts';
 
@@ -60,59 +61,39 @@ export class SearchRepository {
     }));
   }
 
-  insertSearch(search: {
+  /**
+   * Stores a search and its result rows in one statement (atomic without a transaction): the rows go
+   * as one array per column through unnest, a handful of parameters instead of eleven per row, which
+   * PostgreSQL parses and plans in a fraction of the time. Answers the stored rows' ids by record hash.
+   */
+  async insertSearch(search: {
     hashedId: string;
     organizationId: number;
     userId: number;
     type: SearchType;
     durationMs: number;
     results: NewSearchResult[];
-  }) {
-    return this.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .insertInto('searches')
-        .values({
-          hashed_id: search.hashedId,
-          organization_id: search.organizationId,
-          user_id: search.userId,
-          type: search.type,
-          duration_ms: search.durationMs,
-          result_count: search.results.length,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      // Batches keep each statement under PostgreSQL's 65535-parameter limit.
-      for (let i = 0; i < search.results.length; i += 500) {
-        await tx
-          .insertInto('search_results')
-          .values(
-            search.results.slice(i, i + 500).map((r) => ({
-              search_id: row.id,
-              record_hash: r.recordHash,
-              rank: r.rank,
-              face_id: r.faceId,
-              image_id: r.imageId,
-              group_key: r.groupKey,
-              similarity: r.similarity,
-              image_url: r.imageUrl,
-              source_url: r.sourceUrl,
-              source_title: r.sourceTitle,
-              crawled_at: r.crawledAt,
-            })),
-          )
-          .execute();
-      }
-      return row.id;
-    });
-  }
-
-  findResultIds(searchId: number) {
-    return this.db
-      .selectFrom('search_results')
-      .select(['id', 'record_hash'])
-      .where('search_id', '=', searchId)
-      .orderBy('rank')
-      .execute();
+  }): Promise<Map<string, number>> {
+    const r = search.results;
+    const { rows } = await sql<{ id: number; record_hash: string }>`
+      with search as (
+        insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count)
+        values (${search.hashedId}, ${search.organizationId}, ${search.userId}, ${search.type},
+                ${search.durationMs}, ${r.length})
+        returning id
+      )
+      insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
+                                  image_url, source_url, source_title, crawled_at)
+      select search.id, row.*
+      from search, unnest(
+        ${r.map((x) => x.recordHash)}::text[], ${r.map((x) => x.rank)}::int[],
+        ${r.map((x) => x.faceId)}::bigint[], ${r.map((x) => x.imageId)}::int[],
+        ${r.map((x) => x.groupKey)}::text[], ${r.map((x) => x.similarity)}::real[],
+        ${r.map((x) => x.imageUrl)}::text[], ${r.map((x) => x.sourceUrl)}::text[],
+        ${r.map((x) => x.sourceTitle)}::text[], ${r.map((x) => x.crawledAt.toISOString())}::timestamptz[]
+      ) as row
+      returning id, record_hash`.execute(this.db);
+    return new Map(rows.map((row) => [row.record_hash, row.id]));
   }
 
   findByHashedId(hashedId: string, organizationId: number) {

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsearchFaceIndex, graphSettings } from './usearch-face-index.ts';
 import type { FaceVectorLookup } from './face-index.ts';
+import type { FaceVectorCache } from './face-vector-cache.ts';
 import type { FaceIndexQuantization, UsearchFaceIndexOptions } from './usearch-face-index.ts';
 
 /** What a snapshot holds: a usearch file that reflects the change log up to `seq`. */
@@ -60,8 +61,9 @@ export class FaceIndexStore {
     options: UsearchFaceIndexOptions,
     vectors: FaceVectorLookup,
     mode: 'view' | 'load',
+    vectorCache?: FaceVectorCache,
   ): UsearchFaceIndex {
-    return UsearchFaceIndex.open(path.join(this.dir, manifest.file), options, vectors, mode);
+    return UsearchFaceIndex.open(path.join(this.dir, manifest.file), options, vectors, mode, vectorCache);
   }
 
   async save(index: UsearchFaceIndex, seq: number, model: string): Promise<FaceIndexManifest> {

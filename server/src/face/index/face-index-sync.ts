@@ -241,7 +241,8 @@ export class FaceIndexSync {
     const manifest = await store?.readManifest();
     if (!store || !manifest || manifest.seq <= this.snapshotSeq) return;
     if (!FaceIndexStore.fits(manifest, this.options.index, this.model)) return;
-    const next = store.open(manifest, this.options.index, source, 'view');
+    // The vectors cached so far stay valid: the catch-up below applies the changes since to them too.
+    const next = store.open(manifest, this.options.index, source, 'view', this.current?.vectorCache);
     // Bring the new snapshot at least as far as the current index before anyone searches it.
     const { seq } = await catchUpFaceIndex(next, source, manifest.seq, this.options.batchSize);
     this.current = next;

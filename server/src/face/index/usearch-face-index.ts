@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { cosineSimilarity, searchWithOverfetch } from './exact-rerank.ts';
+import { FaceVectorCache } from './face-vector-cache.ts';
 import type { CandidateBatch, OverfetchOptions } from './exact-rerank.ts';
 import type {
   FaceIndex,
@@ -32,6 +33,11 @@ export interface UsearchFaceIndexOptions {
    * reachability check (server/test/face-index/usearch-face-index.test.ts).
    */
   addThreads?: number;
+  /**
+   * Full-precision vectors kept in memory for the exact re-rank (default 250,000, about 160 MB for
+   * 128-d; 0: read every candidate's vector from the database).
+   */
+  vectorCacheSize?: number;
 }
 
 /**
@@ -45,6 +51,7 @@ export const DEFAULT_USEARCH_OPTIONS = {
   expansionAdd: 128,
   expansionSearch: 64,
   search: { minCandidates: 200, minFilteredCandidates: 50, overfetch: 2, maxCandidates: 20_000 },
+  vectorCacheSize: 250_000,
 } as const;
 
 const SCALAR_KINDS: Record<FaceIndexQuantization, ScalarKind> = {
@@ -85,7 +92,8 @@ function toKeys(faceIds: readonly number[]): BigUint64Array {
 
 /**
  * HNSW face index on usearch. The graph holds quantised vectors; hits are re-scored exactly with
- * full-precision vectors from `vectors` (the database), so the scores and the threshold are exact.
+ * full-precision vectors from `vectors` (the database, through an in-memory cache), so the scores and
+ * the threshold are exact.
  *
  * A file can be opened two ways. `load` copies it into memory and the index stays mutable. `view`
  * memory-maps it read-only: start-up is instant and processes on one machine share the pages, but
@@ -99,6 +107,8 @@ export class UsearchFaceIndex implements FaceIndex {
   private readonly options: UsearchFaceIndexOptions;
   private readonly overfetch: OverfetchOptions;
   private readonly vectors: FaceVectorLookup;
+  /** Shared with the index that replaces this one (a newer snapshot), which keeps it in step. */
+  readonly vectorCache: FaceVectorCache;
   private readonly base: Index;
   private readonly baseIsViewed: boolean;
   private delta: Index | undefined;
@@ -110,6 +120,7 @@ export class UsearchFaceIndex implements FaceIndex {
     vectors: FaceVectorLookup,
     base: Index,
     viewed: boolean,
+    vectorCache: FaceVectorCache | undefined,
   ) {
     this.options = options;
     ({
@@ -123,21 +134,28 @@ export class UsearchFaceIndex implements FaceIndex {
       ...options.search,
     };
     this.vectors = vectors;
+    this.vectorCache =
+      vectorCache ?? new FaceVectorCache(options.vectorCacheSize ?? DEFAULT_USEARCH_OPTIONS.vectorCacheSize);
     this.base = base;
     this.baseIsViewed = viewed;
   }
 
   /** An empty, mutable index. */
   static create(options: UsearchFaceIndexOptions, vectors: FaceVectorLookup): UsearchFaceIndex {
-    return new UsearchFaceIndex(options, vectors, UsearchFaceIndex.newGraph(options), false);
+    return new UsearchFaceIndex(options, vectors, UsearchFaceIndex.newGraph(options), false, undefined);
   }
 
-  /** Opens a saved index file; see the class comment for `view` against `load`. */
+  /**
+   * Opens a saved index file; see the class comment for `view` against `load`. `vectorCache`: the
+   * cache of the index this one replaces, valid here too since the file reflects an earlier point of
+   * the change log and the changes since are applied to both.
+   */
   static open(
     file: string,
     options: UsearchFaceIndexOptions,
     vectors: FaceVectorLookup,
     mode: 'view' | 'load',
+    vectorCache?: FaceVectorCache,
   ): UsearchFaceIndex {
     // The file's header sets dimensions, metric and quantisation; the search expansion is ours.
     const graph = UsearchFaceIndex.newGraph(options);
@@ -146,7 +164,7 @@ export class UsearchFaceIndex implements FaceIndex {
     if (graph.dimensions() !== options.dimensions) {
       throw new Error(`${file} holds ${graph.dimensions()}-d vectors, expected ${options.dimensions}-d`);
     }
-    return new UsearchFaceIndex(options, vectors, graph, mode === 'view');
+    return new UsearchFaceIndex(options, vectors, graph, mode === 'view', vectorCache);
   }
 
   private static newGraph(options: UsearchFaceIndexOptions): Index {
@@ -197,6 +215,7 @@ export class UsearchFaceIndex implements FaceIndex {
       const keys = toKeys(chunk);
       this.detach(keys);
       this.writable().add(keys, flat, this.options.addThreads ?? 1);
+      for (const faceId of chunk) this.vectorCache.set(faceId, latest.get(faceId)!);
       if (start + ADD_CHUNK < faceIds.length) await nextTurn();
     }
   }
@@ -207,6 +226,7 @@ export class UsearchFaceIndex implements FaceIndex {
 
   /** Takes faces out of the graph they are in, so they can be re-added or stay removed. */
   private detach(keys: BigUint64Array): void {
+    this.vectorCache.delete(Array.from(keys, Number));
     if (this.baseIsViewed) {
       const inBase = this.base.contains(keys) as boolean[];
       keys.forEach((key, i) => {
@@ -232,7 +252,7 @@ export class UsearchFaceIndex implements FaceIndex {
     return searchWithOverfetch(
       async (count) => this.candidates(query, count),
       async (faceIds) => {
-        const vectors = await this.vectors.vectorsByIds(faceIds);
+        const vectors = await this.vectorCache.lookup(faceIds, this.vectors);
         const scores = new Map<number, number>();
         for (const [faceId, vector] of vectors) scores.set(faceId, cosineSimilarity(query, vector));
         return scores;
