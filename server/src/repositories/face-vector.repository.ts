@@ -75,7 +75,7 @@ export class FaceVectorRepository implements FaceVectorSource {
     const rows = await this.db
       .selectFrom('faces')
       .select(['id', 'descriptor'])
-      .where('id', 'in', [...faceIds])
+      .where(sql<boolean>`id = any(${[...faceIds]}::bigint[])`)
       .where('model_id', '=', this.modelId)
       .execute();
     return new Map(rows.map((row) => [row.id, vectorFromBytes(row.descriptor)]));

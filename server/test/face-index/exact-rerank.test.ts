@@ -58,7 +58,7 @@ describe('exact scoring', () => {
 describe('searchWithOverfetch', () => {
   const similarities = new Map(Array.from({ length: 500 }, (_, i) => [i + 1, 0.99 - i * 0.001] as const));
 
-  it('over-fetches once when enough hits pass', async () => {
+  it('widens to limit × overfetch when every candidate passes the threshold', async () => {
     const index = fakeIndex(similarities);
     const hits = await searchWithOverfetch(index.fetch, index.exact, {
       ...overfetch,
@@ -66,7 +66,33 @@ describe('searchWithOverfetch', () => {
       minSimilarity: 0,
     });
     expect(hits.map((h) => h.faceId)).toEqual([1, 2, 3]);
-    expect(index.asked).toEqual([6]);
+    expect(index.asked).toEqual([4, 8]);
+  });
+
+  it('asks only minCandidates when few of them pass and the worst is below the threshold', async () => {
+    const index = fakeIndex(similarities);
+    const hits = await searchWithOverfetch(index.fetch, index.exact, {
+      ...overfetch,
+      minCandidates: 20,
+      limit: 100,
+      minSimilarity: 0.9855,
+    });
+    // 0.99 … 0.986: five hits; the 20th candidate (0.971) is below 0.9855 − 0.01.
+    expect(hits.map((h) => h.faceId)).toEqual([1, 2, 3, 4, 5]);
+    expect(index.asked).toEqual([20]);
+  });
+
+  it('widens when the hits crowd the candidates, even with the worst below the threshold', async () => {
+    const index = fakeIndex(similarities);
+    const hits = await searchWithOverfetch(index.fetch, index.exact, {
+      ...overfetch,
+      minCandidates: 20,
+      limit: 100,
+      minSimilarity: 0.9755,
+    });
+    // 15 hits among 20 candidates: fewer than overfetch (2) candidates per hit, so it asks again wider.
+    expect(hits).toHaveLength(15);
+    expect(index.asked).toEqual([20, 240]);
   });
 
   it('widens until a selective filter lets enough hits through', async () => {

@@ -80,8 +80,14 @@ export async function searchWithOverfetch(
 ): Promise<FaceIndexHit[]> {
   if (options.limit <= 0) return [];
   const exact = new Map<number, number>();
+  // Without a filter, first only `minCandidates`: most searches find a handful of faces, and when the
+  // worst candidate is already below the threshold (by more than the margin) with room to spare (at
+  // least `overfetch` candidates per hit), the faces that can pass are among them. An HNSW search's
+  // cost grows with the candidates asked; a search with many hits widens to limit × overfetch.
   let count = Math.min(
-    Math.max(options.minCandidates, Math.ceil(options.limit * options.overfetch)),
+    options.filter
+      ? Math.max(options.minCandidates, Math.ceil(options.limit * options.overfetch))
+      : options.minCandidates,
     options.maxCandidates,
   );
   const enough = Math.max(
@@ -106,7 +112,9 @@ export async function searchWithOverfetch(
     }
     const widest = exhausted || count >= options.maxCandidates;
     const worst = candidates.at(-1)?.similarity ?? Number.NEGATIVE_INFINITY;
-    const belowThreshold = worst < options.minSimilarity - options.approximationMargin;
+    const belowThreshold =
+      worst < options.minSimilarity - options.approximationMargin &&
+      hits.length * options.overfetch <= candidates.length;
     if (exact.size >= enough || widest || belowThreshold) {
       return hits.sort(byBestFirst).slice(0, options.limit);
     }
