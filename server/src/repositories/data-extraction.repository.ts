@@ -2,6 +2,7 @@ import type { ExtractionSort, FlagEvidence } from '@osint/contract/data-extracto
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
+import { JobRepository } from './job.repository.ts';
 
 /**
  * Which extractions a caller may see: one organization's (users), or every organization's (admins).
@@ -309,27 +310,43 @@ export class DataExtractionRepository {
   }
 
   /**
-   * What the done e-mail says, for a done extraction not announced yet; undefined when it was announced
-   * already, is not done, or is gone. The announcement is recorded (markNotified) only after its e-mails
-   * are queued, so a worker killed in between leaves it to the next one.
+   * Announces a done extraction once: `queueMails` gets what the e-mail says and the recipients and
+   * queues the e-mails through the given job repository, inside the transaction that records the
+   * announcement (notified_at). A worker killed before the commit leaves nothing half done, so the next
+   * run announces it (issue 8); of two workers, the second waits on the row and finds it announced.
+   * False when it was announced already, is not done, or is gone.
    */
-  findUnannounced(id: number) {
-    return this.db
-      .selectFrom('data_extractions')
-      .select(['hashed_id', 'organization_id', 'user_id', 'name', 'result_count', 'best_name'])
-      .where('id', '=', id)
-      .where('state', '=', 'DONE')
-      .where('notified_at', 'is', null)
-      .executeTakeFirst();
-  }
-
-  async markNotified(id: number): Promise<void> {
-    await this.db
-      .updateTable('data_extractions')
-      .set({ notified_at: new Date() })
-      .where('id', '=', id)
-      .where('notified_at', 'is', null)
-      .execute();
+  announce(
+    id: number,
+    queueMails: (
+      row: {
+        hashed_id: string;
+        user_id: number | null;
+        name: string;
+        result_count: number;
+        best_name: string | null;
+      },
+      recipients: { id: number; email: string }[],
+      jobs: JobRepository,
+    ) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const row = await tx
+        .updateTable('data_extractions')
+        .set({ notified_at: new Date() })
+        .where('id', '=', id)
+        .where('state', '=', 'DONE')
+        .where('notified_at', 'is', null)
+        .returning(['hashed_id', 'organization_id', 'user_id', 'name', 'result_count', 'best_name'])
+        .executeTakeFirst();
+      if (!row) return false;
+      const recipients = await new DataExtractionRepository(tx).findRecipients(
+        row.organization_id,
+        row.user_id,
+      );
+      await queueMails(row, recipients, new JobRepository(tx));
+      return true;
+    });
   }
 
   /** The search's results still shown (not removed), in rank order, with the page and image texts. */

@@ -317,26 +317,23 @@ export class ExtractionPipeline {
   }
 
   /**
-   * E-mails the owner and the organization's newsletter subscribers that the extraction is done. Each
-   * e-mail is queued under a key of its own (extraction and recipient), then the announcement is
-   * recorded: two workers finishing together queue each e-mail once, and a worker killed before it
-   * recorded the announcement leaves it to the next run, which queues only what is missing (issue 8).
+   * E-mails the owner and the organization's newsletter subscribers that the extraction is done. The
+   * e-mails are queued in the transaction that records the announcement: two workers finishing together
+   * send it once, and a worker killed in the middle leaves it to the next run (issue 8).
    */
   private async notify(extractionId: number): Promise<void> {
-    const row = await this.extractions.findUnannounced(extractionId);
-    if (!row) return;
-    const link = `${this.config.publicUrl}/data-extractor/${row.hashed_id}`;
-    const recipients = await this.extractions.findRecipients(row.organization_id, row.user_id);
-    const owner = recipients.find((r) => r.id === row.user_id);
-    for (const recipient of recipients) {
-      await this.mail.send(
-        recipient.email,
-        recipient.id === row.user_id
-          ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
-          : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
-        { uniqueKey: `data-extractor-done:${extractionId}:${recipient.id}` },
-      );
-    }
-    await this.extractions.markNotified(extractionId);
+    await this.extractions.announce(extractionId, async (row, recipients, jobs) => {
+      const link = `${this.config.publicUrl}/data-extractor/${row.hashed_id}`;
+      const owner = recipients.find((r) => r.id === row.user_id);
+      for (const recipient of recipients) {
+        await this.mail.queueWith(
+          jobs,
+          recipient.email,
+          recipient.id === row.user_id
+            ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
+            : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
+        );
+      }
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import type { MailMessage, MailTransport } from '../mail/mail-transport.ts';
+import type { JobRepository } from '../repositories/job.repository.ts';
 
 /** Mail goes through the job queue: a mail server that is down delays a message, it does not lose it. */
 export class MailService {
@@ -8,13 +9,13 @@ export class MailService {
     private readonly transport: MailTransport,
   ) {}
 
-  /** `uniqueKey` queues the message at most once under that key (a job that may run twice). */
-  async send(
-    to: string,
-    template: Omit<MailMessage, 'to'>,
-    options: { uniqueKey?: string } = {},
-  ): Promise<void> {
-    await this.queue.enqueue(QUEUES.sendMail, { ...template, to }, options);
+  async send(to: string, template: Omit<MailMessage, 'to'>): Promise<void> {
+    await this.queue.enqueue(QUEUES.sendMail, { ...template, to });
+  }
+
+  /** Queues a message through `jobs`, a job repository over the caller's transaction: sent only if it commits. */
+  async queueWith(jobs: JobRepository, to: string, template: Omit<MailMessage, 'to'>): Promise<void> {
+    await jobs.insert({ queue: QUEUES.sendMail, payload: { ...template, to } });
   }
 
   /** The job handler. Attachments are not queued (the queue holds JSON); they are sent directly. */
