@@ -327,7 +327,11 @@ results.push(
 const crawlAfter = await crawlState(crawlId);
 
 console.log(
-  `\n${FACES} faces, 2 API processes + 1 worker, ${os.cpus().length} cores, PostgreSQL over loopback`,
+  `\n${FACES} faces, 2 API processes + 1 worker, ${os.cpus().length} cores, PostgreSQL over loopback; ` +
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min)`,
 );
 console.log(
   `crawl during the ${TARGET_RATE}/s search run: ${crawlBefore.status} → ${crawlAfterTarget.status}, ` +
