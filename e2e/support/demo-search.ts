@@ -20,6 +20,13 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.waitForTimeout(150);
+    // A full-page capture does not scroll: lazy images far below the fold would stay unloaded (empty
+    // boxes). Load them all first, as a reader scrolling down would.
+    await page.evaluate(async () => {
+      const images = [...document.images];
+      for (const image of images) image.loading = 'eager';
+      await Promise.all(images.map((image) => (image.complete ? null : image.decode().catch(() => null))));
+    });
     const file = test.info().outputPath(`${name}-${size.width}.png`);
     await page.screenshot({ path: file, fullPage: true });
     await test.info().attach(`${name}-${size.width}`, { path: file, contentType: 'image/png' });
