@@ -5,28 +5,24 @@ import type {
   WikipediaResult,
 } from '@osint/contract/data-extractor';
 import {
-  ACCENT,
   INK,
   LINK,
   MARGIN,
   MUTED,
   WARN,
   contentWidth,
-  coverFace,
-  coverFooter,
-  coverKicker,
+  cover,
   dateFormat,
   dateTimeFormat,
   ensureSpace,
-  facts,
   heading,
   link,
   pageNumbers,
   printable,
   reportFileName,
+  resultEntry,
   rule,
   startDocument,
-  thumbnail,
 } from './pdf-parts.ts';
 
 /** Everything the extraction report shows; the service gathers it, this file only lays it out. */
@@ -99,7 +95,7 @@ export function renderExtractionReport(data: ExtractionReportData): Promise<Buff
     title: `AI data extraction report: ${data.extraction.name}`,
     author: data.organizationName,
   });
-  cover(doc, data);
+  extractionCover(doc, data);
   doc.addPage();
   heading(doc, 'Names found');
   if (data.names.length === 0) {
@@ -123,26 +119,13 @@ export function renderExtractionReport(data: ExtractionReportData): Promise<Buff
   return done;
 }
 
-function cover(doc: PDFKit.PDFDocument, data: ExtractionReportData): void {
-  const width = contentWidth(doc);
-  coverKicker(doc, 'OSINT PLATFORM · AI DATA EXTRACTION REPORT');
-  doc.font('Helvetica-Bold').fontSize(24).fillColor(INK).text(printable(data.extraction.name), { width });
-  if (data.extraction.description) {
-    doc.moveDown(0.4);
-    doc
-      .font('Helvetica')
-      .fontSize(11)
-      .fillColor(MUTED)
-      .text(printable(data.extraction.description), { width });
-  }
-  doc.moveDown(1.2);
-  const top = doc.y;
-  const faceSize = 150;
-  coverFace(doc, data.extraction.image, top, faceSize);
-  const x = MARGIN + faceSize + 24;
-  const y = facts(
-    doc,
-    [
+function extractionCover(doc: PDFKit.PDFDocument, data: ExtractionReportData): void {
+  cover(doc, {
+    kicker: 'OSINT PLATFORM · AI DATA EXTRACTION REPORT',
+    title: data.extraction.name,
+    description: data.extraction.description,
+    image: data.extraction.image,
+    facts: [
       ['Organization', data.organizationName],
       ['Prepared by', data.preparedBy],
       ['Generated', dateTimeFormat.format(data.generatedAt)],
@@ -150,27 +133,14 @@ function cover(doc: PDFKit.PDFDocument, data: ExtractionReportData): void {
       ['Most likely name', data.extraction.bestName ?? 'No name found'],
       ['Results in this report', `${data.results.length} of ${data.extraction.resultCount}`],
     ],
-    x,
-    top,
-    width - faceSize - 24,
-  );
-  doc.y = Math.max(y, top + faceSize + 24) + 16;
-  rule(doc);
-  doc.moveDown(1);
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(MUTED)
-    .text(
+    explanation:
       'The AI data extractor read the pages where the searched face was found. Names come from the texts ' +
-        'around each image; flags come from watch-lists and from sentences of the pages, each shown with its ' +
-        'evidence. "Seen with" lists persons named next to the subject or whose faces share their pages. ' +
-        'Every finding is a lead for an investigator to verify, not an identification.',
-      MARGIN,
-      doc.y,
-      { width },
-    );
-  coverFooter(doc, data.organizationName, data.restricted);
+      'around each image; flags come from watch-lists and from sentences of the pages, each shown with its ' +
+      'evidence. "Seen with" lists persons named next to the subject or whose faces share their pages. ' +
+      'Every finding is a lead for an investigator to verify, not an identification.',
+    organizationName: data.organizationName,
+    restricted: data.restricted,
+  });
 }
 
 function nameSection(
@@ -273,63 +243,42 @@ function entry(
   result: ExtractionReportData['results'][number],
   index: number,
 ): void {
-  const width = contentWidth(doc);
-  ensureSpace(doc, THUMB + 20);
-  const top = doc.y;
-  thumbnail(doc, result.thumbnail, top, THUMB);
-  const x = MARGIN + THUMB + 18;
-  const textWidth = width - THUMB - 18;
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(12)
-    .fillColor(INK)
-    .text(`${index + 1}. ${printable(result.personName || 'Unnamed')}`, x, top, {
-      width: textWidth,
-      continued: true,
-    });
-  doc
-    .font('Helvetica')
-    .fillColor(ACCENT)
-    .text(`   Similarity ${Math.round(result.similarity * 100)} %`);
-  const flags = flagList(result);
-  if (flags)
-    doc.font('Helvetica-Bold').fontSize(9).fillColor(WARN).text(flags, x, doc.y, { width: textWidth });
-  if (result.personDesc) {
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(printable(result.personDesc), x, doc.y, { width: textWidth, height: 36, ellipsis: true });
-  }
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text(
-      `First indexed ${dateFormat.format(result.crawledAt)}${result.sourceTitle ? ` · ${printable(result.sourceTitle)}` : ''}`,
-      x,
-      doc.y,
-      { width: textWidth, height: 22, ellipsis: true },
-    );
-  if (result.seenWith.length > 0) {
+  const frame = {
+    thumbnail: result.thumbnail,
+    thumbSize: THUMB,
+    title: `${index + 1}. ${printable(result.personName || 'Unnamed')}`,
+    similarity: result.similarity,
+    sourceUrl: result.sourceUrl,
+    imageUrl: result.imageUrl,
+    restricted: data.restricted,
+  };
+  resultEntry(doc, frame, (x, width) => {
+    const flags = flagList(result);
+    if (flags) doc.font('Helvetica-Bold').fontSize(9).fillColor(WARN).text(flags, x, doc.y, { width });
+    if (result.personDesc) {
+      doc
+        .font('Helvetica')
+        .fontSize(9)
+        .fillColor(INK)
+        .text(printable(result.personDesc), x, doc.y, { width, height: 36, ellipsis: true });
+    }
     doc
       .font('Helvetica')
       .fontSize(8)
       .fillColor(MUTED)
-      .text(`Seen with: ${printable(result.seenWith.join(', '))}`, x, doc.y, { width: textWidth });
-  }
-  doc.moveDown(0.3);
-  if (data.restricted) {
-    doc
-      .font('Helvetica-Oblique')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text('Original sources: subscribers only.', x, doc.y, { width: textWidth });
-  } else {
-    link(doc, 'Source page', result.sourceUrl, x, textWidth);
-    link(doc, 'Image', result.imageUrl, x, textWidth);
-  }
-  doc.y = Math.max(doc.y, top + THUMB) + 10;
-  rule(doc, 0.5);
-  doc.y += 10;
+      .text(
+        `First indexed ${dateFormat.format(result.crawledAt)}${result.sourceTitle ? ` · ${printable(result.sourceTitle)}` : ''}`,
+        x,
+        doc.y,
+        { width, height: 22, ellipsis: true },
+      );
+    if (result.seenWith.length > 0) {
+      doc
+        .font('Helvetica')
+        .fontSize(8)
+        .fillColor(MUTED)
+        .text(`Seen with: ${printable(result.seenWith.join(', '))}`, x, doc.y, { width });
+    }
+    doc.moveDown(0.3);
+  });
 }

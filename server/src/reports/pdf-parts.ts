@@ -83,7 +83,7 @@ export function ensureSpace(doc: PDFKit.PDFDocument, height: number): void {
 }
 
 /** The accent bar and the kicker line of a cover page. */
-export function coverKicker(doc: PDFKit.PDFDocument, kicker: string): void {
+function coverKicker(doc: PDFKit.PDFDocument, kicker: string): void {
   doc.rect(0, 0, doc.page.width, 8).fill(ACCENT);
   doc
     .font('Helvetica-Bold')
@@ -94,7 +94,7 @@ export function coverKicker(doc: PDFKit.PDFDocument, kicker: string): void {
 }
 
 /** The searched face in a rounded frame with its caption; returns nothing, leaves doc.y unchanged. */
-export function coverFace(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
+function coverFace(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
   doc.save();
   doc.roundedRect(MARGIN, top, size, size, 8).clip();
   try {
@@ -113,7 +113,7 @@ export function coverFace(doc: PDFKit.PDFDocument, image: Buffer | null, top: nu
 }
 
 /** Label/value pairs in a column starting at (x, top); returns the y below the last one. */
-export function facts(
+function facts(
   doc: PDFKit.PDFDocument,
   pairs: ReadonlyArray<readonly [string, string]>,
   x: number,
@@ -158,7 +158,7 @@ export function link(doc: PDFKit.PDFDocument, label: string, url: string, x: num
 }
 
 /** A result's thumbnail in a square at the left margin, or a grey "No thumbnail" box. */
-export function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
+function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
   let drawn = false;
   if (image) {
     try {
@@ -200,8 +200,96 @@ export function pageNumbers(doc: PDFKit.PDFDocument): void {
   }
 }
 
+/** What a report's cover shows: kicker, title, description, the searched face with key facts, a note. */
+export interface CoverContent {
+  kicker: string;
+  title: string;
+  description: string;
+  image: Buffer | null;
+  facts: ReadonlyArray<readonly [string, string]>;
+  /** What the report's numbers mean, under the facts. */
+  explanation: string;
+  organizationName: string;
+  restricted: boolean;
+}
+
+const COVER_FACE = 150;
+
+/** The first page of a report. */
+export function cover(doc: PDFKit.PDFDocument, content: CoverContent): void {
+  const width = contentWidth(doc);
+  coverKicker(doc, content.kicker);
+  doc.font('Helvetica-Bold').fontSize(24).fillColor(INK).text(printable(content.title), { width });
+  if (content.description) {
+    doc.moveDown(0.4);
+    doc.font('Helvetica').fontSize(11).fillColor(MUTED).text(printable(content.description), { width });
+  }
+  doc.moveDown(1.2);
+  const top = doc.y;
+  coverFace(doc, content.image, top, COVER_FACE);
+  const x = MARGIN + COVER_FACE + 24;
+  const y = facts(doc, content.facts, x, top, width - COVER_FACE - 24);
+  doc.y = Math.max(y, top + COVER_FACE + 24) + 16;
+  rule(doc);
+  doc.moveDown(1);
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(content.explanation, MARGIN, doc.y, { width });
+  coverFooter(doc, content.organizationName, content.restricted);
+}
+
+/** One result of a report's result list: the common frame around the report's own lines. */
+export interface ResultEntry {
+  thumbnail: Buffer | null;
+  /** Side of the thumbnail square. */
+  thumbSize: number;
+  title: string;
+  similarity: number;
+  sourceUrl: string;
+  imageUrl: string;
+  restricted: boolean;
+}
+
+/**
+ * Thumbnail at the left; at its right the title with the similarity, then the lines `details` writes
+ * (at x, within width), then the source and image links (or the subscribers-only note); a rule below.
+ */
+export function resultEntry(
+  doc: PDFKit.PDFDocument,
+  entry: ResultEntry,
+  details: (x: number, width: number) => void,
+): void {
+  const size = entry.thumbSize;
+  ensureSpace(doc, size + 20);
+  const top = doc.y;
+  thumbnail(doc, entry.thumbnail, top, size);
+  const x = MARGIN + size + 18;
+  const width = contentWidth(doc) - size - 18;
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(12)
+    .fillColor(INK)
+    .text(entry.title, x, top, { width, continued: true });
+  doc
+    .font('Helvetica')
+    .fillColor(ACCENT)
+    .text(`   Similarity ${Math.round(entry.similarity * 100)} %`);
+  details(x, width);
+  if (entry.restricted) {
+    doc
+      .font('Helvetica-Oblique')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text('Original sources: subscribers only.', x, doc.y, { width });
+  } else {
+    link(doc, 'Source page', entry.sourceUrl, x, width);
+    link(doc, 'Image', entry.imageUrl, x, width);
+  }
+  doc.y = Math.max(doc.y, top + size) + 10;
+  rule(doc, 0.5);
+  doc.y += 10;
+}
+
 /** The closing lines of a cover: restricted sources, confidentiality. */
-export function coverFooter(doc: PDFKit.PDFDocument, organizationName: string, restricted: boolean): void {
+function coverFooter(doc: PDFKit.PDFDocument, organizationName: string, restricted: boolean): void {
   const width = contentWidth(doc);
   if (restricted) {
     doc.moveDown(0.8);
