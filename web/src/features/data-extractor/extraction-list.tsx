@@ -7,13 +7,21 @@ import {
   type ExtractionListItem,
 } from '@osint/contract/data-extractor';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import {
+  DoneMeta,
+  DoneSection,
+  ItemCard,
+  ItemDescription,
+  PendingSection,
+  PendingStatus,
+} from '../../components/item-list.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
-import { ResultThumbnail } from '../../components/results/result-card.tsx';
-import { useDebounced, useLoadOnScroll, usePagedList } from '../../lib/use-paged-list.ts';
+import { useDebounced, usePagedList } from '../../lib/use-paged-list.ts';
+import { usePendingRefresh } from '../../lib/use-pending-refresh.ts';
 import {
   deleteExtraction,
   EXTRACTOR_KEYS,
@@ -22,9 +30,6 @@ import {
   type ExtractorContext,
 } from './data-extractor-api.ts';
 import { EditExtractionModal } from './extraction-modals.tsx';
-
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 function useExtractionPages(
   context: ExtractorContext,
@@ -45,7 +50,6 @@ function useExtractionPages(
  * and the menu alert are refetched (spec 001 §4). Admins see every organization's extractions, read-only.
  */
 export function ExtractionList({ context }: { context: ExtractorContext }) {
-  const searchId = useId();
   const queryClient = useQueryClient();
   const admin = context === 'admin';
   const [search, setSearch] = useState('');
@@ -58,22 +62,9 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
   const { reload: reloadPending } = pending;
   const { reload: reloadDone } = done;
 
-  useEffect(() => {
-    if (pending.total === 0) return;
-    const timer = setInterval(() => void reloadPending(), EXTRACTION_POLL_MS);
-    return () => clearInterval(timer);
-  }, [pending.total, reloadPending]);
-  const lastPending = useRef<number | undefined>(undefined);
-  useEffect(() => {
-    if (pending.loading) return;
-    if (lastPending.current !== undefined && lastPending.current !== pending.total) {
-      void reloadDone();
-      void queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.alert });
-    }
-    lastPending.current = pending.total;
-  }, [pending.total, pending.loading, reloadDone, queryClient]);
-
-  const sentinel = useLoadOnScroll(done.hasMore, done.loading, done.loadMore);
+  usePendingRefresh(pending, done, EXTRACTION_POLL_MS, () => {
+    void queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.alert });
+  });
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -139,72 +130,24 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
         </div>
       ) : (
         <>
-          {pending.total > 0 && (
-            <section className="extractor-section" aria-labelledby="extractor-pending-title">
-              <h2 className="extractor-section__title" id="extractor-pending-title">
-                In progress
-              </h2>
-              <ul className="extractor-list">
-                {pending.items.map((item) => (
-                  <li key={item.id}>
-                    <PendingItem item={item} admin={admin} />
-                  </li>
-                ))}
-              </ul>
-              {pending.hasMore && (
-                <Button variant="secondary" onClick={pending.loadMore} loading={pending.loading}>
-                  SHOW MORE
-                </Button>
-              )}
-            </section>
-          )}
-
-          <section className="extractor-section" aria-labelledby="extractor-done-title">
-            <div className="extractor-section__head">
-              <h2 className="extractor-section__title" id="extractor-done-title">
-                Done
-              </h2>
-              <div className="extractor-search-box">
-                <label htmlFor={searchId} className="visually-hidden">
-                  Search extractions
-                </label>
-                <input
-                  id={searchId}
-                  className="input"
-                  type="search"
-                  placeholder="Search by name or description"
-                  value={search}
-                  onChange={(event) => setSearch(event.target.value)}
-                />
-              </div>
-            </div>
-            {done.items.length === 0 && !done.loading ? (
-              <p className="extractor-section__empty">
-                {debounced ? `No extraction matches “${debounced}”.` : EXTRACTOR_MESSAGES.emptyList}
-              </p>
-            ) : (
-              <ul className="extractor-list">
-                {done.items.map((item) => (
-                  <li key={item.id}>
-                    <DoneItem
-                      item={item}
-                      to={detailPath(item)}
-                      admin={admin}
-                      onEdit={() => setEditing(item)}
-                      onDelete={() => setDeleting(item)}
-                    />
-                  </li>
-                ))}
-              </ul>
+          <PendingSection list={pending} render={(item) => <PendingItem item={item} admin={admin} />} />
+          <DoneSection
+            list={done}
+            search={search}
+            onSearch={setSearch}
+            searchLabel="Search extractions"
+            placeholder="Search by name or description"
+            emptyText={debounced ? `No extraction matches “${debounced}”.` : EXTRACTOR_MESSAGES.emptyList}
+            render={(item) => (
+              <DoneItem
+                item={item}
+                to={detailPath(item)}
+                admin={admin}
+                onEdit={() => setEditing(item)}
+                onDelete={() => setDeleting(item)}
+              />
             )}
-            {done.hasMore && (
-              <div ref={sentinel} className="extractor-section__more">
-                <Button variant="secondary" onClick={done.loadMore} loading={done.loading}>
-                  SHOW MORE
-                </Button>
-              </div>
-            )}
-          </section>
+          />
         </>
       )}
 
@@ -248,46 +191,34 @@ function Organization({ item }: { item: ExtractionListItem }) {
 }
 
 function PendingItem({ item, admin }: { item: ExtractionListItem; admin: boolean }) {
-  const start = new Date(item.createdAt);
-  const end = new Date(start.getTime() + EXTRACTION_ESTIMATE_MS);
   const total = item.resultCount;
   const share = total > 0 ? Math.round((item.processedCount / total) * 100) : 0;
   return (
-    <article className="extractor-item extractor-item--pending" aria-label={item.name}>
-      <div className="extractor-item__image">
-        <ResultThumbnail src={item.imagePath} alt={`Searched face of ${item.name}`} />
-      </div>
-      <div className="extractor-item__body">
-        <p className="extractor-item__name">{item.name}</p>
-        {admin && <Organization item={item} />}
-        {item.description && <p className="extractor-item__description">{item.description}</p>}
-        <p className="extractor-item__status">
-          <span className="badge badge--warning">PENDING</span> <strong>Stand by</strong> · Extraction in
-          progress
-        </p>
-        <p className="extractor-item__meta">
-          Started <time dateTime={start.toISOString()}>{time.format(start)}</time> · estimated end{' '}
-          <time dateTime={end.toISOString()}>{time.format(end)}</time>
-        </p>
-        <div className="extractor-progress">
-          <div
-            className="progress"
-            role="progressbar"
-            aria-label={`Progress of ${item.name}`}
-            aria-valuemin={0}
-            aria-valuemax={total}
-            aria-valuenow={item.processedCount}
-            aria-valuetext={`${item.processedCount} of ${total} results analysed`}
-          >
-            <div className="progress__bar" style={{ width: `${share}%` }} />
-          </div>
-          <span className="extractor-progress__label">
-            {item.processedCount}/{total} results analysed
-          </span>
+    <ItemCard name={item.name} image={item.imagePath} pending>
+      {admin && <Organization item={item} />}
+      <ItemDescription text={item.description} />
+      <PendingStatus
+        what="Extraction in progress"
+        createdAt={item.createdAt}
+        estimateMs={EXTRACTION_ESTIMATE_MS}
+      />
+      <div className="extractor-progress">
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={`Progress of ${item.name}`}
+          aria-valuemin={0}
+          aria-valuemax={total}
+          aria-valuenow={item.processedCount}
+          aria-valuetext={`${item.processedCount} of ${total} results analysed`}
+        >
+          <div className="progress__bar" style={{ width: `${share}%` }} />
         </div>
+        <span className="extractor-progress__label">
+          {item.processedCount}/{total} results analysed
+        </span>
       </div>
-      <span className="spinner extractor-item__spinner" aria-hidden="true" />
-    </article>
+    </ItemCard>
   );
 }
 
@@ -307,63 +238,46 @@ function DoneItem({
   const isNew = !admin && item.status === 'NEW';
   const failed = item.state === 'FAILED';
   return (
-    <article className={`extractor-item${isNew ? ' extractor-item--new' : ''}`} aria-label={item.name}>
-      <div className="extractor-item__image">
-        <ResultThumbnail src={item.imagePath} alt={`Searched face of ${item.name}`} />
-      </div>
-      <div className="extractor-item__body">
-        <div className="extractor-item__title-row">
-          <p className="extractor-item__name">{item.name}</p>
+    <ItemCard
+      name={item.name}
+      image={item.imagePath}
+      highlight={isNew}
+      badges={
+        <>
           {isNew && <span className="badge badge--info">New</span>}
           {failed && <span className="badge badge--danger">Failed</span>}
+        </>
+      }
+      onEdit={admin ? undefined : onEdit}
+      editTitle="Edit name and description"
+      actions={
+        <>
           {!admin && (
-            <button
-              type="button"
-              className="extractor-icon-button"
-              onClick={onEdit}
-              aria-label={`Edit ${item.name}`}
-              title="Edit name and description"
+            <Button
+              variant="secondary"
+              className="btn-sm"
+              onClick={onDelete}
+              aria-label={`Delete ${item.name}`}
             >
-              <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
-                <path
-                  d="M4 20h4L19 9l-4-4L4 16v4Zm11-15 4 4"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinejoin="round"
-                />
-              </svg>
-            </button>
+              Delete
+            </Button>
           )}
-        </div>
-        {admin && <Organization item={item} />}
-        {item.description && <p className="extractor-item__description">{item.description}</p>}
-        <p className="extractor-item__meta">
-          <time dateTime={item.createdAt}>{dateTime.format(new Date(item.createdAt))}</time> ·{' '}
-          {item.resultCount} {item.resultCount === 1 ? 'result' : 'results'}
-          {item.bestName && (
-            <>
-              {' '}
-              · <strong className="extractor-item__best">{item.bestName}</strong>
-            </>
-          )}
-        </p>
-      </div>
-      <div className="extractor-item__actions">
-        {!admin && (
-          <Button
-            variant="secondary"
-            className="btn-sm"
-            onClick={onDelete}
-            aria-label={`Delete ${item.name}`}
-          >
-            Delete
-          </Button>
+          <Link className="btn btn-primary btn-sm" to={to} aria-label={`Open ${item.name}`}>
+            Open
+          </Link>
+        </>
+      }
+    >
+      {admin && <Organization item={item} />}
+      <ItemDescription text={item.description} />
+      <DoneMeta createdAt={item.createdAt} resultCount={item.resultCount}>
+        {item.bestName && (
+          <>
+            {' '}
+            · <strong className="extractor-item__best">{item.bestName}</strong>
+          </>
         )}
-        <Link className="btn btn-primary btn-sm" to={to} aria-label={`Open ${item.name}`}>
-          Open
-        </Link>
-      </div>
-    </article>
+      </DoneMeta>
+    </ItemCard>
   );
 }

@@ -1,0 +1,218 @@
+import { useId, type ReactNode } from 'react';
+import type { PagedList } from '../lib/use-paged-list.ts';
+import { useLoadOnScroll } from '../lib/use-paged-list.ts';
+import { Button } from './button.tsx';
+import { ResultThumbnail } from './results/result-card.tsx';
+import './item-list.css';
+
+const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+interface Identified {
+  id: string | number;
+}
+
+/** The "In progress" section of a paged list (spec 001 §2): shown only while something is pending. */
+export function PendingSection<T extends Identified>({
+  list,
+  render,
+}: {
+  list: PagedList<T>;
+  render: (item: T) => ReactNode;
+}) {
+  const titleId = useId();
+  if (list.total === 0) return null;
+  return (
+    <section className="item-section" aria-labelledby={titleId}>
+      <h2 className="item-section__title" id={titleId}>
+        In progress
+      </h2>
+      <ul className="item-list">
+        {list.items.map((item) => (
+          <li key={item.id}>{render(item)}</li>
+        ))}
+      </ul>
+      {list.hasMore && (
+        <Button variant="secondary" onClick={list.loadMore} loading={list.loading}>
+          SHOW MORE
+        </Button>
+      )}
+    </section>
+  );
+}
+
+/** The "Done" section (spec 001 §2): a search box, the items, lazy loading on scroll and SHOW MORE. */
+export function DoneSection<T extends Identified>({
+  list,
+  search,
+  onSearch,
+  searchLabel,
+  placeholder,
+  emptyText,
+  render,
+}: {
+  list: PagedList<T>;
+  search: string;
+  onSearch: (search: string) => void;
+  searchLabel: string;
+  placeholder: string;
+  emptyText: string;
+  render: (item: T) => ReactNode;
+}) {
+  const titleId = useId();
+  const searchId = useId();
+  const sentinel = useLoadOnScroll(list.hasMore, list.loading, list.loadMore);
+  return (
+    <section className="item-section" aria-labelledby={titleId}>
+      <div className="item-section__head">
+        <h2 className="item-section__title" id={titleId}>
+          Done
+        </h2>
+        <div className="item-search-box">
+          <label htmlFor={searchId} className="visually-hidden">
+            {searchLabel}
+          </label>
+          <input
+            id={searchId}
+            className="input"
+            type="search"
+            placeholder={placeholder}
+            value={search}
+            onChange={(event) => onSearch(event.target.value)}
+          />
+        </div>
+      </div>
+      {list.items.length === 0 && !list.loading ? (
+        <p className="item-section__empty">{emptyText}</p>
+      ) : (
+        <ul className="item-list">
+          {list.items.map((item) => (
+            <li key={item.id}>{render(item)}</li>
+          ))}
+        </ul>
+      )}
+      {list.hasMore && (
+        <div ref={sentinel} className="item-section__more">
+          <Button variant="secondary" onClick={list.loadMore} loading={list.loading}>
+            SHOW MORE
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * One card of such a list: the searched face, the name (with badges and an edit button), whatever the
+ * feature adds below it, and either a spinner (pending) or the actions.
+ */
+export function ItemCard({
+  name,
+  image,
+  pending = false,
+  highlight = false,
+  badges,
+  onEdit,
+  editTitle,
+  actions,
+  children,
+}: {
+  name: string;
+  image: string;
+  pending?: boolean;
+  /** A new item, not yet opened. */
+  highlight?: boolean;
+  badges?: ReactNode;
+  onEdit?: () => void;
+  editTitle?: string;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
+  const modifiers = `${pending ? ' item-card--pending' : ''}${highlight ? ' item-card--new' : ''}`;
+  return (
+    <article className={`item-card${modifiers}`} aria-label={name}>
+      <div className="item-card__image">
+        <ResultThumbnail src={image} alt={`Searched face of ${name}`} />
+      </div>
+      <div className="item-card__body">
+        <div className="item-card__title-row">
+          <p className="item-card__name">{name}</p>
+          {badges}
+          {onEdit && (
+            <button
+              type="button"
+              className="item-card__edit"
+              onClick={onEdit}
+              aria-label={`Edit ${name}`}
+              title={editTitle}
+            >
+              <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
+                <path
+                  d="M4 20h4L19 9l-4-4L4 16v4Zm11-15 4 4"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinejoin="round"
+                />
+              </svg>
+            </button>
+          )}
+        </div>
+        {children}
+      </div>
+      {pending ? (
+        <span className="spinner item-card__spinner" aria-hidden="true" />
+      ) : (
+        actions && <div className="item-card__actions">{actions}</div>
+      )}
+    </article>
+  );
+}
+
+export function ItemDescription({ text }: { text: string | null | undefined }) {
+  return text ? <p className="item-card__description">{text}</p> : null;
+}
+
+/** "PENDING Stand by · <what>" and "Started hh:mm · estimated end hh:mm" of a pending card. */
+export function PendingStatus({
+  what,
+  createdAt,
+  estimateMs,
+}: {
+  what: string;
+  createdAt: string;
+  estimateMs: number;
+}) {
+  const start = new Date(createdAt);
+  const end = new Date(start.getTime() + estimateMs);
+  return (
+    <>
+      <p className="item-card__status">
+        <span className="badge badge--warning">PENDING</span> <strong>Stand by</strong> · {what}
+      </p>
+      <p className="item-card__meta">
+        Started <time dateTime={start.toISOString()}>{time.format(start)}</time> · estimated end{' '}
+        <time dateTime={end.toISOString()}>{time.format(end)}</time>
+      </p>
+    </>
+  );
+}
+
+/** "<date> · N results" of a done card, with what the feature adds after it. */
+export function DoneMeta({
+  createdAt,
+  resultCount,
+  children,
+}: {
+  createdAt: string;
+  resultCount: number;
+  children?: ReactNode;
+}) {
+  return (
+    <p className="item-card__meta">
+      <time dateTime={createdAt}>{dateTime.format(new Date(createdAt))}</time> · {resultCount}{' '}
+      {resultCount === 1 ? 'result' : 'results'}
+      {children}
+    </p>
+  );
+}
