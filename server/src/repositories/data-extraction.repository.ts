@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository } from './job.repository.ts';
+import { containing, pageWithTotal } from './list-query.ts';
 
 /**
  * Which extractions a caller may see: one organization's (users), or every organization's (admins).
@@ -146,11 +147,6 @@ const CONNECTION_COLUMNS = [
   'data_extraction_connections.evidence',
 ] as const;
 
-/** `%` and `_` typed by the user are literal characters in the name filter. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** JSON columns come back parsed from PostgreSQL and PGlite; a string (other drivers) is parsed here. */
 function parsed<T>(value: T | string): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
@@ -225,7 +221,7 @@ export class DataExtractionRepository {
       query = query.where('data_extractions.state', '=', 'DONE').where('data_extractions.status', '=', 'NEW');
     }
     if (filter.search) {
-      const pattern = sql<string>`${likePattern(filter.search)} escape '\\'`;
+      const pattern = containing(filter.search);
       query = query.where((eb) =>
         eb.or([
           eb('data_extractions.name', 'ilike', pattern),
@@ -234,7 +230,8 @@ export class DataExtractionRepository {
         ]),
       );
     }
-    const [rows, total] = await Promise.all([
+    return pageWithTotal(
+      query,
       query
         .select([...LIST_COLUMNS, 'organizations.name as organization_name'])
         .orderBy('data_extractions.created_at', 'desc')
@@ -242,9 +239,7 @@ export class DataExtractionRepository {
         .offset(filter.offset)
         .limit(filter.limit)
         .execute(),
-      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.count) };
+    );
   }
 
   /** One extraction by hashedId (users) or numeric id (admins), inside the scope. */
@@ -675,14 +670,11 @@ export class DataExtractionRepository {
         .orderBy(sql`(data_extraction_results.person_name <> '')`, 'desc')
         .orderBy('data_extraction_results.similarity', 'desc');
     }
-    const [rows, total] = await Promise.all([
+    const page = await pageWithTotal(
+      query,
       ordered.orderBy('data_extraction_results.rank').offset(filter.offset).limit(filter.limit).execute(),
-      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
-    ]);
-    return {
-      rows: rows.map(withJson),
-      total: Number(total.count),
-    };
+    );
+    return { rows: page.rows.map(withJson), total: page.total };
   }
 
   /**

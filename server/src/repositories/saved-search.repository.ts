@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
+import { containing, pageWithTotal } from './list-query.ts';
 
 export interface SavedSearchListFilter {
   organizationId: number;
@@ -63,11 +63,6 @@ const RESULT_COLUMNS = [
   'saved_search_results.crawled_at',
 ] as const;
 
-/** `%` and `_` typed by the user are literal characters in the name filter. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export class SavedSearchRepository {
   constructor(private readonly db: Db) {}
 
@@ -104,15 +99,11 @@ export class SavedSearchRepository {
     let query = this.db.selectFrom('saved_searches').where('organization_id', '=', filter.organizationId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.search) {
-      const pattern = likePattern(filter.search);
-      query = query.where((eb) =>
-        eb.or([
-          eb('name', 'ilike', sql<string>`${pattern} escape '\\'`),
-          eb('description', 'ilike', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
+      const pattern = containing(filter.search);
+      query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
     }
-    const [rows, total] = await Promise.all([
+    return pageWithTotal(
+      query,
       query
         .select(LIST_COLUMNS)
         .orderBy('created_at', 'desc')
@@ -120,9 +111,7 @@ export class SavedSearchRepository {
         .offset(filter.offset)
         .limit(filter.limit)
         .execute(),
-      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.count) };
+    );
   }
 
   findById(id: number, organizationId: number) {
