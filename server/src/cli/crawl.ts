@@ -1,23 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
-import { loadConfig } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
 import { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
-import { HttpError } from '../lib/http-error.ts';
-import {
-  acquireDataDirLock,
-  dataDirLockHolder,
-  DataDirLockedError,
-  type DataDirLock,
-} from '../lib/data-dir-lock.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
 import { JobRepository } from '../repositories/job.repository.ts';
 import { WebIndexRepository } from '../repositories/web-index.repository.ts';
 import { CrawlService, type CrawlCounts } from '../services/crawl.service.ts';
 import { IndexerService } from '../services/indexer.service.ts';
+import { CliError, runCli, withDatabase } from './cli-bootstrap.ts';
 
 /**
  * `npm run crawl -- <url…>`: crawls into DATA_DIR's database (or DATABASE_URL's) in this process, with
@@ -31,8 +24,6 @@ const USAGE = `Usage: npm run crawl -- <url…>
 Crawls the given sites (http or https, at most 100 seeds) into the index in DATA_DIR.
 Ctrl-C stops the crawl; --resume continues it from where it stopped.
 Private and loopback addresses are refused unless CRAWL_ALLOW_PRIVATE=1 (local testing only).`;
-
-class CliError extends Error {}
 
 const isTty = process.stdout.isTTY === true;
 
@@ -107,22 +98,6 @@ function cliLogger(progress: ProgressLine): FastifyBaseLogger {
   } as unknown as FastifyBaseLogger;
 }
 
-function lockDatabase(dataDir: string): DataDirLock {
-  const holder = dataDirLockHolder(dataDir);
-  if (holder?.role === 'server') {
-    throw new CliError(
-      `The server is running on this DATA_DIR (${dataDir}, pid ${holder.pid}) and holds its database: ` +
-        'use POST /api/admin/crawl or the admin page instead.',
-    );
-  }
-  try {
-    return acquireDataDirLock(dataDir, 'crawl');
-  } catch (error) {
-    if (error instanceof DataDirLockedError) throw new CliError(error.message);
-    throw error;
-  }
-}
-
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -139,103 +114,101 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const config = loadConfig();
-  const lock = config.databaseUrl ? undefined : lockDatabase(config.dataDir);
-  process.on('exit', () => lock?.release());
-  let database: DatabaseHandle | undefined;
-  const faceEngine = new LazyFaceEngine();
-  try {
-    if (!config.databaseUrl) console.log(`Opening the database in ${config.dataDir}…`);
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await migrateToLatest(database.db);
-    const { db } = database;
-    const progress = new ProgressLine();
-    const log = cliLogger(progress);
-    const crawls = new CrawlRepository(db);
-    const audit = new AuditRepository(db);
-    const indexer = new IndexerService(new WebIndexRepository(db), faceEngine, config.dataDir, audit, log);
-    // No job runner here: this process runs the crawl itself and queues nothing.
-    const queue = new JobQueue(new JobRepository(db), undefined);
-    const service = new CrawlService(
-      config,
-      crawls,
-      new CrawlFrontierRepository(db),
-      indexer,
-      queue,
-      audit,
-      log,
-    );
-
-    const crawlId = values.resume
-      ? await service.resume(values.resume)
-      : (await service.create({ urls: positionals, requestedBy: null })).id;
-    const before = await crawls.findById(crawlId);
-    const publicId = before!.public_id;
-    console.log(
-      `Crawl ${publicId}: ${before!.seeds.join(' ')}${config.crawlAllowPrivate ? '  (private addresses allowed)' : ''}`,
-    );
-
-    let interrupted = false;
-    const onSignal = () => {
-      if (interrupted) process.exit(130); // a second Ctrl-C: do not wait
-      interrupted = true;
-      progress.note('Stopping… (Ctrl-C again to quit at once)');
-      void service.stop(crawlId);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    const ticker = setInterval(() => {
-      service
-        .get(publicId)
-        .then((detail) => progress.setQueued(detail.frontier.page.queued + detail.frontier.image.queued))
-        .catch(() => undefined);
-    }, 1_000);
-
-    let outcome;
+  const lockAs = {
+    role: 'crawl',
+    whenServerRuns: 'use POST /api/admin/crawl or the admin page instead.',
+  } as const;
+  return withDatabase(config, lockAs, async ({ db }) => {
+    const faceEngine = new LazyFaceEngine();
     try {
-      outcome = await service.run(crawlId, { onProgress: (counts) => progress.update(counts) });
+      return await crawl(config, db, faceEngine, values.resume, positionals);
     } finally {
-      clearInterval(ticker);
+      await faceEngine.close().catch(() => undefined);
     }
-    const detail = await service.get(publicId);
-    progress.update(detail);
-    progress.setQueued(detail.frontier.page.queued + detail.frontier.image.queued);
-    progress.finish();
-    for (const failure of detail.failures) console.log(`  failed: ${failure.url}  ${failure.error ?? ''}`);
-    if (outcome === 'stopped') {
-      await service.markStopped(crawlId);
-      console.log(`Stopped. Continue with: npm run crawl -- --resume ${publicId}`);
-      return 130;
-    }
-    if (outcome === 'skipped') throw new CliError(`Crawl ${publicId} has already finished.`);
-    const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-    console.log(
-      `Done: ${count(detail.pages, 'page')}, ${count(detail.images, 'image')}, ` +
-        `${count(detail.faces, 'face')} indexed, ${count(detail.errors, 'error')}.`,
-    );
-    if (
-      detail.pages === 0 &&
-      !config.crawlAllowPrivate &&
-      detail.failures.some((f) => /resolves to/.test(f.error ?? ''))
-    ) {
-      console.log(
-        'Private and loopback addresses are refused; CRAWL_ALLOW_PRIVATE=1 lifts this for local testing.',
-      );
-    }
-    return 0;
-  } finally {
-    await faceEngine.close().catch(() => undefined);
-    await database?.close();
-    lock?.release();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    // Our own refusals (bad URL, unknown crawl, database in use) need no stack trace.
-    const expected = error instanceof CliError || error instanceof HttpError;
-    console.error(error instanceof Error ? `Error: ${error.message}` : error);
-    if (!expected && error instanceof Error && error.stack) console.error(error.stack);
-    process.exit(1);
-  },
-);
+async function crawl(
+  config: Config,
+  db: Db,
+  faceEngine: LazyFaceEngine,
+  resume: string | undefined,
+  urls: string[],
+): Promise<number> {
+  const progress = new ProgressLine();
+  const log = cliLogger(progress);
+  const crawls = new CrawlRepository(db);
+  const audit = new AuditRepository(db);
+  const indexer = new IndexerService(new WebIndexRepository(db), faceEngine, config.dataDir, audit, log);
+  // No job runner here: this process runs the crawl itself and queues nothing.
+  const queue = new JobQueue(new JobRepository(db), undefined);
+  const service = new CrawlService(
+    config,
+    crawls,
+    new CrawlFrontierRepository(db),
+    indexer,
+    queue,
+    audit,
+    log,
+  );
+
+  const crawlId = resume
+    ? await service.resume(resume)
+    : (await service.create({ urls, requestedBy: null })).id;
+  const before = await crawls.findById(crawlId);
+  const publicId = before!.public_id;
+  console.log(
+    `Crawl ${publicId}: ${before!.seeds.join(' ')}${config.crawlAllowPrivate ? '  (private addresses allowed)' : ''}`,
+  );
+
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130); // a second Ctrl-C: do not wait
+    interrupted = true;
+    progress.note('Stopping… (Ctrl-C again to quit at once)');
+    void service.stop(crawlId);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const ticker = setInterval(() => {
+    service
+      .get(publicId)
+      .then((detail) => progress.setQueued(detail.frontier.page.queued + detail.frontier.image.queued))
+      .catch(() => undefined);
+  }, 1_000);
+
+  let outcome;
+  try {
+    outcome = await service.run(crawlId, { onProgress: (counts) => progress.update(counts) });
+  } finally {
+    clearInterval(ticker);
+  }
+  const detail = await service.get(publicId);
+  progress.update(detail);
+  progress.setQueued(detail.frontier.page.queued + detail.frontier.image.queued);
+  progress.finish();
+  for (const failure of detail.failures) console.log(`  failed: ${failure.url}  ${failure.error ?? ''}`);
+  if (outcome === 'stopped') {
+    await service.markStopped(crawlId);
+    console.log(`Stopped. Continue with: npm run crawl -- --resume ${publicId}`);
+    return 130;
+  }
+  if (outcome === 'skipped') throw new CliError(`Crawl ${publicId} has already finished.`);
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  console.log(
+    `Done: ${count(detail.pages, 'page')}, ${count(detail.images, 'image')}, ` +
+      `${count(detail.faces, 'face')} indexed, ${count(detail.errors, 'error')}.`,
+  );
+  if (
+    detail.pages === 0 &&
+    !config.crawlAllowPrivate &&
+    detail.failures.some((f) => /resolves to/.test(f.error ?? ''))
+  ) {
+    console.log(
+      'Private and loopback addresses are refused; CRAWL_ALLOW_PRIVATE=1 lifts this for local testing.',
+    );
+  }
+  return 0;
+}
+
+runCli(main);

@@ -2,19 +2,11 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { WATCHLIST_DEFAULT_NAME } from '@osint/contract/watchlist';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { importWatchlistFile } from '../extractor/watchlist-file.ts';
-import {
-  acquireDataDirLock,
-  dataDirLockHolder,
-  DataDirLockedError,
-  type DataDirLock,
-} from '../lib/data-dir-lock.ts';
-import { HttpError } from '../lib/http-error.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
 import { WatchlistRepository } from '../repositories/watchlist.repository.ts';
 import { WatchlistService } from '../services/watchlist.service.ts';
+import { CliError, runCli, withDatabase } from './cli-bootstrap.ts';
 
 /**
  * `npm run watchlist:import -- <file> [--name <list>]`: imports an OpenSanctions file (FollowTheMoney
@@ -27,24 +19,6 @@ const USAGE = `Usage: npm run watchlist:import -- <file> [--name <list name>]
 
 Imports an OpenSanctions export (entities.ftm.json or targets.simple.csv; the format is detected from
 the content) as the watch-list <list name> (default "${WATCHLIST_DEFAULT_NAME}"), replacing a list of the same name.`;
-
-class CliError extends Error {}
-
-function lockDatabase(dataDir: string): DataDirLock {
-  const holder = dataDirLockHolder(dataDir);
-  if (holder?.role === 'server') {
-    throw new CliError(
-      `The server is running on this DATA_DIR (${dataDir}, pid ${holder.pid}) and holds its database: ` +
-        'stop it first, or upload the file on the admin watch-list page (POST /api/admin/watchlists).',
-    );
-  }
-  try {
-    return acquireDataDirLock(dataDir, 'watchlist:import');
-  } catch (error) {
-    if (error instanceof DataDirLockedError) throw new CliError(error.message);
-    throw error;
-  }
-}
 
 async function main(): Promise<number> {
   let parsed;
@@ -64,13 +38,12 @@ async function main(): Promise<number> {
   const file = positionals[0]!;
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new CliError(`No such file: ${file}`);
   const config = loadConfig();
-  const lock = config.databaseUrl ? undefined : lockDatabase(config.dataDir);
-  process.on('exit', () => lock?.release());
-  let database: DatabaseHandle | undefined;
-  try {
-    if (!config.databaseUrl) console.log(`Opening the database in ${config.dataDir}…`);
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    await migrateToLatest(database.db);
+  const lockAs = {
+    role: 'watchlist:import',
+    whenServerRuns:
+      'stop it first, or upload the file on the admin watch-list page (POST /api/admin/watchlists).',
+  } as const;
+  return withDatabase(config, lockAs, async (database) => {
     const service = new WatchlistService(
       new WatchlistRepository(database.db),
       new AuditRepository(database.db),
@@ -86,18 +59,7 @@ async function main(): Promise<number> {
         `${result.criminalCount} criminal; ${result.skippedCount} lines skipped.`,
     );
     return 0;
-  } finally {
-    await database?.close();
-    lock?.release();
-  }
+  });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const expected = error instanceof CliError || error instanceof HttpError;
-    console.error(error instanceof Error ? `Error: ${error.message}` : error);
-    if (!expected && error instanceof Error && error.stack) console.error(error.stack);
-    process.exit(1);
-  },
-);
+runCli(main);
