@@ -1,8 +1,8 @@
 import { EXTRACTION_NAME_MAX_LENGTH, EXTRACTOR_MESSAGES } from '@osint/contract/data-extractor';
-import { useId, useState } from 'react';
-import { Button } from '../../components/button.tsx';
-import { Modal } from '../../components/modal.tsx';
-import { TextArea, TextInput } from '../../components/text-field.tsx';
+import { useId } from 'react';
+import { NameDescriptionModal } from '../../components/name-description-modal.tsx';
+
+const nameEmpty = (name: string) => (name.trim() === '' ? EXTRACTOR_MESSAGES.nameEmpty : undefined);
 
 /**
  * Edit an extraction's name and description (spec 001 §5): the name must not be empty or blank, and Save
@@ -19,54 +19,19 @@ export function EditExtractionModal({
   onSave: (name: string, description: string) => Promise<void>;
   onClose: () => void;
 }) {
-  const [name, setName] = useState(initialName);
-  const [description, setDescription] = useState(initialDescription);
-  const [touched, setTouched] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const blank = name.trim() === '';
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (blank || saving) return;
-    setSaving(true);
-    try {
-      await onSave(name.trim(), description.trim());
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
-    <Modal title="Edit extraction" onClose={onClose} size="sm">
-      <form className="form" onSubmit={submit} noValidate>
-        <TextInput
-          label="Name"
-          value={name}
-          maxLength={EXTRACTION_NAME_MAX_LENGTH}
-          onChange={(event) => {
-            setName(event.target.value);
-            setTouched(true);
-          }}
-          error={touched && blank ? EXTRACTOR_MESSAGES.nameEmpty : undefined}
-          autoComplete="off"
-        />
-        <TextArea
-          label="Description (optional)"
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          rows={3}
-        />
-        <div className="modal__actions">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving} disabled={blank}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <NameDescriptionModal
+      title="Edit extraction"
+      initialName={initialName}
+      initialDescription={initialDescription}
+      nameMaxLength={EXTRACTION_NAME_MAX_LENGTH}
+      validate={nameEmpty}
+      descriptionLabel="Description (optional)"
+      descriptionRows={3}
+      submitLabel="Save"
+      onSubmit={onSave}
+      onClose={onClose}
+    />
   );
 }
 
@@ -89,28 +54,16 @@ export function EditResultModal({
 }) {
   const groupId = useId();
   const choices = [...new Set([currentName, ...alternativeNames].filter((n) => n.trim() !== ''))];
-  const [name, setName] = useState(currentName);
-  const [description, setDescription] = useState(currentDescription);
-  const [touched, setTouched] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const blank = name.trim() === '';
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (blank || saving) return;
-    setSaving(true);
-    try {
-      await onSave(name.trim(), description.trim());
-    } finally {
-      setSaving(false);
-    }
-  };
-
   return (
-    <Modal title="Edit result" onClose={onClose} size="sm">
-      <form className="form" onSubmit={submit} noValidate>
-        {choices.length > 1 && (
+    <NameDescriptionModal
+      title="Edit result"
+      initialName={currentName}
+      initialDescription={currentDescription}
+      nameMaxLength={EXTRACTION_NAME_MAX_LENGTH}
+      nameHint={choices.length > 1 ? 'Choose a name above or type another one.' : undefined}
+      validate={nameEmpty}
+      beforeName={(name, choose) =>
+        choices.length > 1 && (
           <fieldset className="extractor-choices">
             <legend className="field__label" id={groupId}>
               Names found for this face
@@ -121,43 +74,19 @@ export function EditResultModal({
                   type="radio"
                   name={groupId}
                   checked={name === choice}
-                  onChange={() => {
-                    setName(choice);
-                    setTouched(true);
-                  }}
+                  onChange={() => choose(choice)}
                 />
                 <span>{choice}</span>
               </label>
             ))}
           </fieldset>
-        )}
-        <TextInput
-          label="Name"
-          value={name}
-          maxLength={EXTRACTION_NAME_MAX_LENGTH}
-          onChange={(event) => {
-            setName(event.target.value);
-            setTouched(true);
-          }}
-          error={touched && blank ? EXTRACTOR_MESSAGES.nameEmpty : undefined}
-          hint={choices.length > 1 ? 'Choose a name above or type another one.' : undefined}
-          autoComplete="off"
-        />
-        <TextArea
-          label="Description (optional)"
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          rows={3}
-        />
-        <div className="modal__actions">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving} disabled={blank}>
-            Save
-          </Button>
-        </div>
-      </form>
-    </Modal>
+        )
+      }
+      descriptionLabel="Description (optional)"
+      descriptionRows={3}
+      submitLabel="Save"
+      onSubmit={onSave}
+      onClose={onClose}
+    />
   );
 }

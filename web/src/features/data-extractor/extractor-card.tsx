@@ -4,10 +4,8 @@ import {
   EXTRACTOR_MESSAGES,
 } from '@osint/contract/data-extractor';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { Modal } from '../../components/modal.tsx';
-import { TextArea, TextInput } from '../../components/text-field.tsx';
+import { NameDescriptionModal } from '../../components/name-description-modal.tsx';
 import { startExtraction } from './data-extractor-api.ts';
 import './data-extractor.css';
 
@@ -50,88 +48,29 @@ export function StartExtractionModal({
   image: string;
   onClose: () => void;
 }) {
-  const [name, setName] = useState(() => defaultExtractionName(new Date()));
-  const [description, setDescription] = useState('');
-  const [starting, setStarting] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const [started, setStarted] = useState(false);
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (starting) return;
-    setStarting(true);
-    setFailed(false);
-    try {
-      // The name is optional: an emptied field falls back to the default of the moment.
-      const chosen = name.trim() || defaultExtractionName(new Date());
-      await startExtraction({ name: chosen, description: description.trim(), searchHash, image });
-      setStarted(true);
-    } catch (error) {
-      console.error('Starting the extraction failed', error);
-      setFailed(true);
-    } finally {
-      setStarting(false);
-    }
-  };
-
-  if (started) {
-    return (
-      <Modal
-        title="Extraction in progress"
-        onClose={onClose}
-        size="sm"
-        actions={
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Close
-            </Button>
-            <Link className="btn btn-primary" to="/data-extractor">
-              Go to AI Data Extractor
-            </Link>
-          </>
-        }
-      >
-        <p className="modal__lead">The AI data extractor is analysing the pages of your results.</p>
-        <p>
-          This takes a few minutes. The extraction appears under AI Data Extractor, and we send you an e-mail
-          when it is done.
-        </p>
-      </Modal>
-    );
-  }
-
   return (
-    <Modal title="AI Data Extractor" onClose={onClose} size="sm">
-      <form className="form" onSubmit={submit} noValidate>
-        <p className="modal__lead">Extract names, flags and connections from the pages of these results.</p>
-        <TextInput
-          label="Name"
-          value={name}
-          maxLength={EXTRACTION_NAME_MAX_LENGTH}
-          onChange={(event) => setName(event.target.value)}
-          hint="Optional"
-          autoComplete="off"
-        />
-        <TextArea
-          label="Description (optional)"
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          rows={3}
-        />
-        {failed && (
-          <p className="field__error" role="alert">
-            {EXTRACTOR_MESSAGES.startFailure}
-          </p>
-        )}
-        <div className="modal__actions">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={starting}>
-            Start extraction
-          </Button>
-        </div>
-      </form>
-    </Modal>
+    <NameDescriptionModal
+      title="AI Data Extractor"
+      lead="Extract names, flags and connections from the pages of these results."
+      initialName={defaultExtractionName(new Date())}
+      nameMaxLength={EXTRACTION_NAME_MAX_LENGTH}
+      nameHint="Optional"
+      descriptionLabel="Description (optional)"
+      descriptionRows={3}
+      failure={{ message: EXTRACTOR_MESSAGES.startFailure, log: 'Starting the extraction failed' }}
+      submitLabel="Start extraction"
+      confirmation={{
+        title: 'Extraction in progress',
+        lead: 'The AI data extractor is analysing the pages of your results.',
+        text: 'This takes a few minutes. The extraction appears under AI Data Extractor, and we send you an e-mail when it is done.',
+        link: { to: '/data-extractor', label: 'Go to AI Data Extractor' },
+      }}
+      onSubmit={async (name, description) => {
+        // The name is optional: an emptied field falls back to the default of the moment.
+        const chosen = name || defaultExtractionName(new Date());
+        await startExtraction({ name: chosen, description, searchHash, image });
+      }}
+      onClose={onClose}
+    />
   );
 }
