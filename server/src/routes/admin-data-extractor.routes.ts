@@ -10,9 +10,8 @@ import {
   ListResponse,
   ReportBody,
   Summary,
-  sendJpeg,
-  sendPdf,
 } from './data-extractor-schemas.ts';
+import { sendJpeg, sendPdf } from './replies.ts';
 
 const Id = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) });
 const tags = ['admin'];

@@ -1,6 +1,5 @@
 import { EXTRACTION_DETAIL_STEP } from '@osint/contract/data-extractor';
 import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 
 /** TypeBox schemas of the data-extractor API (contract/src/data-extractor.ts), shared by user and admin routes. */
 
@@ -143,19 +142,3 @@ export const ReportBody = Type.Object({
   hashedId: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 1000 }),
   containWikipediaData: Type.Boolean({ default: false }),
 });
-
-/** The PDF answer: its file name in content-disposition (the web app saves it under that name). */
-export function sendPdf(reply: FastifyReply, { pdf, fileName }: { pdf: Buffer; fileName: string }) {
-  return reply
-    .type('application/pdf')
-    .header(
-      'content-disposition',
-      `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    )
-    .header('cache-control', 'no-store')
-    .send(pdf);
-}
-
-export function sendJpeg(reply: FastifyReply, jpeg: Buffer) {
-  return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
-}

@@ -11,9 +11,8 @@ import {
   ListResponse,
   ReportBody,
   Summary,
-  sendJpeg,
-  sendPdf,
 } from './data-extractor-schemas.ts';
+import { sendJpeg, sendPdf } from './replies.ts';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const NameBody = Type.Object({

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { sendJpeg, sendPdf } from './replies.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 const Status = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
@@ -107,8 +108,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       '/saved-search/image/:id',
       { schema: { tags: ['saved-search'], summary: 'The searched face', params: Type.Object({ id: Id }) } },
       async (request, reply) => {
-        const jpeg = await savedSearches.image(currentUser(request), request.params.id);
-        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
+        return sendJpeg(reply, await savedSearches.image(currentUser(request), request.params.id));
       },
     );
 
@@ -122,8 +122,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const jpeg = await savedSearches.resultImage(currentUser(request), request.params.id);
-        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
+        return sendJpeg(reply, await savedSearches.resultImage(currentUser(request), request.params.id));
       },
     );
 
@@ -187,15 +186,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       async (request, reply) => {
         const user = currentUser(request);
         await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
-        const { pdf, fileName } = await savedSearches.report(user, request.body.dataResultsId);
-        return reply
-          .type('application/pdf')
-          .header(
-            'content-disposition',
-            `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-          )
-          .header('cache-control', 'no-store')
-          .send(pdf);
+        return sendPdf(reply, await savedSearches.report(user, request.body.dataResultsId));
       },
     );
   };
