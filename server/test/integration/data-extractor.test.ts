@@ -13,13 +13,14 @@ import {
 } from '@osint/contract/data-extractor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataExtractionRepository } from '../../src/repositories/data-extraction.repository.ts';
-import { crawlDemoSites, createAdmin, createUser, login, waitForMails } from '../support/fixtures.ts';
+import { crawlDemoSites, createAdmin, waitForMails } from '../support/fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
 import {
   startExtractionSite,
   type ExtractionPagePath,
   type ExtractionSite,
 } from '../support/extraction-site.ts';
+import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -51,23 +52,6 @@ const users = {
   trial: 'analyst@trial-ngo.example.org',
 } as const;
 const cookies = {} as Record<keyof typeof users, string>;
-
-async function withPlan(email: string, planType: 'SUBSCRIPTION' | 'TRIAL', organizationId?: number) {
-  const user = await createUser(t, { email, ...(organizationId ? { organizationId, role: 'USER' } : {}) });
-  if (!organizationId) {
-    await t.db
-      .insertInto('billing_plans')
-      .values({
-        organization_id: user.organizationId,
-        plan_type: planType,
-        start_date: new Date(Date.now() - 86_400_000),
-        end_date: new Date(Date.now() + 30 * 86_400_000),
-        seat_limit: 5,
-      })
-      .execute();
-  }
-  return user;
-}
 
 async function get<T>(cookie: string, url: string, status = 200): Promise<T> {
   const response = await t.request({ method: 'GET', url, cookie });
@@ -136,19 +120,18 @@ beforeAll(async () => {
   // The job fetches a page again when it is gone from the index: this site is on loopback.
   t = await createTestApp({ crawlAllowPrivate: true });
   adminCookie = await createAdmin(t);
-  const owner = await withPlan(users.owner, 'SUBSCRIPTION');
-  await withPlan(users.subscriber, 'SUBSCRIPTION', owner.organizationId);
-  await withPlan(users.colleague, 'SUBSCRIPTION', owner.organizationId);
+  const owner = await createOwner(t, users.owner, { seatLimit: 5 });
+  cookies.owner = owner.cookie;
+  cookies.subscriber = (await createMember(t, owner.organizationId, users.subscriber, true)).cookie;
+  cookies.colleague = (await createMember(t, owner.organizationId, users.colleague, true)).cookie;
   await t.db.updateTable('users').set({ newsletter: true }).where('email', '=', users.subscriber).execute();
   await t.db
     .updateTable('organizations')
     .set({ name: 'Agency A Intelligence' })
     .where('id', '=', owner.organizationId)
     .execute();
-  await withPlan(users.other, 'SUBSCRIPTION');
-  await withPlan(users.trial, 'TRIAL');
-  for (const key of Object.keys(users) as Array<keyof typeof users>)
-    cookies[key] = await login(t, users[key]);
+  cookies.other = (await createOwner(t, users.other, { seatLimit: 5 })).cookie;
+  cookies.trial = (await createOwner(t, users.trial, { planType: 'TRIAL', seatLimit: 5 })).cookie;
 
   for (const [name, file] of [
     ['fictional-ftm', 'demo-watchlist.ftm.json'],

@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import { createUser, login, crawlDemoSites } from '../support/fixtures.ts';
+import { crawlDemoSites } from '../support/fixtures.ts';
+import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -50,28 +51,6 @@ let t: TestApp;
 let site: DemoSite;
 let photos: Map<string, Buffer>;
 const cookies: Record<'a' | 'a2' | 'b' | 'trial', string> = {} as never;
-
-async function organizationWithPlan(
-  email: string,
-  planType: 'SUBSCRIPTION' | 'TRIAL',
-  organizationId?: number,
-) {
-  const user = await createUser(t, { email, ...(organizationId ? { organizationId, role: 'USER' } : {}) });
-  if (!organizationId) {
-    const now = Date.now();
-    await t.db
-      .insertInto('billing_plans')
-      .values({
-        organization_id: user.organizationId,
-        plan_type: planType,
-        start_date: new Date(now - 86_400_000),
-        end_date: new Date(now + 30 * 86_400_000),
-        seat_limit: 3,
-      })
-      .execute();
-  }
-  return { cookie: await login(t, email), organizationId: user.organizationId };
-}
 
 /** Uploads a photo, searches its first face, and returns the answer and the face crop. */
 async function searchPhoto(cookie: string, photo: Buffer): Promise<SearchAnswer & { face: string }> {
@@ -145,14 +124,14 @@ beforeAll(async () => {
   site = await startDemoSite({ port: 0 });
   photos = await renderDemoPhotos();
   t = await createTestApp();
-  const a = await organizationWithPlan('analyst@agency-a.example.org', 'SUBSCRIPTION');
+  const a = await createOwner(t, 'analyst@agency-a.example.org');
   organizationA = a.organizationId;
   cookies.a = a.cookie;
-  cookies.a2 = (
-    await organizationWithPlan('colleague@agency-a.example.org', 'SUBSCRIPTION', a.organizationId)
+  cookies.a2 = (await createMember(t, a.organizationId, 'colleague@agency-a.example.org', true)).cookie;
+  cookies.b = (await createOwner(t, 'analyst@agency-b.example.org')).cookie;
+  cookies.trial = (
+    await createOwner(t, 'analyst@trial-ngo.example.org', { planType: 'TRIAL', seatLimit: 3 })
   ).cookie;
-  cookies.b = (await organizationWithPlan('analyst@agency-b.example.org', 'SUBSCRIPTION')).cookie;
-  cookies.trial = (await organizationWithPlan('analyst@trial-ngo.example.org', 'TRIAL')).cookie;
   await t.db
     .updateTable('organizations')
     .set({ name: 'Agency A Intelligence' })
