@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import type { Config } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { TEST_ORIGIN, type TestApp } from './test-app.ts';
+import { asTestApp, testConfig, type TestApp } from './test-app.ts';
 import { TEST_DATABASE_KIND } from './test-database.ts';
 
 export interface AppCluster {
@@ -50,35 +50,12 @@ export async function createAppCluster(
   }
   const apps: TestApp[] = [];
   for (const [i, role] of roles.entries()) {
-    const config = loadConfig(
-      {},
-      {
-        dataDir,
-        publicUrl: TEST_ORIGIN,
-        demoData: false,
-        rateLimit: { enabled: false },
-        webDistDir: path.join(dataDir, 'no-web'),
-        logLevel: 'error',
-        ...overrides,
-        runWorkers: role === 'worker',
-      },
-    );
+    const config = testConfig(dataDir, { ...overrides, runWorkers: role === 'worker' });
     const db = handles[i]!.db;
     const { app, container } = await buildApp(config, db);
     await app.ready();
     if (role === 'worker') container.jobRunner.start();
-    apps.push({
-      app,
-      db,
-      container,
-      config,
-      request: ({ cookie, headers, ...options }) =>
-        app.inject({
-          ...options,
-          headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}), ...headers },
-        }),
-      close: () => app.close(),
-    });
+    apps.push(asTestApp({ app, db, container, config }, () => app.close()));
   }
   return {
     apps,

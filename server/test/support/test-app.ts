@@ -20,10 +20,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real application over a fresh database, its outbox in a temporary folder, its jobs running. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-test-'));
-  const config = loadConfig(
+/** The configuration of a test instance: DATA_DIR given, no demo data, rate limits and Wikipedia off. */
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return loadConfig(
     {},
     {
       dataDir,
@@ -38,26 +37,38 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       ...overrides,
     },
   );
-  const database = await createTestDatabase();
-  const { app, container } = await buildApp(config, database.db);
-  await app.ready();
-  container.jobRunner.start();
+}
+
+/** A built application as a TestApp: requests carry our Origin and the given cookie. */
+export function asTestApp(
+  built: Pick<TestApp, 'app' | 'db' | 'container' | 'config'>,
+  close: () => Promise<void>,
+): TestApp {
+  const { app } = built;
   return {
-    app,
-    db: database.db,
-    container,
-    config,
+    ...built,
     request: ({ cookie, headers, ...options }) =>
       app.inject({
         ...options,
         headers: { origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}), ...headers },
       }),
-    close: async () => {
-      await app.close();
-      await database.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
+    close,
   };
+}
+
+/** The real application over a fresh database, its outbox in a temporary folder, its jobs running. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-test-'));
+  const config = testConfig(dataDir, overrides);
+  const database = await createTestDatabase();
+  const { app, container } = await buildApp(config, database.db);
+  await app.ready();
+  container.jobRunner.start();
+  return asTestApp({ app, db: database.db, container, config }, async () => {
+    await app.close();
+    await database.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
 }
 
 /** The `name=value` pair of the session cookie a response set, for the next request. */
