@@ -1,7 +1,8 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { PagedList } from '../lib/use-paged-list.ts';
 import { useLoadOnScroll } from '../lib/use-paged-list.ts';
 import { Button } from './button.tsx';
+import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { ResultThumbnail } from './results/result-card.tsx';
 import './item-list.css';
 
@@ -214,5 +215,58 @@ export function DoneMeta({
       {resultCount === 1 ? 'result' : 'results'}
       {children}
     </p>
+  );
+}
+
+type Loaded = Pick<PagedList<unknown>, 'items' | 'total' | 'loading'>;
+
+/** Whether both sections are still loading for the first time, and whether there is nothing at all. */
+export function listState(pending: Loaded, done: Loaded, search: string, debounced: string) {
+  const firstLoad =
+    (pending.loading && pending.items.length === 0) ||
+    (done.loading && done.items.length === 0 && !debounced);
+  const empty = !firstLoad && pending.total === 0 && done.total === 0 && !debounced && !search;
+  return { firstLoad, empty };
+}
+
+/**
+ * The delete confirmation of a card: a failure is logged only (spec 001 §8); either way the modal closes
+ * and `onFinished` runs (the lists are reloaded).
+ */
+export function ConfirmDeleteItem({
+  title,
+  text,
+  remove,
+  failureLog,
+  onFinished,
+  onClose,
+}: {
+  title: string;
+  text: string;
+  remove: () => Promise<unknown>;
+  failureLog: string;
+  onFinished: () => void;
+  onClose: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await remove();
+    } catch (error) {
+      console.error(failureLog, error);
+    } finally {
+      setBusy(false);
+      onFinished();
+    }
+  };
+  return (
+    <ConfirmDeleteModal
+      title={title}
+      text={text}
+      busy={busy}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+    />
   );
 }

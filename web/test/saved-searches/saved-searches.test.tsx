@@ -114,6 +114,41 @@ describe('Saved Searches list', () => {
     await waitFor(() => expect(within(doneSection).getAllByRole('article')).toHaveLength(1));
     expect(within(doneSection).getByRole('article', { name: 'Saved 12' })).toBeTruthy();
   });
+
+  test('Delete asks first, removes the saved search and reloads Done; a failure is logged only', async () => {
+    let done = [item(10, 'COMPLETED'), item(11, 'COMPLETED')];
+    let failDelete = true;
+    const { calls } = mockFetch((call) => {
+      if (call.method === 'DELETE') {
+        if (failDelete) return { status: 500, body: { statusCode: 500, error: 'Error', message: 'boom' } };
+        done = done.filter((d) => d.id !== (call.body as { id: number }).id);
+        return { status: 200, body: {} };
+      }
+      if (query(call).get('status') === 'PENDING')
+        return { status: 200, body: { results: [], totalResultCount: 0 } };
+      return { status: 200, body: { results: done, totalResultCount: done.length } };
+    });
+    const user = renderAt('/saved-searches');
+    const doneSection = await screen.findByRole('region', { name: 'Done' });
+    expect(await within(doneSection).findAllByRole('article')).toHaveLength(2);
+
+    await user.click(within(doneSection).getByRole('button', { name: 'Delete Saved 10' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByText(/“Saved 10” and its saved results will be deleted/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(console.error).toHaveBeenCalledWith('Deleting the saved search failed', expect.anything());
+    expect(within(doneSection).getAllByRole('article')).toHaveLength(2);
+
+    failDelete = false;
+    const listCalls = calls.length;
+    await user.click(within(doneSection).getByRole('button', { name: 'Delete Saved 10' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(within(doneSection).getAllByRole('article')).toHaveLength(1));
+    expect(within(doneSection).getByRole('article', { name: 'Saved 11' })).toBeTruthy();
+    const removal = calls.slice(listCalls).find((c) => c.method === 'DELETE')!;
+    expect(removal.body).toEqual({ id: 10 });
+  });
 });
 
 describe('Saved Results', () => {

@@ -10,13 +10,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import {
+  ConfirmDeleteItem,
   DoneMeta,
   DoneSection,
   ItemCard,
   ItemDescription,
   PendingSection,
+  listState,
   PendingStatus,
 } from '../../components/item-list.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
@@ -58,7 +59,6 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
   const done = useExtractionPages(context, 'DONE', EXTRACTION_DONE_PAGE_SIZE, debounced);
   const [editing, setEditing] = useState<ExtractionListItem>();
   const [deleting, setDeleting] = useState<ExtractionListItem>();
-  const [busy, setBusy] = useState(false);
   const { reload: reloadPending } = pending;
   const { reload: reloadDone } = done;
 
@@ -66,27 +66,7 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
     void queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.alert });
   });
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await deleteExtraction(deleting.id);
-    } catch (error) {
-      // Spec 001 §8: logged only.
-      console.error('Deleting the extraction failed', error);
-    } finally {
-      setBusy(false);
-      setDeleting(undefined);
-      void reloadDone();
-      void reloadPending();
-      void queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.alert });
-    }
-  };
-
-  const firstLoad =
-    (pending.loading && pending.items.length === 0) ||
-    (done.loading && done.items.length === 0 && !debounced);
-  const empty = !firstLoad && pending.total === 0 && done.total === 0 && !debounced && !search;
+  const { firstLoad, empty } = listState(pending, done, search, debounced);
   const detailPath = (item: ExtractionListItem) =>
     `${admin ? '/admin' : ''}/data-extractor/${encodeURIComponent(item.id)}`;
 
@@ -168,11 +148,17 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
         />
       )}
       {deleting && (
-        <ConfirmDeleteModal
+        <ConfirmDeleteItem
           title="Delete extraction"
           text={`“${deleting.name}” and its extracted data will be deleted for everyone in your organization.`}
-          busy={busy}
-          onConfirm={() => void confirmDelete()}
+          remove={() => deleteExtraction(deleting.id)}
+          failureLog="Deleting the extraction failed"
+          onFinished={() => {
+            setDeleting(undefined);
+            void reloadDone();
+            void reloadPending();
+            void queryClient.invalidateQueries({ queryKey: EXTRACTOR_KEYS.alert });
+          }}
           onClose={() => setDeleting(undefined)}
         />
       )}

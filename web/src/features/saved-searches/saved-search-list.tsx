@@ -10,15 +10,16 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import {
+  ConfirmDeleteItem,
   DoneMeta,
   DoneSection,
   ItemCard,
   ItemDescription,
   PendingSection,
+  listState,
   PendingStatus,
 } from '../../components/item-list.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
-import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { useDebounced, usePagedList } from '../../lib/use-paged-list.ts';
 import { usePendingRefresh } from '../../lib/use-pending-refresh.ts';
 import { EditSavedSearchModal } from './saved-search-modals.tsx';
@@ -40,33 +41,13 @@ export function SavedSearchList() {
   const done = useSavedSearchPages('COMPLETED', SAVED_SEARCH_DONE_PAGE_SIZE, debounced);
   const [editing, setEditing] = useState<SavedSearch>();
   const [deleting, setDeleting] = useState<SavedSearch>();
-  const [busy, setBusy] = useState(false);
   const { reload: reloadPending } = pending;
   const { reload: reloadDone } = done;
 
   // While anything is pending it refreshes every 90 seconds; a pending save that finished moves to Done.
   usePendingRefresh(pending, done, SAVED_SEARCH_REFRESH_MS);
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await deleteSavedSearch(deleting.id);
-    } catch (error) {
-      // Spec 001 §8: logged only.
-      console.error('Deleting the saved search failed', error);
-    } finally {
-      setBusy(false);
-      setDeleting(undefined);
-      void reloadDone();
-      void reloadPending();
-    }
-  };
-
-  const firstLoad =
-    (pending.loading && pending.items.length === 0) ||
-    (done.loading && done.items.length === 0 && !debounced);
-  const empty = !firstLoad && pending.total === 0 && done.total === 0 && !debounced && !search;
+  const { firstLoad, empty } = listState(pending, done, search, debounced);
 
   return (
     <section className="container page saved-searches" aria-labelledby="saved-searches-title">
@@ -119,11 +100,16 @@ export function SavedSearchList() {
         />
       )}
       {deleting && (
-        <ConfirmDeleteModal
+        <ConfirmDeleteItem
           title="Delete saved search"
           text={`“${deleting.name}” and its saved results will be deleted for everyone in your organization.`}
-          busy={busy}
-          onConfirm={() => void confirmDelete()}
+          remove={() => deleteSavedSearch(deleting.id)}
+          failureLog="Deleting the saved search failed"
+          onFinished={() => {
+            setDeleting(undefined);
+            void reloadDone();
+            void reloadPending();
+          }}
           onClose={() => setDeleting(undefined)}
         />
       )}
