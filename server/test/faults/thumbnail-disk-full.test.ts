@@ -1,15 +1,8 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import type { Container } from '../../src/container.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postgres-server.ts';
+import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
 import { startWorkerProcess, until, type WorkerProcess } from '../support/worker-process.ts';
 
 // A full disk while a crawl saves thumbnails (issue 8). The worker process (npm run worker) runs in its
@@ -19,18 +12,18 @@ import { startWorkerProcess, until, type WorkerProcess } from '../support/worker
 // no image, face or face-index-log row without its thumbnail; then the worker is restarted without the
 // full disk and the same crawl indexes every image, each with its thumbnail file.
 
-let postgres: ThrowawayPostgres;
-let database: DatabaseHandle;
-let container: Container;
-let closeApp: () => Promise<void>;
-let site: DemoSite;
-let dataDir: string;
+let fault: FaultApp;
 let thumbnails: string;
 const workers: WorkerProcess[] = [];
 
 function startWorker(fullDisk: boolean): WorkerProcess {
   const worker = startWorkerProcess(
-    { DATABASE_URL: postgres.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', THUMBNAILS_DIR: thumbnails },
+    {
+      DATABASE_URL: fault.postgres.url,
+      DATA_DIR: fault.dataDir,
+      LOG_LEVEL: 'warn',
+      THUMBNAILS_DIR: thumbnails,
+    },
     fullDisk
       ? {
           wrap: [
@@ -51,33 +44,18 @@ function startWorker(fullDisk: boolean): WorkerProcess {
 }
 
 beforeAll(async () => {
-  postgres = await startThrowawayPostgres();
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-fault-disk-'));
-  thumbnails = path.join(dataDir, 'thumbnails');
-  await fs.mkdir(thumbnails);
-  database = await openDatabase({ databaseUrl: postgres.url, dataDir: ':memory:', poolSize: 4 });
-  await migrateToLatest(database.db);
-  const config = loadConfig(
-    {},
-    { dataDir, databaseUrl: postgres.url, demoData: false, runWorkers: false, logLevel: 'silent' },
-  );
-  const built = await buildApp(config, database.db);
-  container = built.container;
-  closeApp = () => built.app.close();
-  site = await startDemoSite({ port: 0 });
+  fault = await startFaultApp('osint-fault-disk-');
+  thumbnails = path.join(fault.dataDir, 'thumbnails');
+  await fs.mkdir(thumbnails, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
   for (const worker of workers) await worker.kill();
-  await closeApp?.();
-  await site?.close();
-  await database?.close();
-  postgres?.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await fault?.close();
 });
 
 const count = async (query: ReturnType<typeof sql<{ n: number }>>) =>
-  Number((await query.execute(database.db)).rows[0]!.n);
+  Number((await query.execute(fault.database.db)).rows[0]!.n);
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
@@ -86,11 +64,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /** Image rows whose thumbnail file is missing or empty on the disk this process sees. */
 async function imagesWithoutThumbnail(): Promise<string[]> {
-  const rows = await database.db.selectFrom('images').select(['thumbnail_path']).execute();
+  const rows = await fault.database.db.selectFrom('images').select(['thumbnail_path']).execute();
   const missing: string[] = [];
   for (const row of rows) {
     const size = row.thumbnail_path
-      ? await fs.stat(path.join(dataDir, row.thumbnail_path)).then(
+      ? await fs.stat(path.join(fault.dataDir, row.thumbnail_path)).then(
           (s) => s.size,
           () => 0,
         )
@@ -101,7 +79,7 @@ async function imagesWithoutThumbnail(): Promise<string[]> {
 }
 
 const imageErrors = (crawlId: string) =>
-  database.db
+  fault.database.db
     .selectFrom('crawl_frontier')
     .select(['url', 'state', 'attempts', 'last_error'])
     .where('crawl_id', '=', crawlId)
@@ -111,10 +89,10 @@ const imageErrors = (crawlId: string) =>
 
 describe('a full disk when saving thumbnails', () => {
   it('fails clearly, keeps the index consistent, and indexes the images once there is room again', async () => {
-    const { id } = await container.services.crawl.startCrawl({
-      urls: site.urls,
+    const { id } = await fault.container.services.crawl.startCrawl({
+      urls: fault.site.urls,
       requestedBy: null,
-      demo: site.crawlTarget,
+      demo: fault.site.crawlTarget,
     });
     const full = startWorker(true);
     const failures = await until(
@@ -157,7 +135,7 @@ describe('a full disk when saving thumbnails', () => {
     const crawl = await until(
       'crawl done',
       () =>
-        database.db
+        fault.database.db
           .selectFrom('crawls')
           .select(['status', 'images', 'faces'])
           .where('public_id', '=', id)
@@ -171,7 +149,7 @@ describe('a full disk when saving thumbnails', () => {
     expect(await imagesWithoutThumbnail()).toEqual([]);
     // Every image that failed on the full disk is indexed now; no entry failed for good.
     for (const failure of failures) {
-      const entry = await database.db
+      const entry = await fault.database.db
         .selectFrom('crawl_frontier')
         .select('state')
         .where('crawl_id', '=', id)

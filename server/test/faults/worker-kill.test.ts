@@ -1,17 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { COURIER, DIGEST } from '../../src/demo/demo-content.ts';
-import { startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import type { Container } from '../../src/container.ts';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postgres-server.ts';
+import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
 
 // A worker process (npm run worker) killed with SIGKILL in the middle of a crawl (issue 8): after a
 // new worker starts, the crawl completes once — every page and image once, no face twice, one index
@@ -19,12 +11,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postg
 // JOB_STALE_AFTER_MS without a heartbeat (3 s here). Runs its own PostgreSQL, on either project.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-let postgres: ThrowawayPostgres;
-let database: DatabaseHandle;
-let container: Container;
-let closeApp: () => Promise<void>;
-let site: DemoSite;
-let dataDir: string;
+let fault: FaultApp;
 const workers: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
@@ -32,8 +19,8 @@ function startWorker(): ChildProcess {
     cwd: ROOT,
     env: {
       ...process.env,
-      DATABASE_URL: postgres.url,
-      DATA_DIR: dataDir,
+      DATABASE_URL: fault.postgres.url,
+      DATA_DIR: fault.dataDir,
       DEMO_DATA: '0',
       JOB_STALE_AFTER_MS: '3000',
       LOG_LEVEL: 'error',
@@ -55,31 +42,16 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 }
 
 beforeAll(async () => {
-  postgres = await startThrowawayPostgres();
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-fault-worker-'));
-  database = await openDatabase({ databaseUrl: postgres.url, dataDir: ':memory:', poolSize: 4 });
-  await migrateToLatest(database.db);
-  const config = loadConfig(
-    {},
-    { dataDir, databaseUrl: postgres.url, demoData: false, runWorkers: false, logLevel: 'silent' },
-  );
-  const built = await buildApp(config, database.db);
-  container = built.container;
-  closeApp = () => built.app.close();
-  site = await startDemoSite({ port: 0 });
+  fault = await startFaultApp('osint-fault-worker-');
 }, 60_000);
 
 afterAll(async () => {
   for (const worker of workers) worker.kill('SIGKILL');
-  await closeApp?.();
-  await site?.close();
-  await database?.close();
-  postgres?.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await fault?.close();
 });
 
 const crawlOf = (id: string) =>
-  database.db
+  fault.database.db
     .selectFrom('crawls')
     .select(['id', 'status', 'pages'])
     .where('public_id', '=', id)
@@ -87,10 +59,10 @@ const crawlOf = (id: string) =>
 
 describe('a worker killed in the middle of a crawl', () => {
   it('completes the crawl once after a new worker starts: nothing duplicated, nothing lost', async () => {
-    const { id } = await container.services.crawl.startCrawl({
-      urls: site.urls,
+    const { id } = await fault.container.services.crawl.startCrawl({
+      urls: fault.site.urls,
       requestedBy: null,
-      demo: site.crawlTarget,
+      demo: fault.site.crawlTarget,
     });
     const first = startWorker();
     await until(
@@ -115,7 +87,7 @@ describe('a worker killed in the middle of a crawl', () => {
     );
     expect(done.status).toBe('DONE');
 
-    const db = database.db;
+    const db = fault.database.db;
     const count = async (query: ReturnType<typeof sql<{ n: number }>>) =>
       Number((await query.execute(db)).rows[0]!.n);
     // Every page of both sites once (home pages and articles).
@@ -152,6 +124,6 @@ describe('a worker killed in the middle of a crawl', () => {
     expect(
       await count(sql`select count(*)::int as n from jobs where queue = 'crawl.run' and status <> 'DONE'`),
     ).toBe(0);
-    expect(await container.services.faceIndex.size()).toBe(faces);
+    expect(await fault.container.services.faceIndex.size()).toBe(faces);
   });
 });
