@@ -1,57 +1,22 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../src/plugins/error-handler.plugin.ts';
 import { createUser, FIXTURE_PASSWORD } from '../support/fixtures.ts';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postgres-server.ts';
-import { TEST_ORIGIN, type TestApp } from '../support/test-app.ts';
+import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
+import { TEST_ORIGIN } from '../support/test-app.ts';
 
 // PostgreSQL restarted under load (issue 8): an API process (WORKERS=0) serving real HTTP on loopback
 // keeps answering while its database goes away: requests fail with a clear 503 in the error shape, and
 // once the server is back they succeed again without restarting the API. This test runs its own
 // PostgreSQL server (it stops and starts it), on either project.
 
-let postgres: ThrowawayPostgres;
-let database: DatabaseHandle;
-let api: TestApp;
+let fault: FaultApp;
 let base: string;
-let dataDir: string;
 let cookie: string;
 
 beforeAll(async () => {
-  postgres = await startThrowawayPostgres();
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-fault-pg-'));
-  database = await openDatabase({ databaseUrl: postgres.url, dataDir: ':memory:', poolSize: 4 });
-  await migrateToLatest(database.db);
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      databaseUrl: postgres.url,
-      publicUrl: TEST_ORIGIN,
-      demoData: false,
-      runWorkers: false,
-      rateLimit: { enabled: false },
-      webDistDir: path.join(dataDir, 'no-web'),
-      logLevel: 'silent',
-    },
-  );
-  const { app, container } = await buildApp(config, database.db);
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-  api = {
-    app,
-    db: database.db,
-    container,
-    config,
-    request: (options) => app.inject(options),
-    close: () => app.close(),
-  };
-  await createUser(api, { email: 'analyst@restart.example.org' });
+  fault = await startFaultApp('osint-fault-pg-');
+  base = await fault.t.app.listen({ host: '127.0.0.1', port: 0 });
+  await createUser(fault.t, { email: 'analyst@restart.example.org' });
   const signIn = await fetch(`${base}/api/user/login`, {
     method: 'POST',
     headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
@@ -62,10 +27,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await api?.close();
-  await database?.close();
-  postgres?.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await fault?.close();
 });
 
 interface Answer {
@@ -101,10 +63,10 @@ describe('PostgreSQL restarted under load', () => {
     const clients = Array.from({ length: 4 }, () => client(() => done, answers));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const okBefore = answers.filter((a) => a.status === 200).length;
-    postgres.halt();
+    fault.postgres.halt();
     const haltedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    await postgres.resume();
+    await fault.postgres.resume();
     const resumedAt = Date.now();
     // Recovery: a 200 again within 10 s of the server being back, then keep going for a moment.
     for (;;) {
@@ -141,14 +103,14 @@ describe('PostgreSQL restarted under load', () => {
   });
 
   it('reports the database as unavailable on /api/health while it is down', async () => {
-    postgres.halt();
+    fault.postgres.halt();
     try {
       const health = await fetch(`${base}/api/health`);
       expect(health.status).toBe(503);
       const list = await fetch(`${base}/api/saved-search`, { headers: { origin: TEST_ORIGIN, cookie } });
       expect(list.status).toBe(503);
     } finally {
-      await postgres.resume();
+      await fault.postgres.resume();
     }
     const deadline = Date.now() + 10_000;
     while ((await fetch(`${base}/api/health`)).status !== 200) {

@@ -1,20 +1,15 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { newPublicId } from '../../src/lib/secure-token.ts';
 import { createUser, login } from '../support/fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postgres-server.ts';
+import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
 import { TEST_ORIGIN, type TestApp } from '../support/test-app.ts';
 import { startWorkerProcess, until, type WorkerProcess } from '../support/worker-process.ts';
 
@@ -33,10 +28,8 @@ const EXTRACTION_RESULTS = 20;
 const PAGE_DELAY_MS = 150;
 const OWNER = 'analyst@agency-a.example.org';
 
-let postgres: ThrowawayPostgres;
-let database: DatabaseHandle;
+let fault: FaultApp;
 let t: TestApp;
-let dataDir: string;
 let cookie: string;
 let owner: { id: number; organizationId: number };
 let site: http.Server;
@@ -89,8 +82,8 @@ function startSite(): Promise<http.Server> {
 
 function startWorker(): WorkerProcess {
   const worker = startWorkerProcess({
-    DATABASE_URL: postgres.url,
-    DATA_DIR: dataDir,
+    DATABASE_URL: fault.postgres.url,
+    DATA_DIR: fault.dataDir,
     CRAWL_ALLOW_PRIVATE: '1',
     WIKIPEDIA_URL: siteUrl,
     PUBLIC_URL: TEST_ORIGIN,
@@ -143,37 +136,11 @@ let saveSearchHash: string;
 let extractionSearchHash: string;
 
 beforeAll(async () => {
-  postgres = await startThrowawayPostgres();
+  fault = await startFaultApp('osint-fault-save-');
+  t = fault.t;
   site = await startSite();
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-fault-save-'));
-  database = await openDatabase({ databaseUrl: postgres.url, dataDir: ':memory:', poolSize: 4 });
-  await migrateToLatest(database.db);
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      databaseUrl: postgres.url,
-      publicUrl: TEST_ORIGIN,
-      demoData: false,
-      runWorkers: false,
-      rateLimit: { enabled: false },
-      webDistDir: path.join(dataDir, 'no-web'),
-      logLevel: 'silent',
-    },
-  );
-  const { app, container } = await buildApp(config, database.db);
-  await app.ready();
-  t = {
-    app,
-    db: database.db,
-    container,
-    config,
-    request: ({ cookie: c, headers, ...options }) =>
-      app.inject({ ...options, headers: { origin: TEST_ORIGIN, ...(c ? { cookie: c } : {}), ...headers } }),
-    close: () => app.close(),
-  };
-  probe = new pg.Client({ connectionString: postgres.url });
+  probe = new pg.Client({ connectionString: fault.postgres.url });
   await probe.connect();
 
   owner = await createUser(t, { email: OWNER });
@@ -199,8 +166,8 @@ beforeAll(async () => {
       .toBuffer();
     const hash = `${i.toString(16).padStart(2, '0')}${'ab'.repeat(31)}`;
     const relative = path.posix.join('thumbnails', hash.slice(0, 2), `${hash}.jpg`);
-    await fs.mkdir(path.join(dataDir, path.dirname(relative)), { recursive: true });
-    await fs.writeFile(path.join(dataDir, relative), thumbnail);
+    await fs.mkdir(path.join(fault.dataDir, path.dirname(relative)), { recursive: true });
+    await fs.writeFile(path.join(fault.dataDir, relative), thumbnail);
     const row = await t.db
       .insertInto('images')
       .values({
@@ -230,11 +197,8 @@ afterEach(async () => {
 
 afterAll(async () => {
   await probe?.end();
-  await t?.close();
-  await database?.close();
   site?.close();
-  postgres?.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await fault?.close();
 });
 
 /** Every job of the queue finished (DONE), none waiting, running or dead. */
@@ -363,7 +327,7 @@ const extractionOf = (id: number) =>
     .executeTakeFirstOrThrow();
 
 async function doneMailsFor(name: string) {
-  return (await readOutbox(dataDir)).filter(
+  return (await readOutbox(fault.dataDir)).filter(
     (m) => m.to.includes(OWNER) && m.subject.includes('extraction is ready') && m.raw.includes(name),
   );
 }
@@ -443,7 +407,7 @@ describe('a worker killed in the middle of an AI data extraction', () => {
     const id = await startExtraction(name);
     // Reads of users wait for this lock: the worker stops inside the announcement, after the results are
     // stored, while it looks up whom to tell and before any e-mail is queued.
-    const locker = new pg.Client({ connectionString: postgres.url });
+    const locker = new pg.Client({ connectionString: fault.postgres.url });
     await locker.connect();
     const first = startWorker();
     try {

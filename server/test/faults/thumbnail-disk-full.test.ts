@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
 import { startWorkerProcess, until, type WorkerProcess } from '../support/worker-process.ts';
 
@@ -13,6 +14,7 @@ import { startWorkerProcess, until, type WorkerProcess } from '../support/worker
 // full disk and the same crawl indexes every image, each with its thumbnail file.
 
 let fault: FaultApp;
+let site: DemoSite;
 let thumbnails: string;
 const workers: WorkerProcess[] = [];
 
@@ -45,12 +47,14 @@ function startWorker(fullDisk: boolean): WorkerProcess {
 
 beforeAll(async () => {
   fault = await startFaultApp('osint-fault-disk-');
+  site = await startDemoSite({ port: 0 });
   thumbnails = path.join(fault.dataDir, 'thumbnails');
   await fs.mkdir(thumbnails, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
   for (const worker of workers) await worker.kill();
+  await site?.close();
   await fault?.close();
 });
 
@@ -90,9 +94,9 @@ const imageErrors = (crawlId: string) =>
 describe('a full disk when saving thumbnails', () => {
   it('fails clearly, keeps the index consistent, and indexes the images once there is room again', async () => {
     const { id } = await fault.container.services.crawl.startCrawl({
-      urls: fault.site.urls,
+      urls: site.urls,
       requestedBy: null,
-      demo: fault.site.crawlTarget,
+      demo: site.crawlTarget,
     });
     const full = startWorker(true);
     const failures = await until(

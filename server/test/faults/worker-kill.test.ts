@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COURIER, DIGEST } from '../../src/demo/demo-content.ts';
+import { startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
 
 // A worker process (npm run worker) killed with SIGKILL in the middle of a crawl (issue 8): after a
@@ -12,6 +13,7 @@ import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let fault: FaultApp;
+let site: DemoSite;
 const workers: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
@@ -43,10 +45,12 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 
 beforeAll(async () => {
   fault = await startFaultApp('osint-fault-worker-');
+  site = await startDemoSite({ port: 0 });
 }, 60_000);
 
 afterAll(async () => {
   for (const worker of workers) worker.kill('SIGKILL');
+  await site?.close();
   await fault?.close();
 });
 
@@ -60,9 +64,9 @@ const crawlOf = (id: string) =>
 describe('a worker killed in the middle of a crawl', () => {
   it('completes the crawl once after a new worker starts: nothing duplicated, nothing lost', async () => {
     const { id } = await fault.container.services.crawl.startCrawl({
-      urls: fault.site.urls,
+      urls: site.urls,
       requestedBy: null,
-      demo: fault.site.crawlTarget,
+      demo: site.crawlTarget,
     });
     const first = startWorker();
     await until(
