@@ -13,7 +13,7 @@ import {
 } from '@osint/contract/data-extractor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataExtractionRepository } from '../../src/repositories/data-extraction.repository.ts';
-import { crawlDemoSites, createAdmin, waitForMails } from '../support/fixtures.ts';
+import { crawlDemoSites, createAdmin, searchFirstFace, waitForMails } from '../support/fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
 import {
   startExtractionSite,
@@ -59,24 +59,8 @@ async function get<T>(cookie: string, url: string, status = 200): Promise<T> {
   return response.json<T>();
 }
 
-async function searchPortrait(cookie: string): Promise<SearchAnswer> {
-  const upload = await t.request({
-    method: 'POST',
-    url: '/api/upload-image',
-    cookie,
-    payload: { img: site.photos.get('okafor-portrait.jpg')!.toString('base64') },
-  });
-  expect(upload.statusCode, upload.body).toBe(200);
-  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
-  const search = await t.request({
-    method: 'POST',
-    url: '/api/search',
-    cookie,
-    payload: { faces: [face.hash], type: 'OSINT' },
-  });
-  expect(search.statusCode, search.body).toBe(200);
-  return { ...search.json<SearchAnswer>(), face: face.base64 } as SearchAnswer & { face: string };
-}
+const searchPortrait = (cookie: string) =>
+  searchFirstFace<SearchAnswer>(t, cookie, site.photos.get('okafor-portrait.jpg')!);
 
 async function start(cookie: string, body: Record<string, unknown>) {
   return t.request({ method: 'POST', url: '/api/data-extractor', cookie, payload: body });
@@ -162,7 +146,7 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
   let all: ExtractedResult[];
 
   it('starts an extraction over a search and runs it as a job (a missing page is fetched again)', async () => {
-    search = (await searchPortrait(cookies.owner)) as SearchAnswer & { face: string };
+    search = await searchPortrait(cookies.owner);
     const subjectPages: ExtractionPagePath[] = [
       '/politics/okafor-port-visit.html',
       '/business/harbour-forum.html',
@@ -683,7 +667,7 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('withholds original sources from trial plans', async () => {
-    const trialSearch = (await searchPortrait(cookies.trial)) as SearchAnswer & { face: string };
+    const trialSearch = await searchPortrait(cookies.trial);
     const started = await start(cookies.trial, {
       searchHash: trialSearch.searchHash,
       image: trialSearch.face,

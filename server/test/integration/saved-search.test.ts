@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import { crawlDemoSites } from '../support/fixtures.ts';
+import { crawlDemoSites, searchFirstFace } from '../support/fixtures.ts';
 import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -51,26 +51,6 @@ let t: TestApp;
 let site: DemoSite;
 let photos: Map<string, Buffer>;
 const cookies: Record<'a' | 'a2' | 'b' | 'trial', string> = {} as never;
-
-/** Uploads a photo, searches its first face, and returns the answer and the face crop. */
-async function searchPhoto(cookie: string, photo: Buffer): Promise<SearchAnswer & { face: string }> {
-  const upload = await t.request({
-    method: 'POST',
-    url: '/api/upload-image',
-    cookie,
-    payload: { img: photo.toString('base64') },
-  });
-  expect(upload.statusCode, upload.body).toBe(200);
-  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
-  const search = await t.request({
-    method: 'POST',
-    url: '/api/search',
-    cookie,
-    payload: { faces: [face.hash], type: 'OSINT' },
-  });
-  expect(search.statusCode, search.body).toBe(200);
-  return { ...search.json<SearchAnswer>(), face: face.base64 };
-}
 
 async function save(cookie: string, body: Record<string, unknown>) {
   return t.request({ method: 'POST', url: '/api/search/save', cookie, payload: body });
@@ -151,7 +131,7 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
   let savedResults: SavedResults;
 
   it('saves a search as a job that copies the remaining results and their thumbnails', async () => {
-    marsh = await searchPhoto(cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
+    marsh = await searchFirstFace<SearchAnswer>(t, cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
     expect(marsh.numberOfResults).toBeGreaterThanOrEqual(3);
     const removed = marsh.results[1]!;
     await t.request({
@@ -199,7 +179,11 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('withholds original sources from trial plans, in results and in reports', async () => {
-    const search = await searchPhoto(cookies.trial, photos.get(DEMO_PHOTOS.mendes.file)!);
+    const search = await searchFirstFace<SearchAnswer>(
+      t,
+      cookies.trial,
+      photos.get(DEMO_PHOTOS.mendes.file)!,
+    );
     const created = (
       await save(cookies.trial, { name: 'Trial', hash: search.searchHash, image: search.face })
     ).json();

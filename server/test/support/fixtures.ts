@@ -1,4 +1,5 @@
 import type { UserStatus } from '@osint/contract/api-types';
+import { expect } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { hashPassword } from '../../src/lib/password-hasher.ts';
 import { hashToken, newPublicId, newSecureToken } from '../../src/lib/secure-token.ts';
@@ -179,4 +180,28 @@ export async function crawlDemoSites(
     if (crawl.status === 'FAILED' || Date.now() > deadline) throw new Error(`demo crawl ${crawl.status}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** Uploads a photo, runs a standard search for its first face, and returns the answer with the face crop. */
+export async function searchFirstFace<Answer>(
+  t: TestApp,
+  cookie: string,
+  photo: Buffer,
+): Promise<Answer & { face: string }> {
+  const upload = await t.request({
+    method: 'POST',
+    url: '/api/upload-image',
+    cookie,
+    payload: { img: photo.toString('base64') },
+  });
+  expect(upload.statusCode, upload.body).toBe(200);
+  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+  const search = await t.request({
+    method: 'POST',
+    url: '/api/search',
+    cookie,
+    payload: { faces: [face.hash], type: 'OSINT' },
+  });
+  expect(search.statusCode, search.body).toBe(200);
+  return { ...search.json<Answer>(), face: face.base64 };
 }
