@@ -247,7 +247,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await page.getByLabel('By face id').check();
   await page.getByRole('button', { name: 'Opt out this face' }).click();
   await expect(page.getByText('Enter the number of an indexed face.')).toBeVisible();
-  await page.getByLabel('Face id').fill('999999');
+  await page.getByLabel('Face id', { exact: true }).fill('999999');
   await page.getByLabel('Reason').fill('Removal request by the person shown');
   await page.getByRole('button', { name: 'Opt out this face' }).click();
   await expect(page.getByText('Face not found.')).toBeVisible();
