@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Services } from '../container.ts';
 import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
+import { sendJpeg } from './replies.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
@@ -98,10 +99,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.get(
       '/thumbnails/:imageId',
       { schema: { tags: ['search'], params: Type.Object({ imageId: Type.Integer({ minimum: 1 }) }) } },
-      async (request, reply) => {
-        const jpeg = await search.thumbnail(request.params.imageId);
-        return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
-      },
+      async (request, reply) => sendJpeg(reply, await search.thumbnail(request.params.imageId)),
     );
   };
 }
