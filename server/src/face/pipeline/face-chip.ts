@@ -175,6 +175,19 @@ export function extractChip(image: RgbImage, landmarks: Point[], alignment: Chip
   return resample(image, transform, CHIP_SIZE, 0, content);
 }
 
+/**
+ * A size×size chip aligned by the least-squares similarity transform of the five points onto `template`
+ * (given in that chip's pixels); black outside the image, as OpenCV's warpAffine and dlib leave it.
+ */
+export function alignedChip(
+  image: RgbImage,
+  landmarks: Point[],
+  template: readonly Point[],
+  size: number,
+): Float32Array {
+  return resample(image, fitSimilarity(template, fivePoints(landmarks)), size, 0);
+}
+
 /** An axis-aligned square of the image resampled to size×size, grey outside the image. */
 export function extractSquare(image: RgbImage, square: Square, size: number): Float32Array {
   const scale = square.side / size;

@@ -3,11 +3,12 @@ import type { FaceBox } from '../face-engine.ts';
 import type { RgbImage } from '../image-decode.ts';
 import { l2Normalise } from '../similarity.ts';
 import { BlazeFaceDetector, detectionRegions, type Point, type Square } from './blazeface-detector.ts';
-import { type ChipAlignment, extractChip, eyeCentres } from './face-chip.ts';
+import { alignedChip, type ChipAlignment, extractChip, eyeCentres } from './face-chip.ts';
 import { faceQuality } from './face-quality.ts';
 import { dlibDescriptors, type FaceApiTensor3D, landmarks68, loadFaceApiNets } from './faceapi-nets.ts';
 import { detectWithHuman, loadHuman } from './human-faceres.ts';
 import type { PipelineName } from './pipeline-catalog.ts';
+import { ARCFACE_TEMPLATE, loadMobileFaceNet, MFN_CHIP_SIZE } from './mobilefacenet-onnx.ts';
 import { initTfjsWasm } from './tfjs-wasm.ts';
 
 // The implementations of the candidate pipelines listed in pipeline-catalog.ts. A pipeline turns the
@@ -41,11 +42,34 @@ function imageTensor(tf: typeof tfTypes, image: RgbImage): tfTypes.Tensor4D {
   return tf.tensor4d(image.data, [1, image.height, image.width, 3], 'float32');
 }
 
+/** The network that turns aligned face chips into descriptors, with the chip it needs. */
+interface Descriptor {
+  chip(image: RgbImage, landmarks: Point[]): Float32Array;
+  describe(chips: Float32Array[]): Promise<Float32Array[]>;
+}
+
 /** How a face is turned into a descriptor once a detector has boxed it. */
 interface DescribeOptions {
-  alignment: ChipAlignment;
   /** Run the landmark net a second time on a region framed from its first answer. */
   refineLandmarks: boolean;
+}
+
+/** face-api's dlib ResNet (128-d) on 150×150 chips framed as `alignment` says. */
+async function dlibDescriptor(tf: typeof tfTypes, alignment: ChipAlignment): Promise<Descriptor> {
+  await loadFaceApiNets(['recognition']);
+  return {
+    chip: (image, landmarks) => extractChip(image, landmarks, alignment),
+    describe: (chips) => dlibDescriptors(tf, chips),
+  };
+}
+
+/** The MobileFaceNet ONNX descriptor (512-d) on 112×112 chips aligned to the ArcFace template. */
+async function mobileFaceNetDescriptor(): Promise<Descriptor> {
+  const net = await loadMobileFaceNet();
+  return {
+    chip: (image, landmarks) => alignedChip(image, landmarks, ARCFACE_TEMPLATE, MFN_CHIP_SIZE),
+    describe: (chips) => net.describe(chips),
+  };
 }
 
 /**
@@ -70,11 +94,12 @@ interface Located {
   region: Square;
 }
 
-/** Landmarks → aligned chip → dlib ResNet descriptor, for all faces of an image at once. */
+/** Landmarks → aligned chip → descriptor, for all faces of an image at once. */
 async function describeFaces(
   tf: typeof tfTypes,
   image: RgbImage,
   located: Located[],
+  descriptor: Descriptor,
   options: DescribeOptions,
 ): Promise<PipelineFace[]> {
   if (located.length === 0) return [];
@@ -84,8 +109,8 @@ async function describeFaces(
     located.map((l) => l.region),
   );
   if (options.refineLandmarks) marks = await landmarks68(tf, image, marks.map(landmarkRegion));
-  const chips = marks.map((m) => extractChip(image, m, options.alignment));
-  const descriptors = await dlibDescriptors(tf, chips);
+  const chips = marks.map((m) => descriptor.chip(image, m));
+  const descriptors = await descriptor.describe(chips);
   return located.map(({ box, score }, i) => {
     const m = marks[i]!;
     const [rightEye, leftEye] = eyeCentres(m);
@@ -105,10 +130,15 @@ async function describeFaces(
  * on face-api's demo photos, and on photos cropped tight around the face a little more context helps
  * (dev set: 1.5–1.7 give the same results after the refinement pass; 1.3 loses 2.5 points of rank-1).
  */
-async function loadBlazefaceDlib(options: DescribeOptions, firstRegionScale: number): Promise<FacePipeline> {
+async function loadBlazeface(
+  makeDescriptor: (tf: typeof tfTypes) => Promise<Descriptor>,
+  options: DescribeOptions,
+  firstRegionScale: number,
+): Promise<FacePipeline> {
   const tf = await initTfjsWasm();
-  await loadFaceApiNets(['landmarks', 'recognition']);
+  await loadFaceApiNets(['landmarks']);
   const detector = await BlazeFaceDetector.load();
+  const descriptor = await makeDescriptor(tf);
   return {
     async analyze(image, minFace) {
       const regions = detectionRegions(image.width, image.height, minFace);
@@ -120,13 +150,13 @@ async function loadBlazefaceDlib(options: DescribeOptions, firstRegionScale: num
         const region = { x: cx - side / 2, y: cy - side / 2, side };
         return { box: clipBox(det.x, det.y, det.width, det.height, image), score: det.score, region };
       });
-      return describeFaces(tf, image, located, options);
+      return describeFaces(tf, image, located, descriptor, options);
     },
     async warmUp() {
       const blank = { data: new Uint8Array(256 * 256 * 3).fill(128), width: 256, height: 256 };
       await detector.detect(blank, detectionRegions(256, 256, 256), BLAZEFACE_MIN_SCORE);
-      await landmarks68(tf, blank, [{ x: 0, y: 0, side: 256 }]);
-      await dlibDescriptors(tf, [new Float32Array(150 * 150 * 3)]);
+      const [marks] = await landmarks68(tf, blank, [{ x: 0, y: 0, side: 256 }]);
+      await descriptor.describe([descriptor.chip(blank, marks!)]);
     },
   };
 }
@@ -161,6 +191,7 @@ async function loadSsdDlibFivePoint(): Promise<FacePipeline> {
   const faceapi = await loadFaceApiNets(['ssd', 'tiny', 'landmarks', 'recognition']);
   const ssd = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5, maxResults: 200 });
   const tiny = new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: 0.5 });
+  const descriptor = await dlibDescriptor(tf, 'five-point');
   return {
     async analyze(image) {
       const { input, margin } = faceApiInput(tf, image);
@@ -176,7 +207,7 @@ async function loadSsdDlibFivePoint(): Promise<FacePipeline> {
           const region = { x: x + width / 2 - side / 2, y: y + height / 2 - side / 2, side };
           return { box: clipBox(x, y, width, height, image), score: det.score, region };
         });
-        return await describeFaces(tf, image, located, FIVE_POINT_REFINED);
+        return await describeFaces(tf, image, located, descriptor, REFINED);
       } finally {
         input.dispose();
       }
@@ -184,7 +215,7 @@ async function loadSsdDlibFivePoint(): Promise<FacePipeline> {
   };
 }
 
-const FIVE_POINT_REFINED: DescribeOptions = { alignment: 'five-point', refineLandmarks: true };
+const REFINED: DescribeOptions = { refineLandmarks: true };
 
 /** face-api's own chain (detector → 68 landmarks → aligned crop → dlib ResNet), small images on a margin. */
 async function loadFaceApiChain(detector: 'ssd' | 'tiny'): Promise<FacePipeline> {
@@ -255,9 +286,11 @@ async function loadHumanFaceres(): Promise<FacePipeline> {
 }
 
 const LOADERS: Record<PipelineName, () => Promise<FacePipeline>> = {
-  'blazeface-dlib': () => loadBlazefaceDlib(FIVE_POINT_REFINED, 1.5),
-  'blazeface-dlib-1pass': () => loadBlazefaceDlib({ alignment: 'five-point', refineLandmarks: false }, 1.3),
-  'blazeface-dlib-facebox': () => loadBlazefaceDlib({ alignment: 'faceapi-box', refineLandmarks: true }, 1.5),
+  'blazeface-mfn512': () => loadBlazeface(mobileFaceNetDescriptor, REFINED, 1.5),
+  'blazeface-dlib': () => loadBlazeface((tf) => dlibDescriptor(tf, 'five-point'), REFINED, 1.5),
+  'blazeface-dlib-1pass': () =>
+    loadBlazeface((tf) => dlibDescriptor(tf, 'five-point'), { refineLandmarks: false }, 1.3),
+  'blazeface-dlib-facebox': () => loadBlazeface((tf) => dlibDescriptor(tf, 'faceapi-box'), REFINED, 1.5),
   'ssd-dlib': loadSsdDlibFivePoint,
   'faceapi-ssd-dlib': () => loadFaceApiChain('ssd'),
   'faceapi-tiny-dlib': () => loadFaceApiChain('tiny'),

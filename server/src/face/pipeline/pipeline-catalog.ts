@@ -9,6 +9,12 @@ export interface PipelineInfo {
 }
 
 export const PIPELINE_CATALOG = {
+  'blazeface-mfn512': {
+    modelId: 'blazeface+mfn512-arcface5pt@1',
+    dimensions: 512,
+    description:
+      'BlazeFace (tiled) → face-api 68 landmarks, 2 passes → ArcFace 5-point 112×112 chip → MobileFaceNet 512-d (ONNX)',
+  },
   'blazeface-dlib': {
     modelId: 'blazeface+dlib128-5pt@1',
     dimensions: 128,

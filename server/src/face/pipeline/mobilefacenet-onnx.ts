@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as ort from 'onnxruntime-web';
+import type { Point } from './blazeface-detector.ts';
+
+// A MobileFaceNet-class face descriptor (512-d) run with onnxruntime-web's WASM backend. The weights are
+// `model/fr_feature.onnx` of the npm package faceplugin-face-recognition-js (exact version pinned in
+// server/package.json; MIT per the package). Only the weights are used: the package's own 3-point affine
+// alignment and its matchFeature() do not work (see server/src/face/README.md).
+
+/** Side of the aligned input chip the network expects. */
+export const MFN_CHIP_SIZE = 112;
+
+/**
+ * Where the five points sit in the 112×112 chip (subject's right eye, left eye, nose tip, right and left
+ * mouth corner): the standard ArcFace template, given in pixel indices; our resampler puts pixel centres at
+ * half-integer positions, hence the +0.5.
+ */
+export const ARCFACE_TEMPLATE: readonly Point[] = (
+  [
+    [38.2946, 51.6963],
+    [73.5318, 51.5014],
+    [56.0252, 71.7366],
+    [41.5493, 92.3655],
+    [70.7299, 92.2041],
+  ] as const
+).map(([x, y]): Point => [x + 0.5, y + 0.5]);
+
+function modelPath(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = require.resolve('faceplugin-face-recognition-js/package.json');
+  return path.join(path.dirname(pkg), 'model', 'fr_feature.onnx');
+}
+
+export interface MobileFaceNet {
+  /** Descriptors (512-d, not normalised) of aligned RGB chips (values 0..255, HWC, 112×112). */
+  describe(chips: Float32Array[]): Promise<Float32Array[]>;
+}
+
+/**
+ * Loads the network into this thread. One WASM thread: the engine already runs one worker thread per
+ * core, and the model is exported for batch 1 only, so faces run one after another.
+ */
+export async function loadMobileFaceNet(): Promise<MobileFaceNet> {
+  ort.env.wasm.numThreads = 1;
+  const session = await ort.InferenceSession.create(await readFile(modelPath()), {
+    executionProviders: ['wasm'],
+    graphOptimizationLevel: 'all',
+  });
+  const [inputName] = session.inputNames;
+  const [outputName] = session.outputNames;
+  const plane = MFN_CHIP_SIZE * MFN_CHIP_SIZE;
+  return {
+    async describe(chips) {
+      const out: Float32Array[] = [];
+      for (const chip of chips) {
+        // HWC RGB 0..255 → NCHW BGR, (x − 127) / 128: the preprocessing the weights were trained with.
+        const input = new Float32Array(3 * plane);
+        for (let i = 0; i < plane; i++) {
+          input[i] = (chip[3 * i + 2]! - 127) / 128;
+          input[plane + i] = (chip[3 * i + 1]! - 127) / 128;
+          input[2 * plane + i] = (chip[3 * i]! - 127) / 128;
+        }
+        const tensor = new ort.Tensor('float32', input, [1, 3, MFN_CHIP_SIZE, MFN_CHIP_SIZE]);
+        const result = await session.run({ [inputName!]: tensor });
+        const output = result[outputName!]!;
+        out.push(new Float32Array(output.data as Float32Array));
+        tensor.dispose();
+        output.dispose();
+      }
+      return out;
+    },
+  };
+}
