@@ -1,6 +1,13 @@
-// Face pipeline benchmark on the dev set (../shared/faces/dev, or FACES_DEV_DIR): verification, identification,
-// group-photo detection and speed for every candidate pipeline. `npm run bench:faces`.
-// FACES_BENCH_PIPELINES=a,b limits the candidates; FACES_BENCH_RUNS sets the timing repetitions (default 5).
+// Face pipeline benchmark, `npm run bench:faces`:
+// - dev set (../shared/faces/dev, or FACES_DEV_DIR): verification, identification, group-photo detection and
+//   speed for every candidate pipeline;
+// - in the wild (../shared/faces/celeba-dev, or FACES_CELEBA_DIR): every same- and different-person pair
+//   (≈ 2.4 million), TPR at FMR 1e-3…1e-6 with their thresholds, identification and the precision of
+//   returned hits, also with FACES_BENCH_DISTRACTORS (default 100,000) synthetic distractors.
+// FACES_BENCH_PIPELINES=a,b limits the candidates; FACES_BENCH_PARTS=dev or wild runs one part only;
+// FACES_BENCH_RUNS sets the timing repetitions (default 5);
+// FACES_BENCH_THREADS the worker threads for celeba-dev (default 1). Descriptors of celeba-dev are cached
+// in bench/results/ (never committed).
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,9 +37,34 @@ import {
   rocAuc,
   statsAt,
 } from './lib/face-metrics.ts';
+import { type CelebaCandidate, printCelebaResults, runCelebaBenchmark } from './lib/celeba-benchmark.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const devDir = process.env.FACES_DEV_DIR ?? path.resolve(repoRoot, '../shared/faces/dev');
+const celebaDir = process.env.FACES_CELEBA_DIR ?? path.resolve(repoRoot, '../shared/faces/celeba-dev');
+const distractorCount = Number(process.env.FACES_BENCH_DISTRACTORS ?? 100_000);
+
+/** In-the-wild candidates: every single pipeline with its own descriptor, and score-level fusions. */
+const CELEBA_CANDIDATES: CelebaCandidate[] = [
+  { name: 'blazeface-mfn512', parts: [{ pipeline: 'blazeface-mfn512', weight: 1 }] },
+  { name: 'blazeface-mfn512-flip', parts: [{ pipeline: 'blazeface-mfn512-flip', weight: 1 }] },
+  { name: 'blazeface-dlib', parts: [{ pipeline: 'blazeface-dlib', weight: 1 }] },
+  { name: 'human-faceres', parts: [{ pipeline: 'human-faceres', weight: 1 }] },
+  {
+    name: 'mfn512 + dlib, mean of cosines',
+    parts: [
+      { pipeline: 'blazeface-mfn512', weight: 0.5 },
+      { pipeline: 'blazeface-dlib', weight: 0.5 },
+    ],
+  },
+  {
+    name: 'mfn512 + faceres, mean of cosines',
+    parts: [
+      { pipeline: 'blazeface-mfn512', weight: 0.5 },
+      { pipeline: 'human-faceres', weight: 0.5 },
+    ],
+  },
+];
 const runs = Number(process.env.FACES_BENCH_RUNS ?? 5);
 /** Faces visible in each group photo, counted by eye (bbt1…bbt5), to read the detection counts against. */
 const VISIBLE_GROUP_FACES: Record<string, number> = {
@@ -278,20 +310,14 @@ function report(results: CandidateResult[], identities: Photo[], groups: Photo[]
   }
 }
 
-async function main(): Promise<void> {
+async function runDevSet(requested: PipelineName[]): Promise<void> {
   if (!existsSync(path.join(devDir, 'identities'))) {
     console.log(
-      `Face benchmark skipped: no dev set at ${devDir} (expected identities/<name>/*.png and groups/*.jpg). ` +
+      `Dev-set part skipped: no dev set at ${devDir} (expected identities/<name>/*.png and groups/*.jpg). ` +
         'Set FACES_DEV_DIR to its location.',
     );
     return;
   }
-  const requested = (process.env.FACES_BENCH_PIPELINES ?? Object.keys(PIPELINE_CATALOG).join(','))
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = requested.filter((n) => !isPipelineName(n));
-  if (unknown.length > 0) throw new Error(`Unknown pipelines: ${unknown.join(', ')}`);
   const { identities, groups } = loadDevSet();
   const oneMp = await oneMegapixelPhotos(identities, groups);
   const demo = await demoPhotos();
@@ -300,13 +326,43 @@ async function main(): Promise<void> {
       '(other processes slow the wall-clock times; CPU ms are less affected).',
   );
   const results: CandidateResult[] = [];
-  for (const name of requested.filter(isPipelineName)) {
+  for (const name of requested) {
     process.stdout.write(`  ${name}… `);
     const t0 = performance.now();
     results.push(await evaluate(name, identities, groups, oneMp, demo));
     console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   report(results, identities, groups);
+}
+
+async function runInTheWild(requested: PipelineName[]): Promise<void> {
+  const candidates = CELEBA_CANDIDATES.filter((c) => c.parts.every((p) => requested.includes(p.pipeline)));
+  const results = await runCelebaBenchmark({
+    dir: celebaDir,
+    cacheDir: path.join(repoRoot, 'bench', 'results'),
+    candidates,
+    shipped: { pipeline: SHIPPED_PIPELINE, threshold: SIMILARITY_THRESHOLD },
+    distractors: distractorCount,
+  });
+  if (!results) {
+    console.log(
+      `In-the-wild part skipped: no celeba-dev set at ${celebaDir}. Set FACES_CELEBA_DIR to its location.`,
+    );
+    return;
+  }
+  printCelebaResults(results, celebaDir);
+}
+
+async function main(): Promise<void> {
+  const requested = (process.env.FACES_BENCH_PIPELINES ?? Object.keys(PIPELINE_CATALOG).join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = requested.filter((n) => !isPipelineName(n));
+  if (unknown.length > 0) throw new Error(`Unknown pipelines: ${unknown.join(', ')}`);
+  const pipelines = requested.filter(isPipelineName);
+  if (process.env.FACES_BENCH_PARTS !== 'wild') await runDevSet(pipelines);
+  if (process.env.FACES_BENCH_PARTS !== 'dev') await runInTheWild(pipelines);
   console.log(`\nLoad average at the end: ${os.loadavg()[0]!.toFixed(1)}.`);
 }
 

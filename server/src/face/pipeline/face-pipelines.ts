@@ -8,7 +8,12 @@ import { faceQuality } from './face-quality.ts';
 import { dlibDescriptors, type FaceApiTensor3D, landmarks68, loadFaceApiNets } from './faceapi-nets.ts';
 import { detectWithHuman, loadHuman } from './human-faceres.ts';
 import type { PipelineName } from './pipeline-catalog.ts';
-import { ARCFACE_TEMPLATE, loadMobileFaceNet, MFN_CHIP_SIZE } from './mobilefacenet-onnx.ts';
+import {
+  ARCFACE_TEMPLATE,
+  loadMobileFaceNet,
+  MFN_CHIP_SIZE,
+  type MobileFaceNetOptions,
+} from './mobilefacenet-onnx.ts';
 import { initTfjsWasm } from './tfjs-wasm.ts';
 
 // The implementations of the candidate pipelines listed in pipeline-catalog.ts. A pipeline turns the
@@ -64,8 +69,8 @@ async function dlibDescriptor(tf: typeof tfTypes, alignment: ChipAlignment): Pro
 }
 
 /** The MobileFaceNet ONNX descriptor (512-d) on 112×112 chips aligned to the ArcFace template. */
-async function mobileFaceNetDescriptor(): Promise<Descriptor> {
-  const net = await loadMobileFaceNet();
+async function mobileFaceNetDescriptor(options: MobileFaceNetOptions): Promise<Descriptor> {
+  const net = await loadMobileFaceNet(options);
   return {
     chip: (image, landmarks) => alignedChip(image, landmarks, ARCFACE_TEMPLATE, MFN_CHIP_SIZE),
     describe: (chips) => net.describe(chips),
@@ -286,7 +291,9 @@ async function loadHumanFaceres(): Promise<FacePipeline> {
 }
 
 const LOADERS: Record<PipelineName, () => Promise<FacePipeline>> = {
-  'blazeface-mfn512': () => loadBlazeface(mobileFaceNetDescriptor, REFINED, 1.5),
+  'blazeface-mfn512': () => loadBlazeface(() => mobileFaceNetDescriptor({ withMirror: false }), REFINED, 1.5),
+  'blazeface-mfn512-flip': () =>
+    loadBlazeface(() => mobileFaceNetDescriptor({ withMirror: true }), REFINED, 1.5),
   'blazeface-dlib': () => loadBlazeface((tf) => dlibDescriptor(tf, 'five-point'), REFINED, 1.5),
   'blazeface-dlib-1pass': () =>
     loadBlazeface((tf) => dlibDescriptor(tf, 'five-point'), { refineLandmarks: false }, 1.3),

@@ -38,11 +38,16 @@ export interface MobileFaceNet {
   describe(chips: Float32Array[]): Promise<Float32Array[]>;
 }
 
+export interface MobileFaceNetOptions {
+  /** Describe each chip and its mirror image and add the two (test-time augmentation; 2× the work). */
+  withMirror: boolean;
+}
+
 /**
  * Loads the network into this thread. One WASM thread: the engine already runs one worker thread per
  * core, and the model is exported for batch 1 only, so faces run one after another.
  */
-export async function loadMobileFaceNet(): Promise<MobileFaceNet> {
+export async function loadMobileFaceNet(options: MobileFaceNetOptions): Promise<MobileFaceNet> {
   ort.env.wasm.numThreads = 1;
   const session = await ort.InferenceSession.create(await readFile(modelPath()), {
     executionProviders: ['wasm'],
@@ -50,24 +55,38 @@ export async function loadMobileFaceNet(): Promise<MobileFaceNet> {
   });
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
-  const plane = MFN_CHIP_SIZE * MFN_CHIP_SIZE;
+  const side = MFN_CHIP_SIZE;
+  const plane = side * side;
+  const run = async (chip: Float32Array, mirror: boolean): Promise<Float32Array> => {
+    // HWC RGB 0..255 → NCHW BGR, (x − 127) / 128: the preprocessing the weights were trained with.
+    const input = new Float32Array(3 * plane);
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const o = y * side + x;
+        const i = 3 * (y * side + (mirror ? side - 1 - x : x));
+        input[o] = (chip[i + 2]! - 127) / 128;
+        input[plane + o] = (chip[i + 1]! - 127) / 128;
+        input[2 * plane + o] = (chip[i]! - 127) / 128;
+      }
+    }
+    const tensor = new ort.Tensor('float32', input, [1, 3, side, side]);
+    const result = await session.run({ [inputName!]: tensor });
+    const output = result[outputName!]!;
+    const descriptor = new Float32Array(output.data as Float32Array);
+    tensor.dispose();
+    output.dispose();
+    return descriptor;
+  };
   return {
     async describe(chips) {
       const out: Float32Array[] = [];
       for (const chip of chips) {
-        // HWC RGB 0..255 → NCHW BGR, (x − 127) / 128: the preprocessing the weights were trained with.
-        const input = new Float32Array(3 * plane);
-        for (let i = 0; i < plane; i++) {
-          input[i] = (chip[3 * i + 2]! - 127) / 128;
-          input[plane + i] = (chip[3 * i + 1]! - 127) / 128;
-          input[2 * plane + i] = (chip[3 * i]! - 127) / 128;
+        const descriptor = await run(chip, false);
+        if (options.withMirror) {
+          const mirrored = await run(chip, true);
+          for (let k = 0; k < descriptor.length; k++) descriptor[k] = descriptor[k]! + mirrored[k]!;
         }
-        const tensor = new ort.Tensor('float32', input, [1, 3, MFN_CHIP_SIZE, MFN_CHIP_SIZE]);
-        const result = await session.run({ [inputName!]: tensor });
-        const output = result[outputName!]!;
-        out.push(new Float32Array(output.data as Float32Array));
-        tensor.dispose();
-        output.dispose();
+        out.push(descriptor);
       }
       return out;
     },

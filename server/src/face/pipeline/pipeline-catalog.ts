@@ -15,6 +15,11 @@ export const PIPELINE_CATALOG = {
     description:
       'BlazeFace (tiled) → face-api 68 landmarks, 2 passes → ArcFace 5-point 112×112 chip → MobileFaceNet 512-d (ONNX)',
   },
+  'blazeface-mfn512-flip': {
+    modelId: 'blazeface+mfn512-arcface5pt-flip@1',
+    dimensions: 512,
+    description: 'as blazeface-mfn512, descriptor of the chip plus that of its mirror image',
+  },
   'blazeface-dlib': {
     modelId: 'blazeface+dlib128-5pt@1',
     dimensions: 128,

@@ -1,0 +1,169 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { PIPELINE_CATALOG, type PipelineName } from '../../server/src/face/pipeline/pipeline-catalog.ts';
+import { type CelebaFace, celebaEmbeddings } from './celeba-embeddings.ts';
+import { fittedDistractors } from './fitted-distractors.ts';
+import {
+  atFmr,
+  atThreshold,
+  aucOf,
+  cosineScore,
+  type Embedded,
+  identificationAtScale,
+  type OperatingPoint,
+  type PairScore,
+  pairScores,
+} from './scale-metrics.ts';
+
+// The in-the-wild part of `npm run bench:faces`: faces/celeba-dev (100 people, 2,189 photos, ≈ 2.4 million
+// different-person pairs), the protocol of its MANIFEST.md. Missed detections count as misses.
+
+export const FMR_TARGETS = [1e-3, 1e-4, 1e-5, 1e-6] as const;
+
+/** A candidate: one pipeline, or a weighted mean of the cosines of several (score-level fusion). */
+export interface CelebaCandidate {
+  name: string;
+  parts: { pipeline: PipelineName; weight: number }[];
+}
+
+export interface CelebaResult {
+  candidate: CelebaCandidate;
+  photos: number;
+  missed: number;
+  samePairs: number;
+  differentPairs: number;
+  auc: number;
+  points: OperatingPoint[];
+  /** At the shipped threshold, when the candidate is the shipped pipeline. */
+  shipped?: OperatingPoint;
+  identification: ReturnType<typeof identificationAtScale>;
+  /** With synthetic distractors added to the gallery (shipped pipeline only). */
+  withDistractors?: ReturnType<typeof identificationAtScale> & {
+    distractors: number;
+    /** Share of (query, distractor) comparisons at or above the threshold: compare with the real FMR. */
+    distractorFmr: number;
+  };
+}
+
+function fuse(sets: CelebaFace[][], weights: number[]): { items: Embedded[]; score: PairScore } {
+  const items = sets[0]!.map((face, i) => ({
+    label: face.label,
+    descriptor: sets.every((s) => s[i]!.descriptor) ? face.descriptor : null,
+  }));
+  const scorers = sets.map((s) => cosineScore(s));
+  const score: PairScore = (i, j) => {
+    let total = 0;
+    for (let k = 0; k < sets.length; k++) total += weights[k]! * scorers[k]!(i, j);
+    return total;
+  };
+  return { items, score };
+}
+
+export async function runCelebaBenchmark(options: {
+  dir: string;
+  cacheDir: string;
+  candidates: CelebaCandidate[];
+  shipped: { pipeline: PipelineName; threshold: number };
+  distractors: number;
+}): Promise<CelebaResult[] | null> {
+  if (!existsSync(options.dir)) return null;
+  const embeddings = new Map<PipelineName, CelebaFace[]>();
+  const results: CelebaResult[] = [];
+  for (const candidate of options.candidates) {
+    for (const { pipeline } of candidate.parts) {
+      if (embeddings.has(pipeline)) continue;
+      const started = performance.now();
+      const faces = await celebaEmbeddings(options.dir, pipeline, options.cacheDir, (done, total) => {
+        if (done % 200 === 0 || done === total)
+          process.stdout.write(`\r  celeba-dev ${pipeline}: ${done}/${total}`);
+      });
+      const seconds = (performance.now() - started) / 1000;
+      if (seconds > 5) console.log(` (${seconds.toFixed(0)} s)`);
+      embeddings.set(pipeline, faces);
+    }
+    const sets = candidate.parts.map((p) => embeddings.get(p.pipeline)!);
+    const { items, score } = fuse(
+      sets,
+      candidate.parts.map((p) => p.weight),
+    );
+    const scores = pairScores(items, score);
+    const points = FMR_TARGETS.map((fmr) => atFmr(scores, fmr));
+    const isShipped =
+      candidate.parts.length === 1 && candidate.parts[0]!.pipeline === options.shipped.pipeline;
+    const threshold = isShipped ? options.shipped.threshold : points[points.length - 1]!.threshold;
+    const result: CelebaResult = {
+      candidate,
+      photos: items.length,
+      missed: items.filter((i) => !i.descriptor).length,
+      samePairs: scores.same.length,
+      differentPairs: scores.different.length,
+      auc: aucOf(scores),
+      points,
+      shipped: isShipped ? atThreshold(scores, threshold) : undefined,
+      identification: identificationAtScale(items, threshold, undefined, score),
+    };
+    if (isShipped && options.distractors > 0) {
+      const { dimensions } = PIPELINE_CATALOG[options.shipped.pipeline];
+      const vectors = fittedDistractors(items, dimensions, options.distractors);
+      const id = identificationAtScale(items, threshold, { vectors, dimensions }, score);
+      const queries = items.filter((i) => i.descriptor).length;
+      const distractorHits = id.wrongReturned - result.identification.wrongReturned;
+      result.withDistractors = {
+        ...id,
+        distractors: options.distractors,
+        distractorFmr: distractorHits / (queries * options.distractors),
+      };
+    }
+    results.push(result);
+  }
+  return results;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const sci = (x: number) => (x === 0 ? '0' : x.toExponential(1));
+
+export function printCelebaResults(results: CelebaResult[], dir: string): void {
+  const first = results[0];
+  if (!first) return;
+  console.log(
+    `\nIn the wild: ${path.basename(dir)} (${first.photos} photos; ${first.samePairs} same-person and ` +
+      `${first.differentPairs} different-person pairs; largest face of each photo; a photo without a face is a miss).\n`,
+  );
+  console.log(
+    `| candidate | missed | ROC AUC | ${FMR_TARGETS.map((f) => `TPR at FMR ${sci(f)} (threshold)`).join(' | ')} | rank-1 | recall / precision of hits at FMR 1e-6 thr. |`,
+  );
+  console.log(`|---|---|---|${FMR_TARGETS.map(() => '---|').join('')}---|---|`);
+  for (const r of results) {
+    const cells = r.points.map((p) => `${pct(p.tpr)} (${p.threshold.toFixed(3)})`);
+    const id = r.identification;
+    console.log(
+      `| ${r.candidate.name} | ${r.missed} | ${r.auc.toFixed(4)} | ${cells.join(' | ')} | ${pct(id.rank1)} | ` +
+        `${pct(id.recall)} / ${(id.precision * 100).toFixed(2)} % (${id.wrongReturned} wrong of ${id.returned}) |`,
+    );
+  }
+  for (const r of results) {
+    if (!r.shipped) continue;
+    const s = r.shipped;
+    console.log(
+      `\nShipped ${r.candidate.name} at its threshold ${s.threshold.toFixed(4)}: TPR ${pct(s.tpr)}, ` +
+        `FMR ${sci(s.measuredFmr)} (${s.falseMatches} of ${r.differentPairs} different-person pairs) → about ` +
+        `${(s.measuredFmr * 1e6).toFixed(1)} strangers per query in a 1M-face index.`,
+    );
+    const id = r.identification;
+    console.log(
+      `Identification (each photo queries the ${r.photos - 1} others): rank-1 ${pct(id.rank1)}, recall of the ` +
+        `person's other photos ${pct(id.recall)}, precision of returned hits ${(id.precision * 100).toFixed(2)} % ` +
+        `(${id.wrongReturned} strangers among ${id.returned} hits; ${id.queriesWithStranger} of ${id.queries} queries got one).`,
+    );
+    const d = r.withDistractors;
+    if (d) {
+      console.log(
+        `With ${d.distractors.toLocaleString('en')} synthetic distractors (Gaussian fitted to this model's celeba-dev ` +
+          `descriptors: mean and full covariance, then L2-normalised): rank-1 ${pct(d.rank1)}, precision of returned ` +
+          `hits ${(d.precision * 100).toFixed(2)} % (${d.wrongReturned} strangers among ${d.returned}); distractors ` +
+          `crossed the threshold at ${sci(d.distractorFmr)} per comparison (real different-person pairs: ` +
+          `${sci(s.measuredFmr)}).`,
+      );
+    }
+  }
+}
