@@ -243,7 +243,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
       .png()
       .toBuffer(),
   });
-  await expect(page.getByText('No face of at least 128×128 pixels was found in this photo.')).toBeVisible();
+  await expect(page.getByText('No face of at least 64×64 pixels was found in this photo.')).toBeVisible();
   await page.getByLabel('By face id').check();
   await page.getByRole('button', { name: 'Opt out this face' }).click();
   await expect(page.getByText('Enter the number of an indexed face.')).toBeVisible();

@@ -2,18 +2,54 @@
 
 export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
 
+/** A face's box in the uploaded photo, in whole pixels of the photo as displayed (EXIF-rotated). */
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface DetectedFace {
   hash: string;
   /** JPEG of the face, base64 without a data: prefix. */
   base64: string;
+  box: FaceBox;
+  /** Under `reliableFaceSize` pixels wide or high: searchable, but its matches are less reliable. */
+  small: boolean;
 }
 
 /** POST /api/upload-image */
 export interface UploadImageResponse {
+  /** Faces of at least `minFaceSize` × `minFaceSize` pixels, largest first. */
   faces: DetectedFace[];
   /** Faces found but smaller than `minFaceSize` pixels, not offered for search. */
   smallFaceCount: number;
+  /** Sizes (shorter box side, pixels) of those faces, largest first. */
+  smallFaceSizes: number[];
   minFaceSize: number;
+  /** Faces under this size (width or height, pixels) are offered with `small: true`. */
+  reliableFaceSize: number;
+}
+
+/** Shown next to an offered face under `reliableFaceSize` pixels. */
+export const SMALL_FACE_MARK = 'small face: less reliable';
+
+/**
+ * What to tell about the faces too small to search, e.g. "2 faces were found but are too small to
+ * search (under 64 px); the largest is 51 px." With `more`, the photo also had faces that are offered.
+ */
+export function tooSmallFacesMessage(
+  answer: Pick<UploadImageResponse, 'smallFaceCount' | 'smallFaceSizes' | 'minFaceSize'>,
+  { more = false }: { more?: boolean } = {},
+): string {
+  const count = answer.smallFaceCount;
+  const one = count === 1;
+  const subject = `${count} ${more ? 'more ' : ''}${one ? 'face was' : 'faces were'}`;
+  const floor = `too small to search (under ${answer.minFaceSize} px)`;
+  const largest = answer.smallFaceSizes[0];
+  const size = largest === undefined ? '' : one ? `: it is ${largest} px` : `; the largest is ${largest} px`;
+  return `${subject} found but ${one ? 'is' : 'are'} ${floor}${size}.`;
 }
 
 /** One sighting of a face: an image on a source page. URLs are null for restricted (trial) users. */

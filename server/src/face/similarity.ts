@@ -1,7 +1,18 @@
 // The one similarity score the product shows, and the thresholds that decide what is searched and found.
 
-/** A face in a query photo is offered for search only from this size (box width and height, pixels). */
-export const MIN_QUERY_FACE_PX = 128;
+/**
+ * A face in a query photo is offered for search only from this size (box width and height, pixels).
+ * Faces in the photos analysts actually have (group photos, stills, crowds) are often this small; the
+ * detector finds them (on tiles in large photos), and the descriptor's 150-px aligned chip is enlarged
+ * from them, so they carry less detail: see RELIABLE_QUERY_FACE_PX.
+ */
+export const MIN_QUERY_FACE_PX = 64;
+/**
+ * From this size (box width and height, pixels) a query face carries the detail the descriptor was
+ * calibrated on; smaller searchable faces are offered but marked as less reliable, and it is the size at
+ * which the face-quality resolution term reaches 1.
+ */
+export const RELIABLE_QUERY_FACE_PX = 128;
 /** Faces smaller than this are not indexed: descriptors of tinier faces are too unreliable. */
 export const MIN_INDEX_FACE_PX = 40;
 
@@ -43,6 +54,16 @@ export function l2Normalise(v: Float32Array): Float32Array {
 /** Whether a face (its detected box) is large enough to be offered as a search query. */
 export function isSearchableFace(box: { width: number; height: number }): boolean {
   return box.width >= MIN_QUERY_FACE_PX && box.height >= MIN_QUERY_FACE_PX;
+}
+
+/** Whether a searchable query face is under RELIABLE_QUERY_FACE_PX, so that its matches are less reliable. */
+export function isSmallQueryFace(box: { width: number; height: number }): boolean {
+  return box.width < RELIABLE_QUERY_FACE_PX || box.height < RELIABLE_QUERY_FACE_PX;
+}
+
+/** The size of a face as people read it: the shorter side of its box, in whole pixels (rounded down). */
+export function faceSizePx(box: { width: number; height: number }): number {
+  return Math.floor(Math.min(box.width, box.height));
 }
 
 /** Whether a face is large enough to be put in the index. */

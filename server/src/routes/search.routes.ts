@@ -20,6 +20,16 @@ const SearchResult = Type.Object({
   similarity: Type.Number(),
 });
 
+const DetectedFace = Type.Object({
+  hash: Type.String(),
+  base64: Type.String({ description: 'JPEG of the face, base64' }),
+  box: Type.Object(
+    { x: Type.Integer(), y: Type.Integer(), width: Type.Integer(), height: Type.Integer() },
+    { description: "The face's box in the uploaded photo, in pixels" },
+  ),
+  small: Type.Boolean({ description: 'Under reliableFaceSize pixels: searchable, but less reliable' }),
+});
+
 /** Face search (spec 001 §7 Search). */
 export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { search, rateLimiter } = services;
@@ -37,9 +47,19 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
           body: Type.Object({ img: Type.String({ minLength: 1 }) }),
           response: {
             200: Type.Object({
-              faces: Type.Array(Type.Object({ hash: Type.String(), base64: Type.String() })),
-              smallFaceCount: Type.Integer(),
-              minFaceSize: Type.Integer(),
+              faces: Type.Array(DetectedFace, { description: 'Faces offered for search, largest first' }),
+              smallFaceCount: Type.Integer({
+                description: 'Faces found but smaller than minFaceSize, not offered for search',
+              }),
+              smallFaceSizes: Type.Array(Type.Integer(), {
+                description: 'Shorter box side (pixels) of each face too small to search, largest first',
+              }),
+              minFaceSize: Type.Integer({
+                description: 'Smallest searchable face (width and height, pixels)',
+              }),
+              reliableFaceSize: Type.Integer({
+                description: 'Offered faces under this size (width or height, pixels) are marked small',
+              }),
             }),
           },
         },

@@ -1,3 +1,4 @@
+import type { UploadImageResponse } from '@osint/contract/search';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -6,9 +7,12 @@ import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/percept
 import { cropFacesJpeg, ImageDecodeError } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import {
+  faceSizePx,
   isSearchableFace,
+  isSmallQueryFace,
   l2Normalise,
   MIN_QUERY_FACE_PX,
+  RELIABLE_QUERY_FACE_PX,
   SIMILARITY_THRESHOLD,
 } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
@@ -24,18 +28,6 @@ export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
 export const UPLOAD_TOO_BIG_MESSAGE = 'File is too big. Please upload smaller image.';
 const MAX_INDEX_HITS = 500;
 const MAX_RESULTS = 1000;
-
-export interface UploadedFace {
-  hash: string;
-  base64: string;
-}
-
-export interface UploadAnswer {
-  faces: UploadedFace[];
-  /** Faces found but smaller than 128×128 px, which are not offered for search. */
-  smallFaceCount: number;
-  minFaceSize: number;
-}
 
 export interface SearchResultView {
   id: number;
@@ -75,7 +67,7 @@ export class SearchService {
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
-  async uploadImage(user: AuthUser, base64: string): Promise<UploadAnswer> {
+  async uploadImage(user: AuthUser, base64: string): Promise<UploadImageResponse> {
     await this.access.require(user);
     const image = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
     if (image.length > MAX_UPLOAD_BYTES) throw new HttpError(413, UPLOAD_TOO_BIG_MESSAGE);
@@ -83,32 +75,39 @@ export class SearchService {
     const engine = await this.engine.get();
     let analysis;
     try {
-      // Looking for searchable-size faces skips the slow small-face pass; faces down to ~6 % of the
-      // photo's longer side are still found, so smaller ones can be reported as too small.
+      // The detector looks for faces down to the searchable size (on tiles in large photos); it also
+      // finds smaller ones, down to ~6 % of the photo's longer side, so they can be reported as too small.
       analysis = await engine.analyze(image, { minFaceSize: MIN_QUERY_FACE_PX });
     } catch (error) {
       if (error instanceof ImageDecodeError) throw badRequest(DECODE_MESSAGES[error.code]);
       throw error;
     }
-    const searchable = analysis.faces.filter((face) => isSearchableFace(face.box));
+    // Decided on the box as reported, so that the answer is consistent with itself.
+    const found = analysis.faces.map((face) => ({ face, box: wholePixels(face.box) }));
+    const searchable = found.filter(({ box }) => isSearchableFace(box));
+    const tooSmall = found.filter(({ box }) => !isSearchableFace(box));
     const crops = await cropFacesJpeg(
       image,
-      searchable.map((face) => face.box),
+      searchable.map(({ face }) => face.box),
     );
     const faces = await Promise.all(
-      searchable.map(async (face, i) => ({
+      searchable.map(async ({ face, box }, i) => ({
         hash: await this.tokens.seal({
           descriptor: face.descriptor,
           organizationId: user.organizationId,
           userId: user.id,
         }),
         base64: crops[i]!.toString('base64'),
+        box,
+        small: isSmallQueryFace(box),
       })),
     );
     return {
       faces,
-      smallFaceCount: analysis.faces.length - searchable.length,
+      smallFaceCount: tooSmall.length,
+      smallFaceSizes: tooSmall.map(({ box }) => faceSizePx(box)).sort((a, b) => b - a),
       minFaceSize: MIN_QUERY_FACE_PX,
+      reliableFaceSize: RELIABLE_QUERY_FACE_PX,
     };
   }
 
@@ -216,6 +215,15 @@ export class SearchService {
     const host = new URL(url).hostname.toLowerCase();
     return this.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
   }
+}
+
+function wholePixels(box: { x: number; y: number; width: number; height: number }) {
+  return {
+    x: Math.round(box.x),
+    y: Math.round(box.y),
+    width: Math.round(box.width),
+    height: Math.round(box.height),
+  };
 }
 
 function averageOf(vectors: Float32Array[]): Float32Array {

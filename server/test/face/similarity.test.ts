@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  faceSizePx,
   isIndexableFace,
   isSearchableFace,
+  isSmallQueryFace,
   l2Normalise,
   MIN_INDEX_FACE_PX,
   MIN_QUERY_FACE_PX,
+  RELIABLE_QUERY_FACE_PX,
   SIMILARITY_THRESHOLD,
   similarity,
 } from '../../src/face/similarity.ts';
@@ -27,11 +30,16 @@ describe('similarity', () => {
     expect(SIMILARITY_THRESHOLD).toBeLessThan(1);
   });
 
-  it('offers faces for search from 128 px and indexes them from 40 px', () => {
-    expect(MIN_QUERY_FACE_PX).toBe(128);
+  it('offers faces for search from 64 px, marks them small under 128 px, and indexes them from 40 px', () => {
+    expect(MIN_QUERY_FACE_PX).toBe(64);
+    expect(RELIABLE_QUERY_FACE_PX).toBe(128);
     expect(MIN_INDEX_FACE_PX).toBe(40);
-    expect(isSearchableFace({ width: 128, height: 130 })).toBe(true);
-    expect(isSearchableFace({ width: 127, height: 300 })).toBe(false);
+    expect(isSearchableFace({ width: 64, height: 66 })).toBe(true);
+    expect(isSearchableFace({ width: 63, height: 300 })).toBe(false);
+    expect(isSmallQueryFace({ width: 64, height: 64 })).toBe(true);
+    expect(isSmallQueryFace({ width: 127, height: 300 })).toBe(true);
+    expect(isSmallQueryFace({ width: 128, height: 130 })).toBe(false);
+    expect(faceSizePx({ width: 63.9, height: 70 })).toBe(63);
     expect(isIndexableFace({ width: 40, height: 40 })).toBe(true);
     expect(isIndexableFace({ width: 39, height: 80 })).toBe(false);
   });

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import bmp from 'bmp-js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +27,32 @@ interface SearchAnswer {
   numberOfResults: number;
   searchHash: string;
   time: number;
+}
+
+interface UploadAnswer {
+  faces: {
+    hash: string;
+    base64: string;
+    box: { x: number; y: number; width: number; height: number };
+    small: boolean;
+  }[];
+  smallFaceCount: number;
+  smallFaceSizes: number[];
+  minFaceSize: number;
+  reliableFaceSize: number;
+}
+
+const SAMPLES = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+  'demo',
+);
+
+/** One of face-api's group photos (1920 px wide) reduced to `width`, so that its faces shrink with it. */
+async function groupPhoto(sample: number, width: number): Promise<Buffer> {
+  return sharp(path.join(SAMPLES, `sample${sample}.jpg`))
+    .resize(width)
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 let t: TestApp;
@@ -202,7 +230,7 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     }
   });
 
-  it('refuses oversized photos with 413 and bad files with a clear 400, and tells about faces too small to search', async () => {
+  it('refuses oversized photos with 413 and bad files with a clear 400', async () => {
     const big = Buffer.concat([photos.get(DEMO_PHOTOS.marsh.file)!, Buffer.alloc(1.6 * 1024 * 1024)]);
     const tooBig = await upload(cookies.a, big);
     expect(tooBig.statusCode).toBe(413);
@@ -220,13 +248,63 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     bombHeader.writeUInt32BE(30_000, 20);
     const bomb = await upload(cookies.a, bombHeader);
     expect(bomb.statusCode).toBe(400);
+  });
 
-    // The festival photo shrunk so that every face is well under 128 px: none offered, and the answer says why.
-    const small = await sharp(photos.get(DEMO_PHOTOS.festival.file)!).resize(400).jpeg().toBuffer();
-    const answer = await upload(cookies.a, small);
-    expect(answer.statusCode).toBe(200);
-    expect(answer.json()).toMatchObject({ faces: [], minFaceSize: 128 });
-    expect(answer.json().smallFaceCount).toBeGreaterThan(0);
+  it('offers the 64–127 px faces of a group photo, marked small, with their boxes, and searches them', async () => {
+    // The gala photo (five people, faces of 162–208 px at 1920 px) at 1000 px: faces of about 84–108 px.
+    const photo = await groupPhoto(5, 1000);
+    const { width, height } = await sharp(photo).metadata();
+    const response = await upload(cookies.a, photo);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<UploadAnswer>();
+    expect(answer).toMatchObject({
+      minFaceSize: 64,
+      reliableFaceSize: 128,
+      smallFaceCount: 0,
+      smallFaceSizes: [],
+    });
+    expect(answer.faces).toHaveLength(5);
+    for (const face of answer.faces) {
+      expect(face.small).toBe(true);
+      const { x, y, width: w, height: h } = face.box;
+      expect([x, y, w, h].every(Number.isInteger)).toBe(true);
+      expect(Math.min(w, h)).toBeGreaterThanOrEqual(64);
+      expect(Math.max(w, h)).toBeLessThan(128);
+      expect(x >= 0 && y >= 0 && x + w <= width! && y + h <= height!).toBe(true);
+      const crop = await sharp(Buffer.from(face.base64, 'base64')).metadata();
+      expect(crop.format).toBe('jpeg');
+    }
+    // Largest first, and five different places in the photo.
+    const areas = answer.faces.map((f) => f.box.width * f.box.height);
+    expect([...areas].sort((a, b) => b - a)).toEqual(areas);
+    expect(new Set(answer.faces.map((f) => `${f.box.x},${f.box.y}`)).size).toBe(5);
+
+    // A small face is a real query: the smallest one finds its own photo, published on the demo sites.
+    const smallest = answer.faces.at(-1)!;
+    const found = await search(cookies.a, [smallest.hash]);
+    expect(found.statusCode, found.body).toBe(200);
+    const results = found.json<SearchAnswer>().results;
+    expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.gala.file))).toBe(true);
+
+    // The same photo at full size: its faces are 128 px and more, offered and not marked small.
+    const full = (await upload(cookies.a, await groupPhoto(5, 1920))).json<UploadAnswer>();
+    expect(full.faces).toHaveLength(5);
+    expect(full.faces.every((f) => !f.small && Math.min(f.box.width, f.box.height) >= 128)).toBe(true);
+  });
+
+  it('offers no face under 64 px, and says how many there were and how small', async () => {
+    // The gala photo at 480 px: faces of about 41–55 px.
+    const response = await upload(cookies.a, await groupPhoto(5, 480));
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<UploadAnswer>();
+    expect(answer.faces).toEqual([]);
+    expect(answer.minFaceSize).toBe(64);
+    expect(answer.smallFaceCount).toBe(5);
+    expect(answer.smallFaceSizes).toHaveLength(5);
+    expect([...answer.smallFaceSizes].sort((a, b) => b - a)).toEqual(answer.smallFaceSizes);
+    expect(answer.smallFaceSizes.every((size) => Number.isInteger(size) && size >= 30 && size < 64)).toBe(
+      true,
+    );
   });
 
   it('an opted-out face is no longer found', async () => {

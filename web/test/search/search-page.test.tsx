@@ -1,4 +1,4 @@
-import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { SEARCH_MESSAGES, SMALL_FACE_MARK } from '@osint/contract/search';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -17,7 +17,13 @@ vi.mock('../../src/lib/session.tsx', () => ({
 
 const { SearchPage } = await import('../../src/features/search/search-page');
 
-const face = (n: number) => ({ hash: `face-${n}`, base64: 'AAAA' });
+const face = (n: number, size = 200) => ({
+  hash: `face-${n}`,
+  base64: 'AAAA',
+  box: { x: 10 * n, y: 20, width: size, height: size + 4 },
+  small: size < 128,
+});
+const sizes = { minFaceSize: 64, reliableFaceSize: 128 };
 const hit = (id: number, group: string) => ({
   id,
   hash: `r${id}`,
@@ -67,12 +73,19 @@ afterEach(() => {
 
 describe('SearchPage', () => {
   test('no face: the spec message, and the page starts over; small faces are explained', async () => {
-    mockFetch(() => ({ status: 200, body: { faces: [], smallFaceCount: 2, minFaceSize: 128 } }));
+    mockFetch(() => ({
+      status: 200,
+      body: { faces: [], smallFaceCount: 2, smallFaceSizes: [51, 40], ...sizes },
+    }));
     const user = renderPage();
     expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
     await upload(user);
     expect(await screen.findByText(SEARCH_MESSAGES.noFaces)).toBeTruthy();
-    expect(screen.getByText(/2 faces were found but are smaller than 128×128 pixels/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /^2 faces were found but are too small to search \(under 64 px\); the largest is 51 px\./,
+      ),
+    ).toBeTruthy();
     expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
   });
 
@@ -100,7 +113,7 @@ describe('SearchPage', () => {
       if (call.url === '/api/upload-image')
         return {
           status: 200,
-          body: { faces: [face(1), face(2), face(3)], smallFaceCount: 0, minFaceSize: 128 },
+          body: { faces: [face(1), face(2), face(3)], smallFaceCount: 0, smallFaceSizes: [], ...sizes },
         };
       if (call.url === '/api/search')
         return {
@@ -159,16 +172,69 @@ describe('SearchPage', () => {
     expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
   });
 
+  test('faces under 128 px are offered with the small-face mark, tied to their button', async () => {
+    const { calls } = mockFetch((call: RecordedCall) =>
+      call.url === '/api/upload-image'
+        ? {
+            status: 200,
+            body: {
+              faces: [face(1, 150), face(2, 96), face(3, 64)],
+              smallFaceCount: 3,
+              smallFaceSizes: [60, 52, 41],
+              ...sizes,
+            },
+          }
+        : {
+            status: 200,
+            body: { results: [hit(1, 'a')], time: 200, numberOfResults: 1, searchHash: 'S3' },
+          },
+    );
+    const user = renderPage();
+    await upload(user);
+    const chooser = await screen.findByRole('dialog', { name: 'Choose your face' });
+    const marks = within(chooser).getAllByText(SMALL_FACE_MARK);
+    expect(marks).toHaveLength(2);
+    // The mark is the description of its face's button, with the face's size in the photo.
+    const second = within(chooser).getByRole('button', { name: 'Face 2' });
+    expect(second.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(second.getAttribute('aria-describedby')!)!.textContent).toBe(
+      `${SMALL_FACE_MARK} (96×100 px)`,
+    );
+    expect(
+      within(chooser).getByRole('button', { name: 'Face 1' }).getAttribute('aria-describedby'),
+    ).toBeNull();
+    expect(within(chooser).getByText(/Faces under 128×128 pixels carry less detail/)).toBeTruthy();
+    expect(
+      within(chooser).getByText(
+        '3 more faces were found but are too small to search (under 64 px); the largest is 60 px.',
+      ),
+    ).toBeTruthy();
+    // A small face can be searched like any other, and keeps its mark once chosen.
+    await user.click(second);
+    await user.click(within(chooser).getByRole('button', { name: 'Proceed to the face search' }));
+    expect(screen.getByText('Face to search')).toBeTruthy();
+    expect(screen.getByText(SMALL_FACE_MARK)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({ faces: ['face-2'], type: 'OSINT' });
+  });
+
   test('a search failure shows the message and resets', async () => {
     mockFetch((call) =>
       call.url === '/api/upload-image'
-        ? { status: 200, body: { faces: [face(1)], smallFaceCount: 1, minFaceSize: 128 } }
+        ? {
+            status: 200,
+            body: { faces: [face(1)], smallFaceCount: 1, smallFaceSizes: [48], ...sizes },
+          }
         : { status: 500 },
     );
     const user = renderPage();
     await upload(user);
     expect(await screen.findByText('Face to search')).toBeTruthy();
-    expect(screen.getByText(/One more face is too small to search/)).toBeTruthy();
+    expect(
+      screen.getByText('1 more face was found but is too small to search (under 64 px): it is 48 px.'),
+    ).toBeTruthy();
+    expect(screen.queryByText(SMALL_FACE_MARK)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Social Media Search' }));
     expect(await screen.findByText(SEARCH_MESSAGES.searchFailure)).toBeTruthy();
     expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
@@ -202,7 +268,7 @@ describe('SearchPage with an image address', () => {
           headers: { 'content-type': 'image/jpeg' },
         });
       if (url === '/api/upload-image')
-        return Response.json({ faces: [face(1)], smallFaceCount: 0, minFaceSize: 128 });
+        return Response.json({ faces: [face(1)], smallFaceCount: 0, smallFaceSizes: [], ...sizes });
       return Response.json({ results: [hit(1, 'a')], time: 120, numberOfResults: 1, searchHash: 'S2' });
     });
     render(

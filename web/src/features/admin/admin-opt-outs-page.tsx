@@ -4,7 +4,7 @@ import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { TextArea, TextInput } from '../../components/text-field.tsx';
-import type { DetectedFace } from '@osint/contract/search';
+import { type DetectedFace, tooSmallFacesMessage } from '@osint/contract/search';
 import { violationsByField } from '../../lib/api-client.ts';
 import { fileToBase64 } from '../../lib/file-data.ts';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
@@ -105,7 +105,9 @@ function AddOptOutForm() {
         ...e,
         face:
           answer.faces.length === 0
-            ? `No face of at least ${answer.minFaceSize}×${answer.minFaceSize} pixels was found in this photo.`
+            ? `No face of at least ${answer.minFaceSize}×${answer.minFaceSize} pixels was found in this photo.${
+                answer.smallFaceCount > 0 ? ` ${tooSmallFacesMessage(answer)}` : ''
+              }`
             : undefined,
       }));
     },

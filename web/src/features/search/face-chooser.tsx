@@ -1,25 +1,34 @@
-import type { DetectedFace } from '@osint/contract/search';
-import { useEffect, useRef, useState } from 'react';
+import { type DetectedFace, tooSmallFacesMessage } from '@osint/contract/search';
+import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { SmallFaceMark } from './small-face-mark.tsx';
 
 interface FaceChooserProps {
   faces: DetectedFace[];
   initiallySelected: string[];
   smallFaceCount: number;
+  smallFaceSizes: number[];
   minFaceSize: number;
+  reliableFaceSize: number;
   onProceed: (hashes: string[]) => void;
   onClose: () => void;
 }
 
-/** Full-screen "Choose your face": one or more faces of the photo, then on to the search. */
+/**
+ * Full-screen "Choose your face": one or more faces of the photo, then on to the search. Faces under
+ * `reliableFaceSize` pixels carry the small-face mark, tied to their button as its description.
+ */
 export function FaceChooser({
   faces,
   initiallySelected,
   smallFaceCount,
+  smallFaceSizes,
   minFaceSize,
+  reliableFaceSize,
   onProceed,
   onClose,
 }: FaceChooserProps) {
+  const idPrefix = useId();
   const [selected, setSelected] = useState<string[]>(initiallySelected);
   const root = useRef<HTMLDivElement>(null);
 
@@ -82,13 +91,15 @@ export function FaceChooser({
         <ul className="face-chooser__grid">
           {faces.map((face, index) => {
             const isSelected = selected.includes(face.hash);
+            const markId = `${idPrefix}-small-${index}`;
             return (
-              <li key={face.hash}>
+              <li key={face.hash} className="face-chooser__item">
                 <button
                   type="button"
-                  className={`face-option${isSelected ? ' face-option--selected' : ''}`}
+                  className={`face-option${isSelected ? ' face-option--selected' : ''}${face.small ? ' face-option--small' : ''}`}
                   aria-pressed={isSelected}
                   aria-label={`Face ${index + 1}`}
+                  aria-describedby={face.small ? markId : undefined}
                   onClick={() => toggle(face.hash)}
                 >
                   <img src={`data:image/jpeg;base64,${face.base64}`} alt="" />
@@ -96,14 +107,20 @@ export function FaceChooser({
                     ✓
                   </span>
                 </button>
+                {face.small && <SmallFaceMark id={markId} box={face.box} />}
               </li>
             );
           })}
         </ul>
+        {faces.some((face) => face.small) && (
+          <p className="face-chooser__legend">
+            Faces under {reliableFaceSize}×{reliableFaceSize} pixels carry less detail: their matches are less
+            certain and more of them may be missed. Add a larger photo of the person if you have one.
+          </p>
+        )}
         {smallFaceCount > 0 && (
           <p className="face-chooser__note">
-            {smallFaceCount === 1 ? '1 more face is' : `${smallFaceCount} more faces are`} too small to search
-            (under {minFaceSize}×{minFaceSize} pixels).
+            {tooSmallFacesMessage({ smallFaceCount, smallFaceSizes, minFaceSize }, { more: true })}
           </p>
         )}
         <div className="face-chooser__actions">

@@ -1,3 +1,4 @@
+import { SMALL_FACE_MARK } from '@osint/contract/search';
 import { Button } from '../../components/button.tsx';
 import { Modal } from '../../components/modal.tsx';
 
@@ -13,7 +14,10 @@ export function PhotoTipsModal({ onClose }: { onClose: () => void }) {
       <ul className="tips-list">
         <li>Use a JPG, PNG, BMP or TIFF photo of at most 1.5 MB.</li>
         <li>The face should look straight into the camera and be centred.</li>
-        <li>The face should be at least 128×128 pixels: crop a large photo rather than shrink it.</li>
+        <li>
+          The face should be at least 128×128 pixels: crop a large photo rather than shrink it. Smaller faces,
+          down to 64×64 pixels, can still be searched and are marked “{SMALL_FACE_MARK}”.
+        </li>
         <li>Prefer sharp, well-lit photos without sunglasses, masks or heavy filters.</li>
         <li>In a group photo, choose every photo of the same person you have for a steadier match.</li>
       </ul>

@@ -1,6 +1,7 @@
 import {
   MAX_UPLOAD_BYTES,
   SEARCH_MESSAGES,
+  tooSmallFacesMessage,
   type DetectedFace,
   type SearchResponse,
   type SearchResult,
@@ -29,7 +30,9 @@ interface State {
   faces: DetectedFace[];
   selected: string[];
   smallFaceCount: number;
+  smallFaceSizes: number[];
   minFaceSize: number;
+  reliableFaceSize: number;
   /** A search asked for before a face was chosen (a click while detecting, or /search/{imageUrl}). */
   requestedType?: SearchType | undefined;
   type?: SearchType | undefined;
@@ -46,7 +49,9 @@ type Action =
       type: 'detected';
       faces: DetectedFace[];
       smallFaceCount: number;
+      smallFaceSizes: number[];
       minFaceSize: number;
+      reliableFaceSize: number;
     }
   | { type: 'choose' }
   | { type: 'close-chooser' }
@@ -63,7 +68,9 @@ const initialState: State = {
   faces: [],
   selected: [],
   smallFaceCount: 0,
-  minFaceSize: 128,
+  smallFaceSizes: [],
+  minFaceSize: 64,
+  reliableFaceSize: 128,
   results: [],
   sort: 'default',
   grouping: false,
@@ -89,7 +96,9 @@ function reducer(state: State, action: Action): State {
         // One face is chosen for the user; several open the chooser.
         selected: one ? [action.faces[0]!.hash] : [],
         smallFaceCount: action.smallFaceCount,
+        smallFaceSizes: action.smallFaceSizes,
         minFaceSize: action.minFaceSize,
+        reliableFaceSize: action.reliableFaceSize,
       };
     }
     case 'choose':
@@ -201,7 +210,7 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           fail(
             SEARCH_MESSAGES.noFaces,
             answer.smallFaceCount > 0
-              ? `${answer.smallFaceCount === 1 ? 'One face was' : `${answer.smallFaceCount} faces were`} found but ${answer.smallFaceCount === 1 ? 'is' : 'are'} smaller than ${answer.minFaceSize}×${answer.minFaceSize} pixels. Try a larger or closer photo.`
+              ? `${tooSmallFacesMessage(answer)} Try the original, larger photo or a closer shot.`
               : undefined,
           );
           return;
@@ -318,8 +327,7 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           <div className="search-upload__actions">
             {state.smallFaceCount > 0 && state.phase !== 'detecting' && (
               <p className="search-upload__note" role="status">
-                {state.smallFaceCount === 1 ? 'One more face is' : `${state.smallFaceCount} more faces are`}{' '}
-                too small to search (under {state.minFaceSize}×{state.minFaceSize} pixels).
+                {tooSmallFacesMessage(state, { more: true })}
               </p>
             )}
             {state.phase === 'searching' && (
@@ -362,7 +370,9 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           faces={state.faces}
           initiallySelected={state.selected}
           smallFaceCount={state.smallFaceCount}
+          smallFaceSizes={state.smallFaceSizes}
           minFaceSize={state.minFaceSize}
+          reliableFaceSize={state.reliableFaceSize}
           onProceed={(hashes) => dispatch({ type: 'chosen', hashes })}
           onClose={() => dispatch({ type: 'close-chooser' })}
         />

@@ -1,5 +1,6 @@
 import type { DetectedFace } from '@osint/contract/search';
 import { useRef, useState, type DragEvent } from 'react';
+import { SmallFaceMark } from './small-face-mark.tsx';
 
 export const ACCEPTED_TYPES = '.jpg,.jpeg,.png,.bmp,.tif,.tiff,image/jpeg,image/png,image/bmp,image/tiff';
 
@@ -65,12 +66,13 @@ export function UploadArea({
             </p>
             <ul className="face-chips">
               {selectedFaces.map((face, index) => (
-                <li key={face.hash}>
+                <li key={face.hash} className="face-chips__item">
                   <img
                     className="face-chip"
                     src={`data:image/jpeg;base64,${face.base64}`}
                     alt={`Selected face ${index + 1}`}
                   />
+                  {face.small && <SmallFaceMark box={face.box} />}
                 </li>
               ))}
             </ul>
@@ -116,7 +118,9 @@ export function UploadArea({
       >
         Choose a photo
       </button>
-      <p className="upload-drop__formats">JPG, PNG, BMP or TIFF · up to 1.5 MB · face at least 128×128 px</p>
+      <p className="upload-drop__formats">
+        JPG, PNG, BMP or TIFF · up to 1.5 MB · face at least 64×64&nbsp;px, best 128×128&nbsp;px or more
+      </p>
       <input
         ref={input}
         className="visually-hidden"
