@@ -1,3 +1,4 @@
+import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import type {
   ExtractionFlag,
   FlagEvidence,
@@ -137,7 +138,7 @@ function extractionCover(doc: PDFKit.PDFDocument, data: ExtractionReportData): v
       'The AI data extractor read the pages where the searched face was found. Names come from the texts ' +
       'around each image; flags come from watch-lists and from sentences of the pages, each shown with its ' +
       'evidence. "Seen with" lists persons named next to the subject or whose faces share their pages. ' +
-      'Every finding is a lead for an investigator to verify, not an identification.',
+      `${MATCH_SCORE_EXPLANATION} Every finding is a lead for an investigator to verify, not an identification.`,
     organizationName: data.organizationName,
     restricted: data.restricted,
   });

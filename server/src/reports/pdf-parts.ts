@@ -1,3 +1,4 @@
+import { matchBandLabel, similarityText } from '@osint/contract/match-score';
 import PDFDocument from 'pdfkit';
 
 /** Building blocks shared by the PDF reports (saved searches, data extractions): one look for both. */
@@ -271,7 +272,7 @@ export function resultEntry(
   doc
     .font('Helvetica')
     .fillColor(ACCENT)
-    .text(`   Similarity ${Math.round(entry.similarity * 100)} %`);
+    .text(`   ${matchBandLabel(entry.similarity)} (${similarityText(entry.similarity)})`);
   details(x, width);
   if (entry.restricted) {
     doc

@@ -1,3 +1,4 @@
+import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import {
   INK,
   MUTED,
@@ -79,9 +80,8 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
       ['Results in this report', `${data.results.length} of ${data.savedSearch.resultCount}`],
     ],
     explanation:
-      "Similarity is the face engine's score for the face on each page against the searched face (100 % is an " +
-      'identical face). "First indexed" is when our crawler first saw the image on that page. A match is a ' +
-      'lead for an investigator to verify, not an identification.',
+      `${MATCH_SCORE_EXPLANATION} "First indexed" is when our crawler first saw the image on that page. A ` +
+      'match is a lead for an investigator to verify, not an identification.',
     organizationName: data.organizationName,
     restricted: data.restricted,
   });

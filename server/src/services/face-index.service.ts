@@ -35,6 +35,11 @@ export class FaceIndexService {
     });
   }
 
+  /** Length of the vectors this index holds (a query of another length is from another model). */
+  get dimensions(): number {
+    return SHIPPED_MODEL.dimensions;
+  }
+
   /** Opens (or builds) the index and follows the change log from then on. */
   start(): Promise<void> {
     this.opened ??= this.sync.open().then(() => this.sync.start());

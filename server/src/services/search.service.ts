@@ -122,7 +122,8 @@ export class SearchService {
     const descriptors = await Promise.all(
       hashes.map(async (hash) => (await this.tokens.open(hash, user.organizationId))?.descriptor),
     );
-    if (descriptors.length === 0 || descriptors.some((d) => !d)) {
+    // A token of another face model (before a reindex switched models) cannot be compared with the index.
+    if (descriptors.length === 0 || descriptors.some((d) => d?.length !== this.index.dimensions)) {
       throw badRequest('The selected face is no longer available. Please upload the photo again.');
     }
     const query = l2Normalise(averageOf(descriptors as Float32Array[]));

@@ -48,14 +48,14 @@ describe('face engine', () => {
   });
 
   it('finds every face of a group photo, with unit descriptors and boxes inside the image', () => {
-    expect(engine.dimensions).toBe(128);
-    expect(engine.modelId).toMatch(/dlib128/);
+    expect(engine.dimensions).toBe(512);
+    expect(engine.modelId).toMatch(/mfn512/);
     const { width, height, faces } = groupAnalysis;
     expect([width, height]).toEqual([960, 699]);
     expect(faces).toHaveLength(5);
     for (const f of faces) {
       expect(f.descriptor).toBeInstanceOf(Float32Array);
-      expect(f.descriptor).toHaveLength(128);
+      expect(f.descriptor).toHaveLength(512);
       expect(Math.hypot(...f.descriptor)).toBeCloseTo(1, 4);
       expect(f.box.x).toBeGreaterThanOrEqual(0);
       expect(f.box.y).toBeGreaterThanOrEqual(0);

@@ -1,3 +1,4 @@
+import { MATCH_SCORE_EXPLANATION, matchBandLabel } from '@osint/contract/match-score';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -334,7 +335,13 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
       expect(text).toContain(result.imageUrl!);
     }
     expect(text).not.toContain(savedResults.results[2]!.sourceUrl!);
-    expect(text).toMatch(/Similarity 100 %|Similarity 9\d %/);
+    // Each entry says its match band and raw score, the same as on screen.
+    for (const result of chosen) {
+      expect(text).toContain(
+        `${matchBandLabel(result.similarity)} (similarity ${result.similarity.toFixed(2)})`,
+      );
+    }
+    expect(text).toContain(MATCH_SCORE_EXPLANATION.slice(0, 40));
     expect(text).toMatch(/First indexed \d{1,2} \w+ \d{4}/);
     const pages = Number(/Page 1 of (\d+)/.exec(text)?.[1]);
     expect(pages).toBeGreaterThanOrEqual(2);

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import { QUERY_FACE_TTL_MS } from '../../src/services/query-face-token.ts';
+import { SHIPPED_MODEL } from '../../src/services/face-index.service.ts';
+import { QUERY_FACE_TOKEN_MAX_LENGTH, QUERY_FACE_TTL_MS } from '../../src/services/query-face-token.ts';
 import { createAppCluster, type AppCluster } from '../support/app-cluster.ts';
 import { createUser, crawlDemoSites, login } from '../support/fixtures.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+
+/** A unit vector of the shipped model's size (a valid query face for the token tests). */
+const unitDescriptor = () =>
+  new Float32Array(SHIPPED_MODEL.dimensions).fill(1 / Math.sqrt(SHIPPED_MODEL.dimensions));
 
 // Scale-out (issue 8): a worker instance (jobs, face index writer) and an API instance (WORKERS=0, face
 // index reader) of the real application over one database and one DATA_DIR. On PostgreSQL each has
@@ -117,7 +122,7 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
 
   it('accepts a face token made by one instance on the other (nothing kept in memory)', async () => {
     const onWorker = await uploadFace(worker, analystA, DEMO_PHOTOS.marsh.file);
-    expect(onWorker.length).toBeLessThanOrEqual(1024);
+    expect(onWorker.length).toBeLessThanOrEqual(QUERY_FACE_TOKEN_MAX_LENGTH);
     expect(await foundOn(api, analystA, onWorker, DEMO_PHOTOS.marsh.file)).toBe(true);
     expect(await foundOn(worker, analystA, marshOnApi, DEMO_PHOTOS.marsh.file)).toBe(true);
     // Both instances generated nothing of their own: one key, kept in the database.
@@ -133,11 +138,11 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       return copy.toString('base64url');
     });
     const expired = await worker.container.services.queryFaces.seal(
-      { descriptor: new Float32Array(128).fill(0.088), organizationId: organizationA, userId: userA },
+      { descriptor: unitDescriptor(), organizationId: organizationA, userId: userA },
       Date.now() - QUERY_FACE_TTL_MS - 1,
     );
     const almostExpired = await worker.container.services.queryFaces.seal(
-      { descriptor: new Float32Array(128).fill(0.088), organizationId: organizationA, userId: userA },
+      { descriptor: unitDescriptor(), organizationId: organizationA, userId: userA },
       Date.now() - QUERY_FACE_TTL_MS + 60_000,
     );
     for (const [cookie, token] of [

@@ -61,7 +61,7 @@ export const PIPELINE_CATALOG = {
 export type PipelineName = keyof typeof PIPELINE_CATALOG;
 
 /** The pipeline the product uses, chosen by `npm run bench:faces` (numbers in server/src/face/README.md). */
-export const SHIPPED_PIPELINE: PipelineName = 'blazeface-dlib';
+export const SHIPPED_PIPELINE: PipelineName = 'blazeface-mfn512';
 
 export function isPipelineName(name: string): name is PipelineName {
   return Object.hasOwn(PIPELINE_CATALOG, name);

@@ -1,6 +1,7 @@
 import type { SearchResult } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
-import { hostOf, samePhotoLabel, similarityPercent, type ResultGroup } from './result-grouping.ts';
+import { matchBand, matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
+import { hostOf, samePhotoLabel, type ResultGroup } from './result-grouping.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -91,10 +92,14 @@ function ResultFacts({ result }: { result: SearchResult }) {
   return (
     <dl className="result-facts">
       <div>
-        <dt>Similarity</dt>
+        <dt>Match</dt>
         <dd>
-          <span className="result-score" style={{ '--score': result.similarity } as React.CSSProperties}>
-            {similarityPercent(result.similarity)}
+          <span
+            className={`result-score result-score--${matchBand(result.similarity)}`}
+            title={matchScoreDetail(result.similarity)}
+          >
+            {matchBandLabel(result.similarity)}{' '}
+            <span className="result-score__value">({result.similarity.toFixed(2)})</span>
           </span>
         </dd>
       </div>

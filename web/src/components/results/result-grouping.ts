@@ -53,7 +53,3 @@ export function hostOf(url: string | null): string | undefined {
     return undefined;
   }
 }
-
-export function similarityPercent(similarity: number): string {
-  return `${Math.round(similarity * 100)}%`;
-}

@@ -1,3 +1,4 @@
+import { matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
 import type {
   ExtractedResult,
   ExtractionFlag,
@@ -259,7 +260,9 @@ export function ExtractedResultCard({
         {result.personDesc && <p className="extractor-result__desc">{result.personDesc}</p>}
         <p className="extractor-result__meta">
           {result.sourceTitle && <span>{result.sourceTitle}</span>}
-          <span>{Math.round(result.similarity * 100)}% similar</span>
+          <span title={matchScoreDetail(result.similarity)}>
+            {matchBandLabel(result.similarity)} ({result.similarity.toFixed(2)})
+          </span>
           <span>
             crawled <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
           </span>

@@ -1,0 +1,56 @@
+// What a similarity score means, the same on screen and in PDF reports. The score is the cosine similarity
+// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@1); the bands are tied to
+// false-match rates measured by `npm run bench:faces` on celeba-dev (2,368,712 different-person pairs):
+// see server/src/face/README.md.
+
+/**
+ * Results start here: 2 of 2,368,712 different-person pairs score this high (8.4e-7 per comparison, about
+ * one stranger per query in a 1M-face index), while 57 % of same-person pairs in the wild do.
+ */
+export const MATCH_THRESHOLD = 0.6;
+
+/** No different-person pair of the 2.4 million scored this high (the highest was 0.679). */
+export const STRONG_MATCH_THRESHOLD = 0.68;
+
+export type MatchBand = 'very-likely' | 'possible';
+
+export const MATCH_BAND_LABELS: Record<MatchBand, string> = {
+  'very-likely': 'Very likely same person',
+  possible: 'Possible match',
+};
+
+/** What each band means, for tooltips and report legends. */
+export const MATCH_BAND_MEANINGS: Record<MatchBand, string> = {
+  'very-likely': 'No two different people out of 2.4 million tested pairs scored this high.',
+  possible:
+    'About one in a million comparisons of different people scores this high; verify before relying on it.',
+};
+
+export function matchBand(similarity: number): MatchBand {
+  return similarity >= STRONG_MATCH_THRESHOLD ? 'very-likely' : 'possible';
+}
+
+export function matchBandLabel(similarity: number): string {
+  return MATCH_BAND_LABELS[matchBand(similarity)];
+}
+
+/** The raw score with two decimals, e.g. "similarity 0.73". */
+export function similarityText(similarity: number): string {
+  return `similarity ${similarity.toFixed(2)}`;
+}
+
+/** One line for a tooltip: the band's meaning and the raw score against the threshold. */
+export function matchScoreDetail(similarity: number): string {
+  return (
+    `${MATCH_BAND_MEANINGS[matchBand(similarity)]} Cosine similarity ${similarity.toFixed(3)} ` +
+    `(results start at ${MATCH_THRESHOLD.toFixed(2)}; very likely from ${STRONG_MATCH_THRESHOLD.toFixed(2)}).`
+  );
+}
+
+/** The legend of the bands, for report covers and help texts. */
+export const MATCH_SCORE_EXPLANATION =
+  `"${MATCH_BAND_LABELS['very-likely']}": similarity ${STRONG_MATCH_THRESHOLD.toFixed(2)} or more; no two ` +
+  `different people out of 2.4 million tested pairs scored this high. "${MATCH_BAND_LABELS.possible}": ` +
+  `${MATCH_THRESHOLD.toFixed(2)} to ${STRONG_MATCH_THRESHOLD.toFixed(2)}; about one comparison of different ` +
+  'people in a million scores this high. The similarity is the cosine of the two faces\u2019 descriptors ' +
+  '(1.00 is an identical face).';
