@@ -91,7 +91,7 @@ function SourceLine({ result }: { result: SearchResult }) {
 function ResultFacts({ result }: { result: SearchResult }) {
   return (
     <dl className="result-facts">
-      <div>
+      <div className="result-facts__match">
         <dt>Match</dt>
         <dd>
           <span
