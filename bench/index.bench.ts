@@ -1,5 +1,5 @@
 // Face index benchmark: build time, memory per vector, query latency and recall@10 against exact
-// search, on synthetic clustered 128-d face descriptors (see bench/lib/synthetic-face-vectors.ts).
+// search, on synthetic clustered face descriptors of the shipped model's size (see bench/lib/synthetic-face-vectors.ts).
 //
 //   npm run bench:index                          100k and 1M faces, the shipped settings
 //   npm run bench:index -- --sizes 100000        quicker
@@ -23,12 +23,13 @@ import type {
   UsearchFaceIndexOptions,
 } from '../server/src/face/index/usearch-face-index.ts';
 import { generateFaceSet, generateQueries } from './lib/synthetic-face-vectors.ts';
+import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../server/src/face/pipeline/pipeline-catalog.ts';
 
 const { values: args } = parseArgs({
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
     queries: { type: 'string', default: '1000' },
-    dimensions: { type: 'string', default: '128' },
+    dimensions: { type: 'string', default: String(PIPELINE_CATALOG[SHIPPED_PIPELINE].dimensions) },
     candidates: { type: 'string', default: '' },
     sweep: { type: 'boolean', default: false },
     quantization: { type: 'string', default: '' },

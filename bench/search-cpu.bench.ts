@@ -21,6 +21,7 @@ import { LazyFaceEngine } from '../server/src/face/lazy-face-engine.ts';
 import { l2Normalise, SIMILARITY_THRESHOLD } from '../server/src/face/similarity.ts';
 import { AuditRepository } from '../server/src/repositories/audit.repository.ts';
 import { SearchRepository } from '../server/src/repositories/search.repository.ts';
+import { SHIPPED_MODEL } from '../server/src/services/face-index.service.ts';
 import { startThrowawayPostgres } from '../server/test/support/postgres-server.ts';
 import { insertSyntheticFaces, realisticDescriptors } from './lib/synthetic-index.ts';
 
@@ -80,13 +81,14 @@ await engine.close();
 // whose search reaches the 500-hit limit: the worst case for the sightings, grouping and stored rows.
 const POPULAR = 600;
 const typical = realisticDescriptors(real, FACES - POPULAR);
-const vectors = new Float32Array(FACES * 128);
+const DIMS = SHIPPED_MODEL.dimensions;
+const vectors = new Float32Array(FACES * DIMS);
 vectors.set(typical.vectors);
 const gaussian = () => Math.sqrt(-2 * Math.log(1 - Math.random())) * Math.cos(2 * Math.PI * Math.random());
 const popularFace = l2Normalise(real[0]!);
 for (let f = 0; f < POPULAR; f++) {
-  const v = vectors.subarray((FACES - POPULAR + f) * 128, (FACES - POPULAR + f + 1) * 128);
-  for (let i = 0; i < 128; i++) v[i] = popularFace[i]! + 0.015 * gaussian();
+  const v = vectors.subarray((FACES - POPULAR + f) * DIMS, (FACES - POPULAR + f + 1) * DIMS);
+  for (let i = 0; i < DIMS; i++) v[i] = popularFace[i]! + 0.015 * gaussian();
   l2Normalise(v);
 }
 let started = performance.now();
@@ -134,7 +136,7 @@ const user = await database.db
 const seal = (descriptor: Float32Array) =>
   container.services.queryFaces.seal({ descriptor, organizationId: user.organization_id!, userId: user.id });
 const typicalQueries = Array.from({ length: 50 }, (_, i) =>
-  l2Normalise(typical.vectors.slice(i * 1997 * 128, (i * 1997 + 1) * 128)),
+  l2Normalise(typical.vectors.slice(i * 1997 * DIMS, (i * 1997 + 1) * DIMS)),
 );
 const typicalTokens = await Promise.all(typicalQueries.map(seal));
 const popularToken = await seal(popularFace);
