@@ -21,6 +21,7 @@ import { LazyFaceEngine } from '../server/src/face/lazy-face-engine.ts';
 import { l2Normalise, SIMILARITY_THRESHOLD } from '../server/src/face/similarity.ts';
 import { AuditRepository } from '../server/src/repositories/audit.repository.ts';
 import { SearchRepository } from '../server/src/repositories/search.repository.ts';
+import { SHIPPED_MODEL } from '../server/src/services/face-index.service.ts';
 import { startThrowawayPostgres } from '../server/test/support/postgres-server.ts';
 import { insertSyntheticFaces, realisticDescriptors } from './lib/synthetic-index.ts';
 
@@ -132,7 +133,12 @@ const user = await database.db
   .where('email', '=', ADMIN.email)
   .executeTakeFirstOrThrow();
 const seal = (descriptor: Float32Array) =>
-  container.services.queryFaces.seal({ descriptor, organizationId: user.organization_id!, userId: user.id });
+  container.services.queryFaces.seal({
+    descriptor,
+    modelId: SHIPPED_MODEL.modelId,
+    organizationId: user.organization_id!,
+    userId: user.id,
+  });
 const typicalQueries = Array.from({ length: 50 }, (_, i) =>
   l2Normalise(typical.vectors.slice(i * 1997 * 128, (i * 1997 + 1) * 128)),
 );
@@ -166,7 +172,11 @@ async function measure(stage: string, body: (run: number) => Promise<unknown>): 
 const searches = new SearchRepository(database.db);
 const audit = new AuditRepository(database.db);
 const searchIndex = (query: Float32Array) =>
-  container.services.faceIndex.search(query, { limit: 500, minSimilarity: SIMILARITY_THRESHOLD });
+  container.services.faceIndex.search(query, {
+    model: SHIPPED_MODEL.modelId,
+    limit: 500,
+    minSimilarity: SIMILARITY_THRESHOLD,
+  });
 const typicalHits = await Promise.all(typicalQueries.map(searchIndex));
 const popularHits = await searchIndex(popularFace);
 const popularSightings = await searches.findSightings(popularHits.map((h) => h.faceId));

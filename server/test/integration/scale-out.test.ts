@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { SHIPPED_MODEL } from '../../src/services/face-index.service.ts';
 import { QUERY_FACE_TTL_MS } from '../../src/services/query-face-token.ts';
 import { createAppCluster, type AppCluster } from '../support/app-cluster.ts';
 import { createUser, crawlDemoSites, login } from '../support/fixtures.ts';
@@ -133,11 +134,21 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       return copy.toString('base64url');
     });
     const expired = await worker.container.services.queryFaces.seal(
-      { descriptor: new Float32Array(128).fill(0.088), organizationId: organizationA, userId: userA },
+      {
+        descriptor: new Float32Array(128).fill(0.088),
+        modelId: SHIPPED_MODEL.modelId,
+        organizationId: organizationA,
+        userId: userA,
+      },
       Date.now() - QUERY_FACE_TTL_MS - 1,
     );
     const almostExpired = await worker.container.services.queryFaces.seal(
-      { descriptor: new Float32Array(128).fill(0.088), organizationId: organizationA, userId: userA },
+      {
+        descriptor: new Float32Array(128).fill(0.088),
+        modelId: SHIPPED_MODEL.modelId,
+        organizationId: organizationA,
+        userId: userA,
+      },
       Date.now() - QUERY_FACE_TTL_MS + 60_000,
     );
     for (const [cookie, token] of [
