@@ -76,9 +76,8 @@ class ProgressLine {
     console.log(message);
   }
 
-  finish(progress: ReindexProgress | undefined): void {
+  finish(): void {
     if (isTty) process.stdout.write('\n');
-    else if (progress) console.log(progressText(progress));
   }
 }
 
@@ -167,7 +166,7 @@ async function main(): Promise<number> {
         progress.update(p);
       },
     });
-    progress.finish(last);
+    progress.finish();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (outcome.status === 'rebuilt') {
       const { manifest } = outcome;
@@ -186,7 +185,8 @@ async function main(): Promise<number> {
     }
     const { progress: p, manifest } = outcome;
     console.log(
-      `Switched to ${outcome.to}: ${p.done} images, ${manifest.count} faces indexed, ${p.facesRefused} opted ` +
+      `Switched to ${outcome.to}: ${p.done} images (${p.done - p.doneBefore} in this run), ` +
+        `${manifest.count} faces indexed, ${p.facesRefused} opted ` +
         `out, ${p.unavailable} images no longer available; ${outcome.movedSearchResults} search results ` +
         `moved to the new faces, ${outcome.retiredFaces} faces of ${outcome.from} removed, in ${seconds} s.`,
     );
