@@ -268,17 +268,25 @@ export class FaceModelRepository {
   }
 
   /**
-   * Deletes up to RETIRE_BATCH faces of models other than `keep`; returns how many. No change-log
-   * entries: no process searches those models any more (every search reads the active model first), and
-   * the index of the active model never held them.
+   * Deletes up to RETIRE_BATCH faces of models other than `keep` with ids after `afterId` (a keyset walk,
+   * so deleted rows are not scanned again); returns how many and the last id looked at (undefined when
+   * none is left). No change-log entries: no process searches those models any more (every search reads
+   * the active model first), and the index of the active model never held them.
    */
-  async deleteFacesOfOtherModels(keep: readonly string[]): Promise<number> {
-    const doomed = this.db
-      .selectFrom('faces')
-      .select('id')
-      .where('model_id', 'not in', [...keep])
-      .limit(RETIRE_BATCH);
-    const deleted = await this.db.deleteFrom('faces').where('id', 'in', doomed).executeTakeFirst();
-    return Number(deleted.numDeletedRows);
+  async deleteFacesOfOtherModels(
+    keep: readonly string[],
+    afterId: number,
+  ): Promise<{ deleted: number; lastId: number | undefined }> {
+    const rows = await sql<{ id: number }>`
+      delete from faces where id in (
+        select id from faces
+        where id > ${afterId} and model_id <> all(${[...keep]}::text[])
+        order by id
+        limit ${RETIRE_BATCH}
+      )
+      returning id
+    `.execute(this.db);
+    const ids = rows.rows.map((row) => Number(row.id));
+    return { deleted: ids.length, lastId: ids.length === 0 ? undefined : Math.max(...ids) };
   }
 }

@@ -167,14 +167,19 @@ export class FaceReindexService {
       progress.elapsedMs = Date.now() - started;
       options.onProgress?.({ ...progress });
     };
+    const stopped = (): ReindexOutcome => ({
+      status: 'stopped',
+      from: active.modelId,
+      to: target.modelId,
+      progress,
+    });
     report('analysing');
     const engine = (await engineOf(target))!;
     let cursor = building.cursorImageId;
     for (;;) {
       // Analyse every image not done yet; crawls may add images meanwhile (with old-model faces).
       for (;;) {
-        if (options.signal?.aborted)
-          return { status: 'stopped', from: active.modelId, to: target.modelId, progress };
+        if (options.signal?.aborted) return stopped();
         const batch = await models.findImagesAfter(cursor, IMAGE_BATCH);
         if (batch.length === 0) break;
         progress.total = progress.done + batch.length + (await models.countImages(batch.at(-1)!.id));
@@ -184,10 +189,14 @@ export class FaceReindexService {
         );
         let next = this.prefetch(batch[0]!, options.signal);
         for (const [i, image] of batch.entries()) {
-          const bytes = await next;
-          if (options.signal?.aborted) {
-            return { status: 'stopped', from: active.modelId, to: target.modelId, progress };
+          let bytes: Buffer | undefined;
+          try {
+            bytes = await next;
+          } catch (error) {
+            if (options.signal?.aborted) return stopped(); // the fetch was cut short by the stop
+            throw error;
           }
+          if (options.signal?.aborted) return stopped();
           if (i + 1 < batch.length) next = this.prefetch(batch[i + 1]!, options.signal);
           const step = await this.reindexImage(
             image,
@@ -399,10 +408,11 @@ export class FaceReindexService {
   /** Deletes the faces of every model but `keep`, in batches; returns how many. */
   private async retireOtherModels(keep: string[]): Promise<number> {
     let total = 0;
-    for (;;) {
-      const deleted = await this.deps.models.deleteFacesOfOtherModels(keep);
+    for (let afterId = 0; ;) {
+      const { deleted, lastId } = await this.deps.models.deleteFacesOfOtherModels(keep, afterId);
       total += deleted;
-      if (deleted === 0) return total;
+      if (lastId === undefined) return total;
+      afterId = lastId;
     }
   }
 

@@ -15,8 +15,9 @@ import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import { TestServer, type Handler } from '../crawler/test-server.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
-// `npm run reindex` as a process: killed (SIGKILL) in the middle of a reindex, run again, it continues
-// from the image after the last one it stored (nothing stored twice), switches, and prints its progress
+// `npm run reindex` as a process: killed (SIGKILL) in the middle of a reindex, then stopped (SIGTERM, as
+// Ctrl-C), run again, it continues from the image after the last one it stored (nothing stored twice),
+// switches, and prints its progress
 // (done/total, rate, ETA). On PGlite the command opens DATA_DIR's database itself (the server stopped);
 // on PostgreSQL it gets DATABASE_URL. Images are fetched again from a local site (served slowly, so the
 // kill lands in the middle); the index's active model is the old one and holds no face yet.
@@ -173,6 +174,34 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
       expect(doneAtKill).toBeLessThan(IMAGES);
       const faces = await database.db.selectFrom('faces').select(['image_id']).execute();
       expect(faces.every((face) => face.image_id <= building!.cursorImageId)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('run again and stopped with SIGTERM, finishes its image, says how to continue and exits 130', async () => {
+    const servedBefore = served();
+    const run = reindexCli(['--model', 'blazeface-dlib']);
+    for (const deadline = Date.now() + 90_000; served() < servedBefore + 3;) {
+      expect(Date.now(), run.output()).toBeLessThan(deadline);
+      expect(run.child.exitCode, run.output()).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    run.child.kill('SIGTERM');
+    expect(await run.exited, run.output()).toBe(130);
+    expect(run.output()).toContain(`Resuming: ${doneAtKill} of ${IMAGES} images done.`);
+    expect(run.output()).toContain('Stopping after the current image');
+    const stoppedAt =
+      /Stopped after (\d+) of 10 images; searches still use (\S+)\. Run npm run reindex again/.exec(
+        run.output(),
+      );
+    expect(stoppedAt?.[2]).toBe(`${OLD.modelId}`);
+    const database = await openFixtureDatabase();
+    try {
+      const building = await new FaceModelRepository(database.db).findBuilding();
+      expect(building?.imagesDone).toBe(Number(stoppedAt![1]));
+      expect(building!.imagesDone).toBeGreaterThan(doneAtKill);
+      doneAtKill = building!.imagesDone;
     } finally {
       await database.close();
     }

@@ -8,6 +8,8 @@ import { sql, type Kysely } from 'kysely';
 //   the shipped model at its first start (FaceModelService).
 // - faces.previous_face_id: the face of the previous model that a reindexed face replaces (same image,
 //   overlapping box), so references to faces (search_results.face_id) move to the new model at the switch.
+// - search_results_face_idx: the old model's faces are deleted after the switch (each deletion checks the
+//   results that reference the face), and the switch moves results to the faces that replace theirs.
 // - face_opt_outs.derived_from: an opt-out re-derived for another model from an existing one (the same
 //   person's face analysed again with that model); listed under the opt-out it comes from.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -36,6 +38,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     limit 1;
 
     alter table faces add column previous_face_id bigint;
+    -- Deleting a model's faces checks search_results' foreign key for each face, and the switch moves
+    -- results by face: both look search results up by face.
+    create index search_results_face_idx on search_results (face_id);
     alter table face_opt_outs add column derived_from integer references face_opt_outs(id) on delete cascade;
   `.execute(db);
 }
@@ -43,6 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table face_opt_outs drop column derived_from;
+    drop index search_results_face_idx;
     alter table faces drop column previous_face_id;
     drop table face_models;
   `.execute(db);
