@@ -11,6 +11,7 @@ import { modelFolderName } from '../../src/face/index/face-index-store.ts';
 import { similarity, SIMILARITY_THRESHOLD } from '../../src/face/similarity.ts';
 import { CrawlRepository } from '../../src/repositories/crawl-frontier.repository.ts';
 import { FaceModelRepository } from '../../src/repositories/face-model.repository.ts';
+import { FaceVectorRepository } from '../../src/repositories/face-vector.repository.ts';
 import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { FaceModelMismatchError } from '../../src/services/face-index.service.ts';
 import { modelOfPipeline, type FaceModel } from '../../src/services/face-model.service.ts';
@@ -263,6 +264,12 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     expect(newFaces.length).toBeGreaterThan(0);
     expect(newFaces.every((f) => f.image_id <= state!.cursorImageId)).toBe(true);
     expect(await foundImages(api, oldToken)).toEqual(marshBefore);
+    // The change log the old index follows shows the new faces as another model's: nothing to apply.
+    const log = await new FaceVectorRepository(worker.db, OLD.modelId).changesSince(0, 100_000);
+    const newIds = new Set(newFaces.map((f) => f.id));
+    const ofNew = log.filter((change) => newIds.has(change.faceId));
+    expect(ofNew).toHaveLength(newFaces.length);
+    expect(ofNew.every((change) => change.otherModel && change.vector === undefined)).toBe(true);
     const oldCount = (await facesOfModel(OLD.modelId)).length;
     expect(await api.container.services.faceIndex.size()).toBe(oldCount);
     expect(await worker.container.services.faceIndex.size()).toBe(oldCount);
