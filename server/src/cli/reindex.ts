@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../config.ts';
 import { renderDemoPhotos } from '../demo/demo-site.ts';
-import { createFaceEngine } from '../face/face-engine.ts';
+import { createFaceEngine, defaultThreadCount } from '../face/face-engine.ts';
 import { isPipelineName, PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../face/pipeline/pipeline-catalog.ts';
 import { CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
 import { FaceModelRepository } from '../repositories/face-model.repository.ts';
@@ -137,6 +137,8 @@ async function main(): Promise<number> {
         if (!model.pipeline) throw new CliError(`No pipeline computes ${model.modelId}.`);
         return createFaceEngine({ pipeline: model.pipeline });
       },
+      // As many images at once as the engine has worker threads.
+      concurrency: defaultThreadCount(),
       log,
     });
     const active = await faceModels.active();

@@ -78,7 +78,25 @@ export interface FaceReindexDeps {
   images: ImageBytesSource;
   /** Starts a face engine for a model (the caller decides threads); the service closes it. */
   createEngine: (model: FaceModel) => Promise<FaceEngine>;
+  /** Images analysed at once: the engine's worker threads (default 1). */
+  concurrency?: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+interface ReindexContext {
+  active: FaceModel;
+  target: FaceModel;
+  engine: FaceEngine;
+  engineOf: (model: FaceModel) => Promise<FaceEngine | undefined>;
+  signal: AbortSignal | undefined;
+}
+
+/** An image fetched again and analysed, ready to be stored. */
+interface PreparedImage {
+  image: ImageToReindex;
+  /** Undefined when the image could not be had again. */
+  bytes: Buffer | undefined;
+  faces: NewFace[];
 }
 
 /** One face the new model found, with the old model's descriptor of the same face when known. */
@@ -187,29 +205,40 @@ export class FaceReindexService {
           batch.map((image) => image.id),
           active.modelId,
         );
-        let next = this.prefetch(batch[0]!, options.signal);
+        const context = { active, target, engine, engineOf, signal: options.signal };
+        // Up to `concurrency` images are fetched and analysed at once (and one more fetched ahead); they
+        // are stored one by one in id order, so the cursor only ever moves past stored images.
+        const ahead = Math.max(1, this.deps.concurrency ?? 1) + 1;
+        const prepared: Promise<PreparedImage>[] = [];
+        const prepare = (i: number) => {
+          const image = batch[i]!;
+          const work = this.prepare(
+            image,
+            oldFaces.filter((face) => face.imageId === image.id),
+            context,
+          );
+          work.catch(() => undefined); // awaited in order below; a failure must not go unhandled meanwhile
+          prepared[i] = work;
+        };
+        for (let i = 0; i < Math.min(ahead, batch.length); i++) prepare(i);
         for (const [i, image] of batch.entries()) {
-          let bytes: Buffer | undefined;
+          let ready: PreparedImage;
           try {
-            bytes = await next;
+            ready = await prepared[i]!;
           } catch (error) {
-            if (options.signal?.aborted) return stopped(); // the fetch was cut short by the stop
+            if (options.signal?.aborted) return stopped(); // its fetch was cut short by the stop
             throw error;
           }
-          if (options.signal?.aborted) return stopped();
-          if (i + 1 < batch.length) next = this.prefetch(batch[i + 1]!, options.signal);
-          const step = await this.reindexImage(
-            image,
-            bytes,
-            oldFaces.filter((face) => face.imageId === image.id),
-            { active, target, engine, engineOf },
-          );
+          // Analysed: stored even when a stop was asked for meanwhile.
+          const step = await this.store(ready, context);
           cursor = image.id;
           progress.done++;
-          if (!bytes) progress.unavailable++;
+          if (!ready.bytes) progress.unavailable++;
           progress.facesAdded += step.added;
           progress.facesRefused += step.refused;
           report('analysing');
+          if (options.signal?.aborted) return stopped();
+          if (i + ahead < batch.length) prepare(i + ahead);
         }
       }
       report('opt-outs');
@@ -248,33 +277,23 @@ export class FaceReindexService {
     return { status: 'rebuilt', model: active.modelId, manifest, retiredFaces };
   }
 
-  private prefetch(image: ImageToReindex, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
-    const bytes = this.deps.images.bytesOf(image, signal);
-    bytes.catch(() => undefined); // awaited later; a failure must not go unhandled meanwhile
-    return bytes;
-  }
-
-  /** Analyses one image with the new model and stores its faces and the cursor in one transaction. */
-  private async reindexImage(
+  /** Gets an image's bytes again and analyses them; pairs the faces with the old model's. */
+  private async prepare(
     image: ImageToReindex,
-    bytes: Buffer | undefined,
     oldFaces: StoredFace[],
-    context: {
-      active: FaceModel;
-      target: FaceModel;
-      engine: FaceEngine;
-      engineOf: (model: FaceModel) => Promise<FaceEngine | undefined>;
-    },
-  ): Promise<{ added: number; refused: number }> {
-    const { active, target, engine } = context;
-    const found = bytes ? await this.analyse(engine, bytes, image) : [];
+    context: ReindexContext,
+  ): Promise<PreparedImage> {
+    const { active, engine } = context;
+    const bytes = await this.deps.images.bytesOf(image, context.signal);
+    if (!bytes) return { image, bytes, faces: [] };
+    const found = await this.analyse(engine, bytes, image);
     const pairs = pairFaces(found, oldFaces);
     const faces: NewFace[] = found.map((face, i) => {
       const previous = pairs[i] === undefined ? undefined : oldFaces[pairs[i]];
       return { face, previous, oldDescriptor: previous?.descriptor };
     });
     // A face without a stored twin may be one an opt-out removed: its old-model descriptor tells.
-    if (bytes && faces.some((f) => !f.oldDescriptor) && (await this.hasOptOuts(active.modelId))) {
+    if (faces.some((f) => !f.oldDescriptor) && (await this.hasOptOuts(active.modelId))) {
       const oldEngine = await context.engineOf(active);
       if (oldEngine) {
         const again = await this.analyse(oldEngine, bytes, image);
@@ -284,6 +303,14 @@ export class FaceReindexService {
         });
       }
     }
+    return { image, bytes, faces };
+  }
+
+  /** Stores an analysed image's faces (and derived opt-outs) and moves the cursor, in one transaction. */
+  private store(
+    { image, bytes, faces }: PreparedImage,
+    { active, target }: ReindexContext,
+  ): Promise<{ added: number; refused: number }> {
     return this.deps.models.transaction(async (models, webIndex) => {
       // The lock every writer of faces and opt-outs takes: an opt-out made meanwhile is seen here, or
       // sees (and removes) the faces stored here.

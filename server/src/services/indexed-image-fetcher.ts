@@ -119,17 +119,21 @@ export class IndexedImageFetcher implements ImageBytesSource {
     };
   }
 
-  /** One request per host and politeness delay, as the crawler keeps. */
+  /**
+   * One request per host and politeness delay, as the crawler keeps. Each fetch takes the next free slot
+   * of its host before it waits, so fetches started together (several images at once) queue up.
+   */
   private async politePause(url: string, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
     const host = hostKey(url);
-    const wait = (this.lastFetchAt.get(host) ?? 0) + delayMs - Date.now();
-    if (wait > 0) {
+    const now = Date.now();
+    const slot = Math.max(now, (this.lastFetchAt.get(host) ?? -Infinity) + delayMs);
+    this.lastFetchAt.set(host, slot);
+    if (slot > now) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
+        const timer = setTimeout(resolve, slot - now);
         signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
       });
     }
-    this.lastFetchAt.set(host, Date.now());
   }
 
   private crawlSettings(): Promise<CrawlSettings[]> {

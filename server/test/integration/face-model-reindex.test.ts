@@ -254,7 +254,9 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     });
     expect(outcome.status).toBe('stopped');
     expect(firstRun.done).toBe(4);
-    expect(analysed.get(NEW.modelId)).toBe(4);
+    // The image after them may have been analysed already (one is prepared ahead): it is not stored.
+    expect(analysed.get(NEW.modelId)).toBeGreaterThanOrEqual(4);
+    expect(analysed.get(NEW.modelId)).toBeLessThanOrEqual(5);
     const state = await new FaceModelRepository(worker.db).findBuilding();
     expect(state).toMatchObject({ modelId: NEW.modelId, imagesDone: 4 });
 
