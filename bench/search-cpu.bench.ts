@@ -134,7 +134,12 @@ const user = await database.db
   .where('email', '=', ADMIN.email)
   .executeTakeFirstOrThrow();
 const seal = (descriptor: Float32Array) =>
-  container.services.queryFaces.seal({ descriptor, organizationId: user.organization_id!, userId: user.id });
+  container.services.queryFaces.seal({
+    descriptor,
+    modelId: SHIPPED_MODEL.modelId,
+    organizationId: user.organization_id!,
+    userId: user.id,
+  });
 const typicalQueries = Array.from({ length: 50 }, (_, i) =>
   l2Normalise(typical.vectors.slice(i * 1997 * DIMS, (i * 1997 + 1) * DIMS)),
 );
@@ -168,7 +173,11 @@ async function measure(stage: string, body: (run: number) => Promise<unknown>): 
 const searches = new SearchRepository(database.db);
 const audit = new AuditRepository(database.db);
 const searchIndex = (query: Float32Array) =>
-  container.services.faceIndex.search(query, { limit: 500, minSimilarity: SIMILARITY_THRESHOLD });
+  container.services.faceIndex.search(query, {
+    model: SHIPPED_MODEL.modelId,
+    limit: 500,
+    minSimilarity: SIMILARITY_THRESHOLD,
+  });
 const typicalHits = await Promise.all(typicalQueries.map(searchIndex));
 const popularHits = await searchIndex(popularFace);
 const popularSightings = await searches.findSightings(popularHits.map((h) => h.faceId));

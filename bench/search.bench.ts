@@ -143,8 +143,9 @@ let exactBest = -1;
 for await (const batch of new FaceVectorRepository(database.db, SHIPPED_MODEL.modelId).allVectors(10_000)) {
   for (const entry of batch) exactBest = Math.max(exactBest, similarity(query, entry.vector));
 }
-const indexBest = (await container.services.faceIndex.search(query, { limit: 10, minSimilarity: -1 }))[0]
-  ?.similarity;
+const indexBest = (
+  await container.services.faceIndex.search(query, { model: engine.modelId, limit: 10, minSimilarity: -1 })
+)[0]?.similarity;
 console.log(
   `Best match of the query face: exact scan ${exactBest.toFixed(3)}, index ${indexBest?.toFixed(3)} (${probe.statusCode})`,
 );

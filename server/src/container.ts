@@ -37,6 +37,8 @@ import { DataExtractorService } from './services/data-extractor.service.ts';
 import { ExtractionPipeline } from './services/extraction-pipeline.ts';
 import { SearchRepository } from './repositories/search.repository.ts';
 import { FaceIndexService } from './services/face-index.service.ts';
+import { FaceModelRepository } from './repositories/face-model.repository.ts';
+import { FaceModelService } from './services/face-model.service.ts';
 import { AppSettingsRepository } from './repositories/app-settings.repository.ts';
 import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
@@ -95,8 +97,17 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
   const access = new AccessService(r.plans, r.seats);
-  const faceEngine = new LazyFaceEngine();
-  const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
+  // The active descriptor model (face_models) decides what uploads and crawls compute and what the index
+  // searches; a reindex switches it under running processes.
+  const faceModels = new FaceModelService(new FaceModelRepository(db));
+  const faceEngine = new LazyFaceEngine({ pipeline: () => faceModels.activePipeline() });
+  const faceIndex = new FaceIndexService(
+    db,
+    config.dataDir,
+    config.runWorkers ? 'writer' : 'reader',
+    log,
+    faceModels,
+  );
   const auditLog = new AuditService(r.audit);
   const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log, queryFaces);
@@ -153,6 +164,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     rateLimiter: new RateLimiter(config.rateLimit.enabled, new RateLimitRepository(db)),
     indexer,
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
+    faceModels,
     faceEngine,
     faceIndex,
     queryFaces,

@@ -6,9 +6,11 @@ import { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
+import { FaceModelRepository } from '../repositories/face-model.repository.ts';
 import { JobRepository } from '../repositories/job.repository.ts';
 import { WebIndexRepository } from '../repositories/web-index.repository.ts';
 import { CrawlService, type CrawlCounts } from '../services/crawl.service.ts';
+import { FaceModelService } from '../services/face-model.service.ts';
 import { IndexerService } from '../services/indexer.service.ts';
 import { CliError, runCli, withDatabase } from './cli-bootstrap.ts';
 
@@ -119,7 +121,9 @@ async function main(): Promise<number> {
     whenServerRuns: 'use POST /api/admin/crawl or the admin page instead.',
   } as const;
   return withDatabase(config, lockAs, async ({ db }) => {
-    const faceEngine = new LazyFaceEngine();
+    // Descriptors of the model the index searches with now (face_models), as the server computes them.
+    const faceModels = new FaceModelService(new FaceModelRepository(db));
+    const faceEngine = new LazyFaceEngine({ pipeline: () => faceModels.activePipeline() });
     try {
       return await crawl(config, db, faceEngine, values.resume, positionals);
     } finally {

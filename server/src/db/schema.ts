@@ -203,6 +203,8 @@ export interface FacesTable {
   /** Float32 little-endian, L2-normalised. */
   descriptor: Buffer;
   model_id: string;
+  /** The face of the previous model this one was re-derived from by a reindex (migration 0011). */
+  previous_face_id: number | null;
   created_at: CreatedAt;
 }
 
@@ -219,7 +221,29 @@ export interface FaceOptOutsTable {
   model_id: string;
   reason: string;
   created_by: number | null;
+  /** Set on an opt-out re-derived for another model from this one (migration 0011). */
+  derived_from: number | null;
   created_at: CreatedAt;
+}
+
+export type FaceModelState = 'active' | 'building' | 'retired';
+
+/**
+ * Descriptor models (migration 0011): the one searches use, the one a reindex builds beside it (with
+ * its resumable cursor and counts), and retired ones.
+ */
+export interface FaceModelsTable {
+  model_id: string;
+  dimensions: number;
+  state: FaceModelState;
+  cursor_image_id: Generated<number>;
+  images_done: Generated<number>;
+  images_unavailable: Generated<number>;
+  faces_added: Generated<number>;
+  faces_refused: Generated<number>;
+  started_at: DefaultedTimestamp;
+  activated_at: Timestamp | null;
+  retired_at: Timestamp | null;
 }
 
 export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
@@ -492,6 +516,7 @@ export interface Database {
   faces: FacesTable;
   face_index_log: FaceIndexLogTable;
   face_opt_outs: FaceOptOutsTable;
+  face_models: FaceModelsTable;
   searches: SearchesTable;
   search_results: SearchResultsTable;
   saved_searches: SavedSearchesTable;

@@ -1,4 +1,5 @@
 import { MATCH_THRESHOLD } from '@osint/contract/match-score';
+import { PIPELINE_CATALOG } from './pipeline/pipeline-catalog.ts';
 
 // The one similarity score the product shows, and the thresholds that decide what is searched and found.
 
@@ -31,6 +32,13 @@ export const MIN_INDEX_FACE_PX = 40;
  * below it (see server/src/face/README.md).
  */
 export const SIMILARITY_THRESHOLD = MATCH_THRESHOLD;
+
+/** The match threshold of the model whose vectors are compared (see PipelineInfo.matchThreshold). */
+export function matchThresholdOf(modelId: string): number {
+  const info = Object.values(PIPELINE_CATALOG).find((entry) => entry.modelId === modelId);
+  if (!info) throw new Error(`Unknown face model ${modelId}`);
+  return info.matchThreshold;
+}
 
 /**
  * Cosine similarity of two L2-normalised descriptors, i.e. their dot product: 1 for identical vectors,

@@ -262,6 +262,11 @@ export class CrawlRepository {
       .execute();
   }
 
+  /** The settings every crawl was run with (crawls.options), and whether it was the demo's. */
+  findAllOptions() {
+    return this.db.selectFrom('crawls').select(['id', 'is_demo', 'options']).orderBy('id').execute();
+  }
+
   async existsDemo(): Promise<boolean> {
     const row = await this.db
       .selectFrom('crawls')

@@ -388,16 +388,21 @@ export class DataExtractionRepository {
   }
 
   /**
-   * The faces in the images of each page, largest first, at most `perPage` a page: one query for every
-   * page of an extraction.
+   * The faces of one descriptor model in the images of each page, largest first, at most `perPage` a
+   * page: one query for every page of an extraction.
    */
-  async findFacesOnPages(pageIds: readonly number[], perPage: number): Promise<Map<number, FaceOnPage[]>> {
+  async findFacesOnPages(
+    pageIds: readonly number[],
+    perPage: number,
+    modelId: string,
+  ): Promise<Map<number, FaceOnPage[]>> {
     const byPage = new Map<number, FaceOnPage[]>();
     if (pageIds.length === 0) return byPage;
     const ranked = this.db
       .selectFrom('faces')
       .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
       .where('occ.page_id', 'in', [...pageIds])
+      .where('faces.model_id', '=', modelId)
       .select([
         'occ.page_id',
         'faces.id',

@@ -36,21 +36,24 @@ export class FaceVectorRepository implements FaceVectorSource {
   async changesSince(afterSeq: number, limit: number): Promise<FaceIndexChange[]> {
     const rows = await this.db
       .selectFrom('face_index_log as log')
-      .leftJoin('faces', (join) =>
-        join.onRef('faces.id', '=', 'log.face_id').on('faces.model_id', '=', this.modelId),
-      )
-      .select(['log.seq', 'log.face_id', 'log.op', 'faces.descriptor'])
+      .leftJoin('faces', 'faces.id', 'log.face_id')
+      .select(['log.seq', 'log.face_id', 'log.op', 'faces.descriptor', 'faces.model_id'])
       .where('log.seq', '>', afterSeq)
       .orderBy('log.seq')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
-      seq: row.seq,
-      faceId: row.face_id,
-      // A face of another model is not part of this index: its addition reads as absent.
-      op: row.op,
-      vector: row.op === 'add' && row.descriptor ? vectorFromBytes(row.descriptor) : undefined,
-    }));
+    return rows.map((row) => {
+      // A face of another model (a reindex building the next one) is not part of this index.
+      const otherModel = row.model_id !== null && row.model_id !== this.modelId;
+      return {
+        seq: row.seq,
+        faceId: row.face_id,
+        op: row.op,
+        vector:
+          row.op === 'add' && row.descriptor && !otherModel ? vectorFromBytes(row.descriptor) : undefined,
+        ...(otherModel ? { otherModel } : {}),
+      };
+    });
   }
 
   async *allVectors(batchSize: number): AsyncIterable<FaceVectorEntry[]> {

@@ -44,6 +44,27 @@ export interface FaceRecord {
   /** L2-normalised; stored as float32 little-endian bytes. */
   descriptor: Float32Array;
   modelId: string;
+  /** The face of the previous model this one replaces (a reindex); see migration 0011. */
+  previousFaceId?: number | null;
+}
+
+/** A face as an opt-out deals with it: where it is, and its descriptor of its model. */
+export interface FaceInImage {
+  id: number;
+  imageId: number;
+  box: { x: number; y: number; width: number; height: number };
+  descriptor: Float32Array;
+  modelId: string;
+}
+
+/** An opt-out with what a face of another model needs to inherit it. */
+export interface OptOutRecord {
+  id: number;
+  descriptor: Float32Array;
+  reason: string;
+  createdBy: number | null;
+  /** The opt-out this one was re-derived from (for another model), or null for an original one. */
+  derivedFrom: number | null;
 }
 
 export interface StoredDescriptor {
@@ -258,6 +279,7 @@ export class WebIndexRepository {
           quality: face.quality,
           descriptor: descriptorBytes(face.descriptor),
           model_id: face.modelId,
+          previous_face_id: face.previousFaceId ?? null,
         })),
       )
       .returning('id')
@@ -268,18 +290,22 @@ export class WebIndexRepository {
   }
 
   /**
-   * Deletes faces, logs their `remove` and lowers their images' face counts; call inside a
-   * transaction holding lockFaceIndexLog(). Returns the ids that existed.
+   * Deletes faces, logs their `remove` and lowers their images' face counts (for faces of the active
+   * model, which the counts are of); call inside a transaction holding lockFaceIndexLog(). Returns the
+   * faces that existed.
    */
-  async deleteFaces(faceIds: readonly number[]): Promise<number[]> {
+  async deleteFaces(faceIds: readonly number[]): Promise<FaceInImage[]> {
     if (faceIds.length === 0) return [];
     const deleted = await this.db
       .deleteFrom('faces')
       .where('id', 'in', [...faceIds])
-      .returning(['id', 'image_id'])
+      .returning(['id', 'image_id', 'box_x', 'box_y', 'box_width', 'box_height', 'descriptor', 'model_id'])
       .execute();
+    const active = await this.findActiveModelId();
     const perImage = new Map<number, number>();
-    for (const row of deleted) perImage.set(row.image_id, (perImage.get(row.image_id) ?? 0) + 1);
+    for (const row of deleted) {
+      if (row.model_id === active) perImage.set(row.image_id, (perImage.get(row.image_id) ?? 0) + 1);
+    }
     for (const [imageId, count] of perImage) {
       await this.db
         .updateTable('images')
@@ -287,9 +313,34 @@ export class WebIndexRepository {
         .where('id', '=', imageId)
         .execute();
     }
-    const ids = deleted.map((row) => row.id);
-    await this.appendIndexLog(ids, 'remove');
-    return ids;
+    await this.appendIndexLog(
+      deleted.map((row) => row.id),
+      'remove',
+    );
+    return deleted.map(toFaceInImage);
+  }
+
+  /** The faces of models other than `modelId` in the given images (while a reindex builds a model). */
+  async findFacesOfOtherModels(imageIds: readonly number[], modelId: string): Promise<FaceInImage[]> {
+    if (imageIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('faces')
+      .select(['id', 'image_id', 'box_x', 'box_y', 'box_width', 'box_height', 'descriptor', 'model_id'])
+      .where('image_id', 'in', [...imageIds])
+      .where('model_id', '<>', modelId)
+      .orderBy('id')
+      .execute();
+    return rows.map(toFaceInImage);
+  }
+
+  /** The descriptor model searches use (face_models, migration 0011). */
+  async findActiveModelId(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('face_models')
+      .select('model_id')
+      .where('state', '=', 'active')
+      .executeTakeFirst();
+    return row?.model_id;
   }
 
   async findFaceById(faceId: number) {
@@ -348,11 +399,30 @@ export class WebIndexRepository {
     return rows.map((row) => vectorFromBytes(row.descriptor));
   }
 
+  /** Every opt-out of one model, re-derived ones included. */
+  async findOptOutsOfModel(modelId: string): Promise<OptOutRecord[]> {
+    const rows = await this.db
+      .selectFrom('face_opt_outs')
+      .select(['id', 'descriptor', 'reason', 'created_by', 'derived_from'])
+      .where('model_id', '=', modelId)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      descriptor: vectorFromBytes(row.descriptor),
+      reason: row.reason,
+      createdBy: row.created_by,
+      derivedFrom: row.derived_from,
+    }));
+  }
+
   async insertOptOut(optOut: {
     descriptor: Float32Array;
     modelId: string;
     reason: string;
     createdBy: number | null;
+    /** For an opt-out re-derived for another model: the original opt-out. */
+    derivedFrom?: number | null;
   }): Promise<number> {
     const row = await this.db
       .insertInto('face_opt_outs')
@@ -361,17 +431,19 @@ export class WebIndexRepository {
         model_id: optOut.modelId,
         reason: optOut.reason,
         created_by: optOut.createdBy,
+        derived_from: optOut.derivedFrom ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
   }
 
-  /** Newest first, with the e-mail of the admin who added each. */
+  /** Newest first, with the e-mail of the admin who added each; re-derived copies are not listed. */
   findOptOuts(page: { limit: number; offset: number }) {
     return this.db
       .selectFrom('face_opt_outs')
       .leftJoin('users', 'users.id', 'face_opt_outs.created_by')
+      .where('face_opt_outs.derived_from', 'is', null)
       .select([
         'face_opt_outs.id',
         'face_opt_outs.model_id',
@@ -384,4 +456,23 @@ export class WebIndexRepository {
       .offset(page.offset)
       .execute();
   }
+}
+
+function toFaceInImage(row: {
+  id: number;
+  image_id: number;
+  box_x: number;
+  box_y: number;
+  box_width: number;
+  box_height: number;
+  descriptor: Buffer;
+  model_id: string;
+}): FaceInImage {
+  return {
+    id: row.id,
+    imageId: row.image_id,
+    box: { x: row.box_x, y: row.box_y, width: row.box_width, height: row.box_height },
+    descriptor: vectorFromBytes(row.descriptor),
+    modelId: row.model_id,
+  };
 }

@@ -44,7 +44,7 @@ export interface DemoCrawlTarget {
  * Per-crawl settings kept in crawls.options. Only this service writes them (never a request body):
  * they can open the SSRF guard for one address, as the demo crawl needs.
  */
-interface StoredCrawlOptions {
+export interface StoredCrawlOptions {
   allowedPorts?: number[];
   trustedAddresses?: string[];
   /** Host name → IP address, instead of DNS. */
@@ -122,7 +122,7 @@ function toView(row: CrawlRow): CrawlView {
 }
 
 /** Host names in the map resolve to their pinned address; everything else goes to DNS. */
-function pinnedResolver(hostAddresses: Record<string, string>) {
+export function pinnedResolver(hostAddresses: Record<string, string>) {
   return async (hostname: string): Promise<ResolvedAddress[]> => {
     const pinned = hostAddresses[hostname.toLowerCase()];
     if (pinned) return [{ address: pinned, family: net.isIP(pinned) }];

@@ -14,7 +14,7 @@ import type {
   PageText,
   ResultInput,
 } from '../extractor/analysis-types.ts';
-import { SIMILARITY_THRESHOLD, similarity } from '../face/similarity.ts';
+import { matchThresholdOf, similarity } from '../face/similarity.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type {
@@ -23,7 +23,7 @@ import type {
   NewExtractionResult,
   SearchResultToAnalyse,
 } from '../repositories/data-extraction.repository.ts';
-import { SHIPPED_MODEL } from './face-index.service.ts';
+import { FaceModelMismatchError } from './face-index.service.ts';
 import type { MailService } from './mail.service.ts';
 
 export interface ExtractionJobPayload {
@@ -32,9 +32,11 @@ export interface ExtractionJobPayload {
 
 /** The face index as the job needs it (FaceIndexService). */
 export interface FaceLookup {
+  /** The descriptor model searches use now; faces of another model are not looked up. */
+  activeModelId(): Promise<string>;
   search(
     query: Float32Array,
-    options: { limit: number; minSimilarity: number },
+    options: { model: string; limit: number; minSimilarity: number },
   ): Promise<Array<{ faceId: number; similarity: number }>>;
 }
 
@@ -112,13 +114,20 @@ export class ExtractionPipeline {
     const faceIds = [...new Set(rows.flatMap((row) => (row.face_id === null ? [] : [row.face_id])))];
     // Two queries for the whole search, not two per result.
     const imageIds = [...new Set(rows.flatMap((row) => (row.image_id === null ? [] : [row.image_id])))];
+    // Only faces of the model searches use are compared (while a reindex runs, the faces of the model it
+    // builds sit beside them; vectors of two models are never compared).
+    const model = await this.faces.activeModelId();
     const [facesOnPages, ownFaces, captioned] = await Promise.all([
       // One more than kept: the result's own face is among them.
-      this.extractions.findFacesOnPages(pageIds, MAX_FACES_PER_PAGE + 1),
+      this.extractions.findFacesOnPages(pageIds, MAX_FACES_PER_PAGE + 1, model),
       this.extractions.findFaceDescriptors(faceIds),
       this.extractions.findCaptionedOccurrences(imageIds),
     ]);
-    const ownDescriptors = new Map(ownFaces.map((face) => [face.id, toDescriptor(face.descriptor)]));
+    const ownDescriptors = new Map(
+      ownFaces
+        .filter((face) => face.model_id === model)
+        .map((face) => [face.id, toDescriptor(face.descriptor)]),
+    );
     const appearances = new Map<number, Promise<FaceSightingInput[]>>();
     const inputs: ResultInput[] = [];
     const sightings: FaceSightingInput[] = [];
@@ -148,7 +157,7 @@ export class ExtractionPipeline {
           .filter((face) => face.image_id === row.image_id || (face.captioned && Boolean(row.caption)))
           .slice(0, MAX_FACES_PER_PAGE);
         const own = row.face_id === null ? undefined : ownDescriptors.get(row.face_id);
-        sightings.push(...(await this.sightingsOf(row, others, own, appearances)));
+        sightings.push(...(await this.sightingsOf(row, others, own, model, appearances)));
       }
       if (Date.now() - lastProgress >= PROGRESS_INTERVAL_MS || index === rows.length - 1) {
         lastProgress = Date.now();
@@ -270,17 +279,18 @@ export class ExtractionPipeline {
     row: SearchResultToAnalyse,
     others: readonly FaceOnPage[],
     ownDescriptor: Float32Array | undefined,
+    model: string,
     appearances: Map<number, Promise<FaceSightingInput[]>>,
   ): Promise<FaceSightingInput[]> {
     const found: FaceSightingInput[] = [];
     for (const face of others) {
-      if (face.model_id !== SHIPPED_MODEL.modelId) continue;
+      if (face.model_id !== model) continue;
       const descriptor = toDescriptor(face.descriptor);
       // The subject again (a second photo of them on the page) is not a connection.
-      if (ownDescriptor && similarity(ownDescriptor, descriptor) >= SIMILARITY_THRESHOLD) continue;
+      if (ownDescriptor && similarity(ownDescriptor, descriptor) >= matchThresholdOf(model)) continue;
       let lookup = appearances.get(face.id);
       if (!lookup) {
-        lookup = this.appearancesOf(face.id, face.image_id, descriptor);
+        lookup = this.appearancesOf(face.id, face.image_id, descriptor, model);
         appearances.set(face.id, lookup);
       }
       for (const sighting of await lookup) {
@@ -295,11 +305,20 @@ export class ExtractionPipeline {
     faceId: number,
     imageId: number,
     descriptor: Float32Array,
+    model: string,
   ): Promise<FaceSightingInput[]> {
-    const hits = await this.faces.search(descriptor, {
-      limit: FACE_INDEX_LIMIT,
-      minSimilarity: SIMILARITY_THRESHOLD,
-    });
+    let hits: Array<{ faceId: number; similarity: number }>;
+    try {
+      hits = await this.faces.search(descriptor, {
+        model,
+        limit: FACE_INDEX_LIMIT,
+        minSimilarity: matchThresholdOf(model),
+      });
+    } catch (error) {
+      // A reindex switched models during the job: this face is only looked up on its own pages.
+      if (!(error instanceof FaceModelMismatchError)) throw error;
+      hits = [];
+    }
     const faceIds = [...new Set([faceId, ...hits.map((hit) => hit.faceId)])];
     const pages = await this.extractions.findFaceAppearances(faceIds, MAX_SIGHTINGS_PER_FACE);
     return pages.map((a) => ({

@@ -6,65 +6,171 @@ import { FaceIndexStore } from '../face/index/face-index-store.ts';
 import { FaceIndexSync } from '../face/index/face-index-sync.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../face/pipeline/pipeline-catalog.ts';
 import { FaceVectorRepository } from '../repositories/face-vector.repository.ts';
+import type { FaceModel, FaceModelService } from './face-model.service.ts';
 
+/** The shipped pipeline's model id and dimensions (what a fresh install indexes with). */
 export const SHIPPED_MODEL = PIPELINE_CATALOG[SHIPPED_PIPELINE];
 
+/** Where face index snapshots live under DATA_DIR. */
+export function faceIndexRoot(dataDir: string): string {
+  return path.join(dataDir, 'face-index');
+}
+
+/** The snapshots of `model` under DATA_DIR: `face-index/<model folder>/`. */
+export function faceIndexStoreFor(dataDir: string, model: string): FaceIndexStore {
+  return FaceIndexStore.forModel(faceIndexRoot(dataDir), model);
+}
+
 /**
- * This process's view of the face index: a usearch snapshot under DATA_DIR/face-index plus the change
- * log applied since. The process that runs workers writes snapshots; API-only processes read them.
+ * A query descriptor of another model than the index's. Vectors of two models are never compared: the
+ * caller answers as for a face that is no longer available (the upload must be analysed again).
+ */
+export class FaceModelMismatchError extends Error {
+  constructor(
+    readonly queryModel: string,
+    readonly indexModel: string,
+  ) {
+    super(`query descriptor of ${queryModel}, index of ${indexModel}`);
+    this.name = 'FaceModelMismatchError';
+  }
+}
+
+interface ModelIndex {
+  model: FaceModel;
+  sync: FaceIndexSync;
+  opened: Promise<void>;
+}
+
+/**
+ * This process's view of the face index of the active descriptor model: a usearch snapshot under
+ * DATA_DIR/face-index/<model> plus the change log applied since. The process that runs workers writes
+ * snapshots; API-only processes read them.
+ *
+ * The active model is read from the database before every search and on every poll: when a reindex
+ * switches models, the process opens the new model's snapshot (published by the reindex before the
+ * switch), catches it up from the change log and drops the old index, without a restart. A query of
+ * another model than the active one is refused (FaceModelMismatchError), never searched.
  */
 export class FaceIndexService {
-  private readonly sync: FaceIndexSync;
-  private opened: Promise<void> | undefined;
+  private current: ModelIndex | undefined;
+  /** Serialises model switches, so two searches at the switch open the new index once. */
+  private switching: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private started: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
-    db: Db,
-    dataDir: string,
-    role: 'writer' | 'reader',
-    log: FastifyBaseLogger,
-    pollIntervalMs = 1000,
-  ) {
-    this.sync = new FaceIndexSync({
-      source: new FaceVectorRepository(db, SHIPPED_MODEL.modelId),
-      index: { dimensions: SHIPPED_MODEL.dimensions },
-      store: dataDir === ':memory:' ? undefined : new FaceIndexStore(path.join(dataDir, 'face-index')),
-      role,
-      model: SHIPPED_MODEL.modelId,
-      pollIntervalMs,
-      onError: (error) => log.error({ err: error }, 'face index sync failed'),
-    });
-  }
+    private readonly db: Db,
+    private readonly dataDir: string,
+    private readonly role: 'writer' | 'reader',
+    private readonly log: FastifyBaseLogger,
+    private readonly models: Pick<FaceModelService, 'active'>,
+    private readonly pollIntervalMs = 1000,
+  ) {}
 
-  /** Length of the vectors this index holds (a query of another length is from another model). */
-  get dimensions(): number {
-    return SHIPPED_MODEL.dimensions;
-  }
-
-  /** Opens (or builds) the index and follows the change log from then on. */
+  /** Opens (or builds) the active model's index and follows the change log and the active model. */
   start(): Promise<void> {
-    this.opened ??= this.sync.open().then(() => this.sync.start());
-    return this.opened;
+    this.started ??= this.indexOfActiveModel().then(
+      () => this.scheduleModelPoll(),
+      (error: unknown) => {
+        this.started = undefined; // a database that is down now may answer on the next search
+        throw error;
+      },
+    );
+    return this.started;
   }
 
-  /** Searches with every change committed so far applied, so a face indexed a moment ago is found. */
+  /** The active model's id, as searches use it now. */
+  async activeModelId(): Promise<string> {
+    return (await this.models.active()).modelId;
+  }
+
+  /**
+   * Searches with every change committed so far applied, so a face indexed a moment ago is found.
+   * `model` is the model of the query descriptor; it must be the active one.
+   */
   async search(
     query: Float32Array,
-    options: { limit: number; minSimilarity: number },
+    options: { model: string; limit: number; minSimilarity: number },
   ): Promise<FaceIndexHit[]> {
+    const { model, ...searchOptions } = options;
     await this.start();
-    await this.sync.refresh();
-    return this.sync.index.search(query, options);
+    const index = await this.indexOfActiveModel();
+    if (model !== index.model.modelId) throw new FaceModelMismatchError(model, index.model.modelId);
+    await index.sync.refresh();
+    return index.sync.index.search(query, searchOptions);
   }
 
   /** Faces in this process's index, with every change committed so far applied (as a search sees it). */
   async size(): Promise<number> {
     await this.start();
-    await this.sync.refresh();
-    return this.sync.index.count();
+    const index = await this.indexOfActiveModel();
+    await index.sync.refresh();
+    return index.sync.index.count();
   }
 
   async stop(): Promise<void> {
-    if (this.opened) await this.opened.catch(() => undefined);
-    await this.sync.stop();
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.started?.catch(() => undefined);
+    await this.switching.catch(() => undefined);
+    const current = this.current;
+    this.current = undefined;
+    if (current) {
+      await current.opened.catch(() => undefined);
+      await current.sync.stop();
+    }
+  }
+
+  /** The open index of the active model; opens it (and drops the previous model's) after a switch. */
+  private async indexOfActiveModel(): Promise<ModelIndex> {
+    const model = await this.models.active();
+    const current = this.current;
+    if (current && current.model.modelId === model.modelId) {
+      await current.opened;
+      return current;
+    }
+    const next = this.switching.then(() => this.switchTo(model));
+    this.switching = next.catch(() => undefined);
+    return next;
+  }
+
+  private async switchTo(model: FaceModel): Promise<ModelIndex> {
+    const previous = this.current;
+    if (previous && previous.model.modelId === model.modelId) {
+      await previous.opened;
+      return previous;
+    }
+    const sync = new FaceIndexSync({
+      source: new FaceVectorRepository(this.db, model.modelId),
+      index: { dimensions: model.dimensions },
+      store: this.dataDir === ':memory:' ? undefined : faceIndexStoreFor(this.dataDir, model.modelId),
+      role: this.role,
+      model: model.modelId,
+      pollIntervalMs: this.pollIntervalMs,
+      onError: (error) => this.log.error({ err: error }, 'face index sync failed'),
+    });
+    const opened = sync.open().then(() => {
+      if (!this.stopped) sync.start();
+    });
+    const next: ModelIndex = { model, sync, opened };
+    await opened;
+    this.current = next;
+    if (previous) {
+      this.log.info({ from: previous.model.modelId, to: model.modelId }, 'face index switched model');
+      await previous.sync.stop();
+    }
+    return next;
+  }
+
+  /** Follows the active model between searches too, so that the writer moves to a new model on its own. */
+  private scheduleModelPoll(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.indexOfActiveModel()
+        .catch((error: unknown) => this.log.error({ err: error }, 'face index model check failed'))
+        .finally(() => this.scheduleModelPoll());
+    }, this.pollIntervalMs);
+    this.timer.unref();
   }
 }

@@ -3,12 +3,17 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CrawledImage, CrawledPage, ImageOccurrence } from '../crawler/crawler.ts';
 import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
+import { pairFaces } from '../face/face-box-overlap.ts';
 import { ImageDecodeError } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
-import { isIndexableFace, similarity, SIMILARITY_THRESHOLD } from '../face/similarity.ts';
+import { isIndexableFace, matchThresholdOf, similarity } from '../face/similarity.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
-import type { OccurrenceRecord, WebIndexRepository } from '../repositories/web-index.repository.ts';
+import type {
+  FaceInImage,
+  OccurrenceRecord,
+  WebIndexRepository,
+} from '../repositories/web-index.repository.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 
 /** Faces compared per query while looking for indexed faces that match a new opt-out. */
@@ -146,9 +151,17 @@ export class IndexerService {
       // Under the log lock, an opt-out added by another process is either visible here or will see
       // (and remove) the faces inserted below.
       await tx.lockFaceIndexLog();
+      // A reindex switched models (under the same lock) while this image was analysed: its descriptors
+      // are of the old model, which nothing searches any more. The crawler retries the image, and the
+      // engine of the new model analyses it.
+      const active = await tx.findActiveModelId();
+      if (active !== undefined && active !== engine.modelId) {
+        throw new Error(`the face model changed to ${active} while the image was analysed`);
+      }
       const optOuts = await tx.findOptOutDescriptors(engine.modelId);
+      const threshold = matchThresholdOf(engine.modelId);
       const kept = indexable.filter(
-        (face) => !optOuts.some((optOut) => similarity(optOut, face.descriptor) >= SIMILARITY_THRESHOLD),
+        (face) => !optOuts.some((optOut) => similarity(optOut, face.descriptor) >= threshold),
       );
       const imageId = await tx.insertImage({
         contentHash: image.sha256,
@@ -187,6 +200,11 @@ export class IndexerService {
    * search now and is refused by every later crawl. The face is an indexed one (`faceId`) or one the
    * admin found in an uploaded photo (`faceHash` from upload-image: a person asking to be removed
    * usually sends a photo, not a face of the index).
+   *
+   * While a reindex builds another model beside the active one, the faces of that model in the same
+   * images as the removed ones (overlapping boxes: the same person) are removed too, and their
+   * descriptors become opt-outs of that model derived from this one: the person stays removed after the
+   * switch, and crawls under the new model refuse them.
    */
   async optOutFace(request: {
     faceId?: number | undefined;
@@ -199,12 +217,13 @@ export class IndexerService {
     const adminId = request.admin?.id ?? null;
     const { descriptor, modelId, faceId } = await this.faceToOptOut(request);
     const matches = new Set(faceId === undefined ? [] : [faceId]);
+    const threshold = matchThresholdOf(modelId);
     const scan = async (repository: WebIndexRepository, afterId: number): Promise<number> => {
       let lastId = afterId;
       for (;;) {
         const batch = await repository.findDescriptorsAfter(modelId, lastId, OPT_OUT_SCAN_BATCH);
         for (const candidate of batch) {
-          if (similarity(descriptor, candidate.descriptor) >= SIMILARITY_THRESHOLD) matches.add(candidate.id);
+          if (similarity(descriptor, candidate.descriptor) >= threshold) matches.add(candidate.id);
         }
         if (batch.length === 0) return lastId;
         lastId = batch.at(-1)!.id;
@@ -219,6 +238,7 @@ export class IndexerService {
       await scan(tx, scannedUpTo);
       const id = await tx.insertOptOut({ descriptor, modelId, reason, createdBy: adminId });
       const removed = await tx.deleteFaces([...matches]);
+      await this.removeOtherModelsTwins(tx, removed, { id, modelId, reason, createdBy: adminId });
       return { id, removedFaces: removed.length };
     });
     await this.audit.insert({
@@ -240,12 +260,55 @@ export class IndexerService {
     if (request.faceHash !== undefined) {
       const face =
         request.admin && (await this.queryFaces?.open(request.faceHash, request.admin.organizationId));
-      if (!face) throw badRequest('The selected face is no longer available. Please upload the photo again.');
-      return { descriptor: face.descriptor, modelId: (await this.faceEngine.get()).modelId };
+      // A photo analysed before a reindex switched models: analysed again, it gives a descriptor of the
+      // model the index uses now.
+      const active = face && (await this.webIndex.findActiveModelId());
+      if (!face || (active !== undefined && face.modelId !== active)) {
+        throw badRequest('The selected face is no longer available. Please upload the photo again.');
+      }
+      return { descriptor: face.descriptor, modelId: face.modelId };
     }
     const face = request.faceId === undefined ? undefined : await this.webIndex.findFaceById(request.faceId);
     if (!face) throw notFound('Face not found.');
     return { descriptor: face.descriptor, modelId: face.model_id, faceId: face.id };
+  }
+
+  /**
+   * Faces of other models in the images of `removed`, paired with them by box: each is deleted, and its
+   * descriptor becomes an opt-out of its own model derived from `optOut`. Call in the opt-out's
+   * transaction (it holds the log lock, so a reindex storing an image's faces runs before or after).
+   */
+  private async removeOtherModelsTwins(
+    tx: WebIndexRepository,
+    removed: readonly FaceInImage[],
+    optOut: { id: number; modelId: string; reason: string; createdBy: number | null },
+  ): Promise<void> {
+    const others = await tx.findFacesOfOtherModels(
+      [...new Set(removed.map((face) => face.imageId))],
+      optOut.modelId,
+    );
+    if (others.length === 0) return;
+    const twins: FaceInImage[] = [];
+    for (const imageId of new Set(others.map((face) => face.imageId))) {
+      const candidates = others.filter((face) => face.imageId === imageId);
+      const pairs = pairFaces(
+        candidates,
+        removed.filter((face) => face.imageId === imageId),
+      );
+      candidates.forEach((face, i) => {
+        if (pairs[i] !== undefined) twins.push(face);
+      });
+    }
+    for (const twin of twins) {
+      await tx.insertOptOut({
+        descriptor: twin.descriptor,
+        modelId: twin.modelId,
+        reason: optOut.reason,
+        createdBy: optOut.createdBy,
+        derivedFrom: optOut.id,
+      });
+    }
+    await tx.deleteFaces(twins.map((twin) => twin.id));
   }
 
   async listOptOuts(page: { page: number; pageSize: number }): Promise<OptOutRow[]> {

@@ -3,6 +3,8 @@ import type { AppSettingsRepository } from '../repositories/app-settings.reposit
 
 export interface QueryFace {
   descriptor: Float32Array;
+  /** The descriptor model that computed it: it is only ever searched against vectors of that model. */
+  modelId: string;
   organizationId: number;
   userId: number;
   expiresAt: number;
@@ -14,11 +16,17 @@ export const QUERY_FACE_TTL_MS = 30 * 60_000;
 /** Longest token the routes accept: a 512-dimension descriptor still fits (128 gives ~750 characters). */
 export const QUERY_FACE_TOKEN_MAX_LENGTH = 3072;
 
-const VERSION = 1;
+/** 2: the descriptor's model id is sealed with it. */
+const VERSION = 2;
+/** Tokens sealed before model ids were: their descriptors are all of the model shipped then. */
+const VERSION_WITHOUT_MODEL = 1;
+const MODEL_OF_VERSION_1 = 'blazeface+dlib128-5pt@1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** expiresAt (float64 ms) + organizationId (uint32) + userId (uint32). */
 const HEADER_BYTES = 16;
+/** Longest model id a token carries (its length is one byte). */
+const MAX_MODEL_ID_BYTES = 255;
 const SETTING_KEY = 'query_face_key';
 
 /**
@@ -28,7 +36,10 @@ const SETTING_KEY = 'query_face_key';
  * is never stored. The key comes from QUERY_FACE_KEY, or is generated once and kept in the database
  * (app_settings) so that every process over that database agrees on it without configuration.
  *
- * Token: base64url(version ‖ iv ‖ ciphertext ‖ tag); the version byte is authenticated too.
+ * Token: base64url(version ‖ iv ‖ ciphertext ‖ tag); the version byte is authenticated too. The
+ * plaintext is expiry ‖ organization ‖ user ‖ model id length ‖ model id ‖ descriptor: the model id
+ * travels with the descriptor, so a face of one model is never searched against another model's vectors
+ * (after a reindex switches models, older tokens are refused).
  */
 export class QueryFaceTokens {
   private key: Promise<Buffer> | undefined;
@@ -41,13 +52,18 @@ export class QueryFaceTokens {
 
   async seal(face: Omit<QueryFace, 'expiresAt'>, now = Date.now()): Promise<string> {
     const key = await this.getKey();
-    const plain = Buffer.alloc(HEADER_BYTES + face.descriptor.byteLength);
+    const model = Buffer.from(face.modelId, 'utf8');
+    if (model.length === 0 || model.length > MAX_MODEL_ID_BYTES) throw new Error('bad face model id');
+    const descriptorAt = HEADER_BYTES + 1 + model.length;
+    const plain = Buffer.alloc(descriptorAt + face.descriptor.byteLength);
     plain.writeDoubleLE(now + this.ttlMs, 0);
     plain.writeUInt32LE(face.organizationId, 8);
     plain.writeUInt32LE(face.userId, 12);
+    plain.writeUInt8(model.length, HEADER_BYTES);
+    model.copy(plain, HEADER_BYTES + 1);
     Buffer.from(face.descriptor.buffer, face.descriptor.byteOffset, face.descriptor.byteLength).copy(
       plain,
-      HEADER_BYTES,
+      descriptorAt,
     );
     const iv = randomBytes(IV_BYTES);
     const version = Buffer.of(VERSION);
@@ -61,7 +77,9 @@ export class QueryFaceTokens {
   async open(token: string, organizationId: number, now = Date.now()): Promise<QueryFace | undefined> {
     if (token.length > QUERY_FACE_TOKEN_MAX_LENGTH || !/^[\w-]+$/.test(token)) return undefined;
     const bytes = Buffer.from(token, 'base64url');
-    if (bytes.length < 1 + IV_BYTES + HEADER_BYTES + 4 + TAG_BYTES || bytes[0] !== VERSION) return undefined;
+    const version = bytes[0];
+    if (bytes.length < 1 + IV_BYTES + HEADER_BYTES + 4 + TAG_BYTES) return undefined;
+    if (version !== VERSION && version !== VERSION_WITHOUT_MODEL) return undefined;
     const key = await this.getKey();
     let plain: Buffer;
     try {
@@ -76,12 +94,22 @@ export class QueryFaceTokens {
       return undefined; // altered, truncated, or sealed with another key
     }
     const expiresAt = plain.readDoubleLE(0);
+    let modelId = MODEL_OF_VERSION_1;
+    let descriptorAt = HEADER_BYTES;
+    if (version === VERSION) {
+      const length = plain.readUInt8(HEADER_BYTES);
+      modelId = plain.toString('utf8', HEADER_BYTES + 1, HEADER_BYTES + 1 + length);
+      descriptorAt = HEADER_BYTES + 1 + length;
+    }
+    const descriptorBytes = plain.subarray(descriptorAt);
+    if (descriptorBytes.length === 0 || descriptorBytes.length % 4 !== 0) return undefined;
     const face: QueryFace = {
       expiresAt,
       organizationId: plain.readUInt32LE(8),
       userId: plain.readUInt32LE(12),
+      modelId,
       // A copy, so the descriptor is aligned and owns its memory.
-      descriptor: new Float32Array(new Uint8Array(plain.subarray(HEADER_BYTES)).buffer),
+      descriptor: new Float32Array(new Uint8Array(descriptorBytes).buffer),
     };
     if (!(expiresAt > now) || face.organizationId !== organizationId) return undefined;
     return face;

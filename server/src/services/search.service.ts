@@ -13,13 +13,13 @@ import {
   l2Normalise,
   MIN_QUERY_FACE_PX,
   RELIABLE_QUERY_FACE_PX,
-  SIMILARITY_THRESHOLD,
+  matchThresholdOf,
 } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { FaceSighting, NewSearchResult, SearchRepository } from '../repositories/search.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { AccessService } from './access.service.ts';
-import type { FaceIndexService } from './face-index.service.ts';
+import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { AuthUser } from './session.service.ts';
 
@@ -94,6 +94,7 @@ export class SearchService {
       searchable.map(async ({ face, box }, i) => ({
         hash: await this.tokens.seal({
           descriptor: face.descriptor,
+          modelId: engine.modelId,
           organizationId: user.organizationId,
           userId: user.id,
         }),
@@ -119,18 +120,23 @@ export class SearchService {
   async search(user: AuthUser, hashes: string[], type: SearchType): Promise<SearchAnswer> {
     const access = await this.access.require(user);
     const started = performance.now();
-    const descriptors = await Promise.all(
-      hashes.map(async (hash) => (await this.tokens.open(hash, user.organizationId))?.descriptor),
-    );
-    // A token of another face model (before a reindex switched models) cannot be compared with the index.
-    if (descriptors.length === 0 || descriptors.some((d) => d?.length !== this.index.dimensions)) {
-      throw badRequest('The selected face is no longer available. Please upload the photo again.');
+    const faces = await Promise.all(hashes.map((hash) => this.tokens.open(hash, user.organizationId)));
+    const model = faces[0]?.modelId;
+    // Faces of two descriptor models (uploads on both sides of a reindex's switch) cannot be averaged.
+    if (faces.length === 0 || faces.some((face) => !face || face.modelId !== model)) throw faceGone();
+    const query = l2Normalise(averageOf(faces.map((face) => face!.descriptor)));
+    let hits;
+    try {
+      hits = await this.index.search(query, {
+        model: model!,
+        limit: MAX_INDEX_HITS,
+        minSimilarity: matchThresholdOf(model!),
+      });
+    } catch (error) {
+      // An upload analysed before a reindex switched models: its descriptor is not comparable any more.
+      if (error instanceof FaceModelMismatchError) throw faceGone();
+      throw error;
     }
-    const query = l2Normalise(averageOf(descriptors as Float32Array[]));
-    const hits = await this.index.search(query, {
-      limit: MAX_INDEX_HITS,
-      minSimilarity: SIMILARITY_THRESHOLD,
-    });
     const similarityByFace = new Map(hits.map((hit) => [hit.faceId, hit.similarity]));
     const sightings = (await this.searches.findSightings(hits.map((hit) => hit.faceId)))
       .filter((s) => this.isSocialMedia(s.sourceUrl) === (type === 'SOCIAL_MEDIA_SEARCH'))
@@ -226,6 +232,7 @@ function wholePixels(box: { x: number; y: number; width: number; height: number 
     height: Math.round(box.height),
   };
 }
+const faceGone = () => badRequest('The selected face is no longer available. Please upload the photo again.');
 
 function averageOf(vectors: Float32Array[]): Float32Array {
   const sum = new Float32Array(vectors[0]!.length);

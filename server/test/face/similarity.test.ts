@@ -8,9 +8,12 @@ import {
   MIN_INDEX_FACE_PX,
   MIN_QUERY_FACE_PX,
   RELIABLE_QUERY_FACE_PX,
+  matchThresholdOf,
   SIMILARITY_THRESHOLD,
   similarity,
 } from '../../src/face/similarity.ts';
+import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../../src/face/pipeline/pipeline-catalog.ts';
+import { MATCH_THRESHOLD, matchBandLabel, STRONG_MATCH_THRESHOLD } from '@osint/contract/match-score';
 
 describe('similarity', () => {
   it('is the cosine of normalised descriptors', () => {
@@ -28,6 +31,23 @@ describe('similarity', () => {
   it('has a threshold between unrelated and identical faces', () => {
     expect(SIMILARITY_THRESHOLD).toBeGreaterThan(0);
     expect(SIMILARITY_THRESHOLD).toBeLessThan(1);
+  });
+
+  it('compares each model at its own threshold: the shipped one is the threshold users are shown', () => {
+    const shipped = PIPELINE_CATALOG[SHIPPED_PIPELINE];
+    expect(matchThresholdOf(shipped.modelId)).toBe(SIMILARITY_THRESHOLD);
+    expect(SIMILARITY_THRESHOLD).toBe(MATCH_THRESHOLD);
+    expect(STRONG_MATCH_THRESHOLD).toBeGreaterThan(MATCH_THRESHOLD);
+    // The previous model's scores live on another scale: its own threshold, not the shipped one.
+    expect(matchThresholdOf(PIPELINE_CATALOG['blazeface-dlib'].modelId)).toBe(0.93);
+    expect(() => matchThresholdOf('no-such-model@1')).toThrow(/Unknown face model/);
+  });
+
+  it('names the band of a score the same way for screens and reports', () => {
+    expect(matchBandLabel(STRONG_MATCH_THRESHOLD)).toBe('Very likely same person');
+    expect(matchBandLabel(0.99)).toBe('Very likely same person');
+    expect(matchBandLabel(MATCH_THRESHOLD)).toBe('Possible match');
+    expect(matchBandLabel(STRONG_MATCH_THRESHOLD - 0.001)).toBe('Possible match');
   });
 
   it('offers faces for search from 64 px, marks them small under 128 px, and indexes them from 40 px', () => {

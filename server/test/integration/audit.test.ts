@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_STAFF_LABEL, type AuditPage } from '@osint/contract/audit';
+import { SHIPPED_MODEL } from '../../src/services/face-index.service.ts';
 import { createAdmin, FIXTURE_PASSWORD, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -107,6 +108,7 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
     const descriptor = new Float32Array(128).fill(1 / Math.sqrt(128));
     const hash = await t.container.services.queryFaces.seal({
       descriptor,
+      modelId: SHIPPED_MODEL.modelId,
       organizationId: owner.organizationId,
       userId: member.id,
     });

@@ -138,11 +138,21 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       return copy.toString('base64url');
     });
     const expired = await worker.container.services.queryFaces.seal(
-      { descriptor: unitDescriptor(), organizationId: organizationA, userId: userA },
+      {
+        descriptor: unitDescriptor(),
+        modelId: SHIPPED_MODEL.modelId,
+        organizationId: organizationA,
+        userId: userA,
+      },
       Date.now() - QUERY_FACE_TTL_MS - 1,
     );
     const almostExpired = await worker.container.services.queryFaces.seal(
-      { descriptor: unitDescriptor(), organizationId: organizationA, userId: userA },
+      {
+        descriptor: unitDescriptor(),
+        modelId: SHIPPED_MODEL.modelId,
+        organizationId: organizationA,
+        userId: userA,
+      },
       Date.now() - QUERY_FACE_TTL_MS + 60_000,
     );
     for (const [cookie, token] of [

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsearchFaceIndex, graphSettings } from './usearch-face-index.ts';
@@ -22,6 +23,11 @@ export interface FaceIndexManifest {
 
 const MANIFEST = 'face-index.json';
 
+/** A folder name for a model id (`blazeface+dlib128-5pt@1` → `blazeface_dlib128-5pt_1`). */
+export function modelFolderName(model: string): string {
+  return model.replace(/[^\w.-]/g, '_');
+}
+
 /**
  * The index files in one folder (under DATA_DIR, shared by every process on the machine). A snapshot
  * is written under a new name and then published by renaming the manifest over the old one, so a
@@ -30,18 +36,54 @@ const MANIFEST = 'face-index.json';
  */
 export class FaceIndexStore {
   readonly dir: string;
+  /** Where snapshots lived before one folder per model (their manifest names their model). */
+  private readonly legacy: { dir: string; model: string } | undefined;
 
-  constructor(dir: string) {
+  constructor(dir: string, legacy?: { dir: string; model: string }) {
     this.dir = dir;
+    this.legacy = legacy;
+  }
+
+  /**
+   * The snapshots of one descriptor model: `<root>/<model folder>/`. Each model has its own folder and
+   * manifest, so the index of the model being built by a reindex is published beside the one searches
+   * use, and each has its own single writer. A snapshot of that model saved directly in `root` (the
+   * layout before) is still opened, until the first save in the model's folder replaces it.
+   */
+  static forModel(root: string, model: string): FaceIndexStore {
+    return new FaceIndexStore(path.join(root, modelFolderName(model)), { dir: root, model });
+  }
+
+  /**
+   * Deletes the snapshots of every model but `model` under `root` (model folders and the old layout's
+   * files), once the index has moved to `model`. A process that still maps one keeps its pages.
+   */
+  static async removeModelsExcept(root: string, model: string): Promise<void> {
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(root, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const legacy = await readManifestIn(root);
+    const keepLegacy = legacy?.model === model;
+    for (const entry of entries) {
+      const target = path.join(root, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== modelFolderName(model)) await fs.rm(target, { recursive: true, force: true });
+      } else if (!keepLegacy && (entry.name === MANIFEST || /^face-index-.*\.usearch$/.test(entry.name))) {
+        await fs.rm(target, { force: true });
+      }
+    }
   }
 
   async readManifest(): Promise<FaceIndexManifest | undefined> {
-    try {
-      return JSON.parse(await fs.readFile(path.join(this.dir, MANIFEST), 'utf8')) as FaceIndexManifest;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const own = await readManifestIn(this.dir);
+    if (own || !this.legacy) return own;
+    const legacy = await readManifestIn(this.legacy.dir);
+    if (!legacy || legacy.model !== this.legacy.model) return undefined;
+    return { ...legacy, file: path.relative(this.dir, path.join(this.legacy.dir, legacy.file)) };
   }
 
   /** True when the snapshot was built with the settings asked for now (else it must be rebuilt). */
@@ -85,7 +127,17 @@ export class FaceIndexStore {
     await fs.writeFile(temporary, JSON.stringify(manifest, null, 2));
     await fs.rename(temporary, path.join(this.dir, MANIFEST));
     await this.prune(file);
+    await this.removeLegacySnapshot();
     return manifest;
+  }
+
+  /** The snapshot of this model in the old layout, now superseded (a reader that maps it keeps its pages). */
+  private async removeLegacySnapshot(): Promise<void> {
+    if (!this.legacy) return;
+    const legacy = await readManifestIn(this.legacy.dir);
+    if (!legacy || legacy.model !== this.legacy.model) return;
+    await fs.rm(path.join(this.legacy.dir, MANIFEST), { force: true });
+    await fs.rm(path.join(this.legacy.dir, path.basename(legacy.file)), { force: true });
   }
 
   /** Deletes snapshot files other than the current one and the one before it (a reader may be
@@ -96,5 +148,14 @@ export class FaceIndexStore {
     for (const name of files) {
       if (!keep.has(name)) await fs.rm(path.join(this.dir, name), { force: true });
     }
+  }
+}
+
+async function readManifestIn(dir: string): Promise<FaceIndexManifest | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(path.join(dir, MANIFEST), 'utf8')) as FaceIndexManifest;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

@@ -14,7 +14,7 @@ export async function applyFaceIndexChanges(
   changes: readonly FaceIndexChange[],
 ): Promise<void> {
   const last = new Map<number, FaceIndexChange>();
-  for (const change of changes) last.set(change.faceId, change);
+  for (const change of changes) if (!change.otherModel) last.set(change.faceId, change);
   const adds: FaceVectorEntry[] = [];
   const removes: number[] = [];
   for (const change of last.values()) {
@@ -26,7 +26,10 @@ export async function applyFaceIndexChanges(
   await index.add(adds);
 }
 
-/** Applies every change after `afterSeq`; returns the last seq applied and how many entries. */
+/**
+ * Applies every change after `afterSeq`; returns the last seq applied and how many entries changed the
+ * index (entries of other models' faces only move the position).
+ */
 export async function catchUpFaceIndex(
   index: FaceIndex,
   source: FaceVectorSource,
@@ -40,7 +43,7 @@ export async function catchUpFaceIndex(
     if (changes.length === 0) return { seq, applied };
     await applyFaceIndexChanges(index, changes);
     seq = changes.at(-1)!.seq;
-    applied += changes.length;
+    applied += changes.filter((change) => !change.otherModel).length;
     if (changes.length < batchSize) return { seq, applied };
   }
 }

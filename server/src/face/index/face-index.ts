@@ -51,6 +51,11 @@ export interface FaceIndexChange {
   op: FaceIndexOp;
   /** For 'add': the face's current vector; absent when the face has been deleted since. */
   vector?: Float32Array | undefined;
+  /**
+   * The face is one of another descriptor model (a reindex stores the next model's faces beside the
+   * index's): not part of this index, nothing to apply. Only the position in the log counts.
+   */
+  otherModel?: boolean;
 }
 
 /**

@@ -1,0 +1,170 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { crawlOptionsFromConfig, DEFAULT_CRAWL_OPTIONS } from '../crawler/crawl-options.ts';
+import { sha256Hex } from '../crawler/image-process.ts';
+import { safeFetch, type SafeFetchOptions } from '../crawler/safe-fetch.ts';
+import { hostKey } from '../crawler/url-normalize.ts';
+import type { CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
+import type { ImageToReindex } from '../repositories/face-model.repository.ts';
+import { pinnedResolver, type StoredCrawlOptions } from './crawl.service.ts';
+
+/** The bytes of an indexed image, to analyse them again; undefined when they cannot be had any more. */
+export interface ImageBytesSource {
+  bytesOf(image: ImageToReindex, signal?: AbortSignal): Promise<Buffer | undefined>;
+}
+
+interface CrawlSettings {
+  isDemo: boolean;
+  options: StoredCrawlOptions;
+}
+
+const isRasterImage = (mime: string) => mime.startsWith('image/') && mime !== 'image/svg+xml';
+
+/**
+ * Gets the bytes of an indexed image again, for a reindex. The index keeps only a 256-px thumbnail of
+ * each image (too small to find 40-px faces in), never the image itself, so:
+ *
+ * 1. the bundled demo photos are rendered here (no server needs to run) and matched by content hash;
+ * 2. otherwise each address the image was seen at is fetched again, latest first, through the crawler's
+ *    SSRF-safe fetch with the crawler's limits (size, timeouts, redirects, content type) and a polite
+ *    pause per host. Only bytes with the image's SHA-256 are used: an address that now serves other
+ *    bytes shows another image, which a crawl indexes as such.
+ *
+ * The SSRF guard opens exactly as wide as for the crawl that found the image: the trusted addresses of
+ * the configuration, the ports admins wrote in seeds, and the host names a crawl pinned to an address
+ * (the demo) only with that crawl's settings.
+ */
+export class IndexedImageFetcher implements ImageBytesSource {
+  private crawls: Promise<CrawlSettings[]> | undefined;
+  private demoPhotos: Promise<Map<string, Buffer>> | undefined;
+  private readonly lastFetchAt = new Map<string, number>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly crawlRepository: Pick<CrawlRepository, 'findAllOptions'>,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+    /** The demo photos by file name (demo-site.ts renderDemoPhotos); a parameter so tests can leave it out. */
+    private readonly renderDemoPhotos?: () => Promise<Map<string, Buffer>>,
+  ) {}
+
+  async bytesOf(image: ImageToReindex, signal?: AbortSignal): Promise<Buffer | undefined> {
+    const demo = (await this.demoPhotosByHash()).get(image.contentHash);
+    if (demo) return demo;
+    for (const url of image.urls) {
+      const bytes = await this.fetch(url, signal);
+      if (bytes && sha256Hex(bytes) === image.contentHash) return bytes;
+    }
+    return undefined;
+  }
+
+  private async fetch(url: string, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
+    const options = await this.fetchOptionsFor(url, signal);
+    if (!options) return undefined;
+    await this.politePause(url, options.delayMs, signal);
+    try {
+      const result = await safeFetch(url, options.fetch);
+      return result.status >= 200 && result.status < 300 ? result.body : undefined;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.log.warn({ url, err: error }, 'image not fetched again for the reindex');
+      return undefined;
+    }
+  }
+
+  private async fetchOptionsFor(
+    url: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ fetch: SafeFetchOptions; delayMs: number } | undefined> {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname.toLowerCase();
+    } catch {
+      return undefined;
+    }
+    const crawls = await this.crawlSettings();
+    const base = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
+    const common = {
+      userAgent: base.userAgent,
+      allowPrivate: base.allowPrivate,
+      connectTimeoutMs: base.connectTimeoutMs,
+      totalTimeoutMs: base.totalTimeoutMs,
+      maxRedirects: base.maxRedirects,
+      maxBytes: base.maxImageBytes,
+      accept: 'image/avif,image/webp,image/jpeg,image/png,image/*;q=0.8',
+      acceptContentType: isRasterImage,
+      ...(signal ? { signal } : {}),
+    };
+    // A host a crawl pinned to an address (the demo): that crawl's settings, and only for that host.
+    const pinning = crawls.find((crawl) => crawl.options.hostAddresses?.[hostname] !== undefined);
+    if (pinning) {
+      const { options } = pinning;
+      return {
+        fetch: {
+          ...common,
+          trustedAddresses: [...this.config.crawl.trustedAddresses, ...(options.trustedAddresses ?? [])],
+          allowedPorts: options.allowedPorts ?? [],
+          resolveHost: pinnedResolver(options.hostAddresses!),
+        },
+        delayMs: options.politenessDelayMs ?? this.config.crawl.politenessDelayMs,
+      };
+    }
+    const ports = new Set(
+      crawls
+        .filter((crawl) => !crawl.options.hostAddresses)
+        .flatMap((crawl) => crawl.options.allowedPorts ?? []),
+    );
+    return {
+      fetch: { ...common, trustedAddresses: this.config.crawl.trustedAddresses, allowedPorts: [...ports] },
+      delayMs: this.config.crawl.politenessDelayMs,
+    };
+  }
+
+  /**
+   * One request per host and politeness delay, as the crawler keeps. Each fetch takes the next free slot
+   * of its host before it waits, so fetches started together (several images at once) queue up.
+   */
+  private async politePause(url: string, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+    const host = hostKey(url);
+    const now = Date.now();
+    const slot = Math.max(now, (this.lastFetchAt.get(host) ?? -Infinity) + delayMs);
+    this.lastFetchAt.set(host, slot);
+    if (slot > now) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, slot - now);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  }
+
+  private crawlSettings(): Promise<CrawlSettings[]> {
+    this.crawls ??= this.crawlRepository.findAllOptions().then((rows) =>
+      rows.map((row) => ({
+        isDemo: row.is_demo,
+        options: normaliseHosts(
+          (typeof row.options === 'string' ? JSON.parse(row.options) : row.options) as StoredCrawlOptions,
+        ),
+      })),
+    );
+    return this.crawls;
+  }
+
+  private async demoPhotosByHash(): Promise<Map<string, Buffer>> {
+    this.demoPhotos ??= (async () => {
+      const demoCrawled = (await this.crawlSettings()).some((crawl) => crawl.isDemo);
+      if (!demoCrawled || !this.renderDemoPhotos) return new Map<string, Buffer>();
+      const photos = await this.renderDemoPhotos();
+      return new Map([...photos.values()].map((bytes) => [sha256Hex(bytes), bytes]));
+    })();
+    return this.demoPhotos;
+  }
+}
+
+function normaliseHosts(options: StoredCrawlOptions): StoredCrawlOptions {
+  if (!options.hostAddresses) return options;
+  return {
+    ...options,
+    hostAddresses: Object.fromEntries(
+      Object.entries(options.hostAddresses).map(([host, address]) => [host.toLowerCase(), address]),
+    ),
+  };
+}

@@ -1,0 +1,461 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/crawler/image-process.ts';
+import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
+import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { boxOverlap } from '../../src/face/face-box-overlap.ts';
+import { createFaceEngine, type FaceEngine } from '../../src/face/face-engine.ts';
+import { modelFolderName } from '../../src/face/index/face-index-store.ts';
+import { similarity, SIMILARITY_THRESHOLD } from '../../src/face/similarity.ts';
+import { CrawlRepository } from '../../src/repositories/crawl-frontier.repository.ts';
+import { FaceModelRepository } from '../../src/repositories/face-model.repository.ts';
+import { FaceVectorRepository } from '../../src/repositories/face-vector.repository.ts';
+import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
+import { FaceModelMismatchError } from '../../src/services/face-index.service.ts';
+import { modelOfPipeline, type FaceModel } from '../../src/services/face-model.service.ts';
+import {
+  FaceReindexService,
+  type ReindexOutcome,
+  type ReindexProgress,
+} from '../../src/services/face-reindex.service.ts';
+import { IndexedImageFetcher } from '../../src/services/indexed-image-fetcher.ts';
+import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
+import { createAppCluster, type AppCluster } from '../support/app-cluster.ts';
+import { createUser, crawlDemoSites, login } from '../support/fixtures.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+
+// Face engine v2: moving an existing index to another descriptor model (`npm run reindex`'s service)
+// while a worker instance and an API instance serve it. The demo sites (and one more small site, whose
+// images can only be fetched again over HTTP) are indexed with `blazeface-dlib-1pass` as the "old"
+// model, then reindexed to `blazeface-dlib`, with the real face engine; finally to a 512-dimension
+// model, so that any comparison of an old vector with a new one would fail loudly.
+
+const GONE = 'The selected face is no longer available. Please upload the photo again.';
+const OLD = modelOfPipeline('blazeface-dlib-1pass');
+const NEW = modelOfPipeline('blazeface-dlib');
+/** The shipped pipeline's descriptors spread into 512 numbers (an isometry, so scores are unchanged). */
+const WIDE: FaceModel = { modelId: 'test-wide512@1', dimensions: 512, pipeline: undefined };
+
+interface SearchAnswer {
+  results: { imageUrl: string | null; similarity: number }[];
+  numberOfResults: number;
+  searchHash: string;
+}
+
+let cluster: AppCluster;
+let worker: TestApp;
+let api: TestApp;
+let demo: DemoSite;
+let site: TestServer;
+let photos: Map<string, Buffer>;
+let analyst: string;
+let analystUser: { id: number; organizationId: number };
+let admin: string;
+/** Served by the small site while it is crawled; afterwards its address serves other bytes. */
+let changingPhoto: Buffer;
+let changed = false;
+
+async function uploadFaces(on: TestApp, cookie: string, photo: Buffer): Promise<string[]> {
+  const response = await on.request({
+    method: 'POST',
+    url: '/api/upload-image',
+    cookie,
+    payload: { img: photo.toString('base64') },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ faces: { hash: string }[] }>().faces.map((face) => face.hash);
+}
+
+function search(on: TestApp, cookie: string, faces: string[]) {
+  return on.request({ method: 'POST', url: '/api/search', cookie, payload: { faces, type: 'OSINT' } });
+}
+
+async function foundImages(on: TestApp, face: string): Promise<string[]> {
+  const response = await search(on, analyst, [face]);
+  expect(response.statusCode, response.body).toBe(200);
+  return [...new Set(response.json<SearchAnswer>().results.map((r) => r.imageUrl!))].sort();
+}
+
+const facesOfModel = (modelId: string) =>
+  worker.db.selectFrom('faces').selectAll().where('model_id', '=', modelId).orderBy('id').execute();
+
+const imageOf = (file: string) =>
+  worker.db
+    .selectFrom('images')
+    .selectAll()
+    .where('content_hash', '=', sha256Hex(photos.get(file)!))
+    .executeTakeFirstOrThrow();
+
+/** The reindex service as `npm run reindex` wires it, over the worker's database; counts analyses. */
+function reindexService(analysed: Map<string, number>): FaceReindexService {
+  const db = worker.db;
+  const count = (engine: FaceEngine): FaceEngine => ({
+    ...engine,
+    analyze: (image, options) => {
+      analysed.set(engine.modelId, (analysed.get(engine.modelId) ?? 0) + 1);
+      return engine.analyze(image, options);
+    },
+  });
+  return new FaceReindexService({
+    db,
+    dataDir: cluster.dataDir,
+    models: new FaceModelRepository(db),
+    faceModels: worker.container.services.faceModels,
+    webIndex: new WebIndexRepository(db),
+    images: new IndexedImageFetcher(worker.config, new CrawlRepository(db), worker.app.log, renderDemoPhotos),
+    createEngine: async (model) => {
+      if (model.pipeline) return count(await createFaceEngine({ pipeline: model.pipeline, threads: 1 }));
+      // WIDE: the shipped pipeline, each number of its descriptor spread to every fourth place.
+      const inner = await createFaceEngine({ pipeline: NEW.pipeline!, threads: 1 });
+      return count({
+        modelId: WIDE.modelId,
+        dimensions: WIDE.dimensions,
+        close: () => inner.close(),
+        analyze: async (image, options) => {
+          const analysis = await inner.analyze(image, options);
+          return {
+            ...analysis,
+            faces: analysis.faces.map((face) => ({ ...face, descriptor: widen(face.descriptor) })),
+          };
+        },
+      });
+    },
+    log: { info: () => undefined, warn: () => undefined },
+  });
+}
+
+function widen(descriptor: Float32Array): Float32Array {
+  const wide = new Float32Array(WIDE.dimensions);
+  descriptor.forEach((value, i) => (wide[i * 4] = value));
+  return wide;
+}
+
+beforeAll(async () => {
+  demo = await startDemoSite({ port: 0 });
+  photos = await renderDemoPhotos();
+  const samples = path.resolve(import.meta.dirname, '../../../node_modules/@vladmandic/face-api/demo');
+  // A photo only this site shows (other bytes than every demo photo), and one whose address will serve
+  // other bytes by the time of the reindex.
+  const ownPhoto = await sharp(path.join(samples, 'sample2.jpg'))
+    .resize(700)
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  changingPhoto = await sharp(path.join(samples, 'sample6.jpg')).resize(700).jpeg({ quality: 80 }).toBuffer();
+  const changedPhoto = await sharp(changingPhoto).flop().jpeg({ quality: 80 }).toBuffer();
+  site = await TestServer.start({
+    '/': html(
+      page('Elsewhere', '<img src="/img/own.jpg" alt="Own"><img src="/img/changing.jpg" alt="Changing">'),
+    ),
+    '/img/own.jpg': bytes(ownPhoto, 'image/jpeg'),
+    '/img/changing.jpg': (req, res) => bytes(changed ? changedPhoto : changingPhoto, 'image/jpeg')(req, res),
+  });
+
+  cluster = await createAppCluster(['worker', 'api'], {
+    crawl: { politenessDelayMs: 10, trustedAddresses: ['127.0.0.1'], jobSliceMs: 60_000 },
+  });
+  [worker, api] = cluster.apps as [TestApp, TestApp];
+  // An install that indexed with the old model: nothing has read the active model yet.
+  await new FaceModelRepository(worker.db).insertActiveIfNone(OLD.modelId, OLD.dimensions);
+  expect((await worker.container.services.faceModels.active()).modelId).toBe(OLD.modelId);
+
+  analystUser = await createUser(worker, { email: 'analyst@agency.example.org' });
+  const now = Date.now();
+  await worker.db
+    .insertInto('billing_plans')
+    .values({
+      organization_id: analystUser.organizationId,
+      plan_type: 'SUBSCRIPTION',
+      start_date: new Date(now - 86_400_000),
+      end_date: new Date(now + 30 * 86_400_000),
+      seat_limit: 3,
+    })
+    .execute();
+  analyst = await login(api, 'analyst@agency.example.org');
+  await createUser(worker, { email: 'admin@provider.example.org', admin: true });
+  admin = await login(api, 'admin@provider.example.org');
+
+  await crawlDemoSites(worker, demo.crawlTarget);
+  const crawl = await worker.request({
+    method: 'POST',
+    url: '/api/admin/crawl',
+    cookie: admin,
+    payload: { urls: [site.url('/')] },
+  });
+  expect(crawl.statusCode, crawl.body).toBe(202);
+  const id = crawl.json<{ id: string }>().id;
+  for (const deadline = Date.now() + 60_000; ;) {
+    const row = await worker.db
+      .selectFrom('crawls')
+      .select('status')
+      .where('public_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (row.status === 'DONE') break;
+    expect(row.status === 'FAILED' || Date.now() > deadline, `crawl ${row.status}`).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  changed = true;
+}, 300_000);
+
+afterAll(async () => {
+  await cluster?.close();
+  await demo?.close();
+  await site?.close();
+});
+
+describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
+  let marshBefore: string[];
+  let searchBefore: string;
+  let oldToken: string;
+  let firstRun: ReindexProgress;
+  const analysed = new Map<string, number>();
+
+  it('indexes and searches with the database’s active model, an older one than the shipped', async () => {
+    const faces = await worker.db.selectFrom('faces').select(['model_id', 'descriptor']).execute();
+    expect(faces.length).toBeGreaterThan(10);
+    expect(new Set(faces.map((f) => f.model_id))).toEqual(new Set([OLD.modelId]));
+    oldToken = (await uploadFaces(api, analyst, photos.get(DEMO_PHOTOS.marsh.file)!))[0]!;
+    const response = await search(api, analyst, [oldToken]);
+    expect(response.statusCode, response.body).toBe(200);
+    searchBefore = response.json<SearchAnswer>().searchHash;
+    marshBefore = await foundImages(api, oldToken);
+    expect(marshBefore.length).toBeGreaterThanOrEqual(2);
+    expect(await api.container.services.faceIndex.size()).toBe(faces.length);
+  });
+
+  it('an opt-out made before the reindex removes the person under the old model', async () => {
+    const [mendes] = await uploadFaces(api, analyst, photos.get(DEMO_PHOTOS.mendes.file)!);
+    expect((await foundImages(api, mendes!)).length).toBeGreaterThanOrEqual(2);
+    const [face] = await worker.db
+      .selectFrom('faces')
+      .select('id')
+      .where('image_id', '=', (await imageOf(DEMO_PHOTOS.mendes.file)).id)
+      .execute();
+    const optOut = await api.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: admin,
+      payload: { faceId: face!.id, reason: 'Request of the person (ticket 1)' },
+    });
+    expect(optOut.statusCode, optOut.body).toBe(201);
+    expect(await foundImages(api, mendes!)).toEqual([]);
+  });
+
+  it('an interrupted reindex leaves searches on the old vectors, with new-model faces stored beside them', async () => {
+    const abort = new AbortController();
+    const outcome = await reindexService(analysed).run(NEW, {
+      signal: abort.signal,
+      onProgress: (p) => {
+        firstRun = p;
+        if (p.phase === 'analysing' && p.done >= 4) abort.abort();
+      },
+    });
+    expect(outcome.status).toBe('stopped');
+    expect(firstRun.done).toBe(4);
+    // The image after them may have been analysed already (one is prepared ahead): it is not stored.
+    expect(analysed.get(NEW.modelId)).toBeGreaterThanOrEqual(4);
+    expect(analysed.get(NEW.modelId)).toBeLessThanOrEqual(5);
+    const state = await new FaceModelRepository(worker.db).findBuilding();
+    expect(state).toMatchObject({ modelId: NEW.modelId, imagesDone: 4 });
+
+    // Old faces untouched and still the only ones searched; the new ones wait beside them.
+    expect((await worker.container.services.faceModels.active()).modelId).toBe(OLD.modelId);
+    const newFaces = await facesOfModel(NEW.modelId);
+    expect(newFaces.length).toBeGreaterThan(0);
+    expect(newFaces.every((f) => f.image_id <= state!.cursorImageId)).toBe(true);
+    expect(await foundImages(api, oldToken)).toEqual(marshBefore);
+    // The change log the old index follows shows the new faces as another model's: nothing to apply.
+    const log = await new FaceVectorRepository(worker.db, OLD.modelId).changesSince(0, 100_000);
+    const newIds = new Set(newFaces.map((f) => f.id));
+    const ofNew = log.filter((change) => newIds.has(change.faceId));
+    expect(ofNew).toHaveLength(newFaces.length);
+    expect(ofNew.every((change) => change.otherModel && change.vector === undefined)).toBe(true);
+    const oldCount = (await facesOfModel(OLD.modelId)).length;
+    expect(await api.container.services.faceIndex.size()).toBe(oldCount);
+    expect(await worker.container.services.faceIndex.size()).toBe(oldCount);
+    // A photo uploaded now is analysed with the old model too.
+    const [fresh] = await uploadFaces(api, analyst, photos.get(DEMO_PHOTOS.marsh.file)!);
+    expect(await foundImages(api, fresh!)).toEqual(marshBefore);
+  });
+
+  it('an opt-out made during the reindex also removes the new model’s face of that person', async () => {
+    const state = (await new FaceModelRepository(worker.db).findBuilding())!;
+    // A face of an image the reindex has done, that has its new-model twin.
+    const oldFaces = (await facesOfModel(OLD.modelId)).filter((f) => f.image_id <= state.cursorImageId);
+    const newFaces = await facesOfModel(NEW.modelId);
+    const box = (f: (typeof oldFaces)[number]) => ({
+      x: f.box_x,
+      y: f.box_y,
+      width: f.box_width,
+      height: f.box_height,
+    });
+    const face = oldFaces.find((o) =>
+      newFaces.some((n) => n.image_id === o.image_id && boxOverlap(box(o), box(n)) > 0.4),
+    )!;
+    expect(face).toBeDefined();
+    const twin = newFaces.find((n) => n.image_id === face.image_id && boxOverlap(box(face), box(n)) > 0.4)!;
+    const optOut = await api.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: admin,
+      payload: { faceId: face.id, reason: 'Request of the person (ticket 2)' },
+    });
+    expect(optOut.statusCode, optOut.body).toBe(201);
+    const { id } = optOut.json<{ id: number }>();
+    expect(
+      await worker.db.selectFrom('faces').select('id').where('id', 'in', [face.id, twin.id]).execute(),
+    ).toEqual([]);
+    const derived = await worker.db
+      .selectFrom('face_opt_outs')
+      .selectAll()
+      .where('derived_from', '=', id)
+      .execute();
+    expect(derived.map((d) => d.model_id)).toContain(NEW.modelId);
+  });
+
+  it('resumes where it stopped, keeps searches working meanwhile, then switches every process', async () => {
+    let during: Promise<string[]> | undefined;
+    const before = analysed.get(NEW.modelId)!;
+    const outcome = (await reindexService(analysed).run(NEW, {
+      onProgress: (p) => {
+        if (p.phase === 'analysing' && p.done === firstRun.done + 2) during ??= foundImages(api, oldToken);
+      },
+    })) as Extract<ReindexOutcome, { status: 'switched' }>;
+    expect(outcome.status).toBe('switched');
+    expect(await during).toEqual(marshBefore);
+
+    const images = await worker.db.selectFrom('images').select('id').execute();
+    // Nothing analysed twice: this run did the images the first one had not.
+    expect(outcome.progress).toMatchObject({ doneBefore: 4, done: images.length, total: images.length });
+    // One image's address now serves other bytes: it cannot be analysed (and keeps no face).
+    expect(outcome.progress.unavailable).toBe(1);
+    expect(analysed.get(NEW.modelId)! - before).toBe(images.length - 4 - 1);
+    // The old model ran again only where a face had no stored twin (the opted-out person's photos).
+    expect(analysed.get(OLD.modelId)).toBeGreaterThan(0);
+    expect(analysed.get(OLD.modelId)).toBeLessThan(images.length);
+
+    const newFaces = await facesOfModel(NEW.modelId);
+    expect(await facesOfModel(OLD.modelId)).toEqual([]);
+    expect(outcome.retiredFaces).toBeGreaterThan(0);
+    const boxes = newFaces.map((f) => `${f.image_id} ${f.box_x} ${f.box_y} ${f.box_width}`);
+    expect(new Set(boxes).size).toBe(boxes.length);
+    expect(outcome.manifest).toMatchObject({ model: NEW.modelId, dimensions: 128, count: newFaces.length });
+
+    const models = await worker.db
+      .selectFrom('face_models')
+      .select(['model_id', 'state'])
+      .orderBy('model_id')
+      .execute();
+    expect(models).toEqual(
+      [
+        { model_id: NEW.modelId, state: 'active' },
+        { model_id: OLD.modelId, state: 'retired' },
+      ].sort((a, b) => a.model_id.localeCompare(b.model_id)),
+    );
+    // Snapshots: the new model's folder only.
+    const root = path.join(cluster.dataDir, 'face-index');
+    expect(await fs.readdir(root)).toEqual([modelFolderName(NEW.modelId)]);
+
+    // Both running instances follow the switch without a restart.
+    expect(await api.container.services.faceIndex.size()).toBe(newFaces.length);
+    expect(await worker.container.services.faceIndex.size()).toBe(newFaces.length);
+  });
+
+  it('refuses a face uploaded before the switch; a new upload finds the same people', async () => {
+    const stale = await search(api, analyst, [oldToken]);
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: GONE });
+    await expect(
+      api.container.services.faceIndex.search(new Float32Array(128), {
+        model: OLD.modelId,
+        limit: 5,
+        minSimilarity: 0,
+      }),
+    ).rejects.toBeInstanceOf(FaceModelMismatchError);
+
+    const [fresh] = await uploadFaces(api, analyst, photos.get(DEMO_PHOTOS.marsh.file)!);
+    expect(await foundImages(api, fresh!)).toEqual(marshBefore);
+    const [onWorker] = await uploadFaces(worker, analyst, photos.get(DEMO_PHOTOS.marsh.file)!);
+    expect(await foundImages(api, onWorker!)).toEqual(marshBefore);
+    // Faces of the two models cannot be searched together either.
+    expect((await search(api, analyst, [fresh!, oldToken])).statusCode).toBe(400);
+  });
+
+  it('keeps the searches made before the switch pointing at faces of the new model', async () => {
+    const rows = await worker.db
+      .selectFrom('search_results')
+      .innerJoin('searches', 'searches.id', 'search_results.search_id')
+      .leftJoin('faces', 'faces.id', 'search_results.face_id')
+      .select(['search_results.face_id', 'faces.model_id'])
+      .where('searches.hashed_id', '=', searchBefore)
+      .execute();
+    expect(rows.length).toBeGreaterThanOrEqual(marshBefore.length);
+    expect(rows.every((row) => row.face_id !== null && row.model_id === NEW.modelId)).toBe(true);
+  });
+
+  it('keeps opted-out people removed under the new model, for searches and later crawls', async () => {
+    const [mendes] = await uploadFaces(api, analyst, photos.get(DEMO_PHOTOS.mendes.file)!);
+    expect(await foundImages(api, mendes!)).toEqual([]);
+    expect((await imageOf(DEMO_PHOTOS.mendes.file)).face_count).toBe(0);
+    const optOuts = await worker.db.selectFrom('face_opt_outs').selectAll().orderBy('id').execute();
+    const originals = optOuts.filter((o) => o.derived_from === null);
+    expect(originals.map((o) => o.model_id)).toEqual([OLD.modelId, OLD.modelId]);
+    for (const original of originals) {
+      expect(optOuts.some((o) => o.derived_from === original.id && o.model_id === NEW.modelId)).toBe(true);
+    }
+    // No face of the new model matches a new-model opt-out: the indexer's rule holds for the new vectors.
+    const vector = (b: Buffer) => new Float32Array(new Uint8Array(b).buffer);
+    for (const face of await facesOfModel(NEW.modelId)) {
+      for (const optOut of optOuts.filter((o) => o.model_id === NEW.modelId)) {
+        expect(similarity(vector(face.descriptor), vector(optOut.descriptor))).toBeLessThan(
+          SIMILARITY_THRESHOLD,
+        );
+      }
+    }
+    // The admin list shows the two opt-outs that were asked for, not their copies.
+    const list = await api.request({ method: 'GET', url: '/api/admin/opt-outs', cookie: admin });
+    expect(list.json<unknown[]>()).toHaveLength(2);
+  });
+
+  it('never compares vectors of two models: a 512-dimension model replaces the 128-dimension one', async () => {
+    const outcome = (await reindexService(analysed).run(WIDE)) as Extract<
+      ReindexOutcome,
+      { status: 'switched' }
+    >;
+    expect(outcome.status).toBe('switched');
+    expect(outcome.manifest).toMatchObject({ model: WIDE.modelId, dimensions: 512 });
+    const faces = await worker.db.selectFrom('faces').select(['id', 'model_id', 'descriptor']).execute();
+    expect(faces.every((f) => f.model_id === WIDE.modelId && f.descriptor.byteLength === 512 * 4)).toBe(true);
+    expect(await api.container.services.faceIndex.size()).toBe(faces.length);
+
+    // A token of the 128-d model is refused, never searched; one of the new model finds its face.
+    const sealed = (modelId: string, descriptor: Float32Array) =>
+      api.container.services.queryFaces.seal({
+        descriptor,
+        modelId,
+        organizationId: analystUser.organizationId,
+        userId: analystUser.id,
+      });
+    const face = faces[0]!;
+    const wide = new Float32Array(new Uint8Array(face.descriptor).buffer);
+    const narrowToken = await sealed(
+      NEW.modelId,
+      wide.filter((_, i) => i % 4 === 0),
+    );
+    const refused = await search(api, analyst, [narrowToken]);
+    expect(refused.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: GONE });
+    const found = await search(api, analyst, [await sealed(WIDE.modelId, wide)]);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json<SearchAnswer>().results[0]?.similarity).toBeCloseTo(1, 3);
+    // Opt-outs carried over once more.
+    const [mendesWide] = await worker.db
+      .selectFrom('face_opt_outs')
+      .select('id')
+      .where('model_id', '=', WIDE.modelId)
+      .execute();
+    expect(mendesWide).toBeDefined();
+    expect(outcome.optOutsNotCarried).toEqual([]);
+  });
+});
