@@ -95,7 +95,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
   const access = new AccessService(r.plans, r.seats);
-  const faceEngine = new LazyFaceEngine();
+  const faceEngine = new LazyFaceEngine({ threads: config.faceThreads });
   const faceIndex = new FaceIndexService(db, config.dataDir, config.runWorkers ? 'writer' : 'reader', log);
   const auditLog = new AuditService(r.audit);
   const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { indexingThreadCount } from '../face/face-engine.ts';
 import { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
@@ -119,7 +120,8 @@ async function main(): Promise<number> {
     whenServerRuns: 'use POST /api/admin/crawl or the admin page instead.',
   } as const;
   return withDatabase(config, lockAs, async ({ db }) => {
-    const faceEngine = new LazyFaceEngine();
+    // This process only indexes: its face engine takes every core, unlike the server's (cores − 1).
+    const faceEngine = new LazyFaceEngine({ threads: config.faceThreads ?? indexingThreadCount() });
     try {
       return await crawl(config, db, faceEngine, values.resume, positionals);
     } finally {

@@ -58,8 +58,17 @@ export interface FaceEngineOptions {
   jobTimeoutMs?: number;
 }
 
+/** For a process that answers API requests: cores − 1 (1 to 4), so that one core stays free for them. */
 export function defaultThreadCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
+/**
+ * For a process that only indexes (`npm run crawl`, `npm run worker`): every core (1 to 4). Its own
+ * thread's share (fetching, thumbnails, the database: about a tenth of the face work) fits alongside.
+ */
+export function indexingThreadCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
 export async function createFaceEngine(options: FaceEngineOptions = {}): Promise<FaceEngine> {
