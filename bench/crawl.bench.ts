@@ -29,6 +29,9 @@ const { values } = parseArgs({
     'skip-stages': { type: 'boolean', default: false },
     'skip-crawl': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    // Another checkout whose crawl CLI runs (e.g. an export of main, to compare); its node_modules may
+    // be links to this one's.
+    code: { type: 'string' },
   },
 });
 const IMAGES = Number(values.images);
@@ -125,6 +128,25 @@ ${shapes}</svg>`;
   return { path: `/photos/${index}.jpg`, type: 'image/jpeg', body, width, height, faceless: true };
 }
 
+/** The images of this seed and size, made once and kept in the temporary folder for later runs. */
+async function benchImages(): Promise<BenchImage[]> {
+  const dir = path.join(os.tmpdir(), `osint-bench-crawl-v1-${values.seed}-${IMAGES}-${FACELESS}`);
+  const manifest = path.join(dir, 'images.json');
+  type Stored = Omit<BenchImage, 'body'>;
+  if (fs.existsSync(manifest)) {
+    const stored = JSON.parse(await fsp.readFile(manifest, 'utf8')) as Stored[];
+    return Promise.all(
+      stored.map(async (image) => ({ ...image, body: await fsp.readFile(path.join(dir, image.path)) })),
+    );
+  }
+  const images = await makeImages();
+  await fsp.mkdir(path.join(dir, 'photos'), { recursive: true });
+  for (const image of images) await fsp.writeFile(path.join(dir, image.path), image.body);
+  const stored: Stored[] = images.map(({ body: _body, ...rest }) => rest);
+  await fsp.writeFile(manifest, JSON.stringify(stored));
+  return images;
+}
+
 async function makeImages(): Promise<BenchImage[]> {
   const rand = random(Number(values.seed));
   // Every tenth-or-so image is faceless, spread over the crawl.
@@ -201,13 +223,13 @@ function processCpuMs(pid: number): number {
 
 async function benchCrawl(): Promise<void> {
   const madeAt = performance.now();
-  const images = await makeImages();
+  const images = await benchImages();
   const megapixels = images.map((i) => (i.width * i.height) / 1e6);
   const bytes = images.reduce((sum, i) => sum + i.body.length, 0);
   console.log(
     `${images.length} images (${images.filter((i) => i.faceless).length} faceless), ` +
       `${Math.min(...megapixels).toFixed(2)}–${Math.max(...megapixels).toFixed(2)} MP, ` +
-      `${(bytes / 1e6).toFixed(1)} MB, made in ${((performance.now() - madeAt) / 1000).toFixed(1)} s`,
+      `${(bytes / 1e6).toFixed(1)} MB, ready in ${((performance.now() - madeAt) / 1000).toFixed(1)} s`,
   );
   const resources = site(images);
 
@@ -252,7 +274,7 @@ async function benchCrawl(): Promise<void> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'server/src/cli/crawl.ts', `http://127.0.0.1:${port}/`],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: values.code ? path.resolve(values.code) : ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   pid = child.pid!;
   // The threads of the crawl process, polled: the last reading of each thread counts.
@@ -317,6 +339,7 @@ async function benchCrawl(): Promise<void> {
   const crawlCpuMs = cpuAtDone - cpuAtFirstRequest;
   const meanLoad = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
 
+  if (values.code) console.log(`\nCrawl CLI of ${path.resolve(values.code)}`);
   console.log(
     `\nCrawl of http://127.0.0.1:${port}/ (${os.availableParallelism()} cores; ${process.env.FACE_THREADS ? `FACE_THREADS=${process.env.FACE_THREADS}` : 'default face threads'})`,
   );
