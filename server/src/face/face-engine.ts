@@ -37,6 +37,11 @@ export interface AnalyzeOptions {
    * MIN_QUERY_FACE_PX since smaller faces cannot be searched anyway.
    */
   minFaceSize?: number;
+  /**
+   * Indexing work (a crawl's images): queued behind every analysis requested without it, so that an
+   * upload waits for at most the images already being analysed, not for a crawl's queue.
+   */
+  background?: boolean;
 }
 
 export interface FaceEngine {
@@ -91,7 +96,11 @@ export async function createFaceEngine(options: FaceEngineOptions = {}): Promise
       const job = (async () => {
         // Refuse non-images and decompression bombs here, from the header alone, without queueing.
         await probeImage(image);
-        return pool.run(image, analyzeOptions.minFaceSize ?? MIN_INDEX_FACE_PX);
+        return pool.run(
+          image,
+          analyzeOptions.minFaceSize ?? MIN_INDEX_FACE_PX,
+          analyzeOptions.background ?? false,
+        );
       })();
       inFlight.add(job);
       const forget = () => inFlight.delete(job);
