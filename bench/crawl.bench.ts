@@ -4,10 +4,13 @@
 // the indexer analyses each distinct content once) plus faceless images; the crawl CLI runs in a child
 // process on a fresh DATA_DIR (PGlite) with CRAWL_ALLOW_PRIVATE=1 and CRAWL_DELAY_MS=0.
 // Prints images/s and pages/s, faces indexed, and the crawl process's CPU time per image by thread (main
-// thread, libvips threads, other threads: face workers, GC, libuv) read from /proc, with load averages.
+// thread, libvips threads, other threads: face workers, V8's GC and compiler threads) read from /proc,
+// with load averages. On a busy machine the wall-clock rate says how much CPU the crawl got, not what it
+// can do, so it also prints how many of its threads were running or waiting for a CPU on average
+// (/proc schedstat), and from that and its CPU per image the rate an idle machine would give.
 // Then, in this process, the CPU cost of each stage of the shipped face pipeline (decode, BlazeFace run,
 // landmark pass, descriptor per face).
-//   npm run bench:crawl -- --images 200 --faceless 20
+//   npm run bench:crawl -- --images 200 --faceless 20 --mp 0.25-1
 //   npm run bench:crawl -- --skip-stages      (the crawl only)   --skip-crawl   (the stages only)
 // Extra environment variables are passed to the crawl (e.g. FACE_THREADS=1 npm run bench:crawl).
 import { spawn } from 'node:child_process';
@@ -25,6 +28,8 @@ const { values } = parseArgs({
   options: {
     images: { type: 'string', default: '200' },
     faceless: { type: 'string', default: '20' },
+    // Megapixels of the photos, drawn uniformly from this range.
+    mp: { type: 'string', default: '0.25-1' },
     seed: { type: 'string', default: '1' },
     'skip-stages': { type: 'boolean', default: false },
     'skip-crawl': { type: 'boolean', default: false },
@@ -36,6 +41,7 @@ const { values } = parseArgs({
 });
 const IMAGES = Number(values.images);
 const FACELESS = Number(values.faceless);
+const [MIN_MP, MAX_MP] = values.mp.split('-').map(Number) as [number, number];
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLES = path.join(ROOT, 'node_modules', '@vladmandic', 'face-api', 'demo');
 const TICK_MS = 10; // getconf CLK_TCK = 100 on Linux
@@ -69,7 +75,7 @@ interface BenchImage {
 }
 
 /**
- * A photo of 0.25–1 MP: a random crop (55–100 % of each side) of a sample, resized, mirrored half of the
+ * A photo of 0.25–1 MP (--mp): a random crop (55–100 % of each side) of a sample, resized, mirrored half of the
  * time, JPEG (quality 70–92) or, one in ten, WebP.
  */
 async function photo(index: number, rand: () => number): Promise<BenchImage> {
@@ -80,7 +86,7 @@ async function photo(index: number, rand: () => number): Promise<BenchImage> {
   const cropH = Math.round(meta.height * (0.55 + 0.45 * rand()));
   const left = Math.floor((meta.width - cropW) * rand());
   const top = Math.floor((meta.height - cropH) * rand());
-  const megapixels = 0.25 + 0.75 * rand();
+  const megapixels = MIN_MP + (MAX_MP - MIN_MP) * rand();
   const width = Math.round(Math.sqrt((megapixels * 1e6 * cropW) / cropH));
   const height = Math.round((width * cropH) / cropW);
   let image = sharp(file).extract({ left, top, width: cropW, height: cropH }).resize(width, height);
@@ -101,9 +107,9 @@ async function photo(index: number, rand: () => number): Promise<BenchImage> {
   };
 }
 
-/** An image without faces: a sky gradient over hills with random shapes, 0.25–1 MP. */
+/** An image without faces: a sky gradient over hills with random shapes, of the same sizes. */
 async function faceless(index: number, rand: () => number): Promise<BenchImage> {
-  const megapixels = 0.25 + 0.75 * rand();
+  const megapixels = MIN_MP + (MAX_MP - MIN_MP) * rand();
   const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.5));
   const height = Math.round(width / 1.5);
   const colour = () =>
@@ -130,7 +136,10 @@ ${shapes}</svg>`;
 
 /** The images of this seed and size, made once and kept in the temporary folder for later runs. */
 async function benchImages(): Promise<BenchImage[]> {
-  const dir = path.join(os.tmpdir(), `osint-bench-crawl-v1-${values.seed}-${IMAGES}-${FACELESS}`);
+  const dir = path.join(
+    os.tmpdir(),
+    `osint-bench-crawl-v1-${values.seed}-${IMAGES}-${FACELESS}-${values.mp}`,
+  );
   const manifest = path.join(dir, 'images.json');
   type Stored = Omit<BenchImage, 'body'>;
   if (fs.existsSync(manifest)) {
@@ -192,9 +201,17 @@ function site(images: BenchImage[]): Map<string, Resource> {
   return resources;
 }
 
+interface ThreadStat {
+  comm: string;
+  /** CPU time, in clock ticks. */
+  ticks: number;
+  /** Nanoseconds running plus nanoseconds runnable but waiting for a CPU (schedstat). */
+  wantedNs: number;
+}
+
 /** CPU ticks of each thread of a process, with its name; threads that ended are not listed. */
-function threadTicks(pid: number): Map<number, { comm: string; ticks: number }> {
-  const threads = new Map<number, { comm: string; ticks: number }>();
+function threadTicks(pid: number): Map<number, ThreadStat> {
+  const threads = new Map<number, ThreadStat>();
   let tids: string[];
   try {
     tids = fs.readdirSync(`/proc/${pid}/task`);
@@ -206,7 +223,12 @@ function threadTicks(pid: number): Map<number, { comm: string; ticks: number }> 
       const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.set(Number(tid), { comm, ticks: Number(fields[11]) + Number(fields[12]) });
+      const [running, waiting] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      threads.set(Number(tid), {
+        comm,
+        ticks: Number(fields[11]) + Number(fields[12]),
+        wantedNs: Number(running) + Number(waiting),
+      });
     } catch {
       // ended meanwhile
     }
@@ -236,7 +258,7 @@ async function benchCrawl(): Promise<void> {
   let pid = 0;
   let firstRequestAt = 0;
   let cpuAtFirstRequest = 0;
-  let ticksAtFirstRequest = new Map<number, { comm: string; ticks: number }>();
+  let ticksAtFirstRequest = new Map<number, ThreadStat>();
   const imageRequests: number[] = [];
   let pageRequests = 0;
   const server = http.createServer((req, res) => {
@@ -278,7 +300,7 @@ async function benchCrawl(): Promise<void> {
   );
   pid = child.pid!;
   // The threads of the crawl process, polled: the last reading of each thread counts.
-  const lastTicks = new Map<number, { comm: string; ticks: number }>();
+  const lastTicks = new Map<number, ThreadStat>();
   const loads: number[] = [];
   const poll = () => {
     for (const [tid, t] of threadTicks(pid)) lastTicks.set(tid, t);
@@ -287,6 +309,7 @@ async function benchCrawl(): Promise<void> {
   const poller = setInterval(poll, 250);
   let doneAt = 0;
   let cpuAtDone = 0;
+  let peakRssMb = 0;
   let doneLine = '';
   let output = '';
   child.stdout.setEncoding('utf8');
@@ -297,6 +320,7 @@ async function benchCrawl(): Promise<void> {
       // Read before the face workers are closed (their threads and times would be gone).
       doneAt = performance.now();
       cpuAtDone = processCpuMs(pid);
+      peakRssMb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
       poll();
       doneLine = match[0];
     }
@@ -337,6 +361,20 @@ async function benchCrawl(): Promise<void> {
     if (group === 'other threads' && ms >= 500) others.push({ tid, ms });
   }
   const crawlCpuMs = cpuAtDone - cpuAtFirstRequest;
+  // Threads running or runnable (waiting for a CPU), on average: the cores the crawl would take on an
+  // idle machine, where none of them waits. Time blocked (on I/O, or on another thread's result) is not
+  // counted, so a pipeline that runs its stages one after another stays near 1 however many cores exist.
+  let wantedNs = 0;
+  for (const [tid, t] of lastTicks) wantedNs += t.wantedNs - (ticksAtFirstRequest.get(tid)?.wantedNs ?? 0);
+  const wantedCores = wantedNs / 1e6 / (doneAt - firstRequestAt);
+  // A thread never gets more than one core: the busiest one (a face worker) bounds the rate too.
+  let busiestMs = 0;
+  for (const [tid, t] of lastTicks)
+    busiestMs = Math.max(busiestMs, (t.ticks - (ticksAtFirstRequest.get(tid)?.ticks ?? 0)) * TICK_MS);
+  const idleEstimate = Math.min(
+    (Math.min(wantedCores, os.availableParallelism()) * 1000 * Number(imageCount)) / crawlCpuMs,
+    (1000 * Number(imageCount)) / busiestMs,
+  );
   const meanLoad = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
 
   if (values.code) console.log(`\nCrawl CLI of ${path.resolve(values.code)}`);
@@ -356,6 +394,11 @@ async function benchCrawl(): Promise<void> {
     `  CPU of the crawl process during the crawl: ${(crawlCpuMs / 1000).toFixed(1)} s = ${perImage(crawlCpuMs)} ms per image; ` +
       `a fully used 2-core machine would do ${((2000 * Number(imageCount)) / crawlCpuMs).toFixed(1)} images/s at that cost`,
   );
+  console.log(
+    `  threads running or waiting for a CPU: ${wantedCores.toFixed(2)} on average; on an idle ` +
+      `${os.availableParallelism()}-core machine ≈ ${idleEstimate.toFixed(1)} images/s (min(that, cores) × 1000 / CPU ms ` +
+      `per image, at most 1000 / the busiest thread's ${perImage(busiestMs)} ms per image)`,
+  );
   for (const [group, ms] of [...groups].sort((a, b) => b[1] - a[1])) {
     console.log(
       `    ${group.padEnd(16)} ${(ms / 1000).toFixed(1).padStart(6)} s  ${perImage(ms).padStart(4)} ms/image`,
@@ -365,8 +408,9 @@ async function benchCrawl(): Promise<void> {
     `    other threads over 0.5 s: ${others
       .sort((a, b) => b.ms - a.ms)
       .map((o) => `${(o.ms / 1000).toFixed(1)} s`)
-      .join(', ')} (face workers, then GC and libuv threads)`,
+      .join(', ')} (face workers, then V8's GC and compiler threads)`,
   );
+  console.log(`  peak memory of the crawl process (VmHWM): ${peakRssMb.toFixed(0)} MB`);
   console.log(`  this process (site server, polling): ${(benchCpuMs / 1000).toFixed(1)} s CPU`);
   console.log(
     `  load average (1/5/15 min) before ${loadBefore}, after ${load()}; 1-min mean during ${meanLoad.toFixed(1)}`,
