@@ -31,6 +31,11 @@ export interface Config {
     /** A crawl job hands over to a fresh job after this long, so the queue never takes it for a dead worker's. */
     jobSliceMs: number;
   };
+  /**
+   * Face engine worker threads (FACE_THREADS). Unset: cores − 1 in a process that serves the API, every
+   * core in one that only indexes (npm run crawl, npm run worker); at most 4 either way.
+   */
+  faceThreads: number | undefined;
   /** Port of the bundled demo site on 127.0.0.1 (DEMO_SITE_PORT; default PORT + 1). */
   demoSitePort: number;
   webDistDir: string;
@@ -128,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         .filter(Boolean),
       jobSliceMs: 5 * 60_000,
     },
+    faceThreads: env.FACE_THREADS
+      ? Math.max(1, Math.floor(Number(env.FACE_THREADS))) || undefined
+      : undefined,
     demoSitePort: Number(env.DEMO_SITE_PORT ?? port + 1),
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     session: {

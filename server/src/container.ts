@@ -100,7 +100,10 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   // The active descriptor model (face_models) decides what uploads and crawls compute and what the index
   // searches; a reindex switches it under running processes.
   const faceModels = new FaceModelService(new FaceModelRepository(db));
-  const faceEngine = new LazyFaceEngine({ pipeline: () => faceModels.activePipeline() });
+  const faceEngine = new LazyFaceEngine({
+    pipeline: () => faceModels.activePipeline(),
+    threads: config.faceThreads,
+  });
   const faceIndex = new FaceIndexService(
     db,
     config.dataDir,

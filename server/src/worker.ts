@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { indexingThreadCount } from './face/face-engine.ts';
 
 /**
  * `npm run worker`: a process that only runs jobs (crawls, indexing, mail…) against a shared PostgreSQL
@@ -10,6 +11,8 @@ import { migrateToLatest } from './db/migrate.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { runWorkers: true });
+  // No API to keep responsive here: the face engine takes every core (FACE_THREADS still decides).
+  config.faceThreads ??= indexingThreadCount();
   if (!config.databaseUrl) {
     throw new Error(
       'npm run worker needs DATABASE_URL: the embedded database admits only one process (npm start).',

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { indexingThreadCount } from '../face/face-engine.ts';
 import { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
@@ -122,8 +123,12 @@ async function main(): Promise<number> {
   } as const;
   return withDatabase(config, lockAs, async ({ db }) => {
     // Descriptors of the model the index searches with now (face_models), as the server computes them.
+    // This process only indexes: its face engine takes every core, unlike the server's (cores − 1).
     const faceModels = new FaceModelService(new FaceModelRepository(db));
-    const faceEngine = new LazyFaceEngine({ pipeline: () => faceModels.activePipeline() });
+    const faceEngine = new LazyFaceEngine({
+      pipeline: () => faceModels.activePipeline(),
+      threads: config.faceThreads ?? indexingThreadCount(),
+    });
     try {
       return await crawl(config, db, faceEngine, values.resume, positionals);
     } finally {

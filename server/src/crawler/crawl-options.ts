@@ -37,6 +37,12 @@ export interface CrawlOptions {
   useSitemaps: boolean;
   /** Hosts fetched at the same time (each host still gets one connection at a time). */
   concurrency: number;
+  /**
+   * Entries handled at once, all hosts together. A fetched image leaves its host to the next fetch while
+   * it is analysed and indexed, so several images of one site are in the face engine's hands at once
+   * (every face worker busy); this bounds them, and the image bytes held in memory.
+   */
+  maxInFlight: number;
 
   /** Minimum pause between two requests to one host. */
   politenessDelayMs: number;
@@ -83,6 +89,7 @@ export const DEFAULT_CRAWL_OPTIONS: CrawlOptions = {
   fetchExternalImages: true,
   useSitemaps: true,
   concurrency: 4,
+  maxInFlight: 8,
 
   politenessDelayMs: 1_000,
   maxCrawlDelayMs: 30_000,

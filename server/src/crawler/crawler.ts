@@ -194,10 +194,14 @@ export class Crawler {
   /** Occurrences of images not yet processed in this run, merged from every page that shows them. */
   private readonly occurrences = new Map<string, ImageOccurrence[]>();
   private readonly processedImages = new Set<string>();
+  /** Per image URL, the tail of the queue of tasks taking their turn with it (see lockImages). */
+  private readonly imageTurns = new Map<string, Promise<void>>();
   /** Content hashes analysed in this run; the promise says whether the analysis succeeded (no data kept). */
   private readonly analysedHashes = new Map<string, Promise<boolean>>();
   private progressState: CrawlProgress = this.zeroProgress();
   private pagesUsed = 0;
+  /** Images claimed and not finished yet: they count against maxImages already. */
+  private imagesInFlight = 0;
   private abort = new AbortController();
   private stopping = false;
   private running: Promise<CrawlSummary> | undefined;
@@ -272,7 +276,9 @@ export class Crawler {
       if (!this.stopping) throw error; // stop() during start-up aborts the robots.txt fetches
     }
 
-    const inflight = new Map<string, Promise<void>>();
+    const tasks = new Set<Promise<void>>();
+    /** Hosts with a fetch under way (or a page or sitemap being handled): one entry per host at a time. */
+    const busyHosts = new Set<string>();
     while (!this.stopping) {
       const kinds = this.allowedKinds();
       if (kinds.length === 0) break;
@@ -281,34 +287,46 @@ export class Crawler {
       let nextWake = Infinity;
       let started = 0;
       for (const { host, dueAt } of await store.dueHosts(crawlId, kinds)) {
-        if (inflight.size >= this.options.concurrency) break;
-        if (inflight.has(host)) continue;
+        if (busyHosts.size >= this.options.concurrency || tasks.size >= this.options.maxInFlight) break;
+        if (busyHosts.has(host)) continue;
         const readyAt = Math.max(dueAt, this.scheduler.readyAt(host));
         if (readyAt > now) {
           nextWake = Math.min(nextWake, readyAt);
           continue;
         }
-        // Re-check per claim: the page budget may have run out within this round.
+        // Re-check per claim: the page or image budget may have run out within this round.
         const entry = await store.claimNext(crawlId, host, now, this.allowedKinds());
         if (!entry) continue;
         if (entry.kind === 'page') this.pagesUsed++;
-        const task = this.process(entry).finally(() => {
-          inflight.delete(host);
+        if (entry.kind === 'image') this.imagesInFlight++;
+        busyHosts.add(host);
+        let holdsHost = true;
+        const freeHost = () => {
+          if (!holdsHost) return;
+          holdsHost = false;
+          busyHosts.delete(host);
           this.completions++;
-          this.progressState.inFlight = inflight.size;
+          this.wake?.();
+        };
+        const task = this.process(entry, freeHost).finally(() => {
+          freeHost();
+          tasks.delete(task);
+          if (entry.kind === 'image') this.imagesInFlight--;
+          this.completions++;
+          this.progressState.inFlight = tasks.size;
           this.emitProgress();
           this.wake?.();
         });
-        inflight.set(host, task);
-        this.progressState.inFlight = inflight.size;
+        tasks.add(task);
+        this.progressState.inFlight = tasks.size;
         started++;
       }
       // A task that finished during the look-up may have queued work the look-up did not see.
       if (started > 0 || this.completions !== completionsBefore) continue;
-      if (inflight.size === 0 && nextWake === Infinity) break; // nothing queued that we may take
+      if (tasks.size === 0 && nextWake === Infinity) break; // nothing queued that we may take
       await this.sleepUntil(nextWake);
     }
-    await Promise.allSettled(inflight.values());
+    await Promise.allSettled(tasks);
     this.progressState.inFlight = 0;
     const frontier = await store.counts(crawlId);
     const reason = this.stopping ? 'stopped' : this.workLeft(frontier) ? 'limit' : 'done';
@@ -321,7 +339,7 @@ export class Crawler {
 
   private allowedKinds(): FrontierKind[] {
     const pagesOk = this.pagesUsed < this.options.maxPages;
-    const imagesOk = this.progressState.images < this.options.maxImages;
+    const imagesOk = this.progressState.images + this.imagesInFlight < this.options.maxImages;
     // Once the page budget is spent, sitemaps would only queue pages we will not fetch.
     return ALL_KINDS.filter((k) => (k === 'image' ? imagesOk : pagesOk));
   }
@@ -473,10 +491,15 @@ export class Crawler {
     throw new PermanentError(message, 'http', status);
   }
 
-  private async process(entry: FrontierEntry): Promise<void> {
+  /**
+   * Handles one claimed entry. `freeHost` lets the loop claim the host's next entry: an image frees it
+   * as soon as its bytes are fetched, so that its analysis and indexing (the slow part: sharp, the face
+   * engine, the database) overlap with the next fetches; pages and sitemaps hold it to the end.
+   */
+  private async process(entry: FrontierEntry, freeHost: () => void): Promise<void> {
     try {
       if (entry.kind === 'page') await this.processPage(entry);
-      else if (entry.kind === 'image') await this.processImage(entry);
+      else if (entry.kind === 'image') await this.processImage(entry, freeHost);
       else await this.processSitemap(entry);
     } catch (error) {
       // A link to a PDF or a video is not a broken page: it is simply not ours to index.
@@ -589,8 +612,6 @@ export class Crawler {
       links: extracted.links,
       images: noimageindex ? [] : extracted.images,
     };
-    if (!noindex) await this.callbacks.onPage?.(page);
-
     // Enqueue before marking done: a crash in between refetches the page instead of losing its links.
     const items: FrontierItem[] = [];
     if (!nofollow && entry.depth < this.options.maxDepth) {
@@ -599,27 +620,38 @@ export class Crawler {
           items.push({ url: link, kind: 'page', depth: entry.depth + 1, referrer: finalUrl });
       }
     }
-    for (const image of page.images) {
-      if (!this.options.fetchExternalImages && !this.inScope(image.url)) continue;
-      const occurrence: ImageOccurrence = {
-        pageUrl: finalUrl,
-        alt: image.alt,
-        caption: image.caption,
-        nearbyText: image.nearbyText,
-        source: image.source,
-      };
-      if (!this.processedImages.has(image.url)) {
-        const list = this.occurrences.get(image.url) ?? [];
-        list.push(occurrence);
-        this.occurrences.set(image.url, list);
+    // The page links the images already stored (onPage), and hands its occurrences of the others to their
+    // indexing (the list below). An image of this run must not be handed to the indexer in between, or
+    // this occurrence would reach neither; images are indexed while the next pages are handled.
+    const release = await this.lockImages(
+      page.images.map((image) => image.url).filter((url) => !this.processedImages.has(url)),
+    );
+    try {
+      if (!noindex) await this.callbacks.onPage?.(page);
+      for (const image of page.images) {
+        if (!this.options.fetchExternalImages && !this.inScope(image.url)) continue;
+        const occurrence: ImageOccurrence = {
+          pageUrl: finalUrl,
+          alt: image.alt,
+          caption: image.caption,
+          nearbyText: image.nearbyText,
+          source: image.source,
+        };
+        if (!this.processedImages.has(image.url)) {
+          const list = this.occurrences.get(image.url) ?? [];
+          list.push(occurrence);
+          this.occurrences.set(image.url, list);
+        }
+        items.push({
+          url: image.url,
+          kind: 'image',
+          depth: entry.depth,
+          referrer: finalUrl,
+          data: { ...occurrence },
+        });
       }
-      items.push({
-        url: image.url,
-        kind: 'image',
-        depth: entry.depth,
-        referrer: finalUrl,
-        data: { ...occurrence },
-      });
+    } finally {
+      release();
     }
     if (items.length) await this.store.enqueue(this.crawlId, items);
     await this.store.markDone(this.crawlId, entry.url);
@@ -627,12 +659,17 @@ export class Crawler {
     else this.progressState.pages++;
   }
 
-  private async processImage(entry: FrontierEntry): Promise<void> {
-    const result = await this.politeFetch(entry, {
-      accept: 'image/avif,image/webp,image/jpeg,image/png,image/*;q=0.8',
-      acceptContentType: isRasterImage,
-      maxBytes: this.options.maxImageBytes,
-    });
+  private async processImage(entry: FrontierEntry, freeHost: () => void): Promise<void> {
+    let result: FetchResult | 'skip';
+    try {
+      result = await this.politeFetch(entry, {
+        accept: 'image/avif,image/webp,image/jpeg,image/png,image/*;q=0.8',
+        acceptContentType: isRasterImage,
+        maxBytes: this.options.maxImageBytes,
+      });
+    } finally {
+      freeHost();
+    }
     if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
     if (headerRobots(result.headers['x-robots-tag'], this.options.productToken).noindex) {
       return this.skip(entry, 'X-Robots-Tag: noindex');
@@ -649,6 +686,18 @@ export class Crawler {
       bytes: result.body,
       analysis,
     };
+    // Pages showing this image wait while it is indexed (see processPage).
+    const release = await this.lockImages([entry.url]);
+    try {
+      await this.indexImage(entry, image);
+    } finally {
+      release();
+    }
+    await this.store.markDone(this.crawlId, entry.url);
+    this.progressState.images++;
+  }
+
+  private async indexImage(entry: FrontierEntry, image: CrawledImage): Promise<void> {
     const pages = this.occurrences.get(entry.url) ?? [];
     if (pages.length === 0 && entry.data?.pageUrl) {
       // After a restart only the occurrence stored with the entry is known.
@@ -665,13 +714,35 @@ export class Crawler {
       await this.callbacks.onImage?.(image, pages);
     } catch (error) {
       // The indexer never stored this analysis: the retry must analyse again, not report it as known.
-      if (analysis) this.analysedHashes.delete(sha256);
+      if (image.analysis) this.analysedHashes.delete(image.sha256);
       throw error;
     }
     this.occurrences.delete(entry.url);
     this.processedImages.add(entry.url);
-    await this.store.markDone(this.crawlId, entry.url);
-    this.progressState.images++;
+  }
+
+  /**
+   * Waits for the turn of each URL (in a fixed order, so two pages never wait for each other) and returns
+   * the function that ends the turns. A page takes the images it shows while it records where they were
+   * seen; an image takes its own while it is handed to the indexer.
+   */
+  private async lockImages(urls: readonly string[]): Promise<() => void> {
+    const releases: Array<() => void> = [];
+    for (const url of [...new Set(urls)].sort()) {
+      const previous = this.imageTurns.get(url) ?? Promise.resolve();
+      let release!: () => void;
+      const turn = new Promise<void>((resolve) => (release = resolve));
+      const tail = previous.then(() => turn);
+      this.imageTurns.set(url, tail);
+      await previous;
+      releases.push(() => {
+        release();
+        if (this.imageTurns.get(url) === tail) this.imageTurns.delete(url);
+      });
+    }
+    return () => {
+      for (const release of releases) release();
+    };
   }
 
   /** Analyses each distinct content once; null when it was analysed before (here or in an earlier crawl). */

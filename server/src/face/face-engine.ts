@@ -37,6 +37,11 @@ export interface AnalyzeOptions {
    * MIN_QUERY_FACE_PX since smaller faces cannot be searched anyway.
    */
   minFaceSize?: number;
+  /**
+   * Indexing work (a crawl's images): queued behind every analysis requested without it, so that an
+   * upload waits for at most the images already being analysed, not for a crawl's queue.
+   */
+  background?: boolean;
 }
 
 export interface FaceEngine {
@@ -58,8 +63,17 @@ export interface FaceEngineOptions {
   jobTimeoutMs?: number;
 }
 
+/** For a process that answers API requests: cores − 1 (1 to 4), so that one core stays free for them. */
 export function defaultThreadCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
+/**
+ * For a process that only indexes (`npm run crawl`, `npm run worker`): every core (1 to 4). Its own
+ * thread's share (fetching, thumbnails, the database: about a tenth of the face work) fits alongside.
+ */
+export function indexingThreadCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
 export async function createFaceEngine(options: FaceEngineOptions = {}): Promise<FaceEngine> {
@@ -82,7 +96,11 @@ export async function createFaceEngine(options: FaceEngineOptions = {}): Promise
       const job = (async () => {
         // Refuse non-images and decompression bombs here, from the header alone, without queueing.
         await probeImage(image);
-        return pool.run(image, analyzeOptions.minFaceSize ?? MIN_INDEX_FACE_PX);
+        return pool.run(
+          image,
+          analyzeOptions.minFaceSize ?? MIN_INDEX_FACE_PX,
+          analyzeOptions.background ?? false,
+        );
       })();
       inFlight.add(job);
       const forget = () => inFlight.delete(job);

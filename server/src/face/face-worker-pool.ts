@@ -4,13 +4,15 @@ import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-w
 import { ImageDecodeError } from './image-decode.ts';
 import type { PipelineName } from './pipeline/pipeline-catalog.ts';
 
-// A fixed set of face workers with a FIFO queue. Each worker loads the models once and runs one job at a
-// time; a worker that crashes or exceeds the job timeout is replaced, failing only its own job.
+// A fixed set of face workers with a queue: first come, first served, except that background jobs
+// (indexing) wait behind every other job. Each worker loads the models once and runs one job at a time;
+// a worker that crashes or exceeds the job timeout is replaced, failing only its own job.
 
 interface Job {
   id: number;
   image: Uint8Array;
   minFaceSize: number;
+  background: boolean;
   resolve(analysis: ImageAnalysis): void;
   reject(err: Error): void;
 }
@@ -62,12 +64,19 @@ export class FaceWorkerPool {
     }
   }
 
-  run(image: Buffer, minFaceSize: number): Promise<ImageAnalysis> {
+  /**
+   * Queues an analysis. A background job (a crawl's image) waits behind every other job, so that an
+   * upload is analysed next even while a crawl keeps many images queued.
+   */
+  run(image: Buffer, minFaceSize: number, background = false): Promise<ImageAnalysis> {
     if (this.closing) return Promise.reject(new Error('Face engine is closed'));
     // A private copy whose memory can be handed over to the worker without touching the caller's buffer.
     const copy = new Uint8Array(image);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, image: copy, minFaceSize, resolve, reject });
+      const job: Job = { id: this.nextId++, image: copy, minFaceSize, background, resolve, reject };
+      const firstBackground = background ? -1 : this.queue.findIndex((queued) => queued.background);
+      if (firstBackground < 0) this.queue.push(job);
+      else this.queue.splice(firstBackground, 0, job);
       this.dispatch();
     });
   }

@@ -327,7 +327,8 @@ export class IndexerService {
 
   private async detectFaces(engine: FaceEngine, image: CrawledImage): Promise<AnalyzedFace[]> {
     try {
-      return (await engine.analyze(image.bytes)).faces;
+      // In the background: an analyst's upload goes ahead of the crawl's queued images.
+      return (await engine.analyze(image.bytes, { background: true })).faces;
     } catch (error) {
       // sharp read it for the thumbnail, but the face engine's stricter decoder refuses it (a format
       // it does not take, too many pixels): index the image without faces rather than retry forever.

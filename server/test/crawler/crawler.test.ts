@@ -297,6 +297,92 @@ describe('Crawler on a small site', () => {
     expect(Date.now() - started).toBeLessThan(7 * (delay + 20) * 2);
   });
 
+  it('hands several images of one host to the indexer at once (up to maxInFlight), fetching one at a time', async () => {
+    const count = 6;
+    const maxInFlight = 3;
+    const images = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 40 * i, g: 90, b: 200 } } })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const server = await startServer({
+      '/': html(page('gallery', images.map((_, i) => `<img src="/g${i}.png" alt="${i}">`).join(''))),
+    });
+    images.forEach((body, i) => server.route(`/g${i}.png`, bytes(body, 'image/png')));
+    let active = 0;
+    let mostActive = 0;
+    const waiting: Array<() => void> = [];
+    const indexed: string[] = [];
+    const delay = 30;
+    const crawler = new Crawler({
+      crawlId: 'in-flight',
+      seeds: [server.url('/', 'gallery.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, politenessDelayMs: delay, maxInFlight }),
+      callbacks: {
+        // A slow indexer (the face engine): each image is held until maxInFlight of them are in its hands,
+        // which only happens if the next images are fetched while the earlier ones are being indexed.
+        onImage: async (image) => {
+          mostActive = Math.max(mostActive, ++active);
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            if (waiting.length === maxInFlight) for (const release of waiting.splice(0)) release();
+            else setTimeout(resolve, 3_000);
+          });
+          active--;
+          indexed.push(new URL(image.url).pathname);
+        },
+      },
+    });
+    const started = Date.now();
+    const summary = await crawler.run();
+    expect(summary).toMatchObject({ pages: 1, images: count, errors: 0 });
+    expect(indexed.sort()).toEqual(images.map((_, i) => `/g${i}.png`).sort());
+    expect(mostActive).toBe(maxInFlight);
+    expect(Date.now() - started).toBeLessThan(3_000); // no image waited for the time-out
+    // The host still saw one request at a time, spaced by the politeness delay.
+    const requests = server.requests.sort((x, y) => x.start - y.start);
+    expect(server.maxConcurrent.get('gallery.test')).toBe(1);
+    for (let i = 1; i < requests.length; i++)
+      expect(requests[i]!.start - requests[i - 1]!.end).toBeGreaterThanOrEqual(delay - 5);
+  });
+
+  it('tells the indexer of every page showing an image, even pages handled while it is being indexed', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/x.jpg" alt="x"><a href="/a">a</a><a href="/b">b</a>')),
+      '/a': html(page('a', '<img src="/x.jpg" alt="x again">')),
+      '/b': html(page('b', '<img src="/x.jpg" alt="x once more">')),
+      '/x.jpg': bytes(alice, 'image/jpeg'),
+    });
+    const events: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'occurrences',
+      seeds: [server.url('/', 'occ.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, politenessDelayMs: 0 }),
+      callbacks: {
+        onPage: (p) => void events.push(`page ${new URL(p.url).pathname}`),
+        // A slow indexer: the next pages are fetched meanwhile.
+        onImage: async (_image, pages) => {
+          events.push(`image ${pages.map((o) => new URL(o.pageUrl).pathname).join(' ')}`);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          events.push('image stored');
+        },
+      },
+    });
+    expect(await crawler.run()).toMatchObject({ pages: 3, images: 1, errors: 0 });
+    // Each page is either handed to the indexer with the image, or handled once the image is stored
+    // (its onPage then links it); never in between, where neither would record it.
+    const imageEvent = events.find((e) => e.startsWith('image /'))!;
+    const stored = events.indexOf('image stored');
+    for (const p of ['/', '/a', '/b']) {
+      const handedOver = imageEvent.split(' ').includes(p);
+      expect(handedOver || events.indexOf(`page ${p}`) > stored, `${p}: ${events.join(', ')}`).toBe(true);
+    }
+  });
+
   it('honours Crawl-delay from robots.txt', async () => {
     const server = await startServer({
       '/robots.txt': text('User-agent: *\nCrawl-delay: 0.3\n'),
