@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
+import { createRandom as random } from './lib/synthetic-face-vectors.ts';
 
 const { values } = parseArgs({
   options: {
@@ -52,18 +53,6 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' / ');
 const cpuMsOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-
-/** Deterministic random numbers (mulberry32), so that every run crawls the same images. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface BenchImage {
   path: string;

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -64,4 +65,25 @@ export function runCli(main: () => Promise<number>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * A logger for the services a command runs: they log through pino's interface; this prints their few
+ * messages above the command's progress line.
+ */
+export function cliLogger(progress: { note(message: string): void }): FastifyBaseLogger {
+  const write =
+    (level: string) =>
+    (objectOrMessage: unknown, message?: string): void => {
+      const detail = typeof objectOrMessage === 'string' ? objectOrMessage : message;
+      const err = (objectOrMessage as { err?: unknown } | undefined)?.err;
+      const reason = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
+      const url = (objectOrMessage as { url?: string } | undefined)?.url;
+      progress.note(`${level}: ${detail ?? ''}${url ? ` ${url}` : ''}${reason ? `: ${reason}` : ''}`);
+    };
+  return {
+    info: write('info'),
+    warn: write('warning'),
+    error: write('error'),
+  } as unknown as FastifyBaseLogger;
 }

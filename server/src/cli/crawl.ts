@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { indexingThreadCount } from '../face/face-engine.ts';
@@ -13,7 +12,7 @@ import { WebIndexRepository } from '../repositories/web-index.repository.ts';
 import { CrawlService, type CrawlCounts } from '../services/crawl.service.ts';
 import { FaceModelService } from '../services/face-model.service.ts';
 import { IndexerService } from '../services/indexer.service.ts';
-import { CliError, runCli, withDatabase } from './cli-bootstrap.ts';
+import { CliError, cliLogger, runCli, withDatabase } from './cli-bootstrap.ts';
 
 /**
  * `npm run crawl -- <url…>`: crawls into DATA_DIR's database (or DATABASE_URL's) in this process, with
@@ -81,24 +80,6 @@ class ProgressLine {
     this.lastPrinted = body;
     this.lastPrintedAt = now;
   }
-}
-
-function cliLogger(progress: ProgressLine): FastifyBaseLogger {
-  const write =
-    (level: string) =>
-    (objectOrMessage: unknown, message?: string): void => {
-      const detail = typeof objectOrMessage === 'string' ? objectOrMessage : message;
-      const err = (objectOrMessage as { err?: unknown } | undefined)?.err;
-      const reason = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
-      const url = (objectOrMessage as { url?: string } | undefined)?.url;
-      progress.note(`${level}: ${detail ?? ''}${url ? ` ${url}` : ''}${reason ? `: ${reason}` : ''}`);
-    };
-  // The services log through pino's interface; this prints the few messages they emit above the bar.
-  return {
-    info: write('info'),
-    warn: write('warning'),
-    error: write('error'),
-  } as unknown as FastifyBaseLogger;
 }
 
 async function main(): Promise<number> {

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../config.ts';
 import { renderDemoPhotos } from '../demo/demo-site.ts';
 import { createFaceEngine, defaultThreadCount } from '../face/face-engine.ts';
@@ -10,7 +9,7 @@ import { WebIndexRepository } from '../repositories/web-index.repository.ts';
 import { FaceModelService, modelOfPipeline } from '../services/face-model.service.ts';
 import { FaceReindexService, type ReindexProgress } from '../services/face-reindex.service.ts';
 import { IndexedImageFetcher } from '../services/indexed-image-fetcher.ts';
-import { CliError, runCli, withDatabase } from './cli-bootstrap.ts';
+import { CliError, cliLogger, runCli, withDatabase } from './cli-bootstrap.ts';
 
 /**
  * `npm run reindex`: moves the face index to the shipped descriptor model (or `--model <pipeline>`).
@@ -79,23 +78,6 @@ class ProgressLine {
   finish(): void {
     if (isTty) process.stdout.write('\n');
   }
-}
-
-function cliLogger(progress: ProgressLine): FastifyBaseLogger {
-  const write =
-    (level: string) =>
-    (objectOrMessage: unknown, message?: string): void => {
-      const detail = typeof objectOrMessage === 'string' ? objectOrMessage : message;
-      const err = (objectOrMessage as { err?: unknown } | undefined)?.err;
-      const reason = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
-      const url = (objectOrMessage as { url?: string } | undefined)?.url;
-      progress.note(`${level}: ${detail ?? ''}${url ? ` ${url}` : ''}${reason ? `: ${reason}` : ''}`);
-    };
-  return {
-    info: write('info'),
-    warn: write('warning'),
-    error: write('error'),
-  } as unknown as FastifyBaseLogger;
 }
 
 async function main(): Promise<number> {
