@@ -698,10 +698,11 @@ export class Crawler {
   }
 
   private async indexImage(entry: FrontierEntry, image: CrawledImage): Promise<void> {
-    const pages = this.occurrences.get(entry.url) ?? [];
-    if (pages.length === 0 && entry.data?.pageUrl) {
-      // After a restart only the occurrence stored with the entry is known.
-      const d = entry.data;
+    const pages = [...(this.occurrences.get(entry.url) ?? [])];
+    const d = entry.data;
+    if (d?.pageUrl && !pages.some((page) => page.pageUrl === d.pageUrl)) {
+      // The occurrence stored with the entry: after a restart the only one known from before it (pages
+      // handled since then add theirs to the list, and may be handled before the image).
       pages.push({
         pageUrl: d.pageUrl!,
         alt: d.alt ?? '',

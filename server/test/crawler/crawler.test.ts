@@ -383,6 +383,39 @@ describe('Crawler on a small site', () => {
     }
   });
 
+  it('after a restart, keeps the occurrence stored with an image entry when later pages show it too', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/x.jpg" alt="first"><a href="/a">a</a>')),
+      '/a': html(page('a', '<img src="/x.jpg" alt="second">')),
+      '/x.jpg': bytes(alice, 'image/jpeg'),
+    });
+    const store = new InMemoryFrontierStore();
+    const options = testOptions(server, { useSitemaps: false, politenessDelayMs: 0 });
+    const first = new Crawler({
+      crawlId: 'restart-occurrences',
+      seeds: [server.url('/', 'restart.test')],
+      store,
+      options,
+      callbacks: { onPage: () => void first.stop() }, // stops once the home page is handled
+    });
+    expect((await first.run()).reason).toBe('stopped');
+
+    const handed: string[][] = [];
+    const second = new Crawler({
+      crawlId: 'restart-occurrences',
+      seeds: [server.url('/', 'restart.test')],
+      store,
+      options,
+      callbacks: {
+        // A slow look-up: page /a is handled while the image waits for it.
+        isKnownContentHash: () => new Promise((resolve) => setTimeout(() => resolve(false), 300)),
+        onImage: (_image, pages) => void handed.push(pages.map((o) => new URL(o.pageUrl).pathname).sort()),
+      },
+    });
+    expect(await second.run()).toMatchObject({ reason: 'done', pages: 1, images: 1 });
+    expect(handed).toEqual([['/', '/a']]);
+  });
+
   it('honours Crawl-delay from robots.txt', async () => {
     const server = await startServer({
       '/robots.txt': text('User-agent: *\nCrawl-delay: 0.3\n'),
