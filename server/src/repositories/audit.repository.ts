@@ -39,7 +39,12 @@ export class AuditRepository {
           entry.actorUserId === null
             ? null
             : sql<string | null>`(select email from users where id = ${entry.actorUserId})`,
-        organization_id: entry.organizationId,
+        // An id that names no organization (an admin's export filtered by a wrong id) is kept in the
+        // entry's detail only; the entry itself must still be written.
+        organization_id:
+          entry.organizationId === null
+            ? null
+            : sql<number | null>`(select id from organizations where id = ${entry.organizationId})`,
         action: entry.action,
         target: entry.target ?? null,
         detail: JSON.stringify(entry.detail ?? {}),

@@ -208,6 +208,19 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
     expect(everything.length - 1).toBe(total);
     expect(everything[1]![2]).toBe('admin.audit.exported');
     expect((await adminAudit({ action: 'admin.audit.exported' })).totalResultCount).toBe(2);
+
+    // A filter naming no organization gives an empty file (it was a 500: the export's own entry broke the
+    // organization foreign key); the entry keeps the requested id in its detail.
+    const unknown = await t.request({
+      method: 'GET',
+      url: '/api/admin/audit/export?organizationId=2000000000',
+      cookie: admin,
+    });
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    expect(parseCsv(unknown.body)).toHaveLength(1);
+    const recorded = await adminAudit({ action: 'admin.audit.exported' });
+    expect(recorded.totalResultCount).toBe(3);
+    expect(recorded.entries[0]!.detail).toMatchObject({ filter: { organizationId: 2000000000 } });
   });
 
   it('shows an owner their organization’s log only, with the provider’s staff unnamed', async () => {
