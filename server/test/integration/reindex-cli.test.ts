@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crawler/image-process.ts';
@@ -13,7 +12,7 @@ import { modelFolderName } from '../../src/face/index/face-index-store.ts';
 import { FaceModelRepository } from '../../src/repositories/face-model.repository.ts';
 import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import { TestServer, type Handler } from '../crawler/test-server.ts';
-import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+import { TEST_DATABASE_KIND, withClient } from '../support/test-database.ts';
 
 // `npm run reindex` as a process: killed (SIGKILL) in the middle of a reindex, then stopped (SIGTERM, as
 // Ctrl-C), run again, it continues from the image after the last one it stored (nothing stored twice),
@@ -35,16 +34,6 @@ const imagePaths: string[] = [];
 
 async function openFixtureDatabase(): Promise<DatabaseHandle> {
   return openDatabase({ databaseUrl: databaseUrl || undefined, dataDir, poolSize: 2 });
-}
-
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
 }
 
 interface Run {

@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { asTestApp, testConfig, type TestApp } from './test-app.ts';
-import { TEST_DATABASE_KIND } from './test-database.ts';
+import { TEST_DATABASE_KIND, withClient } from './test-database.ts';
 
 export interface AppCluster {
   /** The instances in the order of `roles`: a 'worker' runs jobs and writes the face index, an 'api' does not. */
@@ -67,14 +66,4 @@ export async function createAppCluster(
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
 }

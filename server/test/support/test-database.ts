@@ -33,7 +33,8 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   };
 }
 
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `run` with a connection of its own to `url`, closed afterwards. */
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
