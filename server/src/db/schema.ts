@@ -15,6 +15,10 @@ export interface OrganizationsTable {
   type: string;
   created_at: CreatedAt;
   last_active_at: DefaultedTimestamp;
+  /** Set by an admin: the organization may search faces that may belong to minors. */
+  law_enforcement_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The admin's note of the evidence, required to verify. */
+  law_enforcement_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UsersTable {

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { type AgeEstimator, loadAgeEstimator } from './age/age-estimator.ts';
 import type { AnalyzedFace, ImageAnalysis } from './face-engine.ts';
 import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
 import { decodeImage, ImageDecodeError } from './image-decode.ts';
@@ -21,7 +22,11 @@ if (!port) throw new Error('face-worker.ts must run in a worker thread');
 const { pipeline: pipelineName } = workerData as FaceWorkerData;
 const post = (message: FaceWorkerMessage) => port.postMessage(message);
 
-async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, request: AnalyzeRequest) {
+async function analyze(
+  pipeline: Awaited<ReturnType<typeof loadPipeline>>,
+  ages: AgeEstimator,
+  request: AnalyzeRequest,
+) {
   const image = await decodeImage(
     Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength),
     {
@@ -30,8 +35,14 @@ async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, reque
   );
   const scale = image.sourceWidth / image.width;
   const found = await pipeline.analyze(image, Math.max(request.minFaceSize / scale, MIN_INDEX_FACE_PX));
-  const faces: AnalyzedFace[] = found.map((f) => ({
+  // Every face gets an age estimate, at upload and at indexing alike: the minors gate relies on it.
+  const estimates = await ages.estimate(
+    image,
+    found.map((f) => f.box),
+  );
+  const faces: AnalyzedFace[] = found.map((f, i) => ({
     ...f,
+    age: estimates[i]!,
     box: { x: f.box.x * scale, y: f.box.y * scale, width: f.box.width * scale, height: f.box.height * scale },
   }));
   faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
@@ -42,9 +53,10 @@ async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, reque
 try {
   const pipeline = await loadPipeline(pipelineName);
   await pipeline.warmUp?.();
+  const ages = await loadAgeEstimator();
   // Jobs arrive one at a time (the pool waits for each answer), so no queue is needed here.
   port.on('message', (request: AnalyzeRequest) => {
-    analyze(pipeline, request).then(
+    analyze(pipeline, ages, request).then(
       (analysis) => post({ type: 'result', id: request.id, analysis }),
       (err: unknown) =>
         post({

@@ -413,6 +413,7 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       api.container.services.queryFaces.seal({
         descriptor,
         modelId,
+        possibleMinor: false,
         organizationId: analystUser.organizationId,
         userId: analystUser.id,
       });

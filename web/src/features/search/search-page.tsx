@@ -1,5 +1,6 @@
 import {
   MAX_UPLOAD_BYTES,
+  POSSIBLE_MINOR_MESSAGE,
   SEARCH_MESSAGES,
   tooSmallFacesMessage,
   type DetectedFace,
@@ -15,7 +16,7 @@ import type { ResultSort } from '../../components/results/result-grouping.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { fileToBase64 } from '../../lib/file-data.ts';
 import { useSession } from '../../lib/session.tsx';
-import { FaceChooser } from './face-chooser.tsx';
+import { FaceChooser, isSearchableFace } from './face-chooser.tsx';
 import { PhotoTipsModal } from './photo-tips-modal.tsx';
 import { downloadImage, runSearch, uploadImage } from './search-api.ts';
 import { SearchResults } from './search-results.tsx';
@@ -33,6 +34,8 @@ interface State {
   smallFaceSizes: number[];
   minFaceSize: number;
   reliableFaceSize: number;
+  /** The organization is verified law enforcement: faces that may belong to minors may be searched. */
+  minorsSearchable: boolean;
   /** A search asked for before a face was chosen (a click while detecting, or /search/{imageUrl}). */
   requestedType?: SearchType | undefined;
   type?: SearchType | undefined;
@@ -52,6 +55,7 @@ type Action =
       smallFaceSizes: number[];
       minFaceSize: number;
       reliableFaceSize: number;
+      minorsSearchable: boolean;
     }
   | { type: 'choose' }
   | { type: 'close-chooser' }
@@ -71,6 +75,7 @@ const initialState: State = {
   smallFaceSizes: [],
   minFaceSize: 64,
   reliableFaceSize: 128,
+  minorsSearchable: false,
   results: [],
   sort: 'default',
   grouping: false,
@@ -88,17 +93,19 @@ function reducer(state: State, action: Action): State {
         requestedType: action.requestedType,
       };
     case 'detected': {
-      const one = action.faces.length === 1;
+      // One searchable face is chosen for the user; several faces, or one that may belong to a minor
+      // (shown in the chooser with the notice why it cannot be searched), open the chooser.
+      const one = action.faces.length === 1 && isSearchableFace(action.faces[0]!, action.minorsSearchable);
       return {
         ...state,
         phase: one ? 'ready' : 'choosing',
         faces: action.faces,
-        // One face is chosen for the user; several open the chooser.
         selected: one ? [action.faces[0]!.hash] : [],
         smallFaceCount: action.smallFaceCount,
         smallFaceSizes: action.smallFaceSizes,
         minFaceSize: action.minFaceSize,
         reliableFaceSize: action.reliableFaceSize,
+        minorsSearchable: action.minorsSearchable,
       };
     }
     case 'choose':
@@ -180,6 +187,10 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
       } catch (error) {
         if (run !== generation.current) return;
         console.error('Search failed', error);
+        if (error instanceof ApiError && error.message === POSSIBLE_MINOR_MESSAGE) {
+          fail(POSSIBLE_MINOR_MESSAGE);
+          return;
+        }
         if (error instanceof ApiError && error.status === 403) void refresh();
         fail(SEARCH_MESSAGES.searchFailure);
       }
@@ -373,6 +384,7 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           smallFaceSizes={state.smallFaceSizes}
           minFaceSize={state.minFaceSize}
           reliableFaceSize={state.reliableFaceSize}
+          minorsSearchable={state.minorsSearchable}
           onProceed={(hashes) => dispatch({ type: 'chosen', hashes })}
           onClose={() => dispatch({ type: 'close-chooser' })}
         />
