@@ -162,6 +162,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.adminOrganizations,
       r.audit,
       r.orders,
+      mail,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
