@@ -214,7 +214,13 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
-    retention: new RetentionService(new RetentionRepository(db), queue, repositories.audit, log),
+    retention: new RetentionService(
+      new RetentionRepository(db),
+      queue,
+      repositories.audit,
+      log,
+      new AppSettingsRepository(db),
+    ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));

@@ -104,6 +104,8 @@ export interface AuditLogTable {
   detail: Json<Record<string, unknown>>;
   ip: string | null;
   actor_email: ColumnType<string | null, string | null | undefined, never>;
+  /** Set by the retention sweep when the entry's IP and actor were removed (pseudonymised e-mail kept). */
+  anonymised_at: ColumnType<Date | null, never, never>;
 }
 
 export type JobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'DEAD';
