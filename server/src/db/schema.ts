@@ -211,6 +211,8 @@ export interface FacesTable {
   model_id: string;
   /** The face of the previous model this one was re-derived from by a reindex (migration 0011). */
   previous_face_id: number | null;
+  /** The age estimate at indexing said the face may belong to a minor; null: indexed before estimates. */
+  possible_minor: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   created_at: CreatedAt;
 }
 
