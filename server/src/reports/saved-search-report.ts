@@ -7,11 +7,11 @@ import {
   dateTimeFormat,
   heading,
   pageNumbers,
-  printable,
   reportFileName,
   resultEntry,
   startDocument,
 } from './pdf-parts.ts';
+import { write } from './pdf-text.ts';
 
 /** Everything the saved-search report shows; the service gathers it, this file only lays it out. */
 export interface SavedSearchReportData {
@@ -104,18 +104,20 @@ function entry(
   };
   resultEntry(doc, frame, (x, width) => {
     doc.moveDown(0.2);
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(`First indexed ${dateFormat.format(result.crawledAt)}`, x, doc.y, { width });
+    write(
+      doc,
+      `First indexed ${dateFormat.format(result.crawledAt)}`,
+      { weight: 'regular', size: 9, color: MUTED },
+      { x: x, y: doc.y, width },
+    );
     if (result.sourceTitle) {
       doc.moveDown(0.3);
-      doc
-        .font('Helvetica-Bold')
-        .fontSize(10)
-        .fillColor(INK)
-        .text(printable(result.sourceTitle), x, doc.y, { width, height: 28, ellipsis: true });
+      write(
+        doc,
+        result.sourceTitle,
+        { weight: 'bold', size: 10, color: INK },
+        { x: x, y: doc.y, width, height: 28, ellipsis: true },
+      );
     }
     doc.moveDown(0.4);
   });
