@@ -1,6 +1,6 @@
 import type { SearchResult } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
-import { matchBand, matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
+import { matchBand, matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
 import { hostOf, samePhotoLabel, type ResultGroup } from './result-grouping.ts';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
@@ -99,7 +99,7 @@ function ResultFacts({ result }: { result: SearchResult }) {
             title={matchScoreDetail(result.similarity)}
           >
             {matchBandLabel(result.similarity)}{' '}
-            <span className="result-score__value">({result.similarity.toFixed(2)})</span>
+            <span className="result-score__value">({similarityFigure(result.similarity)})</span>
           </span>
         </dd>
       </div>

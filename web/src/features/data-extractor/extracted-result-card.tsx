@@ -1,4 +1,4 @@
-import { matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
+import { matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
 import type {
   ExtractedResult,
   ExtractionFlag,
@@ -261,7 +261,7 @@ export function ExtractedResultCard({
         <p className="extractor-result__meta">
           {result.sourceTitle && <span>{result.sourceTitle}</span>}
           <span title={matchScoreDetail(result.similarity)}>
-            {matchBandLabel(result.similarity)} ({result.similarity.toFixed(2)})
+            {matchBandLabel(result.similarity)} ({similarityFigure(result.similarity)})
           </span>
           <span>
             crawled <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
