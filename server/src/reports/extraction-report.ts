@@ -1,3 +1,4 @@
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import type {
   ExtractionFlag,
@@ -10,11 +11,10 @@ import {
   LINK,
   MARGIN,
   MUTED,
+  REPORT_TIME_ZONE,
   WARN,
   contentWidth,
   cover,
-  dateFormat,
-  dateTimeFormat,
   ensureSpace,
   heading,
   link,
@@ -128,8 +128,8 @@ function extractionCover(doc: PDFKit.PDFDocument, data: ExtractionReportData): v
     facts: [
       ['Organization', data.organizationName],
       ['Prepared by', data.preparedBy],
-      ['Generated', dateTimeFormat.format(data.generatedAt)],
-      ['Extraction started', dateFormat.format(data.extraction.createdAt)],
+      ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
+      ['Extraction started', formatDate(data.extraction.createdAt, REPORT_TIME_ZONE)],
       ['Most likely name', data.extraction.bestName ?? 'No name found'],
       ['Results in this report', `${data.results.length} of ${data.extraction.resultCount}`],
     ],
@@ -261,7 +261,7 @@ function entry(
     }
     write(
       doc,
-      `First indexed ${dateFormat.format(result.crawledAt)}${result.sourceTitle ? ` · ${result.sourceTitle}` : ''}`,
+      `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}${result.sourceTitle ? ` · ${result.sourceTitle}` : ''}`,
       { weight: 'regular', size: 8, color: MUTED },
       { x: x, y: doc.y, width, height: 22, ellipsis: true },
     );

@@ -1,8 +1,8 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   ADDITIONAL_USER_PRICE_USD,
   BASE_PRICE_USD,
   REFUND_DAYS,
-  formatDay,
   formatUsd,
   monthsLabel,
   transferTitle,

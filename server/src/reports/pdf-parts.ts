@@ -11,21 +11,8 @@ export const ACCENT = '#2563eb';
 export const WARN = '#b45309';
 export const MARGIN = 50;
 export const FOOTER_SPACE = 40;
-
-export const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-export const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
+/** Reports are read anywhere: their dates are UTC days and their times say UTC. */
+export const REPORT_TIME_ZONE = 'UTC';
 
 /** `<prefix>-<name slug>-<YYYY-MM-DD>.pdf`, safe for every file system. */
 export function reportFileName(prefix: string, name: string, generatedAt: Date, fallback: string): string {

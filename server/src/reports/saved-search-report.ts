@@ -1,10 +1,10 @@
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import {
   INK,
   MUTED,
+  REPORT_TIME_ZONE,
   cover,
-  dateFormat,
-  dateTimeFormat,
   heading,
   pageNumbers,
   reportFileName,
@@ -74,9 +74,9 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
     facts: [
       ['Organization', data.organizationName],
       ['Prepared by', data.preparedBy],
-      ['Generated', dateTimeFormat.format(data.generatedAt)],
+      ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
       ['Search type', TYPE_LABELS[data.savedSearch.type]],
-      ['Saved on', dateFormat.format(data.savedSearch.createdAt)],
+      ['Saved on', formatDate(data.savedSearch.createdAt, REPORT_TIME_ZONE)],
       ['Results in this report', `${data.results.length} of ${data.savedSearch.resultCount}`],
     ],
     explanation:
@@ -106,7 +106,7 @@ function entry(
     doc.moveDown(0.2);
     write(
       doc,
-      `First indexed ${dateFormat.format(result.crawledAt)}`,
+      `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}`,
       { weight: 'regular', size: 9, color: MUTED },
       { x: x, y: doc.y, width },
     );

@@ -2,8 +2,7 @@ import type { SearchResult } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
 import { matchBand, matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
 import { hostOf, samePhotoLabel, type ResultGroup } from './result-grouping.ts';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+import { formatDate } from '@osint/contract/dates';
 
 /** What a result entry can do, shared by the search page (remove) and saved results (select). */
 export interface ResultActions<T extends SearchResult> {
@@ -106,7 +105,7 @@ function ResultFacts({ result }: { result: SearchResult }) {
       <div>
         <dt>First indexed</dt>
         <dd>
-          <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
+          <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
         </dd>
       </div>
     </dl>

@@ -4,6 +4,7 @@ import { Button } from '../../components/button.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ACTIVITY_PAGE_SIZE, useOrganizationActivity } from './account-api.ts';
+import { formatDateTime } from '@osint/contract/dates';
 
 const AREA_OPTIONS = [
   { value: '', label: 'All activity' },
@@ -11,8 +12,6 @@ const AREA_OPTIONS = [
     .filter(([area]) => !['crawl', 'face'].includes(area))
     .map(([value, label]) => ({ value, label })),
 ];
-
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** A short, human description of what an entry's detail says (never more than the log holds). */
 export function describeEntry(entry: AuditEntryView): string {
@@ -81,7 +80,7 @@ export function ActivityPanel() {
             {activity.data.entries.map((entry) => (
               <li key={entry.id} className="account-activity__item">
                 <time dateTime={entry.at} className="account-activity__time">
-                  {timeFormat.format(new Date(entry.at))}
+                  {formatDateTime(entry.at)}
                 </time>
                 <span className="account-activity__what">
                   <strong>{auditActionLabel(entry.action)}</strong>

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { ResultThumbnail } from '../../components/results/result-card.tsx';
 import { fetchConnections, type ExtractorContext } from './data-extractor-api.ts';
+import { formatDate } from '@osint/contract/dates';
 
 export const FLAG_LABELS: Record<ExtractionFlag, string> = {
   politician: 'Politician',
@@ -27,7 +28,6 @@ const SOURCE_LABELS: Record<FlagEvidence['source'], string> = {
   page: 'Page',
   llm: 'AI reading',
 };
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
 function hostOf(url: string | null): string | null {
   if (!url) return null;
@@ -264,7 +264,7 @@ export function ExtractedResultCard({
             {matchBandLabel(result.similarity)} ({similarityFigure(result.similarity)})
           </span>
           <span>
-            crawled <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
+            crawled <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
           </span>
         </p>
         <Evidence result={result} />
