@@ -1,4 +1,4 @@
-import { AUDIT_AREAS, auditActionLabel, type AuditEntryView } from '@osint/contract/audit';
+import { AUDIT_AREAS, auditActionLabel, auditDetailText, type AuditEntryView } from '@osint/contract/audit';
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
@@ -16,17 +16,10 @@ const AREA_OPTIONS = [
 /** A short, human description of what an entry's detail says (never more than the log holds). */
 export function describeEntry(entry: AuditEntryView): string {
   const d = entry.detail;
-  const email = typeof d.email === 'string' ? d.email : undefined;
-  switch (entry.action) {
-    case 'search.performed':
-      return `${String(d.results ?? 0)} results · ${d.type === 'SOCIAL_MEDIA_SEARCH' ? 'social media' : 'standard'} search`;
-    case 'user.login_failed':
-      return `${email ?? ''}${d.reason ? ` · ${String(d.reason).replace(/_/g, ' ')}` : ''}`;
-    case 'admin.billing_plan.created':
-      return `${String(d.planType ?? '')} · ${String(d.seatLimit ?? '')} seats`;
-    default:
-      return email ?? '';
+  if (entry.action === 'search.performed') {
+    return `${String(d.results ?? 0)} results · ${d.type === 'SOCIAL_MEDIA_SEARCH' ? 'social media' : 'standard'} search`;
   }
+  return auditDetailText(d);
 }
 
 /** The owner's view of the organization's audit log (spec: owners see their organization's log). */
