@@ -75,7 +75,7 @@ export function FreeTrialPanel({ plan, usedSeats }: { plan: PlanFacts; usedSeats
       </p>
       <div className="account-actions">
         <Link className="btn btn-primary" to="/pricing">
-          UPGRADE NOW
+          Upgrade now
         </Link>
       </div>
     </section>
