@@ -250,27 +250,27 @@ function entry(
   };
   resultEntry(doc, frame, (x, width) => {
     const flags = flagList(result);
-    if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x: x, y: doc.y, width });
+    if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x, y: doc.y, width });
     if (result.personDesc) {
       write(
         doc,
         result.personDesc,
         { weight: 'regular', size: 9, color: INK },
-        { x: x, y: doc.y, width, height: 36, ellipsis: true },
+        { x, y: doc.y, width, height: 36, ellipsis: true },
       );
     }
     write(
       doc,
       `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}${result.sourceTitle ? ` · ${result.sourceTitle}` : ''}`,
       { weight: 'regular', size: 8, color: MUTED },
-      { x: x, y: doc.y, width, height: 22, ellipsis: true },
+      { x, y: doc.y, width, height: 22, ellipsis: true },
     );
     if (result.seenWith.length > 0) {
       write(
         doc,
         `Seen with: ${result.seenWith.join(', ')}`,
         { weight: 'regular', size: 8, color: MUTED },
-        { x: x, y: doc.y, width },
+        { x, y: doc.y, width },
       );
     }
     doc.moveDown(0.3);

@@ -72,7 +72,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   );
 
   let y = 270;
-  write(doc, 'Order', { weight: 'bold', size: 12, color: INK }, { x: left, y: y });
+  write(doc, 'Order', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const period = `${formatDay(order.startDate)} – ${formatDay(order.endDate)} (${monthsLabel(order.months)})`;
   const additionalUsers = order.seats - 1;
@@ -99,7 +99,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     .lineWidth(1)
     .stroke();
   y += 12;
-  write(doc, `Total (${order.currency})`, { weight: 'bold', size: 13, color: INK }, { x: left, y: y });
+  write(doc, `Total (${order.currency})`, { weight: 'bold', size: 13, color: INK }, { x: left, y });
   write(
     doc,
     `${formatUsd(order.amount)} ${order.currency}`,
@@ -113,7 +113,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   );
   y += 40;
 
-  write(doc, 'Bank transfer details', { weight: 'bold', size: 12, color: INK }, { x: left, y: y });
+  write(doc, 'Bank transfer details', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const bankRows: [string, string][] = [
     ['Account name', billing.bank.accountName],
@@ -134,7 +134,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
       'Please use the transfer title above so we can match your payment. Refunds are possible within ' +
       `${REFUND_DAYS} days after activation (the trial excluded).`,
     { weight: 'regular', size: 9, color: MUTED },
-    { x: left, y: y, width },
+    { x: left, y, width },
   );
 
   doc.end();
@@ -142,7 +142,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
 }
 
 function party(doc: PDFKit.PDFDocument, title: string, lines: string[], x: number, y: number, width: number) {
-  write(doc, title.toUpperCase(), { weight: 'bold', size: 10, color: ACCENT }, { x: x, y: y, width });
+  write(doc, title.toUpperCase(), { weight: 'bold', size: 10, color: ACCENT }, { x, y, width });
   for (const line of lines.filter(Boolean))
     write(doc, line, { weight: 'regular', size: 10, color: INK }, { width });
 }
@@ -156,7 +156,7 @@ function row(
   width: number,
 ): number {
   const labelWidth = 150;
-  write(doc, label, { weight: 'regular', size: 10, color: MUTED }, { x: x, y: y, width: labelWidth });
+  write(doc, label, { weight: 'regular', size: 10, color: MUTED }, { x, y, width: labelWidth });
   write(
     doc,
     value,

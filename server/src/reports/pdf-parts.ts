@@ -108,10 +108,10 @@ function facts(
       doc,
       label.toUpperCase(),
       { weight: 'regular', size: 8, color: MUTED },
-      { x: x, y: y, width, characterSpacing: 0.5 },
+      { x, y, width, characterSpacing: 0.5 },
     );
     y = doc.y + 1;
-    write(doc, value, { weight: 'bold', size: 11, color: INK }, { x: x, y: y, width });
+    write(doc, value, { weight: 'bold', size: 11, color: INK }, { x, y, width });
     y = doc.y + 8;
   }
   return y;
@@ -131,13 +131,13 @@ export function link(doc: PDFKit.PDFDocument, label: string, url: string, x: num
     doc,
     label.toUpperCase(),
     { weight: 'regular', size: 8, color: MUTED },
-    { x: x, y: doc.y, width, characterSpacing: 0.5 },
+    { x, y: doc.y, width, characterSpacing: 0.5 },
   );
   write(
     doc,
     url,
     { weight: 'regular', size: 9, color: LINK },
-    { x: x, y: doc.y, width, link: url, underline: true },
+    { x, y: doc.y, width, link: url, underline: true },
   );
   doc.moveDown(0.3);
 }
@@ -251,7 +251,7 @@ export function resultEntry(
   thumbnail(doc, entry.thumbnail, top, size);
   const x = MARGIN + size + 18;
   const width = contentWidth(doc) - size - 18;
-  write(doc, entry.title, { weight: 'bold', size: 12, color: INK }, { x: x, y: top, width, continued: true });
+  write(doc, entry.title, { weight: 'bold', size: 12, color: INK }, { x, y: top, width, continued: true });
   write(doc, `   ${matchBandLabel(entry.similarity)} (${similarityText(entry.similarity)})`, {
     weight: 'regular',
     size: 12,
@@ -263,7 +263,7 @@ export function resultEntry(
       doc,
       'Original sources: subscribers only.',
       { weight: 'italic', size: 9, color: MUTED },
-      { x: x, y: doc.y, width },
+      { x, y: doc.y, width },
     );
   } else {
     link(doc, 'Source page', entry.sourceUrl, x, width);

@@ -108,7 +108,7 @@ function entry(
       doc,
       `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}`,
       { weight: 'regular', size: 9, color: MUTED },
-      { x: x, y: doc.y, width },
+      { x, y: doc.y, width },
     );
     if (result.sourceTitle) {
       doc.moveDown(0.3);
@@ -116,7 +116,7 @@ function entry(
         doc,
         result.sourceTitle,
         { weight: 'bold', size: 10, color: INK },
-        { x: x, y: doc.y, width, height: 28, ellipsis: true },
+        { x, y: doc.y, width, height: 28, ellipsis: true },
       );
     }
     doc.moveDown(0.4);
