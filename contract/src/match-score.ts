@@ -34,15 +34,25 @@ export function matchBandLabel(similarity: number): string {
   return MATCH_BAND_LABELS[matchBand(similarity)];
 }
 
-/** The raw score with two decimals, e.g. "similarity 0.73". */
+/**
+ * The score as printed everywhere (result cards, extractor cards, tooltips, PDF reports): two decimals,
+ * cut rather than rounded, so that a printed figure reaches a band's threshold only when the score does
+ * (0.679 prints "0.67", a possible match) and 0.965 prints "0.96" on screen and on paper alike.
+ */
+export function similarityFigure(similarity: number): string {
+  // toPrecision drops the binary noise of the product first (0.57 × 100 is 56.99999999999999).
+  return (Math.floor(Number((similarity * 100).toPrecision(12))) / 100).toFixed(2);
+}
+
+/** The score with its name, e.g. "similarity 0.73". */
 export function similarityText(similarity: number): string {
-  return `similarity ${similarity.toFixed(2)}`;
+  return `similarity ${similarityFigure(similarity)}`;
 }
 
 /** One line for a tooltip: the band's meaning and the raw score against the threshold. */
 export function matchScoreDetail(similarity: number): string {
   return (
-    `${MATCH_BAND_MEANINGS[matchBand(similarity)]} Cosine similarity ${similarity.toFixed(3)} ` +
+    `${MATCH_BAND_MEANINGS[matchBand(similarity)]} Cosine similarity ${similarityFigure(similarity)} ` +
     `(results start at ${MATCH_THRESHOLD.toFixed(2)}; very likely from ${STRONG_MATCH_THRESHOLD.toFixed(2)}).`
   );
 }

@@ -131,6 +131,11 @@ export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
 export const SEARCH_MESSAGES = {
   noFaces: 'No faces detected on the image. Try to upload different one.',
   tooBig: 'File is too big. Please upload smaller image.',
+  /**
+   * A file that is not a photo of the accepted formats. The spec gives no text for it, only the
+   * requirement it states to users (JPG, PNG, BMP or TIFF); this says that instead of "Something went wrong".
+   */
+  unsupportedFile: 'This file is not a supported image. Please upload a JPG, PNG, BMP or TIFF photo.',
   detectFailure: 'Something went wrong while detecting face. Try again later.',
   searchFailure: 'Something went wrong while making search. Try again later.',
   saveFailure: 'Something went wrong while saving search result.',

@@ -1,17 +1,17 @@
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import {
   INK,
   MUTED,
+  REPORT_TIME_ZONE,
   cover,
-  dateFormat,
-  dateTimeFormat,
   heading,
   pageNumbers,
-  printable,
   reportFileName,
   resultEntry,
   startDocument,
 } from './pdf-parts.ts';
+import { write } from './pdf-text.ts';
 
 /** Everything the saved-search report shows; the service gathers it, this file only lays it out. */
 export interface SavedSearchReportData {
@@ -74,9 +74,9 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
     facts: [
       ['Organization', data.organizationName],
       ['Prepared by', data.preparedBy],
-      ['Generated', dateTimeFormat.format(data.generatedAt)],
+      ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
       ['Search type', TYPE_LABELS[data.savedSearch.type]],
-      ['Saved on', dateFormat.format(data.savedSearch.createdAt)],
+      ['Saved on', formatDate(data.savedSearch.createdAt, REPORT_TIME_ZONE)],
       ['Results in this report', `${data.results.length} of ${data.savedSearch.resultCount}`],
     ],
     explanation:
@@ -104,18 +104,20 @@ function entry(
   };
   resultEntry(doc, frame, (x, width) => {
     doc.moveDown(0.2);
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(`First indexed ${dateFormat.format(result.crawledAt)}`, x, doc.y, { width });
+    write(
+      doc,
+      `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}`,
+      { weight: 'regular', size: 9, color: MUTED },
+      { x, y: doc.y, width },
+    );
     if (result.sourceTitle) {
       doc.moveDown(0.3);
-      doc
-        .font('Helvetica-Bold')
-        .fontSize(10)
-        .fillColor(INK)
-        .text(printable(result.sourceTitle), x, doc.y, { width, height: 28, ellipsis: true });
+      write(
+        doc,
+        result.sourceTitle,
+        { weight: 'bold', size: 10, color: INK },
+        { x, y: doc.y, width, height: 28, ellipsis: true },
+      );
     }
     doc.moveDown(0.4);
   });

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@osint/contract/audit';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -5,7 +6,8 @@ import type { Database } from '../db/schema.ts';
 export interface AuditEntry {
   actorUserId: number | null;
   organizationId: number | null;
-  action: string;
+  /** One of the contract's actions: each has the label the account and admin pages show. */
+  action: AuditAction;
   target?: string;
   detail?: Record<string, unknown>;
   ip?: string | null;

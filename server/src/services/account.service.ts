@@ -221,7 +221,7 @@ export class AccountService {
     await this.audit.insert({
       actorUserId: token.user_id,
       organizationId: user?.organization_id ?? null,
-      action: `user.${purpose.toLowerCase()}`,
+      action: purpose === 'SET_PASSWORD' ? 'user.set_password' : 'user.reset_password',
       target: `user:${token.user_id}`,
     });
   }

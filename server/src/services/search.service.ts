@@ -1,4 +1,4 @@
-import type { UploadImageResponse } from '@osint/contract/search';
+import { SEARCH_MESSAGES, type UploadImageResponse } from '@osint/contract/search';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -49,7 +49,7 @@ export interface SearchAnswer {
 }
 
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
-  UNSUPPORTED_FORMAT: 'This file is not a supported image. Please upload a JPG, PNG, BMP or TIFF photo.',
+  UNSUPPORTED_FORMAT: SEARCH_MESSAGES.unsupportedFile,
   TOO_MANY_PIXELS: 'The image has too many pixels to be processed. Please upload a smaller image.',
   CORRUPT: 'The image could not be read. It may be damaged; please upload a different one.',
 };

@@ -108,6 +108,23 @@ describe('SearchPage', () => {
     expect(await screen.findByText(SEARCH_MESSAGES.detectFailure)).toBeTruthy();
   });
 
+  test('a file that is not a photo gets the unsupported-file message, not "Something went wrong" (issue 15 item 8)', async () => {
+    const { calls } = mockFetch(() => ({ status: 400, body: { message: SEARCH_MESSAGES.unsupportedFile } }));
+    // Any file can be dropped on the upload area, whatever the input accepts.
+    const user = userEvent.setup({ applyAccept: false });
+    renderPage();
+    await upload(user, new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.unsupportedFile)).toBeTruthy();
+    expect(screen.queryByText(SEARCH_MESSAGES.detectFailure)).toBeNull();
+    expect(calls).toHaveLength(0);
+
+    // A non-image named like a photo: the server refuses it with the same message, shown as the headline.
+    await upload(user, new File(['not a photo'], 'photo.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(await screen.findByText(SEARCH_MESSAGES.unsupportedFile)).toBeTruthy();
+    expect(screen.queryByText(SEARCH_MESSAGES.detectFailure)).toBeNull();
+  });
+
   test('several faces: choose two, search, remove with the one-time modal, then the empty state', async () => {
     const { calls } = mockFetch((call: RecordedCall) => {
       if (call.url === '/api/upload-image')

@@ -1,9 +1,8 @@
 import type { SearchResult } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
-import { matchBand, matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
+import { matchBand, matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
 import { hostOf, samePhotoLabel, type ResultGroup } from './result-grouping.ts';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+import { formatDate } from '@osint/contract/dates';
 
 /** What a result entry can do, shared by the search page (remove) and saved results (select). */
 export interface ResultActions<T extends SearchResult> {
@@ -99,14 +98,14 @@ function ResultFacts({ result }: { result: SearchResult }) {
             title={matchScoreDetail(result.similarity)}
           >
             {matchBandLabel(result.similarity)}{' '}
-            <span className="result-score__value">({result.similarity.toFixed(2)})</span>
+            <span className="result-score__value">({similarityFigure(result.similarity)})</span>
           </span>
         </dd>
       </div>
       <div>
         <dt>First indexed</dt>
         <dd>
-          <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
+          <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
         </dd>
       </div>
     </dl>

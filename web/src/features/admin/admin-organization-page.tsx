@@ -1,3 +1,4 @@
+import { formatDate } from '@osint/contract/dates';
 import type { AdminBillingPlanView, AdminOrganizationDetail } from '@osint/contract/admin';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { formatUsd, PLAN_TYPE_LABELS } from '@osint/contract/pricing';
@@ -52,7 +53,7 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
         eyebrow="Organization"
         title={<span id="admin-organization-title">{organization.name}</span>}
         back={BACK}
-        lead={`${typeLabel} · registered ${new Date(organization.createdAt).toLocaleDateString('en-GB', { dateStyle: 'medium' })}`}
+        lead={`${typeLabel} · registered ${formatDate(organization.createdAt)}`}
         actions={
           <>
             <Link

@@ -191,7 +191,7 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
     async (file: File, requestedType?: SearchType) => {
       hideBanner();
       if (!isAcceptedFile(file)) {
-        fail(SEARCH_MESSAGES.detectFailure, 'Please upload a JPG, PNG, BMP or TIFF photo.');
+        fail(SEARCH_MESSAGES.unsupportedFile);
         return;
       }
       if (file.size > MAX_UPLOAD_BYTES) {
@@ -224,7 +224,8 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           void refresh();
           fail(SEARCH_MESSAGES.detectFailure);
         } else if (error instanceof ApiError && error.status === 400) {
-          fail(SEARCH_MESSAGES.detectFailure, error.message);
+          // The server says what is wrong with the file (not an image, too many pixels, damaged).
+          fail(error.message);
         } else fail(SEARCH_MESSAGES.detectFailure);
       }
     },
