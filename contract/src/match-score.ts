@@ -1,5 +1,5 @@
 // What a similarity score means, the same on screen and in PDF reports. The score is the cosine similarity
-// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@1); the bands are tied to
+// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@2); the bands are tied to
 // false-match rates measured by `npm run bench:faces` on celeba-dev (2,368,712 different-person pairs):
 // see server/src/face/README.md.
 

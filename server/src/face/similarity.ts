@@ -22,7 +22,7 @@ export const MIN_INDEX_FACE_PX = 40;
 /**
  * Two faces are the same person when similarity() ≥ this (contract/src/match-score.ts, where the bands
  * shown to users live too). Set from the false-match rate per comparison, measured by `npm run bench:faces`
- * for the shipped pipeline (blazeface+mfn512-arcface5pt@1) on celeba-dev, every pair of 2,189 in-the-wild
+ * for the shipped pipeline (blazeface+mfn512-arcface5pt@2) on celeba-dev, every pair of 2,189 in-the-wild
  * photos of 100 people:
  * - 2 of 2,368,712 different-person pairs reach 0.60 (FMR 8.4e-7 ≤ 1e-6: about one stranger per query in
  *   a 1M-face index); 57.0 % of the 26,054 same-person pairs do (60.2 % at 0.585, the lowest threshold
