@@ -20,7 +20,7 @@ export const PIPELINE_CATALOG = {
   'blazeface-mfn512': {
     modelId: 'blazeface+mfn512-arcface5pt@2',
     dimensions: 512,
-    matchThreshold: 0.6,
+    matchThreshold: 0.58,
     description:
       'BlazeFace (tiled) → face-api 68 landmarks, 2 passes → ArcFace 5-point 112×112 chip → MobileFaceNet 512-d (ONNX)',
   },

@@ -178,15 +178,13 @@ async function examine(
       geometries[i] = geometry;
     });
   }
-  const candidates = detections.map(
-    (detection, i): FaceCandidate => ({
-      detection,
-      box: clipBox(detection, image),
-      marks: fit.marks[i]!,
-      geometry: geometries[i]!,
-      rejected: implausibilities(detection.score, geometries[i]!, options.minScore),
-    }),
-  );
+  const candidates = detections.map((detection, i): FaceCandidate => ({
+    detection,
+    box: clipBox(detection, image),
+    marks: fit.marks[i]!,
+    geometry: geometries[i]!,
+    rejected: implausibilities(detection.score, geometries[i]!, options.minScore),
+  }));
   const plausible = candidates.filter((c) => c.rejected.length === 0);
   const descriptors = plausible.length
     ? await options.describe(
