@@ -1,15 +1,15 @@
 // What a similarity score means, the same on screen and in PDF reports. The score is the cosine similarity
-// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@1); the bands are tied to
+// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@2); the bands are tied to
 // false-match rates measured by `npm run bench:faces` on celeba-dev (2,368,712 different-person pairs):
 // see server/src/face/README.md.
 
 /**
- * Results start here: 2 of 2,368,712 different-person pairs score this high (8.4e-7 per comparison, about
- * one stranger per query in a 1M-face index), while 57 % of same-person pairs in the wild do.
+ * Results start here: 1 of 2,368,712 different-person pairs scores this high (4.2e-7 per comparison, about
+ * one stranger in two queries of a 1M-face index), while 62.7 % of same-person pairs in the wild do.
  */
-export const MATCH_THRESHOLD = 0.6;
+export const MATCH_THRESHOLD = 0.58;
 
-/** No different-person pair of the 2.4 million scored this high (the highest was 0.679). */
+/** No different-person pair of the 2.4 million scored this high (the highest was 0.643). */
 export const STRONG_MATCH_THRESHOLD = 0.68;
 
 export type MatchBand = 'very-likely' | 'possible';
