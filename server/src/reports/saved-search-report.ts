@@ -13,18 +13,24 @@ import {
   startDocument,
 } from './pdf-parts.ts';
 
-/** Everything the saved-search report shows; the service gathers it, this file only lays it out. */
+/**
+ * Everything a search report shows, for a saved search or for a search that was not saved (its
+ * history entry); the services gather it, this file only lays it out.
+ */
 export interface SavedSearchReportData {
   organizationName: string;
   preparedBy: string;
   generatedAt: Date;
   savedSearch: {
+    /** False for a search reported from its results page without being saved. */
+    saved: boolean;
     name: string;
     description: string;
     type: 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
+    /** When it was saved, or run (not saved). */
     createdAt: Date;
-    /** JPEG of the searched face. */
-    image: Buffer;
+    /** JPEG of the searched face (a search run without it has none: the cover shows an empty frame). */
+    image: Buffer | null;
     resultCount: number;
   };
   /** Original sources are for subscribers: restricted reports leave the URLs out. */
@@ -47,10 +53,15 @@ export function savedSearchReportFileName(name: string, generatedAt: Date): stri
   return reportFileName('saved-search-report', name, generatedAt, 'saved-search');
 }
 
+/** The file name of a report of a search that was not saved. */
+export function searchReportFileName(name: string, generatedAt: Date): string {
+  return reportFileName('search-report', name, generatedAt, 'search');
+}
+
 /** Renders the PDF: a cover with the searched face, then one entry per result, page numbers on each page. */
 export function renderSavedSearchReport(data: SavedSearchReportData): Promise<Buffer> {
   const { doc, done } = startDocument({
-    title: `Saved search report: ${data.savedSearch.name}`,
+    title: `${data.savedSearch.saved ? 'Saved search' : 'Search'} report: ${data.savedSearch.name}`,
     author: data.organizationName,
   });
 
@@ -67,7 +78,9 @@ export function renderSavedSearchReport(data: SavedSearchReportData): Promise<Bu
 
 function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData): void {
   cover(doc, {
-    kicker: 'OSINT PLATFORM · SAVED SEARCH REPORT',
+    kicker: data.savedSearch.saved
+      ? 'OSINT PLATFORM · SAVED SEARCH REPORT'
+      : 'OSINT PLATFORM · SEARCH REPORT',
     title: data.savedSearch.name,
     description: data.savedSearch.description,
     image: data.savedSearch.image,
@@ -76,7 +89,7 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
       ['Prepared by', data.preparedBy],
       ['Generated', dateTimeFormat.format(data.generatedAt)],
       ['Search type', TYPE_LABELS[data.savedSearch.type]],
-      ['Saved on', dateFormat.format(data.savedSearch.createdAt)],
+      [data.savedSearch.saved ? 'Saved on' : 'Searched on', dateFormat.format(data.savedSearch.createdAt)],
       ['Results in this report', `${data.results.length} of ${data.savedSearch.resultCount}`],
     ],
     explanation:

@@ -241,6 +241,7 @@ export class SavedSearchService {
       generatedAt,
       restricted: access.restricted,
       savedSearch: {
+        saved: true,
         name: saved.name,
         description: saved.description,
         type: saved.type,
