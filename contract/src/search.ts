@@ -69,10 +69,10 @@ export interface SearchResult {
   similarity: number;
   /**
    * The matched face's box in the result image, in that image's pixels (`imageSize`); the thumbnail is
-   * the same image scaled down. Absent for saved results; null when not known.
+   * the same image scaled down. Null when not known (results stored before boxes were kept).
    */
-  faceBox?: FaceBox | null;
-  imageSize?: { width: number; height: number } | null;
+  faceBox: FaceBox | null;
+  imageSize: { width: number; height: number } | null;
 }
 
 /** POST /api/search */

@@ -317,6 +317,13 @@ export interface SavedSearchResultsTable {
   source_title: Generated<string>;
   crawled_at: Timestamp;
   thumbnail: Buffer | null;
+  /** The matched face's box in its image, in the image's pixels (null for results saved before 0015). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export type OrderStatus = 'PENDING' | 'COMPLETED' | 'CANCELED';

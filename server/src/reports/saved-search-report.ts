@@ -1,5 +1,6 @@
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import {
+  type MatchedFace,
   INK,
   MUTED,
   cover,
@@ -42,6 +43,8 @@ export interface SavedSearchReportData {
     imageUrl: string;
     sourceUrl: string;
     thumbnail: Buffer | null;
+    /** The matched face, outlined on the thumbnail (results saved before boxes were kept have none). */
+    face: MatchedFace | null;
   }>;
 }
 
@@ -108,6 +111,7 @@ function entry(
 ): void {
   const frame = {
     thumbnail: result.thumbnail,
+    face: result.face,
     thumbSize: THUMB,
     title: `Result ${index + 1}`,
     similarity: result.similarity,

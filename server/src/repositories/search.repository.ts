@@ -43,6 +43,52 @@ export interface NewSearchResult {
   imageSize: ImageSize | null;
 }
 
+/** The six columns that keep a result's matched face (search_results and saved_search_results). */
+export interface MatchedFaceColumns {
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
+}
+
+/** The matched face's box and image size of a stored result, or nulls when it was stored without them. */
+export function matchedFaceOf(row: MatchedFaceColumns): {
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
+} {
+  const { face_box_x: x, face_box_y: y, face_box_width: width, face_box_height: height } = row;
+  return {
+    faceBox: x === null || y === null || width === null || height === null ? null : { x, y, width, height },
+    imageSize:
+      row.image_width === null || row.image_height === null
+        ? null
+        : { width: row.image_width, height: row.image_height },
+  };
+}
+
+/** The matched face as the reports outline it, or null when the result was stored without it. */
+export function matchedFaceForReport(row: MatchedFaceColumns) {
+  const { faceBox, imageSize } = matchedFaceOf(row);
+  return faceBox && imageSize ? { box: faceBox, imageSize } : null;
+}
+
+/** The columns of a result's matched face, to store. */
+export function matchedFaceColumns(face: {
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
+}): MatchedFaceColumns {
+  return {
+    face_box_x: face.faceBox?.x ?? null,
+    face_box_y: face.faceBox?.y ?? null,
+    face_box_width: face.faceBox?.width ?? null,
+    face_box_height: face.faceBox?.height ?? null,
+    image_width: face.imageSize?.width ?? null,
+    image_height: face.imageSize?.height ?? null,
+  };
+}
+
 /** A stored result as the search's own pages read it back (removed results left out). */
 export type StoredSearchResult = NewSearchResult & { id: number };
 
@@ -179,17 +225,7 @@ export class SearchRepository {
       sourceUrl: row.source_url,
       sourceTitle: row.source_title,
       crawledAt: row.crawled_at,
-      faceBox:
-        row.face_box_x === null ||
-        row.face_box_y === null ||
-        row.face_box_width === null ||
-        row.face_box_height === null
-          ? null
-          : { x: row.face_box_x, y: row.face_box_y, width: row.face_box_width, height: row.face_box_height },
-      imageSize:
-        row.image_width === null || row.image_height === null
-          ? null
-          : { width: row.image_width, height: row.image_height },
+      ...matchedFaceOf(row),
     }));
   }
 

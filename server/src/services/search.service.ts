@@ -340,6 +340,7 @@ export class SearchService {
           imageUrl: row.imageUrl,
           sourceUrl: row.sourceUrl,
           thumbnail: row.imageId ? await this.thumbnail(row.imageId).catch(() => null) : null,
+          face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
         })),
       ),
     });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
+import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createAdmin, createUser, login, crawlDemoSites } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -382,6 +383,13 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const oneText = pdfText(one.rawPayload);
     expect(oneText).toMatch(new RegExp(`RESULTS IN THIS REPORT\\s+1 of ${n}`));
     expect(oneText).toContain(new URL(chosen.sourceUrl!).hostname);
+    // The matched face is outlined on the entry's thumbnail (120 points square), where the API says it is.
+    const drawn = await drawnFaceBox(one.rawPayload, 2);
+    const expected = expectedFaceBox(chosen as unknown as Parameters<typeof expectedFaceBox>[0], 120);
+    expect(drawn, 'no face box drawn on the result page').not.toBeNull();
+    expect(Math.abs(drawn!.x - expected.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(drawn!.width - expected.width)).toBeLessThanOrEqual(3);
+    expect(Math.abs(drawn!.height - expected.height)).toBeLessThanOrEqual(3);
 
     // Another organization's search, a result of another search, a removed result: nothing is reported.
     expect((await report(cookies.b, { searchHash: withFace.searchHash })).statusCode).toBe(404);
