@@ -475,6 +475,13 @@ export interface DataExtractionResultsTable {
   alternative_names: ColumnType<string[], string | undefined, string>;
   evidence: ColumnType<FlagEvidence[], string | undefined, string>;
   removed: Generated<boolean>;
+  /** The matched face's box in its image, in the image's pixels (null for results copied before 0015). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export interface DataExtractionConnectionsTable {

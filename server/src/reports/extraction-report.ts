@@ -22,6 +22,7 @@ import {
   printable,
   reportFileName,
   resultEntry,
+  type MatchedFace,
   rule,
   startDocument,
 } from './pdf-parts.ts';
@@ -56,6 +57,8 @@ export interface ExtractionReportData {
     sourceUrl: string;
     imageUrl: string;
     thumbnail: Buffer | null;
+    /** The matched face, outlined on the thumbnail (results copied before boxes were kept have none). */
+    face: MatchedFace | null;
     seenWith: string[];
   }>;
   wikipedia: WikipediaResult | null;
@@ -246,6 +249,7 @@ function entry(
 ): void {
   const frame = {
     thumbnail: result.thumbnail,
+    face: result.face,
     thumbSize: THUMB,
     title: `${index + 1}. ${printable(result.personName || 'Unnamed')}`,
     similarity: result.similarity,

@@ -374,7 +374,7 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
 
     // The matched face is outlined on the first entry's thumbnail (120 points square) as the API places it.
     const alone = await report(cookies.a, [chosen[0]!.id]);
-    const drawn = await drawnFaceBox(alone.rawPayload, 2);
+    const drawn = await drawnFaceBox(alone.rawPayload);
     const expected = expectedFaceBox(
       chosen[0] as {
         faceBox: NonNullable<SavedResults['results'][number]['faceBox']>;

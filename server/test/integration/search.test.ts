@@ -384,7 +384,7 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(oneText).toMatch(new RegExp(`RESULTS IN THIS REPORT\\s+1 of ${n}`));
     expect(oneText).toContain(new URL(chosen.sourceUrl!).hostname);
     // The matched face is outlined on the entry's thumbnail (120 points square), where the API says it is.
-    const drawn = await drawnFaceBox(one.rawPayload, 2);
+    const drawn = await drawnFaceBox(one.rawPayload);
     const expected = expectedFaceBox(chosen as unknown as Parameters<typeof expectedFaceBox>[0], 120);
     expect(drawn, 'no face box drawn on the result page').not.toBeNull();
     expect(Math.abs(drawn!.x - expected.x)).toBeLessThanOrEqual(2);
