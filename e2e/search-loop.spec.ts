@@ -97,7 +97,22 @@ test('a search has an address, a history, a report and a viewer; the chooser num
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
   expect(await resultCount(page)).toBe(total);
   expect(await cardNames()).toEqual(before);
-  await expect(page.getByRole('heading', { name: 'AI Data Extractor' })).toBeVisible();
+  // The AI data extractor starts from the reopened search (with the searched face kept by the server).
+  const card = page.getByRole('complementary', { name: 'AI Data Extractor' });
+  await card.getByRole('button', { name: 'Extract data' }).click();
+  const start = page.getByRole('dialog', { name: 'AI Data Extractor' });
+  const [started] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/data-extractor') && r.request().method() === 'POST'),
+    start.getByRole('button', { name: 'Start extraction' }).click(),
+  ]);
+  expect(started.ok()).toBe(true);
+  const extractionRequest = started.request().postDataJSON() as { searchHash: string; image: string };
+  expect(extractionRequest.searchHash).toBe(searchHash);
+  expect(extractionRequest.image.length).toBeGreaterThan(100);
+  const confirmation = page.getByRole('dialog', { name: 'Extraction in progress' });
+  await expect(confirmation).toBeVisible();
+  await confirmation.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // The viewer: the whole image with the matched face's box where the API puts it.
   const stored = (await (await page.request.get(`/api/search/${searchHash}`)).json()) as {

@@ -93,7 +93,10 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
       onGrouping={setGrouping}
       onRemoved={(id) => setRemoved((ids) => new Set(ids).add(id))}
       onNewSearch={() => navigate('/search')}
-      extractorCard={renderExtractorCard?.({ searchHash: response.searchHash, image: faceBase64 }) ?? null}
+      extractorCard={
+        // An extraction is started with the searched face: the card waits until it is loaded.
+        (faceBase64 && renderExtractorCard?.({ searchHash: response.searchHash, image: faceBase64 })) || null
+      }
     />
   );
 }
