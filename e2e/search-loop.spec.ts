@@ -1,5 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { screenshots, uploadAndChooseMarsh, waitForDemoIndex } from './support/demo-search.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
 
@@ -192,4 +195,43 @@ test('a search has an address, a history, a report and a viewer; the chooser num
   await expect(entry).toHaveCount(0);
   await page.goto(`/search/results/${searchHash}`);
   await expect(page.getByRole('heading', { name: 'Search not found' })).toBeVisible();
+});
+
+test('the chooser greys the faces too small to search on the photo, with their size', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/search');
+  // face-api's gala photo at 700 px: faces of about 59–76 px, some searchable, some under 64 px.
+  const gala = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+    'demo',
+    'sample5.jpg',
+  );
+  const buffer = await sharp(gala).resize(700).jpeg({ quality: 90 }).toBuffer();
+  const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload-image'));
+  await page
+    .getByLabel('Photo to search')
+    .setInputFiles({ name: 'gala-700.jpg', mimeType: 'image/jpeg', buffer });
+  const answer = (await (await uploaded).json()) as {
+    faces: { box: Box }[];
+    smallFaceSizes: number[];
+    smallFaceBoxes: Box[];
+  };
+  expect(answer.faces.length).toBeGreaterThanOrEqual(2);
+  expect(answer.smallFaceBoxes.length).toBeGreaterThanOrEqual(1);
+  const chooser = page.getByRole('dialog', { name: 'Choose your face' });
+  await expect(chooser).toBeVisible({ timeout: 60_000 });
+  const photo = chooser.getByRole('img', { name: 'Your photo, with the faces found in it numbered' });
+  await expect(photo).toBeVisible();
+  const natural = { width: 700, height: await photo.evaluate((img: HTMLImageElement) => img.naturalHeight) };
+  const small = chooser.locator('.chooser-photo__small');
+  await expect(small).toHaveCount(answer.smallFaceBoxes.length);
+  for (const [i, box] of answer.smallFaceBoxes.entries()) {
+    await expect(small.nth(i)).toHaveText(`${answer.smallFaceSizes[i]} px`);
+    await expectBoxAt(small.nth(i).locator('rect'), await expectedOnScreen(photo, natural, box));
+  }
+  await expect(chooser.locator('[data-face]')).toHaveCount(answer.faces.length);
+  await expect(chooser.getByText('grey: too small to search')).toBeVisible();
+  await screenshots(page, 'loop-chooser-small');
 });
