@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = {
   'team.access_removed': 'Removed access',
   'team.user_deleted': 'Deleted a user',
   'search.performed': 'Face search',
+  'search.deleted': 'Deleted a search from the history',
+  'search.report': 'Generated a search report',
   'saved-search.saved': 'Saved a search',
   'saved-search.deleted': 'Deleted a saved search',
   'saved-search.report': 'Generated a saved-search report',

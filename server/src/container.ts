@@ -207,6 +207,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       config.socialMediaHosts,
       config.dataDir,
       r.audit,
+      r.organizations,
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),

@@ -256,6 +256,8 @@ export interface SearchesTable {
   type: SearchType;
   duration_ms: number;
   result_count: number;
+  /** The searched face (JPEG crop), when the client sent it with the search. */
+  face_image: Buffer | null;
   created_at: CreatedAt;
 }
 
@@ -273,6 +275,13 @@ export interface SearchResultsTable {
   source_title: Generated<string>;
   crawled_at: Timestamp;
   removed_at: Timestamp | null;
+  /** The matched face's box in its image, in the image's pixels (null for results stored before 0014). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export type SavedSearchStatus = 'PENDING' | 'COMPLETED';
@@ -308,6 +317,13 @@ export interface SavedSearchResultsTable {
   source_title: Generated<string>;
   crawled_at: Timestamp;
   thumbnail: Buffer | null;
+  /** The matched face's box in its image, in the image's pixels (null for results saved before 0015). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export type OrderStatus = 'PENDING' | 'COMPLETED' | 'CANCELED';
@@ -459,6 +475,13 @@ export interface DataExtractionResultsTable {
   alternative_names: ColumnType<string[], string | undefined, string>;
   evidence: ColumnType<FlagEvidence[], string | undefined, string>;
   removed: Generated<boolean>;
+  /** The matched face's box in its image, in the image's pixels (null for results copied before 0015). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export interface DataExtractionConnectionsTable {

@@ -21,6 +21,7 @@ import {
   pageNumbers,
   reportFileName,
   resultEntry,
+  type MatchedFace,
   rule,
   startDocument,
 } from './pdf-parts.ts';
@@ -56,6 +57,8 @@ export interface ExtractionReportData {
     sourceUrl: string;
     imageUrl: string;
     thumbnail: Buffer | null;
+    /** The matched face, outlined on the thumbnail (results copied before boxes were kept have none). */
+    face: MatchedFace | null;
     seenWith: string[];
   }>;
   wikipedia: WikipediaResult | null;
@@ -241,6 +244,7 @@ function entry(
 ): void {
   const frame = {
     thumbnail: result.thumbnail,
+    face: result.face,
     thumbSize: THUMB,
     title: `${index + 1}. ${result.personName || 'Unnamed'}`,
     similarity: result.similarity,

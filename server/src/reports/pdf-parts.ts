@@ -142,8 +142,26 @@ export function link(doc: PDFKit.PDFDocument, label: string, url: string, x: num
   doc.moveDown(0.3);
 }
 
-/** A result's thumbnail in a square at the left margin, or a grey "No thumbnail" box. */
-function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
+/** The matched face in its image: the box in the image's pixels, and the image's size in pixels. */
+export interface MatchedFace {
+  box: { x: number; y: number; width: number; height: number };
+  imageSize: { width: number; height: number };
+}
+
+/** Colour of the matched face's outline, as on screen. */
+export const FACE_BOX_COLOUR = '#ffd400';
+
+/**
+ * A result's thumbnail in a square at the left margin (with the matched face outlined, when known), or a
+ * grey "No thumbnail" box.
+ */
+function thumbnail(
+  doc: PDFKit.PDFDocument,
+  image: Buffer | null,
+  top: number,
+  size: number,
+  face: MatchedFace | null,
+): void {
   let drawn = false;
   if (image) {
     try {
@@ -152,6 +170,17 @@ function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, s
     } catch {
       drawn = false;
     }
+  }
+  if (drawn && face) {
+    // The thumbnail is the whole image scaled down: fitted into the square the way the image was.
+    const { box, imageSize } = face;
+    const scale = Math.min(size / imageSize.width, size / imageSize.height);
+    const left = MARGIN + (size - imageSize.width * scale) / 2;
+    const upper = top + (size - imageSize.height * scale) / 2;
+    doc
+      .rect(left + box.x * scale, upper + box.y * scale, box.width * scale, box.height * scale)
+      .lineWidth(1.5)
+      .stroke(FACE_BOX_COLOUR);
   }
   if (!drawn) {
     doc.rect(MARGIN, top, size, size).fill('#eef1f7');
@@ -227,6 +256,8 @@ export function cover(doc: PDFKit.PDFDocument, content: CoverContent): void {
 /** One result of a report's result list: the common frame around the report's own lines. */
 export interface ResultEntry {
   thumbnail: Buffer | null;
+  /** The matched face, outlined on the thumbnail; null when not known. */
+  face?: MatchedFace | null | undefined;
   /** Side of the thumbnail square. */
   thumbSize: number;
   title: string;
@@ -248,7 +279,7 @@ export function resultEntry(
   const size = entry.thumbSize;
   ensureSpace(doc, size + 20);
   const top = doc.y;
-  thumbnail(doc, entry.thumbnail, top, size);
+  thumbnail(doc, entry.thumbnail, top, size, entry.face ?? null);
   const x = MARGIN + size + 18;
   const width = contentWidth(doc) - size - 18;
   write(doc, entry.title, { weight: 'bold', size: 12, color: INK }, { x, y: top, width, continued: true });

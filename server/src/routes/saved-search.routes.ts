@@ -31,6 +31,14 @@ const SavedResult = Type.Object({
   crawledAt: Type.String(),
   similarity: Type.Number(),
   quality: Type.Union([Type.Number(), Type.Null()]),
+  faceBox: Type.Union(
+    [
+      Type.Object({ x: Type.Integer(), y: Type.Integer(), width: Type.Integer(), height: Type.Integer() }),
+      Type.Null(),
+    ],
+    { description: "The matched face's box in the result image, in that image's pixels" },
+  ),
+  imageSize: Type.Union([Type.Object({ width: Type.Integer(), height: Type.Integer() }), Type.Null()]),
 });
 
 const Removed = Type.Object({ removed: Type.Integer(), remaining: Type.Integer() });

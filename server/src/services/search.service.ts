@@ -1,4 +1,4 @@
-import { SEARCH_MESSAGES, type UploadImageResponse } from '@osint/contract/search';
+import { defaultSaveName, SEARCH_MESSAGES, type UploadImageResponse } from '@osint/contract/search';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -15,9 +15,19 @@ import {
   RELIABLE_QUERY_FACE_PX,
   matchThresholdOf,
 } from '../face/similarity.ts';
+import { normaliseFace } from '../lib/face-image.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
-import type { FaceSighting, NewSearchResult, SearchRepository } from '../repositories/search.repository.ts';
+import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
+import type {
+  FaceBox,
+  FaceSighting,
+  ImageSize,
+  NewSearchResult,
+  SearchRepository,
+  StoredSearchResult,
+} from '../repositories/search.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AccessService } from './access.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
@@ -39,6 +49,10 @@ export interface SearchResultView {
   sourceTitle: string;
   crawledAt: string;
   similarity: number;
+  /** The matched face's box in the result image, in that image's pixels (null: not known). */
+  faceBox: FaceBox | null;
+  /** The result image's size in pixels, which faceBox is relative to (thumbnails are smaller). */
+  imageSize: ImageSize | null;
 }
 
 export interface SearchAnswer {
@@ -46,6 +60,24 @@ export interface SearchAnswer {
   time: number;
   numberOfResults: number;
   searchHash: string;
+}
+
+/** GET /api/search/{searchHash}: the answer of POST /api/search, with what the page needs to reopen it. */
+export interface StoredSearchAnswer extends SearchAnswer {
+  type: SearchType;
+  createdAt: string;
+  /** URL of the searched face, or null when the search was run without it. */
+  image: string | null;
+}
+
+export interface SearchHistoryItem {
+  searchHash: string;
+  type: SearchType;
+  createdAt: string;
+  /** Null once the user who ran it is deleted. */
+  userEmail: string | null;
+  numberOfResults: number;
+  image: string | null;
 }
 
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
@@ -63,7 +95,8 @@ export class SearchService {
     private readonly access: AccessService,
     private readonly socialMediaHosts: readonly string[],
     private readonly dataDir: string,
-    private readonly audit?: AuditRepository,
+    private readonly audit: AuditRepository,
+    private readonly organizations: OrganizationRepository,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
@@ -85,7 +118,10 @@ export class SearchService {
     // Decided on the box as reported, so that the answer is consistent with itself.
     const found = analysis.faces.map((face) => ({ face, box: wholePixels(face.box) }));
     const searchable = found.filter(({ box }) => isSearchableFace(box));
-    const tooSmall = found.filter(({ box }) => !isSearchableFace(box));
+    // Largest first, as smallFaceSizes and smallFaceBoxes list them.
+    const tooSmall = found
+      .filter(({ box }) => !isSearchableFace(box))
+      .sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box));
     const crops = await cropFacesJpeg(
       image,
       searchable.map(({ face }) => face.box),
@@ -106,7 +142,8 @@ export class SearchService {
     return {
       faces,
       smallFaceCount: tooSmall.length,
-      smallFaceSizes: tooSmall.map(({ box }) => faceSizePx(box)).sort((a, b) => b - a),
+      smallFaceSizes: tooSmall.map(({ box }) => faceSizePx(box)),
+      smallFaceBoxes: tooSmall.map(({ box }) => box),
       minFaceSize: MIN_QUERY_FACE_PX,
       reliableFaceSize: RELIABLE_QUERY_FACE_PX,
     };
@@ -117,8 +154,16 @@ export class SearchService {
    * sightings of the requested kind of source, groups copies of the same photo, and stores the result
    * set for the organization.
    */
-  async search(user: AuthUser, hashes: string[], type: SearchType): Promise<SearchAnswer> {
+  async search(
+    user: AuthUser,
+    hashes: string[],
+    type: SearchType,
+    /** The chosen face's crop (base64 JPEG) as the upload answered it, kept with the search. */
+    faceImage?: string,
+  ): Promise<SearchAnswer> {
     const access = await this.access.require(user);
+    // Read before searching: an unreadable image is refused before anything is stored or counted.
+    const faceJpeg = faceImage ? await normaliseFace(faceImage) : null;
     const started = performance.now();
     const faces = await Promise.all(hashes.map((hash) => this.tokens.open(hash, user.organizationId)));
     const model = faces[0]?.modelId;
@@ -161,6 +206,8 @@ export class SearchService {
       sourceUrl: s.sourceUrl,
       sourceTitle: s.sourceTitle,
       crawledAt: s.firstSeenAt,
+      faceBox: s.faceBox,
+      imageSize: s.imageSize,
     }));
     const hashedId = randomBytes(12).toString('base64url');
     const time = Math.round(performance.now() - started);
@@ -170,10 +217,11 @@ export class SearchService {
       userId: user.id,
       type,
       durationMs: time,
+      faceImage: faceJpeg,
       results,
     });
     // Who searched, when, how many results; never the photo.
-    await this.audit?.insert({
+    await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,
       action: 'search.performed',
@@ -181,22 +229,129 @@ export class SearchService {
       detail: { type, results: results.length },
     });
     return {
-      results: results.map((r) => ({
-        id: ids.get(r.recordHash)!,
-        hash: r.recordHash,
-        group: r.groupKey,
-        thumbnailUrl: `/api/thumbnails/${r.imageId}`,
-        // Trial plans see where a face was found, not the original sources (spec 001 §6).
-        imageUrl: access.restricted ? null : r.imageUrl,
-        sourceUrl: access.restricted ? null : r.sourceUrl,
-        sourceTitle: r.sourceTitle,
-        crawledAt: r.crawledAt.toISOString(),
-        similarity: Math.round(r.similarity * 1000) / 1000,
-      })),
+      results: results.map((r) => resultView({ ...r, id: ids.get(r.recordHash)! }, access.restricted)),
       time,
       numberOfResults: results.length,
       searchHash: hashedId,
     };
+  }
+
+  /** GET /api/search/{searchHash}: a search of the caller's organization, as its results page shows it. */
+  async find(user: AuthUser, searchHash: string): Promise<StoredSearchAnswer> {
+    const access = await this.access.require(user);
+    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const results = await this.searches.findResults(search.id);
+    return {
+      results: results.map((r) => resultView(r, access.restricted)),
+      time: search.duration_ms,
+      numberOfResults: results.length,
+      searchHash: search.hashed_id,
+      type: search.type,
+      createdAt: search.created_at.toISOString(),
+      image: search.has_face_image ? searchImageUrl(search.hashed_id) : null,
+    };
+  }
+
+  /** GET /api/search/history: the organization's searches, newest first (retention deletes old ones). */
+  async history(
+    user: AuthUser,
+    page: { pageNumber: number; pageSize: number },
+  ): Promise<{ results: SearchHistoryItem[]; totalResultCount: number }> {
+    await this.access.require(user);
+    const { rows, total } = await this.searches.findPage(
+      user.organizationId,
+      (page.pageNumber - 1) * page.pageSize,
+      page.pageSize,
+    );
+    return {
+      results: rows.map((row) => ({
+        searchHash: row.hashed_id,
+        type: row.type,
+        createdAt: row.created_at.toISOString(),
+        userEmail: row.email,
+        numberOfResults: row.shown_count,
+        image: row.has_face_image ? searchImageUrl(row.hashed_id) : null,
+      })),
+      totalResultCount: total,
+    };
+  }
+
+  /** DELETE /api/search/{searchHash}: removes a search and its results from the organization's history. */
+  async remove(user: AuthUser, searchHash: string): Promise<void> {
+    if (!(await this.searches.delete(searchHash, user.organizationId))) throw notFound('Search not found.');
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'search.deleted',
+      target: `search:${searchHash}`,
+    });
+  }
+
+  /** The searched face of a search of the caller's organization. */
+  async faceImage(user: AuthUser, searchHash: string): Promise<Buffer> {
+    const image = await this.searches.findFaceImage(searchHash, user.organizationId);
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  /**
+   * POST /api/search/generate-report: the saved-search report of a search that need not be saved, of
+   * the chosen results (all shown results when none are named).
+   */
+  async report(
+    user: AuthUser,
+    searchHash: string,
+    resultIds?: number[],
+  ): Promise<{ pdf: Buffer; fileName: string }> {
+    const access = await this.access.require(user);
+    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const ids = resultIds && [...new Set(resultIds)];
+    const rows = await this.searches.findResults(search.id, ids);
+    // Ids of another search, or removed ones, are not found: the report is all or nothing.
+    if (ids && rows.length !== ids.length) throw notFound('Search results not found.');
+    if (rows.length === 0) throw badRequest('This search has no results to report.');
+    const [image, organization] = await Promise.all([
+      search.has_face_image ? this.searches.findFaceImage(searchHash, user.organizationId) : null,
+      this.organizations.findById(user.organizationId),
+    ]);
+    const name = defaultSaveName(search.created_at);
+    const generatedAt = new Date();
+    const pdf = await renderSavedSearchReport({
+      organizationName: organization?.name ?? '',
+      preparedBy: user.email,
+      generatedAt,
+      restricted: access.restricted,
+      savedSearch: {
+        saved: false,
+        name,
+        description: '',
+        type: search.type,
+        createdAt: search.created_at,
+        image,
+        resultCount: (await this.searches.findResults(search.id)).length,
+      },
+      results: await Promise.all(
+        rows.map(async (row) => ({
+          similarity: row.similarity,
+          crawledAt: row.crawledAt,
+          sourceTitle: row.sourceTitle,
+          imageUrl: row.imageUrl,
+          sourceUrl: row.sourceUrl,
+          thumbnail: row.imageId ? await this.thumbnail(row.imageId).catch(() => null) : null,
+          face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
+        })),
+      ),
+    });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'search.report',
+      target: `search:${searchHash}`,
+      detail: { results: rows.length },
+    });
+    return { pdf, fileName: searchReportFileName(name, generatedAt) };
   }
 
   async removeRecords(
@@ -222,6 +377,25 @@ export class SearchService {
     const host = new URL(url).hostname.toLowerCase();
     return this.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
   }
+}
+
+const searchImageUrl = (searchHash: string) => `/api/search/${searchHash}/image`;
+
+function resultView(r: StoredSearchResult, restricted: boolean): SearchResultView {
+  return {
+    id: r.id,
+    hash: r.recordHash,
+    group: r.groupKey,
+    thumbnailUrl: `/api/thumbnails/${r.imageId}`,
+    // Trial plans see where a face was found, not the original sources (spec 001 §6).
+    imageUrl: restricted ? null : r.imageUrl,
+    sourceUrl: restricted ? null : r.sourceUrl,
+    sourceTitle: r.sourceTitle,
+    crawledAt: r.crawledAt.toISOString(),
+    similarity: Math.round(r.similarity * 1000) / 1000,
+    faceBox: r.faceBox,
+    imageSize: r.imageSize,
+  };
 }
 
 function wholePixels(box: { x: number; y: number; width: number; height: number }) {

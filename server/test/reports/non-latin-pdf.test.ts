@@ -83,6 +83,7 @@ function extraction(names: string[]): ExtractionReportData {
       sourceUrl: 'https://news.example/article',
       imageUrl: 'https://news.example/photo.jpg',
       thumbnail: null,
+      face: null,
       seenWith: [],
     })),
     wikipedia: null,
@@ -95,6 +96,7 @@ function savedSearch(titles: string[]): SavedSearchReportData {
     preparedBy: 'analyst@harbour.test',
     generatedAt: new Date('2026-03-01T10:00:00Z'),
     savedSearch: {
+      saved: true,
       name: titles[0]!,
       description: '',
       type: 'OSINT',
@@ -110,6 +112,7 @@ function savedSearch(titles: string[]): SavedSearchReportData {
       imageUrl: 'https://news.example/photo.jpg',
       sourceUrl: 'https://news.example/article',
       thumbnail: null,
+      face: null,
     })),
   };
 }

@@ -31,6 +31,7 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
       preparedBy: 'analyst@harbour.test',
       generatedAt: new Date('2026-03-01T10:00:00Z'),
       savedSearch: {
+        saved: true,
         name: 'Rounding',
         description: '',
         type: 'OSINT',
@@ -46,6 +47,7 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
         imageUrl: 'https://news.example/photo.jpg',
         sourceUrl: 'https://news.example/article',
         thumbnail: null,
+        face: null,
       })),
     });
     const text = pdfText(pdf);
