@@ -20,6 +20,8 @@ function result(similarity: number): SearchResult {
     sourceTitle: 'Page',
     crawledAt: '2026-01-15T00:00:00Z',
     similarity,
+    faceBox: null,
+    imageSize: null,
   };
 }
 

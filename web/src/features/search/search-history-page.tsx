@@ -5,6 +5,7 @@ import {
   searchResultsPath,
   type SearchHistoryItem,
 } from '@osint/contract/search';
+import { formatDateTime } from '@osint/contract/dates';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
@@ -75,7 +76,7 @@ export function SearchHistoryPage() {
           {list.hasMore && (
             <div ref={sentinel} className="item-section__more">
               <Button variant="secondary" onClick={list.loadMore} loading={list.loading}>
-                SHOW MORE
+                Show more
               </Button>
             </div>
           )}
@@ -84,7 +85,7 @@ export function SearchHistoryPage() {
       {deleting && (
         <ConfirmDeleteItem
           title="Delete search"
-          text={`The search of ${dateTime.format(new Date(deleting.createdAt))} and its results will be deleted for everyone in your organization. Saved copies stay.`}
+          text={`The search of ${formatDateTime(deleting.createdAt)} and its results will be deleted for everyone in your organization. Saved copies stay.`}
           remove={() => deleteSearch(deleting.searchHash)}
           failureLog="Deleting the search failed"
           onFinished={() => {
@@ -97,8 +98,6 @@ export function SearchHistoryPage() {
     </section>
   );
 }
-
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 function HistoryItem({ item, onDelete }: { item: HistoryEntry; onDelete: () => void }) {
   const name = defaultSaveName(new Date(item.createdAt));
