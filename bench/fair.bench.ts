@@ -110,7 +110,9 @@ async function main(): Promise<void> {
     console.log(
       `A's flood: ${FLOOD} in flight, ${sent} sent, ${analysed} analysed, ${refused} refused from the header`,
     );
-    console.log(`B p95 under flood / idle p95: ${ratio.toFixed(2)}× (target ≤ 2×): ${ratio <= 2 ? 'met' : 'NOT met'}`);
+    console.log(
+      `B p95 under flood / idle p95: ${ratio.toFixed(2)}× (target ≤ 2×): ${ratio <= 2 ? 'met' : 'NOT met'}`,
+    );
   } finally {
     await t.close();
   }

@@ -151,7 +151,8 @@ export class FaceWorkerPool {
   private takeAll(): Job[] {
     const all = [...[...this.requests.values()].flat(), ...this.background.splice(0)];
     this.requests.clear();
-    for (const tenant of this.lastServed.keys()) if (!this.running.has(tenant)) this.lastServed.delete(tenant);
+    for (const tenant of this.lastServed.keys())
+      if (!this.running.has(tenant)) this.lastServed.delete(tenant);
     return all;
   }
 

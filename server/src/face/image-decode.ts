@@ -131,7 +131,10 @@ function readBmpHeader(buf: Buffer, maxPixels: number): BmpHeader {
     const stride = Math.ceil((width * bitsPerPixel) / 32) * 4;
     if (pixelOffset + stride * height > buf.length)
       throw new ImageDecodeError('CORRUPT', 'BMP data is truncated');
-  } else if ((compression === 1 || compression === 2) && width * height > dataBytes * RLE_MAX_PIXELS_PER_BYTE) {
+  } else if (
+    (compression === 1 || compression === 2) &&
+    width * height > dataBytes * RLE_MAX_PIXELS_PER_BYTE
+  ) {
     throw new ImageDecodeError(
       'CORRUPT',
       `Run-length encoded BMP declares ${width}×${height} pixels but has only ${dataBytes} bytes of data`,

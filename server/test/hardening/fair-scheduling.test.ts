@@ -31,7 +31,10 @@ describe('fair scheduling: face analysis queue', () => {
   }
 
   it("runs another organization's upload after at most one of a flooding organization's", async () => {
-    const flood = Array.from({ length: 8 }, (_, i) => ({ name: `A${i + 1}`, options: { organizationId: 1 } }));
+    const flood = Array.from({ length: 8 }, (_, i) => ({
+      name: `A${i + 1}`,
+      options: { organizationId: 1 },
+    }));
     const finished = await runAll([...flood, { name: 'B1', options: { organizationId: 2 } }]);
     // A1 had the only worker when B1 arrived; B1 is next, then the rest of A's flood.
     expect(finished.slice(0, 3)).toEqual(['A1', 'B1', 'A2']);

@@ -1,12 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '@osint/contract/search';
-import {
-  decodeImage,
-  ImageDecodeError,
-  MAX_UPLOAD_PIXELS,
-  probeImage,
-} from '../../src/face/image-decode.ts';
+import { decodeImage, ImageDecodeError, MAX_UPLOAD_PIXELS, probeImage } from '../../src/face/image-decode.ts';
 import { demoPhoto, honestRle8Bmp, pngDeclaring, rle8Bmp } from '../face/image-fixtures.ts';
 import { createUser, login } from '../support/fixtures.ts';
 import { createPlan } from '../support/team-fixtures.ts';
@@ -114,7 +109,10 @@ describe('image bombs: uploads', () => {
   });
 
   it('still analyses a real 16 MP photo that fits the upload limit', async () => {
-    const photo = await sharp(demoPhoto(1)).resize(4096, 3072, { fit: 'fill' }).jpeg({ quality: 60 }).toBuffer();
+    const photo = await sharp(demoPhoto(1))
+      .resize(4096, 3072, { fit: 'fill' })
+      .jpeg({ quality: 60 })
+      .toBuffer();
     expect(photo.length).toBeLessThan(MAX_UPLOAD_BYTES);
     const { response } = await upload(photo);
     expect(response.statusCode, response.body).toBe(200);

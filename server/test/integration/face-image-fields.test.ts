@@ -101,7 +101,7 @@ describe('face images: the crop sent with a save or an extraction', () => {
     it('takes the JPEG crop the upload answered with', async () => {
       const before = await storedCount();
       const response = await post(url, crop);
-      expect(response.statusCode, response.body).toBe(200);
+      expect(response.statusCode, response.body).toBe(201);
       expect(await storedCount()).toBe(before + 1);
     });
   });
