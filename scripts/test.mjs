@@ -48,6 +48,7 @@ const HARDENING_CATEGORIES = [
   'fair scheduling',
   'face images',
   'job takeover',
+  'sitemaps',
 ];
 const hardening = new Map(HARDENING_CATEGORIES.map((name) => [name, { ran: 0, failed: 0, skipped: 0 }]));
 
