@@ -214,9 +214,13 @@ export class SearchService {
     return { removed: await this.searches.markResultsRemoved(search.id, recordHashes) };
   }
 
-  /** The thumbnail JPEG of an indexed image (thumbnails are stored relative to DATA_DIR). */
-  async thumbnail(imageId: number): Promise<Buffer> {
-    const row = await this.searches.findThumbnailPath(imageId);
+  /**
+   * The thumbnail JPEG of an indexed image (stored relative to DATA_DIR), for users with search access
+   * whose organization's searches returned the image; 404 otherwise, as for an image that does not exist.
+   */
+  async thumbnail(user: AuthUser, imageId: number): Promise<Buffer> {
+    await this.access.require(user);
+    const row = await this.searches.findThumbnailPathForOrganization(imageId, user.organizationId);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
     return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
       throw notFound('Thumbnail not found.');
