@@ -283,7 +283,24 @@ export class SearchRepository {
     return Number(result.numUpdatedRows);
   }
 
-  findThumbnailPath(imageId: number) {
-    return this.db.selectFrom('images').select('thumbnail_path').where('id', '=', imageId).executeTakeFirst();
+  /**
+   * The thumbnail of an indexed image, only if one of the organization's searches returned that image:
+   * thumbnails are shown with results, and image ids (sequential) must not open the whole index.
+   */
+  findThumbnailPathForOrganization(imageId: number, organizationId: number) {
+    return this.db
+      .selectFrom('images')
+      .select('thumbnail_path')
+      .where('id', '=', imageId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('search_results')
+            .innerJoin('searches', 'searches.id', 'search_results.search_id')
+            .select('search_results.id')
+            .where('search_results.image_id', '=', imageId)
+            .where('searches.organization_id', '=', organizationId),
+        ),
+      )
+      .executeTakeFirst();
   }
 }

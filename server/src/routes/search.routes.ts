@@ -243,7 +243,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.get(
       '/thumbnails/:imageId',
       { schema: { tags: ['search'], params: Type.Object({ imageId: Type.Integer({ minimum: 1 }) }) } },
-      async (request, reply) => sendJpeg(reply, await search.thumbnail(request.params.imageId)),
+      async (request, reply) =>
+        sendJpeg(reply, await search.thumbnail(currentUser(request), request.params.imageId)),
     );
   };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
-import { cropFacesJpeg, ImageDecodeError } from '../face/image-decode.ts';
+import { cropFacesJpeg, ImageDecodeError, MAX_UPLOAD_PIXELS } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import {
   faceSizePx,
@@ -110,7 +110,12 @@ export class SearchService {
     try {
       // The detector looks for faces down to the searchable size (on tiles in large photos); it also
       // finds smaller ones, down to ~6 % of the photo's longer side, so they can be reported as too small.
-      analysis = await engine.analyze(image, { minFaceSize: MIN_QUERY_FACE_PX });
+      // Organizations take turns in the face workers' queue, within the upload's pixel budget.
+      analysis = await engine.analyze(image, {
+        minFaceSize: MIN_QUERY_FACE_PX,
+        maxPixels: MAX_UPLOAD_PIXELS,
+        organizationId: user.organizationId,
+      });
     } catch (error) {
       if (error instanceof ImageDecodeError) throw badRequest(DECODE_MESSAGES[error.code]);
       throw error;
@@ -364,9 +369,13 @@ export class SearchService {
     return { removed: await this.searches.markResultsRemoved(search.id, recordHashes) };
   }
 
-  /** The thumbnail JPEG of an indexed image (thumbnails are stored relative to DATA_DIR). */
-  async thumbnail(imageId: number): Promise<Buffer> {
-    const row = await this.searches.findThumbnailPath(imageId);
+  /**
+   * The thumbnail JPEG of an indexed image (stored relative to DATA_DIR), for users with search access
+   * whose organization's searches returned the image; 404 otherwise, as for an image that does not exist.
+   */
+  async thumbnail(user: AuthUser, imageId: number): Promise<Buffer> {
+    await this.access.require(user);
+    const row = await this.searches.findThumbnailPathForOrganization(imageId, user.organizationId);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
     return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
       throw notFound('Thumbnail not found.');

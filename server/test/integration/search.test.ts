@@ -153,12 +153,15 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
   });
 
-  it('serves result thumbnails to signed-in users only', async () => {
+  it('serves result thumbnails to the organization whose search returned them, with search access', async () => {
     const url = marshSearch.results[0]!.thumbnailUrl;
-    const thumbnail = await t.request({ method: 'GET', url, cookie: cookies.b });
+    const thumbnail = await t.request({ method: 'GET', url, cookie: cookies.a });
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers['content-type']).toBe('image/jpeg');
     expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
+    // Another organization (whose searches never returned the image) and a member without a seat.
+    expect((await t.request({ method: 'GET', url, cookie: cookies.b })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url, cookie: cookies.noSeat })).statusCode).toBe(403);
   });
 
   it('searches social-media sources only when asked, and the demo sites are not social media', async () => {
