@@ -344,7 +344,7 @@ export class SearchService {
           sourceTitle: row.sourceTitle,
           imageUrl: row.imageUrl,
           sourceUrl: row.sourceUrl,
-          thumbnail: row.imageId ? await this.thumbnail(row.imageId).catch(() => null) : null,
+          thumbnail: row.imageId ? await this.thumbnail(user, row.imageId).catch(() => null) : null,
           face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
         })),
       ),
