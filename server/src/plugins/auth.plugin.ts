@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { forbidden, unauthorized } from '../lib/http-error.ts';
+import type { AccessService } from '../services/access.service.ts';
 import type { AuthUser, SessionService } from '../services/session.service.ts';
 
 export const SESSION_COOKIE = 'osint_session';
@@ -47,6 +48,18 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (!request.user) throw unauthorized();
   if (!request.user.isAdmin) throw forbidden('Administrators only.');
+}
+
+/**
+ * The one access rule for the organization's work — searches, saved searches (names, notes, faces,
+ * results) and extractions, read or written: a signed-in user with a seat in an organization whose plan
+ * is in force, or an admin. Registered as the preHandler of every route plugin that touches that work,
+ * so no route of those plugins can forget it; a member without a seat gets 403 before any handler runs.
+ */
+export function requireWorkAccess(access: AccessService) {
+  return async (request: FastifyRequest): Promise<void> => {
+    await access.require(currentUser(request));
+  };
 }
 
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
