@@ -206,10 +206,7 @@ export class AccountService {
       throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
     if (!(await this.tokens.markUsed(token.id))) throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
     const now = new Date();
-    await this.users.update(token.user_id, {
-      password_hash: await hashPassword(newPassword),
-      password_changed_at: now,
-    });
+    await this.users.setPassword(token.user_id, await hashPassword(newPassword), now);
     if (purpose === 'SET_PASSWORD') {
       await this.users.updateStatusIf(token.user_id, ['INVITED'], {
         status: 'ACTIVE',
