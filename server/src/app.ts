@@ -39,6 +39,7 @@ import { supportRoutes } from './routes/support.routes.ts';
 import { teamRoutes } from './routes/team.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
 import { maskUrlSecrets } from './lib/url-secrets.ts';
+import { registerCanonicalPath } from './plugins/canonical-path.plugin.ts';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -111,6 +112,7 @@ export async function buildApp(
     referrerPolicy: { policy: 'no-referrer' },
   });
   registerErrorHandler(app);
+  registerCanonicalPath(app);
   registerOriginCheck(app, config.publicUrl, ORIGIN_CHECK_EXEMPT);
   registerAuth(app, container.services.sessions, config.publicUrl);
   app.addHook('onRequest', async (request, reply) => {

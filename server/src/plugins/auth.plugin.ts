@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { forbidden, unauthorized } from '../lib/http-error.ts';
+import { routedPath } from './canonical-path.plugin.ts';
 import type { AccessService } from '../services/access.service.ts';
 import type { AuthUser, SessionService } from '../services/session.service.ts';
 
@@ -32,12 +33,12 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService, pub
   app.addHook('onRequest', async (request) => {
     // request.protocol follows X-Forwarded-Proto only when TRUST_PROXY is on.
     request.secureTransport = publicHttps || request.protocol === 'https';
-    if (!request.url.startsWith('/api/')) return;
+    const path = routedPath(request);
+    if (!path.startsWith('/api/')) return;
     const token = request.cookies[sessionCookieName(request)];
     request.user = token ? await sessions.authenticate(token) : undefined;
     // Every admin call is refused here, before validation and before any handler of any admin route runs.
-    if (request.url.startsWith('/api/admin/') || request.url.split('?')[0] === '/api/admin')
-      await requireAdmin(request);
+    if (path.startsWith('/api/admin/') || path === '/api/admin') await requireAdmin(request);
   });
 }
 
