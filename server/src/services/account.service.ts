@@ -9,7 +9,6 @@ import { passwordProblem } from '@osint/contract/password';
 import {
   LOGIN_MESSAGES,
   PASSWORD_FLOW_MESSAGES,
-  REGISTER_MESSAGES,
   toViolations,
   validateRegistration,
   type RegisterInput,
@@ -26,6 +25,7 @@ import type { BillingPlanRepository } from '../repositories/billing-plan.reposit
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import type { AccessService } from './access.service.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser, SessionService } from './session.service.ts';
@@ -36,6 +36,10 @@ export interface ClientInfo {
 }
 
 const HOUR_MS = 3_600_000;
+
+interface PasswordResetJob {
+  email: string;
+}
 
 export class AccountService {
   constructor(
@@ -49,14 +53,20 @@ export class AccountService {
     private readonly sessions: SessionService,
     private readonly mail: MailService,
     private readonly access: AccessService,
+    private readonly queue: JobQueue,
   ) {}
 
-  /** Creates the organization and its owner, unverified, and sends the confirmation link. */
+  /**
+   * Creates the organization and its owner, unverified, and sends the confirmation link. The answer is
+   * the same whether or not the address already has an account (no account enumeration): the owner of
+   * an address in use gets an e-mail instead, and the password is hashed either way so both take as long.
+   */
   async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
     const errors = validateRegistration(input);
     if (Object.keys(errors).length > 0)
       throw badRequest('Please correct the highlighted fields.', toViolations(errors));
     const email = normalizeEmail(input.mail);
+    const passwordHash = await hashPassword(input.password);
     const existing = await this.users.findByEmail(email);
     if (existing) {
       // An address whose confirmation link expired may register again (spec 000 §9); any other may not.
@@ -64,13 +74,26 @@ export class AccountService {
       const abandoned =
         existing.status === 'EMAIL_UNVERIFIED' && !(await this.tokens.hasUsable(existing.id, 'VERIFY_EMAIL'));
       if (!abandoned) {
-        throw badRequest(REGISTER_MESSAGES.emailTaken, [
-          { field: 'email', message: REGISTER_MESSAGES.emailTaken },
-        ]);
+        await this.mail.send(
+          existing.email,
+          existing.status === 'EMAIL_UNVERIFIED'
+            ? mailTemplates.registrationWaiting()
+            : mailTemplates.registrationAttempt(
+                `${this.config.publicUrl}/login`,
+                `${this.config.publicUrl}/forgot-password`,
+              ),
+        );
+        await this.audit.insert({
+          actorUserId: null,
+          organizationId: existing.organization_id,
+          action: 'user.registration_repeated',
+          target: `user:${existing.id}`,
+          ip: client.ip,
+        });
+        return;
       }
       await this.db.deleteFrom('organizations').where('id', '=', existing.organization_id).execute();
     }
-    const passwordHash = await hashPassword(input.password);
     const link = input.organizationLink.trim();
     const user = await this.db.transaction().execute(async (tx) => {
       const organization = await tx
@@ -176,9 +199,21 @@ export class AccountService {
     return this.sessions.create(user.id, client);
   }
 
-  /** Sends a reset link to active accounts; the answer never tells whether the account exists. */
+  /**
+   * Queues the reset request whatever the address: the request does the same work, in the same time,
+   * for an active account, another account and no account at all, so neither the answer nor its timing
+   * tells whether the account exists. The job mails the link to active accounts only.
+   */
   async requestPasswordReset(mail: string): Promise<void> {
-    const user = await this.users.findByEmail(normalizeEmail(mail));
+    await this.queue.enqueue(QUEUES.passwordReset, {
+      email: normalizeEmail(mail),
+    } satisfies PasswordResetJob);
+  }
+
+  /** The password-reset job: a link for an active account, nothing for any other address. */
+  async runPasswordResetJob(payload: unknown): Promise<void> {
+    const { email } = payload as PasswordResetJob;
+    const user = await this.users.findByEmail(email);
     if (user?.status !== 'ACTIVE') return;
     const token = await this.issueToken(user.id, 'RESET_PASSWORD', RESET_LINK_MINUTES * 60_000);
     await this.mail.send(
