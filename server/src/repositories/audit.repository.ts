@@ -53,6 +53,19 @@ export class AuditRepository {
       .execute();
   }
 
+  /** Whether the user signed in successfully before from this IP address. */
+  async hasSignedInFrom(userId: number, ip: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_user_id', '=', userId)
+      .where('action', '=', 'user.login')
+      .where('ip', '=', ip)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** One page of entries, newest first. */
   find(filter: AuditFilter, page: { limit: number; offset: number }) {
     return this.select(filter)

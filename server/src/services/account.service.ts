@@ -162,10 +162,32 @@ export class AccountService {
     }
   }
 
-  /** Returns the new session's cookie value. */
-  async login(mail: string, password: string, client: ClientInfo): Promise<string> {
+  /**
+   * Returns the new session's cookie value.
+   *
+   * `addressLimit` is the 429 of the per-address limit (10 attempts in 15 minutes) when it is exceeded.
+   * It is not a lockout of the account's owner: a sign-in with the right password from an IP address the
+   * user signed in from before goes through, so guessing from elsewhere cannot lock a person out of their
+   * usual place of work. Every other attempt (a wrong password, or an address never used before) gets the
+   * 429, so the limit still stops guessing, and its answer does not tell whether the password was right.
+   * (Chosen over progressive delays, which would slow down the owner along with the attacker.)
+   */
+  async login(
+    mail: string,
+    password: string,
+    client: ClientInfo,
+    limits: { addressLimit?: HttpError | undefined } = {},
+  ): Promise<string> {
     const user = await this.users.findByEmail(normalizeEmail(mail));
     const valid = await verifyPassword(user?.password_hash ?? null, password);
+    if (limits.addressLimit) {
+      const knownPlace =
+        valid &&
+        user !== undefined &&
+        client.ip !== null &&
+        (await this.audit.hasSignedInFrom(user.id, client.ip));
+      if (!knownPlace) throw limits.addressLimit;
+    }
     if (!user || !valid || user.status !== 'ACTIVE') {
       await this.audit.insert({
         actorUserId: user?.id ?? null,
