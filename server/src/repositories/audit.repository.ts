@@ -107,6 +107,9 @@ export class AuditRepository {
         'audit_log.ip',
         'audit_log.organization_id',
         'organizations.name as organization_name',
+        // Who the actor is now: whether an entry is the provider's staff acting on an organization.
+        'users.is_admin as actor_is_admin',
+        'users.organization_id as actor_organization_id',
       ])
       .select((eb) => eb.fn.coalesce('users.email', 'audit_log.actor_email').as('actor_email'));
   }
