@@ -35,7 +35,7 @@ function countVitest(file) {
 // The hardening report (issue 8): the cases of each hardening category, found by the top-level describe
 // name of the hardening test files ("sessions (postgres)" counts under "sessions"), on both databases.
 const HARDENING_FILES =
-  /server\/test\/(hardening\/[^/]+|integration\/(property-routes|sessions-hardening|metrics|retention|admin-jobs|access-rule|billing-events|origin-routing|enumeration|account-tokens|lockout|blocked-domains))\.test\.ts$/;
+  /server\/test\/(hardening\/[^/]+|integration\/(property-routes|sessions-hardening|metrics|retention|admin-jobs|access-rule|billing-events|origin-routing|enumeration|account-tokens|lockout|blocked-domains|attachments))\.test\.ts$/;
 const HARDENING_CATEGORIES = [
   'property-based routes',
   'uploads',
@@ -52,6 +52,7 @@ const HARDENING_CATEGORIES = [
   'lockout',
   'blocked domains',
   'logs',
+  'attachments',
 ];
 const hardening = new Map(HARDENING_CATEGORIES.map((name) => [name, { ran: 0, failed: 0, skipped: 0 }]));
 
