@@ -1,9 +1,14 @@
 /**
- * Paths whose next segment is a one-time secret: the API call that confirms an e-mail address and the web
- * page the confirmation mail links to. Matched on the decoded path, case-insensitively, so no spelling of
- * the same address slips through.
+ * Paths whose next segment is a one-time secret: the API calls that confirm or release an e-mail address
+ * and the web pages the confirmation mail links to. Matched on the decoded path, case-insensitively, so no
+ * spelling of the same address slips through.
  */
-const SECRET_PATH_PREFIXES = ['/api/user/validate/', '/verify-email/'];
+const SECRET_PATH_PREFIXES = [
+  '/api/user/validate/',
+  '/api/user/release/',
+  '/verify-email/',
+  '/release-email/',
+];
 
 /** Query parameters that carry secrets (reset and set-password links, metrics tokens, keys, hashes). */
 const SECRET_PARAMETER = /token|hash|key|secret|signature|password|code/i;

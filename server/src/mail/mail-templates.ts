@@ -24,12 +24,13 @@ ${action ? `<p><a href="${escapeHtml(action.url)}" style="background:#2563eb;col
 }
 
 export const mailTemplates = {
-  verifyEmail: (link: string) =>
+  verifyEmail: (link: string, releaseLink: string) =>
     layout(
       'Confirm your e-mail address',
       [
         'Thank you for requesting access for your organization.',
         `Please confirm your e-mail address within ${VERIFICATION_LINK_HOURS} hours. After that, our team verifies your organization before you can sign in.`,
+        `If you did not ask for access, someone else used your address: release it here and it is free again at once: ${releaseLink}`,
       ],
       { label: 'Confirm e-mail address', url: link },
     ),

@@ -75,6 +75,23 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
     );
 
     app.post(
+      '/user/release/:verificationHash',
+      {
+        schema: {
+          tags: ['user'],
+          summary: 'Removes an unconfirmed registration: for the owner of an address someone else registered',
+          params: Type.Object({ verificationHash: Type.String({ minLength: 1, maxLength: 200 }) }),
+          response: { 200: Ok },
+        },
+      },
+      async (request) => {
+        await rateLimiter.hit([`validate:ip:${request.ip}`], 30, 15 * MINUTE);
+        await account.releaseRegistration(request.params.verificationHash, clientInfo(request));
+        return {};
+      },
+    );
+
+    app.post(
       '/user/login',
       {
         schema: {

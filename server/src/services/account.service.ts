@@ -37,6 +37,9 @@ export interface ClientInfo {
 
 const HOUR_MS = 3_600_000;
 
+/** Confirmation links one registration can get: the first and two resent ones. */
+export const MAX_VERIFICATION_LINKS = 3;
+
 interface PasswordResetJob {
   email: string;
 }
@@ -128,10 +131,38 @@ export class AccountService {
     await this.sendVerificationLink(user.id, email);
   }
 
-  /** Answers the same whether or not the address is waiting for confirmation. */
+  /**
+   * Answers the same whether or not the address is waiting for confirmation. Anyone may ask, so the
+   * renewals are capped: an unconfirmed registration of someone else's address lapses at most
+   * MAX_VERIFICATION_LINKS × 24 hours after it was made, and every link mailed lets the address's real
+   * owner release it at once (releaseRegistration).
+   */
   async resendVerification(mail: string): Promise<void> {
     const user = await this.users.findByEmail(normalizeEmail(mail));
-    if (user?.status === 'EMAIL_UNVERIFIED') await this.sendVerificationLink(user.id, user.email);
+    if (user?.status !== 'EMAIL_UNVERIFIED') return;
+    if ((await this.tokens.countIssued(user.id, 'VERIFY_EMAIL')) >= MAX_VERIFICATION_LINKS) return;
+    await this.sendVerificationLink(user.id, user.email);
+  }
+
+  /**
+   * POST /user/release/:verificationHash: the owner of the mailbox that received a confirmation link, who
+   * never asked for access, removes the unconfirmed registration (organization and account) so the address
+   * is free again. Only an unused, unexpired link of an unconfirmed account does it.
+   */
+  async releaseRegistration(verificationHash: string, client: ClientInfo): Promise<void> {
+    const token = await this.tokens.findByHash(hashToken(verificationHash), 'VERIFY_EMAIL');
+    if (!token || token.used_at || token.expires_at.getTime() <= Date.now())
+      throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    const user = await this.users.findById(token.user_id);
+    if (user?.status !== 'EMAIL_UNVERIFIED') throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    await this.db.deleteFrom('organizations').where('id', '=', user.organization_id).execute();
+    await this.audit.insert({
+      actorUserId: null,
+      organizationId: null,
+      action: 'user.registration_released',
+      detail: { email: user.email },
+      ip: client.ip,
+    });
   }
 
   /** 400 for unknown or expired links, 409 for a link already used (the page treats it as success). */
@@ -322,7 +353,13 @@ export class AccountService {
 
   private async sendVerificationLink(userId: number, email: string): Promise<void> {
     const token = await this.issueToken(userId, 'VERIFY_EMAIL', VERIFICATION_LINK_HOURS * HOUR_MS);
-    await this.mail.send(email, mailTemplates.verifyEmail(`${this.config.publicUrl}/verify-email/${token}`));
+    await this.mail.send(
+      email,
+      mailTemplates.verifyEmail(
+        `${this.config.publicUrl}/verify-email/${token}`,
+        `${this.config.publicUrl}/release-email/${token}`,
+      ),
+    );
   }
 
   private async issueToken(userId: number, purpose: TokenPurpose, validForMs: number): Promise<string> {
