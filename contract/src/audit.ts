@@ -8,6 +8,8 @@ import { SEARCH_TYPE_LABELS } from './search.ts';
  */
 export const AUDIT_ACTIONS = {
   'user.registered': 'Registered',
+  'user.registration_released': 'Unconfirmed registration released by the owner of the address',
+  'user.registration_repeated': 'Registration attempted with this address (the owner was told by e-mail)',
   'user.login': 'Signed in',
   'user.login_failed': 'Sign-in failed',
   'user.password_changed': 'Changed password',

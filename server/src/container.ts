@@ -139,6 +139,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       sessions,
       mail,
       access,
+      queue,
     ),
     adminUsers: new AdminUserService(
       db,
@@ -214,6 +215,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     retention: new RetentionService(new RetentionRepository(db), queue, repositories.audit, log),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
+  jobRunner.register(QUEUES.passwordReset, (payload) => services.account.runPasswordResetJob(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));

@@ -419,7 +419,7 @@ export interface PaymentsTable {
   fastspring_subscription_id: string | null;
   amount_cents: number | null;
   currency: string | null;
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: 'PROCESSED' | 'IGNORED' | 'FAILED';
   note: string | null;
   payload: Json<unknown>;
   occurred_at: Timestamp;

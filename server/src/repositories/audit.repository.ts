@@ -55,6 +55,19 @@ export class AuditRepository {
       .execute();
   }
 
+  /** Whether the user signed in successfully before from this IP address. */
+  async hasSignedInFrom(userId: number, ip: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_user_id', '=', userId)
+      .where('action', '=', 'user.login')
+      .where('ip', '=', ip)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** One page of entries, newest first. */
   find(filter: AuditFilter, page: { limit: number; offset: number }) {
     return this.select(filter)
@@ -96,6 +109,9 @@ export class AuditRepository {
         'audit_log.ip',
         'audit_log.organization_id',
         'organizations.name as organization_name',
+        // Who the actor is now: whether an entry is the provider's staff acting on an organization.
+        'users.is_admin as actor_is_admin',
+        'users.organization_id as actor_organization_id',
       ])
       .select((eb) => eb.fn.coalesce('users.email', 'audit_log.actor_email').as('actor_email'));
   }

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
-import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
@@ -47,7 +47,7 @@ const Removed = Type.Object({ removed: Type.Integer(), remaining: Type.Integer()
 export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { savedSearches, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('preHandler', requireWorkAccess(services.access));
 
     app.post(
       '/search/save',

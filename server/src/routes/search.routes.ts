@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
-import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 
@@ -54,7 +54,7 @@ const DetectedFace = Type.Object({
 export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { search, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('preHandler', requireWorkAccess(services.access));
 
     app.post(
       '/upload-image',

@@ -156,8 +156,8 @@ export class DataExtractorService {
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
-  async userViewer(user: AuthUser, options: { requireAccess: boolean }): Promise<ExtractionViewer> {
-    const access = options.requireAccess ? await this.access.require(user) : await this.access.of(user);
+  async userViewer(user: AuthUser): Promise<ExtractionViewer> {
+    const access = await this.access.require(user);
     return { kind: 'user', user, restricted: access.restricted };
   }
 

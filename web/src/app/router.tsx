@@ -38,6 +38,7 @@ import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
 import { ResetPasswordPage, SetPasswordPage } from '../features/auth/token-password-pages.tsx';
 import { VerifyEmailPage } from '../features/auth/verify-email-page.tsx';
+import { ReleaseEmailPage } from '../features/auth/release-email-page.tsx';
 
 const soon = (title: string, description: string) => <ComingSoon title={title} description={description} />;
 
@@ -70,6 +71,11 @@ export const routes: RouteObject[] = [
             path: '/verify-email/:verificationHash?',
             element: <VerifyEmailPage />,
             handle: { name: 'verify-email' },
+          },
+          {
+            path: '/release-email/:verificationHash',
+            element: <ReleaseEmailPage />,
+            handle: { name: 'release-email' },
           },
           { path: '/forgot-password', element: <ForgotPasswordPage />, handle: { name: 'forgot-password' } },
           { path: '/reset-password', element: <ResetPasswordPage />, handle: { name: 'reset-password' } },

@@ -29,6 +29,12 @@ function amountOf(payment: AdminPayment): string {
 }
 
 function OutcomeBadge({ payment }: { payment: AdminPayment }) {
+  if (payment.outcome === 'FAILED')
+    return (
+      <span className="badge badge--danger" title={payment.note ?? undefined}>
+        Failed: review
+      </span>
+    );
   return payment.outcome === 'PROCESSED' ? (
     <span className="badge badge--success">Processed</span>
   ) : (

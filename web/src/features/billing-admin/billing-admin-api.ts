@@ -26,7 +26,7 @@ export interface AdminPayment {
   eventId: string | null;
   eventType: string;
   live: boolean;
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: 'PROCESSED' | 'IGNORED' | 'FAILED';
   note: string | null;
   organization: { id: number; name: string } | null;
   orderId: number | null;
