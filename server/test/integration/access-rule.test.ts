@@ -157,6 +157,32 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       url: () => '/api/thumbnails/987654',
       seated: 404,
     },
+    {
+      route: 'GET /api/search/history',
+      method: 'GET',
+      url: () => '/api/search/history?pageNumber=1&pageSize=10',
+      seated: 200,
+    },
+    {
+      route: 'GET /api/search/{searchHash}',
+      method: 'GET',
+      url: () => `/api/search/${searchHash}`,
+      seated: 200,
+    },
+    // The fixture's search was stored without the searched face: the route's own 404.
+    {
+      route: 'GET /api/search/{searchHash}/image',
+      method: 'GET',
+      url: () => `/api/search/${searchHash}/image`,
+      seated: 404,
+    },
+    {
+      route: 'POST /api/search/generate-report',
+      method: 'POST',
+      url: () => '/api/search/generate-report',
+      seated: 200,
+      payload: () => ({ searchHash }),
+    },
     { route: 'GET /api/saved-search', method: 'GET', url: () => '/api/saved-search', seated: 200 },
     {
       route: 'GET /api/saved-search/results/{hash}',
@@ -308,6 +334,12 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       method: 'DELETE',
       seated: 204,
       url: () => `/api/data-extractor/${extraction.hashedId}`,
+    },
+    {
+      route: 'DELETE /api/search/{searchHash}',
+      method: 'DELETE',
+      seated: 204,
+      url: () => `/api/search/${searchHash}`,
     },
   ];
 
