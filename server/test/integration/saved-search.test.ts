@@ -1,4 +1,4 @@
-import { MATCH_SCORE_EXPLANATION, matchBandLabel } from '@osint/contract/match-score';
+import { MATCH_SCORE_EXPLANATION, matchBandLabel, similarityText } from '@osint/contract/match-score';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -354,9 +354,7 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     expect(text).not.toContain(savedResults.results[2]!.sourceUrl!);
     // Each entry says its match band and raw score, the same as on screen.
     for (const result of chosen) {
-      expect(text).toContain(
-        `${matchBandLabel(result.similarity)} (similarity ${result.similarity.toFixed(2)})`,
-      );
+      expect(text).toContain(`${matchBandLabel(result.similarity)} (${similarityText(result.similarity)})`);
     }
     expect(text).toContain(MATCH_SCORE_EXPLANATION.slice(0, 40));
     expect(text).toMatch(/First indexed \d{1,2} \w+ \d{4}/);
