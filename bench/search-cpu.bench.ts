@@ -193,6 +193,8 @@ const popularResults = popularSightings.map((s, rank) => ({
   sourceUrl: s.sourceUrl,
   sourceTitle: s.sourceTitle,
   crawledAt: s.firstSeenAt,
+  faceBox: s.faceBox,
+  imageSize: s.imageSize,
 }));
 const pick = <T>(list: T[], run: number) => list[run % list.length]!;
 console.log(
@@ -236,6 +238,7 @@ costs.push(
       userId: user.id,
       type: 'OSINT',
       durationMs: 1,
+      faceImage: null,
       results: popularResults,
     }),
   ),

@@ -35,7 +35,7 @@ function countVitest(file) {
 // The hardening report (issue 8): the cases of each hardening category, found by the top-level describe
 // name of the hardening test files ("sessions (postgres)" counts under "sessions"), on both databases.
 const HARDENING_FILES =
-  /server\/test\/(hardening\/[^/]+|integration\/(property-routes|sessions-hardening|metrics|retention|admin-jobs))\.test\.ts$/;
+  /server\/test\/(hardening\/[^/]+|integration\/(property-routes|sessions-hardening|metrics|retention|admin-jobs|face-image-fields|job-takeover|thumbnails|access-rule|billing-events|origin-routing|enumeration|account-tokens|lockout|blocked-domains|attachments)|reports\/non-latin-pdf)\.test\.ts$/;
 const HARDENING_CATEGORIES = [
   'property-based routes',
   'uploads',
@@ -44,6 +44,22 @@ const HARDENING_CATEGORIES = [
   'metrics',
   'retention',
   'admin jobs',
+  'image bombs',
+  'fair scheduling',
+  'face images',
+  'job takeover',
+  'sitemaps',
+  'thumbnails',
+  'access rule',
+  'billing events',
+  'origin',
+  'enumeration',
+  'tokens',
+  'lockout',
+  'blocked domains',
+  'logs',
+  'attachments',
+  'non-Latin text in PDFs',
 ];
 const hardening = new Map(HARDENING_CATEGORIES.map((name) => [name, { ran: 0, failed: 0, skipped: 0 }]));
 

@@ -1,9 +1,15 @@
+import { formatDateTime, formatDay } from './dates.ts';
+import { PLAN_TYPE_LABELS, formatUsd } from './pricing.ts';
+import { SEARCH_TYPE_LABELS } from './search.ts';
+
 /**
  * The audit trail's actions: what the server writes and how the admin and account pages name them.
  * An action is `<area>.<what>`; filtering by an area ("team") matches every action of it.
  */
 export const AUDIT_ACTIONS = {
   'user.registered': 'Registered',
+  'user.registration_released': 'Unconfirmed registration released by the owner of the address',
+  'user.registration_repeated': 'Registration attempted with this address (the owner was told by e-mail)',
   'user.login': 'Signed in',
   'user.login_failed': 'Sign-in failed',
   'user.password_changed': 'Changed password',
@@ -15,9 +21,16 @@ export const AUDIT_ACTIONS = {
   'team.access_removed': 'Removed access',
   'team.user_deleted': 'Deleted a user',
   'search.performed': 'Face search',
+  'search.deleted': 'Deleted a search from the history',
+  'search.report': 'Generated a search report',
+  'search.minor': 'Searched a face that may belong to a person under 18 (verified law enforcement)',
+  'search.refused_minor': 'Search refused: the face may belong to a person under 18',
   'saved-search.saved': 'Saved a search',
   'saved-search.deleted': 'Deleted a saved search',
   'saved-search.report': 'Generated a saved-search report',
+  'data-extractor.started': 'Started an AI data extraction',
+  'data-extractor.deleted': 'Deleted an AI data extraction',
+  'data-extractor.report': 'Generated an AI data extraction report',
   'billing.order_created': 'Placed an order',
   'billing.order_paid': 'Order marked as paid',
   'admin.user.approved': 'Approved a registration',
@@ -27,7 +40,11 @@ export const AUDIT_ACTIONS = {
   'admin.billing_plan.created': 'Created a billing plan',
   'admin.audit.exported': 'Exported the audit log',
   'admin.job.retried': 'Retried a failed job',
+  'admin.organization.law_enforcement_verified': 'Verified an organization as law enforcement',
+  'admin.organization.law_enforcement_revoked':
+    'Withdrew the law-enforcement verification of an organization',
   'retention.content_deleted': 'Searches and extractions deleted after 30 days of inactivity',
+  'retention.audit_anonymised': 'Audit entries older than 90 days anonymised',
   'admin.watchlist.imported': 'Imported a watch-list',
   'admin.watchlist.deleted': 'Deleted a watch-list',
   'crawl.start': 'Started a crawl',
@@ -49,8 +66,101 @@ export const AUDIT_AREAS = {
   face: 'Opt-outs',
 } as const;
 
+/** The action's label; an action written by an older version and since renamed still reads as words. */
 export function auditActionLabel(action: string): string {
-  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
+  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? humanize(action.split('.').at(-1) ?? action);
+}
+
+const yesNo = (value: unknown) => (value ? 'yes' : 'no');
+const fromTable = (table: Record<string, string>) => (value: unknown) =>
+  table[String(value)] ?? humanize(String(value));
+const day = (value: unknown) => formatDay(String(value));
+const moment = (value: unknown) => formatDateTime(String(value));
+
+/** Why a sign-in failed: the two checks, or the status of the account (in lower case). */
+const LOGIN_FAILURE_REASONS: Record<string, string> = {
+  unknown_email: 'unknown e-mail address',
+  wrong_password: 'wrong password',
+  email_unverified: 'e-mail address not confirmed',
+  pending_approval: 'registration awaiting approval',
+  rejected: 'registration rejected',
+  blocked: 'account blocked',
+  invited: 'invitation not accepted yet',
+};
+
+/**
+ * What the keys of an entry's detail mean and how their values read: the account and admin pages show
+ * "Order number: 2026-0001", never "orderNumber: 2026-0001". `null` hides a key that only helps
+ * machines (ids that the entry's target already names).
+ */
+export const AUDIT_DETAIL_FIELDS: Record<
+  string,
+  { label: string; value?: (value: unknown) => string } | null
+> = {
+  email: { label: 'E-mail' },
+  resent: { label: 'Invitation sent again', value: yesNo },
+  queue: { label: 'Job', value: (value) => humanize(String(value)) },
+  previousStatus: { label: 'Status before', value: (value) => humanize(String(value)) },
+  hadAccess: { label: 'Had access', value: yesNo },
+  name: { label: 'Name' },
+  searchHash: null,
+  planId: null,
+  optOutId: null,
+  results: { label: 'Results' },
+  wikipedia: { label: 'Wikipedia included', value: yesNo },
+  reason: { label: 'Reason', value: fromTable(LOGIN_FAILURE_REASONS) },
+  planType: { label: 'Plan', value: fromTable(PLAN_TYPE_LABELS) },
+  startDate: { label: 'Starts', value: day },
+  endDate: { label: 'Ends', value: day },
+  seatLimit: { label: 'Seats' },
+  seats: { label: 'Seats' },
+  orderNumber: { label: 'Order number' },
+  amount: { label: 'Amount', value: (value) => `${formatUsd(Number(value))} USD` },
+  type: { label: 'Search type', value: fromTable(SEARCH_TYPE_LABELS) },
+  removedFaces: { label: 'Faces removed' },
+  seeds: { label: 'Seed addresses' },
+  format: { label: 'Format', value: (value) => String(value).toUpperCase() },
+  entryCount: { label: 'Entries' },
+  skippedCount: { label: 'Entries skipped' },
+  searches: { label: 'Searches deleted' },
+  savedSearches: { label: 'Saved searches deleted' },
+  extractions: { label: 'Extractions deleted' },
+  lastActivityAt: { label: 'Last activity', value: (value) => (value ? moment(value) : 'never') },
+  filter: {
+    label: 'Filter',
+    value: (value) => auditDetailText((value ?? {}) as Record<string, unknown>) || 'none',
+  },
+  action: { label: 'Action', value: (value) => auditActionLabel(String(value)) },
+  organizationId: { label: 'Organization', value: (value) => `#${String(value)}` },
+  from: { label: 'From', value: moment },
+  to: { label: 'To', value: moment },
+};
+
+/** "someKey" or "some_key" → "Some key": a key with no entry in the table still reads as words. */
+function humanize(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_.-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** An entry's detail as "Label: value" pairs joined by " · ". */
+export function auditDetailText(detail: Record<string, unknown>): string {
+  return Object.entries(detail)
+    .flatMap(([key, value]) => {
+      const field = AUDIT_DETAIL_FIELDS[key];
+      if (field === null || value === undefined) return [];
+      const label = field?.label ?? humanize(key);
+      const text = field?.value
+        ? field.value(value)
+        : typeof value === 'object' && value !== null
+          ? JSON.stringify(value)
+          : String(value);
+      return [`${label}: ${text}`];
+    })
+    .join(' · ');
 }
 
 /** One entry as the API returns it (admin: every entry; owner: their organization's). */
@@ -72,3 +182,24 @@ export interface AuditPage {
 
 /** Shown to owners instead of the provider's staff member who acted on their organization. */
 export const PROVIDER_STAFF_LABEL = 'OSINT Platform staff';
+
+/** What a target names ("order:12" → "Order #12"); targets of other forms are shown as they are. */
+const TARGET_KINDS: Record<string, string> = {
+  user: 'User',
+  order: 'Order',
+  'saved-search': 'Saved search',
+  'data-extractor': 'Extraction',
+  billing_plan: 'Billing plan',
+  job: 'Job',
+  search: 'Search',
+  organization: 'Organization',
+  watchlist: 'Watch-list',
+};
+
+export function auditTargetLabel(target: string): string {
+  const match = /^([a-z_-]+):(.+)$/.exec(target);
+  const kind = match ? TARGET_KINDS[match[1]!] : undefined;
+  if (!match || !kind) return target;
+  const id = match[2]!;
+  return /^\d+$/.test(id) ? `${kind} #${id}` : `${kind} ${id}`;
+}

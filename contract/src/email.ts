@@ -29,9 +29,23 @@ export function emailDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 }
 
+/**
+ * The domain as DNS resolves it: `gmail.com.` (the fully-qualified form with its trailing dot), `GMAIL.com`
+ * and `ｇｍａｉｌ.com` (full-width letters, mapped by IDNA) all reach gmail.com, and internationalised names
+ * become their punycode form. URL parsing does the IDNA mapping the same way in Node and in browsers.
+ */
+export function canonicalDomain(domain: string): string {
+  const trimmed = domain.trim().replace(/\.+$/, '');
+  try {
+    return new URL(`http://${trimmed}/`).hostname.replace(/\.+$/, '');
+  } catch {
+    return trimmed.toLowerCase();
+  }
+}
+
 /** The blocked provider an address belongs to (subdomains included), or undefined. */
 export function blockedEmailDomain(email: string): string | undefined {
-  const domain = emailDomain(email);
+  const domain = canonicalDomain(emailDomain(email));
   const blocked = BLOCKED_EMAIL_DOMAINS.find((d) => domain === d || domain.endsWith(`.${d}`));
   return blocked ? domain : undefined;
 }

@@ -1,15 +1,15 @@
 // What a similarity score means, the same on screen and in PDF reports. The score is the cosine similarity
-// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@1); the bands are tied to
+// of two face descriptors of the shipped face model (blazeface+mfn512-arcface5pt@2); the bands are tied to
 // false-match rates measured by `npm run bench:faces` on celeba-dev (2,368,712 different-person pairs):
 // see server/src/face/README.md.
 
 /**
- * Results start here: 2 of 2,368,712 different-person pairs score this high (8.4e-7 per comparison, about
- * one stranger per query in a 1M-face index), while 57 % of same-person pairs in the wild do.
+ * Results start here: 1 of 2,368,712 different-person pairs scores this high (4.2e-7 per comparison, about
+ * one stranger in two queries of a 1M-face index), while 62.7 % of same-person pairs in the wild do.
  */
-export const MATCH_THRESHOLD = 0.6;
+export const MATCH_THRESHOLD = 0.58;
 
-/** No different-person pair of the 2.4 million scored this high (the highest was 0.679). */
+/** No different-person pair of the 2.4 million scored this high (the highest was 0.643). */
 export const STRONG_MATCH_THRESHOLD = 0.68;
 
 export type MatchBand = 'very-likely' | 'possible';
@@ -34,15 +34,25 @@ export function matchBandLabel(similarity: number): string {
   return MATCH_BAND_LABELS[matchBand(similarity)];
 }
 
-/** The raw score with two decimals, e.g. "similarity 0.73". */
+/**
+ * The score as printed everywhere (result cards, extractor cards, tooltips, PDF reports): two decimals,
+ * cut rather than rounded, so that a printed figure reaches a band's threshold only when the score does
+ * (0.679 prints "0.67", a possible match) and 0.965 prints "0.96" on screen and on paper alike.
+ */
+export function similarityFigure(similarity: number): string {
+  // toPrecision drops the binary noise of the product first (0.57 × 100 is 56.99999999999999).
+  return (Math.floor(Number((similarity * 100).toPrecision(12))) / 100).toFixed(2);
+}
+
+/** The score with its name, e.g. "similarity 0.73". */
 export function similarityText(similarity: number): string {
-  return `similarity ${similarity.toFixed(2)}`;
+  return `similarity ${similarityFigure(similarity)}`;
 }
 
 /** One line for a tooltip: the band's meaning and the raw score against the threshold. */
 export function matchScoreDetail(similarity: number): string {
   return (
-    `${MATCH_BAND_MEANINGS[matchBand(similarity)]} Cosine similarity ${similarity.toFixed(3)} ` +
+    `${MATCH_BAND_MEANINGS[matchBand(similarity)]} Cosine similarity ${similarityFigure(similarity)} ` +
     `(results start at ${MATCH_THRESHOLD.toFixed(2)}; very likely from ${STRONG_MATCH_THRESHOLD.toFixed(2)}).`
   );
 }

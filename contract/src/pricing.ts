@@ -190,12 +190,6 @@ export function startOfUtcDay(date: string): Date {
   return new Date(Date.UTC(y, m - 1, d));
 }
 
-/** "15.02.2025" — the day-first format the pricing page and invoices use. */
-export function formatDay(date: string): string {
-  const [y, m, d] = parts(date);
-  return `${String(d).padStart(2, '0')}.${String(m).padStart(2, '0')}.${y}`;
-}
-
 // ---- Bank transfer ----------------------------------------------------------------------------------
 
 /** Buyer of a bank-transfer order (spec 001 §3); `name` is the organisation. */

@@ -36,6 +36,8 @@ export interface UploadImageResponse {
   smallFaceCount: number;
   /** Sizes (shorter box side, pixels) of those faces, largest first. */
   smallFaceSizes: number[];
+  /** Boxes of those faces in the photo's pixels, in the order of `smallFaceSizes`. */
+  smallFaceBoxes: FaceBox[];
   minFaceSize: number;
   /** Faces under this size (width or height, pixels) are offered with `small: true`. */
   reliableFaceSize: number;
@@ -76,6 +78,12 @@ export interface SearchResult {
   /** When the image was first indexed on that page (ISO). */
   crawledAt: string;
   similarity: number;
+  /**
+   * The matched face's box in the result image, in that image's pixels (`imageSize`); the thumbnail is
+   * the same image scaled down. Null when not known (results stored before boxes were kept).
+   */
+  faceBox: FaceBox | null;
+  imageSize: { width: number; height: number } | null;
 }
 
 /** POST /api/search */
@@ -86,6 +94,34 @@ export interface SearchResponse {
   numberOfResults: number;
   searchHash: string;
 }
+
+/** GET /api/search/{searchHash}: the search as POST /api/search answered it (removed results left out). */
+export interface StoredSearchResponse extends SearchResponse {
+  type: SearchType;
+  createdAt: string;
+  /** URL of the searched face; null when the search was run without it. */
+  image: string | null;
+}
+
+/** An item of GET /api/search/history. */
+export interface SearchHistoryItem {
+  searchHash: string;
+  type: SearchType;
+  createdAt: string;
+  /** Null once the user who searched is deleted. */
+  userEmail: string | null;
+  numberOfResults: number;
+  image: string | null;
+}
+
+export interface SearchHistoryResponse {
+  results: SearchHistoryItem[];
+  totalResultCount: number;
+}
+
+/** The search's own address: reload, Back and a colleague's link reopen it. */
+export const searchResultsPath = (searchHash: string) => `/search/results/${encodeURIComponent(searchHash)}`;
+export const SEARCH_HISTORY_PAGE_SIZE = 10;
 
 export type SavedSearchStatus = 'PENDING' | 'COMPLETED';
 
@@ -142,6 +178,11 @@ export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
 export const SEARCH_MESSAGES = {
   noFaces: 'No faces detected on the image. Try to upload different one.',
   tooBig: 'File is too big. Please upload smaller image.',
+  /**
+   * A file that is not a photo of the accepted formats. The spec gives no text for it, only the
+   * requirement it states to users (JPG, PNG, BMP or TIFF); this says that instead of "Something went wrong".
+   */
+  unsupportedFile: 'This file is not a supported image. Please upload a JPG, PNG, BMP or TIFF photo.',
   detectFailure: 'Something went wrong while detecting face. Try again later.',
   searchFailure: 'Something went wrong while making search. Try again later.',
   saveFailure: 'Something went wrong while saving search result.',

@@ -7,6 +7,8 @@ export const INVITE_MESSAGES = {
   emailFormat: 'Invalid email format',
   success: 'Invitation sent successfully.',
   exists: 'User with this email already exists.',
+  /** An address that cannot be invited (an account of another organization): no reason is given. */
+  refused: 'This e-mail address cannot be invited.',
   failure: 'Something went wrong while sending invite. Please try again later.',
 } as const;
 

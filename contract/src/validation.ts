@@ -38,7 +38,6 @@ export const REGISTER_MESSAGES = {
   linkRequired: 'Please provide the link.',
   linkFormat: "Url's format is invalid.",
   typeRequired: 'Please choose the type of your organization.',
-  emailTaken: 'An account with this e-mail already exists.',
   failure: 'Error while registering. Please try again later.',
 } as const;
 

@@ -23,5 +23,7 @@ export function fastspringEnv(): Record<string, string> {
     FASTSPRING_SCRIPT_URL: `http://127.0.0.1:${process.env.E2E_FS_PORT}/sbl/fastspring-builder.js`,
     FASTSPRING_WEBHOOK_SECRET: process.env.E2E_FS_SECRET,
     FASTSPRING_PRIVATE_KEY: process.env.E2E_FS_PRIVATE_KEY,
+    // The stand-in's events are test-mode events ("live": false), as a test storefront's are.
+    FASTSPRING_ACCEPT_TEST_EVENTS: '1',
   };
 }

@@ -38,18 +38,23 @@ import { searchRoutes } from './routes/search.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { teamRoutes } from './routes/team.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
+import { maskUrlSecrets } from './lib/url-secrets.ts';
+import { registerCanonicalPath } from './plugins/canonical-path.plugin.ts';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * What a request's log line says about it. Secrets that travel in URLs (the e-mail verification hash,
- * any token= query parameter) are masked so that logs never hold a working link.
+ * What a request's log line says about it. Secrets that travel in URLs (the e-mail verification hash in
+ * the API call and in the page the mail links to, token= and similar query parameters) are masked so that
+ * logs never hold a working link.
  */
 function logRequest(request: FastifyRequest) {
-  const url = request.url
-    .replace(/(\/validate\/)[^/?#]+/, '$1[redacted]')
-    .replace(/([?&](?:token|hash|key)=)[^&#]*/gi, '$1[redacted]');
-  return { method: request.method, url, host: request.host, remoteAddress: request.ip };
+  return {
+    method: request.method,
+    url: maskUrlSecrets(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+  };
 }
 
 /** Signed third-party callbacks that cannot carry our Origin header. */
@@ -107,6 +112,7 @@ export async function buildApp(
     referrerPolicy: { policy: 'no-referrer' },
   });
   registerErrorHandler(app);
+  registerCanonicalPath(app);
   registerOriginCheck(app, config.publicUrl, ORIGIN_CHECK_EXEMPT);
   registerAuth(app, container.services.sessions, config.publicUrl);
   app.addHook('onRequest', async (request, reply) => {

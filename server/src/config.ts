@@ -81,6 +81,11 @@ export interface BillingConfig {
     webhookSecret: string | undefined;
     /** PEM RSA private key for secure payloads; without it sessions are sent in plain JSON (test stores). */
     privateKey: string | undefined;
+    /**
+     * Apply test-mode events (`"live": false`, test orders of a test storefront) as if they were paid.
+     * Off by default: a test order must never grant a real plan. Only for test storefronts and tests.
+     */
+    acceptTestEvents: boolean;
   };
 }
 
@@ -190,6 +195,7 @@ function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
         env.FASTSPRING_PRIVATE_KEY ||
         (privateKeyFile ? fs.readFileSync(privateKeyFile, 'utf8') : undefined) ||
         undefined,
+      acceptTestEvents: env.FASTSPRING_ACCEPT_TEST_EVENTS === '1',
     },
   };
 }

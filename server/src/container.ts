@@ -141,6 +141,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       sessions,
       mail,
       access,
+      queue,
     ),
     adminUsers: new AdminUserService(
       db,
@@ -209,8 +210,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       access,
       config.socialMediaHosts,
       config.dataDir,
-      minorGate,
       r.audit,
+      r.organizations,
+      minorGate,
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
@@ -223,6 +225,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
+  jobRunner.register(QUEUES.passwordReset, (payload) => services.account.runPasswordResetJob(payload));
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));

@@ -25,6 +25,8 @@ export interface FsOrder {
   id: string;
   reference: string | undefined;
   total: number | undefined;
+  /** Sales tax FastSpring added on top of the price, in the order's currency. */
+  tax: number | undefined;
   currency: string | undefined;
   tags: Record<string, string>;
   items: FsItem[];
@@ -88,6 +90,7 @@ export function orderOf(data: Obj): FsOrder | undefined {
     id,
     reference: str(data.reference),
     total: num(data.total),
+    tax: num(data.tax),
     currency: str(data.currency),
     tags: tagsOf(data.tags),
     items: items.map((item) => ({

@@ -17,7 +17,7 @@ import {
   type FetchResult,
   type SafeFetchOptions,
 } from './safe-fetch.ts';
-import { decodeSitemapBody, parseSitemap } from './sitemap.ts';
+import { MAX_SITEMAP_URLS, readSitemap } from './sitemap.ts';
 import { hostKey, normalizeUrl, siteName } from './url-normalize.ts';
 
 /**
@@ -159,6 +159,13 @@ const isHtml = (mime: string) => HTML_TYPES.has(mime);
 const isRasterImage = (mime: string) => mime.startsWith('image/') && mime !== 'image/svg+xml';
 const ALL_KINDS: FrontierKind[] = ['sitemap', 'page', 'image'];
 const MAX_SITEMAP_NESTING = 3;
+/**
+ * Sitemaps read per host in one crawl (robots.txt's, /sitemap.xml and those their indexes list): a real
+ * site's few index levels fit, and a hostile index of thousands of huge files costs no more than this.
+ */
+export const MAX_SITEMAPS_PER_HOST = 50;
+/** URLs handled between two pauses for the event loop while a sitemap's URLs are queued. */
+const SITEMAP_URLS_PER_TURN = 2_000;
 // Links that are plainly not pages; skipping them saves a politeness slot per link.
 const NOT_HTML_PATH =
   /\.(pdf|zip|gz|tgz|rar|7z|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|wav|ogg|webm|mov|avi|docx?|xlsx?|pptx?|odt|exe|dmg|iso|apk|css|js|json|xml|woff2?|ttf|eot)$/i;
@@ -187,6 +194,7 @@ export class Crawler {
   private readonly callbacks: CrawlerCallbacks;
   private readonly seeds: string[];
   private readonly extraSitemaps: string[];
+  private readonly sitemapsPerHost = new Map<string, number>();
   private readonly scheduler: HostScheduler;
   private readonly scope = new Set<string>();
   private readonly robotsCache = new Map<string, RobotsEntry>();
@@ -358,6 +366,18 @@ export class Crawler {
     this.wake = undefined;
   }
 
+  /**
+   * Counts a sitemap against its host's MAX_SITEMAPS_PER_HOST; false once the host has had its share.
+   * (Kept in memory: a resumed crawl starts counting again, which is at most one more share.)
+   */
+  private takeSitemapTurn(url: string): boolean {
+    const host = hostKey(url);
+    const taken = this.sitemapsPerHost.get(host) ?? 0;
+    if (taken >= MAX_SITEMAPS_PER_HOST) return false;
+    this.sitemapsPerHost.set(host, taken + 1);
+    return true;
+  }
+
   private async enqueueSitemapSources(): Promise<void> {
     const items: FrontierItem[] = this.extraSitemaps.map((url) => ({ url, kind: 'sitemap', depth: 0 }));
     if (this.options.useSitemaps) {
@@ -368,7 +388,7 @@ export class Crawler {
         const found = [...robots.policy.sitemaps, `${origin}/sitemap.xml`];
         for (const url of found) {
           const normalized = normalizeUrl(url);
-          if (normalized)
+          if (normalized && this.takeSitemapTurn(normalized))
             items.push({ url: normalized, kind: 'sitemap', depth: 0, referrer: `${origin}/robots.txt` });
         }
       }
@@ -798,16 +818,21 @@ export class Crawler {
     if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
     let parsed;
     try {
-      parsed = parseSitemap(decodeSitemapBody(result.body, this.options.maxSitemapBytes));
+      // No more URLs than the page budget can use (an index lists far fewer sitemaps than that).
+      parsed = await readSitemap(result.body, {
+        maxBytes: this.options.maxSitemapBytes,
+        maxUrls: Math.min(MAX_SITEMAP_URLS, Math.max(this.options.maxPages, MAX_SITEMAPS_PER_HOST)),
+      });
     } catch (error) {
       throw new PermanentError(`unreadable sitemap: ${(error as Error).message}`, 'sitemap');
     }
     const items: FrontierItem[] = [];
-    for (const loc of parsed.urls) {
+    for (const [i, loc] of parsed.urls.entries()) {
+      if (i > 0 && i % SITEMAP_URLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       const url = normalizeUrl(loc);
       if (!url) continue;
       if (parsed.kind === 'index') {
-        if (entry.depth < MAX_SITEMAP_NESTING)
+        if (entry.depth < MAX_SITEMAP_NESTING && this.takeSitemapTurn(url))
           items.push({ url, kind: 'sitemap', depth: entry.depth + 1, referrer: entry.url });
       } else if (this.inScope(url) && this.options.maxDepth >= 1) {
         // Listed pages count as one link away from the seed: their own links are followed further.

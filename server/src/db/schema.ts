@@ -264,6 +264,8 @@ export interface SearchesTable {
   type: SearchType;
   duration_ms: number;
   result_count: number;
+  /** The searched face (JPEG crop), when the client sent it with the search. */
+  face_image: Buffer | null;
   created_at: CreatedAt;
 }
 
@@ -281,6 +283,13 @@ export interface SearchResultsTable {
   source_title: Generated<string>;
   crawled_at: Timestamp;
   removed_at: Timestamp | null;
+  /** The matched face's box in its image, in the image's pixels (null for results stored before 0014). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export type SavedSearchStatus = 'PENDING' | 'COMPLETED';
@@ -316,6 +325,13 @@ export interface SavedSearchResultsTable {
   source_title: Generated<string>;
   crawled_at: Timestamp;
   thumbnail: Buffer | null;
+  /** The matched face's box in its image, in the image's pixels (null for results saved before 0015). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export type OrderStatus = 'PENDING' | 'COMPLETED' | 'CANCELED';
@@ -411,7 +427,7 @@ export interface PaymentsTable {
   fastspring_subscription_id: string | null;
   amount_cents: number | null;
   currency: string | null;
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: 'PROCESSED' | 'IGNORED' | 'FAILED';
   note: string | null;
   payload: Json<unknown>;
   occurred_at: Timestamp;
@@ -467,6 +483,13 @@ export interface DataExtractionResultsTable {
   alternative_names: ColumnType<string[], string | undefined, string>;
   evidence: ColumnType<FlagEvidence[], string | undefined, string>;
   removed: Generated<boolean>;
+  /** The matched face's box in its image, in the image's pixels (null for results copied before 0015). */
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
 }
 
 export interface DataExtractionConnectionsTable {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { AgeEstimates } from './age/possible-minor.ts';
 import { FaceWorkerPool } from './face-worker-pool.ts';
-import { probeImage } from './image-decode.ts';
+import { MAX_IMAGE_PIXELS, probeImage } from './image-decode.ts';
 import { PIPELINE_CATALOG, type PipelineName, SHIPPED_PIPELINE } from './pipeline/pipeline-catalog.ts';
 import { MIN_INDEX_FACE_PX } from './similarity.ts';
 
@@ -45,6 +45,13 @@ export interface AnalyzeOptions {
    * upload waits for at most the images already being analysed, not for a crawl's queue.
    */
   background?: boolean;
+  /**
+   * Whose request this is (an upload's organization). Requests of different organizations take turns in
+   * the queue, so one organization's flood delays another's request by at most one analysis.
+   */
+  organizationId?: number;
+  /** Images declaring more pixels are refused (default MAX_IMAGE_PIXELS; uploads pass MAX_UPLOAD_PIXELS). */
+  maxPixels?: number;
 }
 
 export interface FaceEngine {
@@ -97,13 +104,15 @@ export async function createFaceEngine(options: FaceEngineOptions = {}): Promise
     analyze(image, analyzeOptions = {}) {
       if (closed) return Promise.reject(new Error('Face engine is closed'));
       const job = (async () => {
+        const maxPixels = analyzeOptions.maxPixels ?? MAX_IMAGE_PIXELS;
         // Refuse non-images and decompression bombs here, from the header alone, without queueing.
-        await probeImage(image);
-        return pool.run(
-          image,
-          analyzeOptions.minFaceSize ?? MIN_INDEX_FACE_PX,
-          analyzeOptions.background ?? false,
-        );
+        await probeImage(image, maxPixels);
+        return pool.run(image, {
+          minFaceSize: analyzeOptions.minFaceSize ?? MIN_INDEX_FACE_PX,
+          maxPixels,
+          background: analyzeOptions.background ?? false,
+          organizationId: analyzeOptions.organizationId,
+        });
       })();
       inFlight.add(job);
       const forget = () => inFlight.delete(job);

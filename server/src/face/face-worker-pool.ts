@@ -4,17 +4,31 @@ import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-w
 import { ImageDecodeError } from './image-decode.ts';
 import type { PipelineName } from './pipeline/pipeline-catalog.ts';
 
-// A fixed set of face workers with a queue: first come, first served, except that background jobs
-// (indexing) wait behind every other job. Each worker loads the models once and runs one job at a time;
-// a worker that crashes or exceeds the job timeout is replaced, failing only its own job.
+// A fixed set of face workers with a fair queue. Requests (uploads) are queued per organization and the
+// organizations take turns: a free worker goes to the organization with the fewest analyses running, and
+// among equals to the one served longest ago, so one organization's flood delays another's upload by at
+// most one analysis. Background jobs (indexing) wait behind every request. Each worker loads the models
+// once and runs one job at a time; a worker that crashes or exceeds the job timeout is replaced, failing
+// only its own job.
 
 interface Job {
   id: number;
   image: Uint8Array;
   minFaceSize: number;
+  maxPixels: number;
+  /** The organization's turn in the queue; requests without one share a turn. */
+  tenant: string;
   background: boolean;
   resolve(analysis: ImageAnalysis): void;
   reject(err: Error): void;
+}
+
+export interface PoolJobOptions {
+  minFaceSize: number;
+  maxPixels: number;
+  /** Indexing work: runs only when no request waits. */
+  background?: boolean;
+  organizationId?: number | undefined;
 }
 
 interface Slot {
@@ -44,7 +58,17 @@ export class FaceWorkerPool {
   private readonly slots: Slot[] = [];
   /** Workers still loading their models (at start, or replacing a failed one). */
   private readonly starting = new Set<Worker>();
-  private readonly queue: Job[] = [];
+  /** Waiting requests per organization. */
+  private readonly requests = new Map<string, Job[]>();
+  private readonly background: Job[] = [];
+  /** Analyses running per organization (requests only). */
+  private readonly running = new Map<string, number>();
+  /**
+   * When each organization with work in the pool last got a worker (a counter, not a clock): among those
+   * with as few analyses running, the one served longest ago goes first; one never served goes first of all.
+   */
+  private readonly lastServed = new Map<string, number>();
+  private serveCount = 0;
   private nextId = 1;
   private closing = false;
   private drained: (() => void) | null = null;
@@ -65,26 +89,77 @@ export class FaceWorkerPool {
   }
 
   /**
-   * Queues an analysis. A background job (a crawl's image) waits behind every other job, so that an
-   * upload is analysed next even while a crawl keeps many images queued.
+   * Queues an analysis. A background job (a crawl's image) waits behind every request, so that an upload
+   * is analysed next even while a crawl keeps many images queued; requests of different organizations
+   * take turns (see the top of this file).
    */
-  run(image: Buffer, minFaceSize: number, background = false): Promise<ImageAnalysis> {
+  run(image: Buffer, options: PoolJobOptions): Promise<ImageAnalysis> {
     if (this.closing) return Promise.reject(new Error('Face engine is closed'));
     // A private copy whose memory can be handed over to the worker without touching the caller's buffer.
     const copy = new Uint8Array(image);
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, image: copy, minFaceSize, background, resolve, reject };
-      const firstBackground = background ? -1 : this.queue.findIndex((queued) => queued.background);
-      if (firstBackground < 0) this.queue.push(job);
-      else this.queue.splice(firstBackground, 0, job);
+      const job: Job = {
+        id: this.nextId++,
+        image: copy,
+        minFaceSize: options.minFaceSize,
+        maxPixels: options.maxPixels,
+        tenant: options.organizationId === undefined ? '' : String(options.organizationId),
+        background: options.background ?? false,
+        resolve,
+        reject,
+      };
+      if (job.background) this.background.push(job);
+      else {
+        const waiting = this.requests.get(job.tenant);
+        if (waiting) waiting.push(job);
+        else this.requests.set(job.tenant, [job]);
+      }
       this.dispatch();
     });
+  }
+
+  private get queuedCount(): number {
+    let count = this.background.length;
+    for (const waiting of this.requests.values()) count += waiting.length;
+    return count;
+  }
+
+  /** The next job to start: a request of the least-served organization, else a background job. */
+  private takeNext(): Job | undefined {
+    let chosen: string | undefined;
+    let fewest = Infinity;
+    let servedAt = Infinity;
+    for (const tenant of this.requests.keys()) {
+      const running = this.running.get(tenant) ?? 0;
+      const served = this.lastServed.get(tenant) ?? -1;
+      if (running < fewest || (running === fewest && served < servedAt)) {
+        chosen = tenant;
+        fewest = running;
+        servedAt = served;
+      }
+    }
+    if (chosen === undefined) return this.background.shift();
+    const waiting = this.requests.get(chosen)!;
+    const job = waiting.shift()!;
+    if (waiting.length === 0) this.requests.delete(chosen);
+    this.running.set(chosen, fewest + 1);
+    this.lastServed.set(chosen, this.serveCount++);
+    return job;
+  }
+
+  /** Every queued job, removed from the queue (to fail them when no worker is left). */
+  private takeAll(): Job[] {
+    const all = [...[...this.requests.values()].flat(), ...this.background.splice(0)];
+    this.requests.clear();
+    for (const tenant of this.lastServed.keys())
+      if (!this.running.has(tenant)) this.lastServed.delete(tenant);
+    return all;
   }
 
   /** Lets queued and running jobs finish, then stops the workers. */
   async close(): Promise<void> {
     this.closing = true;
-    if (this.queue.length > 0 || this.slots.some((s) => s.job)) {
+    if (this.queuedCount > 0 || this.slots.some((s) => s.job)) {
       await new Promise<void>((resolve) => (this.drained = resolve));
     }
     const workers = [...this.slots.splice(0).map((s) => s.worker), ...this.starting];
@@ -105,7 +180,7 @@ export class FaceWorkerPool {
           this.starting.delete(worker);
           resolve(slot);
           // A replacement that comes up after close() has nothing to do unless jobs still wait for it.
-          if (this.closing && this.queue.length === 0) {
+          if (this.closing && this.queuedCount === 0) {
             void worker.terminate();
             return;
           }
@@ -136,14 +211,19 @@ export class FaceWorkerPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.job) continue;
-      const job = this.queue.shift();
+      const job = this.takeNext();
       if (!job) break;
       slot.job = job;
       slot.timer = setTimeout(
         () => this.replace(slot, new Error(`Face analysis timed out after ${this.options.jobTimeoutMs} ms`)),
         this.options.jobTimeoutMs,
       );
-      const request: AnalyzeRequest = { id: job.id, image: job.image, minFaceSize: job.minFaceSize };
+      const request: AnalyzeRequest = {
+        id: job.id,
+        image: job.image,
+        minFaceSize: job.minFaceSize,
+        maxPixels: job.maxPixels,
+      };
       slot.worker.postMessage(request, [job.image.buffer as ArrayBuffer]);
     }
     this.checkDrained();
@@ -162,7 +242,17 @@ export class FaceWorkerPool {
   private release(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
+    const job = slot.job;
     slot.job = null;
+    if (job && !job.background) {
+      const running = (this.running.get(job.tenant) ?? 1) - 1;
+      if (running > 0) this.running.set(job.tenant, running);
+      else {
+        this.running.delete(job.tenant);
+        // Nothing of it left in the pool: forget it, so the maps hold only organizations with work.
+        if (!this.requests.has(job.tenant)) this.lastServed.delete(job.tenant);
+      }
+    }
   }
 
   /** Fails the slot's job, stops its worker and starts a fresh one in its place. */
@@ -176,19 +266,19 @@ export class FaceWorkerPool {
     void slot.worker.terminate();
     if (this.closing) {
       // Queued jobs still need a worker when the last one died while closing.
-      if (this.slots.length === 0) for (const queued of this.queue.splice(0)) queued.reject(reason);
+      if (this.slots.length === 0) for (const queued of this.takeAll()) queued.reject(reason);
       this.checkDrained();
       return;
     }
     this.spawn().catch((err: Error) => {
       // Without any worker left nothing can run: fail what waits rather than hang.
-      if (this.slots.length === 0) for (const queued of this.queue.splice(0)) queued.reject(err);
+      if (this.slots.length === 0) for (const queued of this.takeAll()) queued.reject(err);
       this.checkDrained();
     });
   }
 
   private checkDrained(): void {
-    if (this.drained && this.queue.length === 0 && this.slots.every((s) => !s.job)) {
+    if (this.drained && this.queuedCount === 0 && this.slots.every((s) => !s.job)) {
       const done = this.drained;
       this.drained = null;
       done();

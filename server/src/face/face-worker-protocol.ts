@@ -13,6 +13,8 @@ export interface AnalyzeRequest {
   /** The encoded image; its buffer is transferred to the worker. */
   image: Uint8Array;
   minFaceSize: number;
+  /** The pixel budget the image was probed against; the decode enforces it again. */
+  maxPixels: number;
 }
 
 export type FaceWorkerMessage =

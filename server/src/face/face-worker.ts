@@ -29,9 +29,8 @@ async function analyze(
 ) {
   const image = await decodeImage(
     Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength),
-    {
-      maxSide: MAX_ANALYSIS_SIDE,
-    },
+    // Large JPEGs and WebPs are decoded shrunk on load (libvips picks a reduced scale when resizing).
+    { maxSide: MAX_ANALYSIS_SIDE, maxPixels: request.maxPixels },
   );
   const scale = image.sourceWidth / image.width;
   const found = await pipeline.analyze(image, Math.max(request.minFaceSize / scale, MIN_INDEX_FACE_PX));

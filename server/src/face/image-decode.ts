@@ -21,6 +21,18 @@ export class ImageDecodeError extends Error {
 
 /** Images declaring more pixels than this are refused before decoding (decompression bombs). */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * The pixel budget of a query upload. A real photo that fits the 1.5 MB upload limit has at most about
+ * 16 MP (a 4:3 16 MP JPEG at ordinary quality is already 3–5 MB); anything declaring more within 1.5 MB is
+ * a compression trick that would only buy its sender seconds of a face worker.
+ */
+export const MAX_UPLOAD_PIXELS = 4096 * 4096;
+/**
+ * Run-length encoded BMPs: a run of at most 255 pixels takes 2 bytes. A file whose pixel data is too short
+ * to encode its declared size that way relies on end-of-line/end-of-bitmap/delta codes to leave almost all
+ * pixels undefined, which no real BMP writer does for a photo: it is a decompression bomb.
+ */
+const RLE_MAX_PIXELS_PER_BYTE = 255 / 2;
 /** A stuck decode must not hold a worker forever. */
 const DECODE_TIMEOUT_SECONDS = 20;
 
@@ -85,7 +97,20 @@ const bmpJs = createRequire(import.meta.url)('bmp-js') as { decode(buffer: Buffe
  * write the 108/124-byte V4/V5 headers with bit fields. So the file is first rewritten to the layout
  * bmp-js reads correctly, and 32-bit bit fields are applied here.
  */
-function decodeBmp(buf: Buffer, maxPixels: number): RgbImage {
+interface BmpHeader {
+  pixelOffset: number;
+  headerSize: number;
+  width: number;
+  height: number;
+  bitsPerPixel: number;
+  compression: number;
+}
+
+/**
+ * Reads and checks a BMP's headers (sizes, the pixel budget, and whether the file is long enough for what
+ * it declares) without decoding a pixel: used both to refuse early and before decoding.
+ */
+function readBmpHeader(buf: Buffer, maxPixels: number): BmpHeader {
   if (buf.length < 54) throw new ImageDecodeError('CORRUPT', 'BMP header is truncated');
   const pixelOffset = buf.readUInt32LE(10);
   const headerSize = buf.readUInt32LE(14);
@@ -97,11 +122,30 @@ function decodeBmp(buf: Buffer, maxPixels: number): RgbImage {
   const height = Math.abs(signedHeight);
   const bitsPerPixel = buf.readUInt16LE(28);
   const compression = buf.readUInt32LE(30);
-  const paletteSize = buf.readUInt32LE(46) || (bitsPerPixel <= 8 ? 2 ** bitsPerPixel : 0);
   if (width <= 0 || height === 0 || width > 1 << 16 || height > 1 << 16) {
     throw new ImageDecodeError('CORRUPT', `BMP declares an invalid size ${width}×${signedHeight}`);
   }
   checkPixels(width, height, maxPixels);
+  const dataBytes = Math.max(0, buf.length - pixelOffset);
+  if (compression === 0 || compression === 3) {
+    const stride = Math.ceil((width * bitsPerPixel) / 32) * 4;
+    if (pixelOffset + stride * height > buf.length)
+      throw new ImageDecodeError('CORRUPT', 'BMP data is truncated');
+  } else if (
+    (compression === 1 || compression === 2) &&
+    width * height > dataBytes * RLE_MAX_PIXELS_PER_BYTE
+  ) {
+    throw new ImageDecodeError(
+      'CORRUPT',
+      `Run-length encoded BMP declares ${width}×${height} pixels but has only ${dataBytes} bytes of data`,
+    );
+  }
+  return { pixelOffset, headerSize, width, height, bitsPerPixel, compression };
+}
+
+function decodeBmp(buf: Buffer, maxPixels: number): RgbImage {
+  const { pixelOffset, headerSize, width, height, bitsPerPixel, compression } = readBmpHeader(buf, maxPixels);
+  const paletteSize = buf.readUInt32LE(46) || (bitsPerPixel <= 8 ? 2 ** bitsPerPixel : 0);
   const supported =
     (compression === 0 && [1, 4, 8, 16, 24, 32].includes(bitsPerPixel)) ||
     (compression === 1 && bitsPerPixel === 8) ||
@@ -112,11 +156,6 @@ function decodeBmp(buf: Buffer, maxPixels: number): RgbImage {
       'UNSUPPORTED_FORMAT',
       `BMP with ${bitsPerPixel} bits per pixel and compression ${compression} is not supported`,
     );
-  }
-  const stride = Math.ceil((width * bitsPerPixel) / 32) * 4;
-  if (compression === 0 || compression === 3) {
-    if (pixelOffset + stride * height > buf.length)
-      throw new ImageDecodeError('CORRUPT', 'BMP data is truncated');
   }
 
   const masks =
@@ -213,10 +252,7 @@ export async function probeImage(
   try {
     const format = sniffImageFormat(buf);
     if (format === 'bmp') {
-      if (buf.length < 54) throw new ImageDecodeError('CORRUPT', 'BMP header is truncated');
-      const width = buf.readInt32LE(18);
-      const height = Math.abs(buf.readInt32LE(22));
-      checkPixels(width, height, maxPixels);
+      const { width, height } = readBmpHeader(buf, maxPixels);
       return { format, width, height };
     }
     const { image } = sharpInput(buf, maxPixels);

@@ -22,12 +22,12 @@ export const MIN_INDEX_FACE_PX = 40;
 /**
  * Two faces are the same person when similarity() ≥ this (contract/src/match-score.ts, where the bands
  * shown to users live too). Set from the false-match rate per comparison, measured by `npm run bench:faces`
- * for the shipped pipeline (blazeface+mfn512-arcface5pt@1) on celeba-dev, every pair of 2,189 in-the-wild
+ * for the shipped pipeline (blazeface+mfn512-arcface5pt@2) on celeba-dev, every pair of 2,189 in-the-wild
  * photos of 100 people:
- * - 2 of 2,368,712 different-person pairs reach 0.60 (FMR 8.4e-7 ≤ 1e-6: about one stranger per query in
- *   a 1M-face index); 57.0 % of the 26,054 same-person pairs do (60.2 % at 0.585, the lowest threshold
- *   with the same two false matches: 0.60 leaves a margin for photos the set has not seen).
- * - identification (each photo against the other 2,188): rank-1 97.1 %, precision of returned hits 99.99 %.
+ * - 1 of 2,368,712 different-person pairs reaches 0.58 (FMR 4.2e-7 ≤ 1e-6: about one stranger in two
+ *   queries of a 1M-face index); 62.7 % of the 26,054 same-person pairs do. The lowest threshold at
+ *   FMR ≤ 1e-6 is 0.563 (2 pairs, TPR 66.3 %): 0.58 leaves a margin for photos the set has not seen.
+ * - identification (each photo against the other 2,188): rank-1 98.2 %, precision of returned hits 99.99 %.
  * The dev set's 700 different-person pairs and the 31 look-alike pairs of face-api's demo photos stay far
  * below it (see server/src/face/README.md).
  */

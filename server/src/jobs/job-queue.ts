@@ -11,6 +11,7 @@ export const QUEUES = {
   billingPlanSweep: 'billing.plan-sweep',
   retentionSweep: 'retention.sweep',
   runExtraction: 'data-extractor.run',
+  passwordReset: 'user.password-reset',
 } as const;
 
 export class JobQueue {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { isProcessAlive } from '../lib/data-dir-lock.ts';
 import type { JobRepository } from '../repositories/job.repository.ts';
 
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -23,12 +25,28 @@ export function retryDelayMs(attempt: number, baseMs = 5_000): number {
 }
 
 /**
+ * A runner's id: this machine, this process, and a random part. From the machine and the process, a
+ * runner that starts recognises jobs left RUNNING by a process of this machine that no longer exists.
+ */
+function newWorkerId(): string {
+  return `${os.hostname()}/${process.pid}-${randomUUID().slice(0, 8)}`;
+}
+
+/** The process id in a runner id of this machine; undefined for another machine's (or an older form). */
+export function localPidOf(workerId: string): number | undefined {
+  const prefix = `${os.hostname()}/`;
+  if (!workerId.startsWith(prefix)) return undefined;
+  const pid = Number(/^(\d+)-/.exec(workerId.slice(prefix.length))?.[1]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
  * Runs job handlers in `concurrency` loops. Each loop claims a due job, runs it, and sleeps for the poll
  * interval when there is nothing to do; an enqueue in this process wakes the sleepers at once.
  */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
-  private readonly workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly workerId = newWorkerId();
   private stopped = true;
   private loops: Promise<void>[] = [];
   private sleepers = new Set<() => void>();
@@ -46,7 +64,28 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.loops = Array.from({ length: this.options.concurrency }, () => this.loop());
+    const takenOver = this.takeOverDeadJobs().catch((error: unknown) => {
+      this.log.warn({ err: error }, 'could not take over the jobs of dead processes');
+    });
+    this.loops = Array.from({ length: this.options.concurrency }, () => takenOver.then(() => this.loop()));
+  }
+
+  /**
+   * Jobs left RUNNING by a process of this machine that has since died (a crash, a kill, a restart in
+   * single-process mode) are queued again at once, instead of waiting out `staleAfterMs` as a job of a
+   * process elsewhere must (whose death cannot be seen from here).
+   */
+  private async takeOverDeadJobs(): Promise<void> {
+    const running = await this.jobs.runningLocks();
+    const dead = running.filter(({ lockedBy }) => {
+      const pid = localPidOf(lockedBy);
+      return pid !== undefined && pid !== process.pid && !isProcessAlive(pid);
+    });
+    for (const { id, lockedBy } of dead) {
+      if (await this.jobs.requeueAbandoned(id, lockedBy)) {
+        this.log.warn({ jobId: id, lockedBy }, 'job of a dead process queued again');
+      }
+    }
   }
 
   wake(): void {

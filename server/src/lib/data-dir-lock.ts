@@ -35,7 +35,8 @@ export interface DataDirLock {
   release(): void;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id runs on this machine (as any user). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -57,7 +58,7 @@ function readHolder(file: string): LockHolder | undefined {
 /** The live process holding DATA_DIR's database, if any. */
 export function dataDirLockHolder(dataDir: string): LockHolder | undefined {
   const holder = readHolder(path.join(dataDir, DATA_DIR_LOCK_FILE));
-  return holder && holder.pid !== process.pid && isAlive(holder.pid) ? holder : undefined;
+  return holder && holder.pid !== process.pid && isProcessAlive(holder.pid) ? holder : undefined;
 }
 
 /** Takes the lock or throws DataDirLockedError; a file left by a dead process is taken over. */
@@ -73,7 +74,7 @@ export function acquireDataDirLock(dataDir: string, role: LockHolderRole): DataD
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid))
+      if (holder && holder.pid !== process.pid && isProcessAlive(holder.pid))
         throw new DataDirLockedError(holder, file);
       if (attempt > 0) throw error; // another process took it over at the same moment
       fs.rmSync(file, { force: true }); // stale: its process is gone

@@ -1,18 +1,30 @@
 import sharp from 'sharp';
+import { sniffImageFormat } from '../face/image-decode.ts';
 import { badRequest } from './http-error.ts';
 
 const KEPT_FACE_PX = 256;
+/**
+ * The face sent back is the 256-px crop the upload answered with: anything declaring more than 1024²
+ * pixels is not one, and is refused before a pixel is decoded.
+ */
+export const MAX_FACE_IMAGE_PIXELS = 1024 * 1024;
+/** Re-encoding a 256-px crop takes milliseconds; a stuck or crafted one must not hold a thread. */
+const FACE_IMAGE_TIMEOUT_SECONDS = 2;
 export const FACE_IMAGE_UNREADABLE = 'The face image could not be read. Please run the search again.';
 
 /**
  * The searched face sent with a save or an extraction, re-encoded as a small JPEG: nothing but pixels
  * is kept from the upload (saved searches and extractions show it in their lists and report covers).
+ * Only JPEG and PNG, recognised from their bytes, are accepted: the crops the upload answered with are
+ * JPEGs, and other formats (SVG above all, whose filters can take seconds to render) are refused unread.
  */
 export async function normaliseFace(base64: string): Promise<Buffer> {
   const bytes = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
-  if (bytes.length === 0) throw badRequest(FACE_IMAGE_UNREADABLE);
+  const format = sniffImageFormat(bytes);
+  if (format !== 'jpeg' && format !== 'png') throw badRequest(FACE_IMAGE_UNREADABLE);
   try {
-    return await sharp(bytes, { limitInputPixels: 4096 * 4096 })
+    return await sharp(bytes, { limitInputPixels: MAX_FACE_IMAGE_PIXELS, failOn: 'error' })
+      .timeout({ seconds: FACE_IMAGE_TIMEOUT_SECONDS })
       .rotate()
       .resize(KEPT_FACE_PX, KEPT_FACE_PX, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ quality: 88 })

@@ -21,18 +21,26 @@ export class RateLimiter {
 
   /** Counts one attempt for each key; throws 429 when any of them is over its limit. */
   async hit(keys: string[], limit: number, windowMs: number): Promise<void> {
-    if (!this.enabled || keys.length === 0) return;
+    const refusal = await this.count(keys, limit, windowMs);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * Counts one attempt for each key and returns the 429 to answer when any of them is over its limit,
+   * for a caller that may still let some attempts through (a sign-in from a known device).
+   */
+  async count(keys: string[], limit: number, windowMs: number): Promise<HttpError | undefined> {
+    if (!this.enabled || keys.length === 0) return undefined;
     const windows = await this.store.hit([...new Set(keys)], windowMs);
     this.sweepNowAndThen();
     let retryAfterMs = 0;
     for (const window of windows) {
       if (window.count > limit) retryAfterMs = Math.max(retryAfterMs, window.resetInMs);
     }
-    if (retryAfterMs > 0) {
-      const error = new HttpError(429, RATE_LIMITED_MESSAGE);
-      Object.assign(error, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
-      throw error;
-    }
+    if (retryAfterMs === 0) return undefined;
+    const error = new HttpError(429, RATE_LIMITED_MESSAGE);
+    Object.assign(error, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+    return error;
   }
 
   private sweepNowAndThen(): void {

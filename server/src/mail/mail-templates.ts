@@ -34,12 +34,13 @@ export const mailTemplates = {
       `The law-enforcement verification of ${organizationName} has been withdrawn.`,
       'Faces that may belong to persons under 18 can no longer be searched by your users. Reply to this message if you think this is a mistake.',
     ]),
-  verifyEmail: (link: string) =>
+  verifyEmail: (link: string, releaseLink: string) =>
     layout(
       'Confirm your e-mail address',
       [
         'Thank you for requesting access for your organization.',
         `Please confirm your e-mail address within ${VERIFICATION_LINK_HOURS} hours. After that, our team verifies your organization before you can sign in.`,
+        `If you did not ask for access, someone else used your address: release it here and it is free again at once: ${releaseLink}`,
       ],
       { label: 'Confirm e-mail address', url: link },
     ),
@@ -62,6 +63,22 @@ export const mailTemplates = {
     layout('Your access request', [
       'We could not verify your organization, so your access request was declined.',
       'If you think this is a mistake, reply to this message with documents that confirm your organization.',
+    ]),
+  /** Sent instead of an error when someone registers an address that already has an account. */
+  registrationAttempt: (signInUrl: string, resetUrl: string) =>
+    layout(
+      'Someone asked for access with your e-mail address',
+      [
+        'Someone asked for access to the platform with this e-mail address, which already has an account. No new account was made.',
+        `If it was you, sign in at ${signInUrl}, or reset your password if you forgot it. If it was not you, ignore this message.`,
+      ],
+      { label: 'Reset password', url: resetUrl },
+    ),
+  /** Sent instead of an error when someone registers an address whose earlier request waits for confirmation. */
+  registrationWaiting: () =>
+    layout('Your access request waits for confirmation', [
+      'Someone asked for access to the platform with this e-mail address, which already has a request waiting for confirmation. No new account was made.',
+      `If the request was yours, use the confirmation link we sent you. If it was not, ignore our messages: an unconfirmed request lapses ${VERIFICATION_LINK_HOURS} hours after its last link and the address is free again.`,
     ]),
   resetPassword: (link: string, minutes: number) =>
     layout(

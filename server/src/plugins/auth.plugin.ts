@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { forbidden, unauthorized } from '../lib/http-error.ts';
+import { routedPath } from './canonical-path.plugin.ts';
+import type { AccessService } from '../services/access.service.ts';
 import type { AuthUser, SessionService } from '../services/session.service.ts';
 
 export const SESSION_COOKIE = 'osint_session';
@@ -31,12 +33,12 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService, pub
   app.addHook('onRequest', async (request) => {
     // request.protocol follows X-Forwarded-Proto only when TRUST_PROXY is on.
     request.secureTransport = publicHttps || request.protocol === 'https';
-    if (!request.url.startsWith('/api/')) return;
+    const path = routedPath(request);
+    if (!path.startsWith('/api/')) return;
     const token = request.cookies[sessionCookieName(request)];
     request.user = token ? await sessions.authenticate(token) : undefined;
     // Every admin call is refused here, before validation and before any handler of any admin route runs.
-    if (request.url.startsWith('/api/admin/') || request.url.split('?')[0] === '/api/admin')
-      await requireAdmin(request);
+    if (path.startsWith('/api/admin/') || path === '/api/admin') await requireAdmin(request);
   });
 }
 
@@ -47,6 +49,18 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (!request.user) throw unauthorized();
   if (!request.user.isAdmin) throw forbidden('Administrators only.');
+}
+
+/**
+ * The one access rule for the organization's work — searches, saved searches (names, notes, faces,
+ * results) and extractions, read or written: a signed-in user with a seat in an organization whose plan
+ * is in force, or an admin. Registered as the preHandler of every route plugin that touches that work,
+ * so no route of those plugins can forget it; a member without a seat gets 403 before any handler runs.
+ */
+export function requireWorkAccess(access: AccessService) {
+  return async (request: FastifyRequest): Promise<void> => {
+    await access.require(currentUser(request));
+  };
 }
 
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {

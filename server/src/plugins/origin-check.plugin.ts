@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { forbidden } from '../lib/http-error.ts';
+import { routedPath } from './canonical-path.plugin.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -10,8 +11,9 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function registerOriginCheck(app: FastifyInstance, publicUrl: string, exemptPrefixes: string[]): void {
   const publicOrigin = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (exemptPrefixes.some((prefix) => request.url.startsWith(prefix))) return;
+    const path = routedPath(request);
+    if (!STATE_CHANGING.has(request.method) || !path.startsWith('/api/')) return;
+    if (exemptPrefixes.some((prefix) => path.startsWith(prefix))) return;
     const origin = request.headers.origin;
     const ownOrigin = `${request.protocol}://${request.headers.host ?? ''}`;
     if (!origin || (origin !== publicOrigin && origin !== ownOrigin)) {

@@ -1,3 +1,4 @@
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import type {
   ExtractionFlag,
@@ -10,21 +11,21 @@ import {
   LINK,
   MARGIN,
   MUTED,
+  REPORT_TIME_ZONE,
   WARN,
   contentWidth,
   cover,
-  dateFormat,
-  dateTimeFormat,
   ensureSpace,
   heading,
   link,
   pageNumbers,
-  printable,
   reportFileName,
   resultEntry,
+  type MatchedFace,
   rule,
   startDocument,
 } from './pdf-parts.ts';
+import { write } from './pdf-text.ts';
 
 /** Everything the extraction report shows; the service gathers it, this file only lays it out. */
 export interface ExtractionReportData {
@@ -56,6 +57,8 @@ export interface ExtractionReportData {
     sourceUrl: string;
     imageUrl: string;
     thumbnail: Buffer | null;
+    /** The matched face, outlined on the thumbnail (results copied before boxes were kept have none). */
+    face: MatchedFace | null;
     seenWith: string[];
   }>;
   wikipedia: WikipediaResult | null;
@@ -100,13 +103,12 @@ export function renderExtractionReport(data: ExtractionReportData): Promise<Buff
   doc.addPage();
   heading(doc, 'Names found');
   if (data.names.length === 0) {
-    doc
-      .font('Helvetica')
-      .fontSize(10)
-      .fillColor(MUTED)
-      .text('The pages of these results do not name the person.', MARGIN, doc.y, {
-        width: contentWidth(doc),
-      });
+    write(
+      doc,
+      'The pages of these results do not name the person.',
+      { weight: 'regular', size: 10, color: MUTED },
+      { x: MARGIN, y: doc.y, width: contentWidth(doc) },
+    );
   }
   for (const name of data.names) nameSection(doc, data, name);
   if (data.wikipedia) wikipediaSection(doc, data, data.wikipedia);
@@ -129,8 +131,8 @@ function extractionCover(doc: PDFKit.PDFDocument, data: ExtractionReportData): v
     facts: [
       ['Organization', data.organizationName],
       ['Prepared by', data.preparedBy],
-      ['Generated', dateTimeFormat.format(data.generatedAt)],
-      ['Extraction started', dateFormat.format(data.extraction.createdAt)],
+      ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
+      ['Extraction started', formatDate(data.extraction.createdAt, REPORT_TIME_ZONE)],
       ['Most likely name', data.extraction.bestName ?? 'No name found'],
       ['Results in this report', `${data.results.length} of ${data.extraction.resultCount}`],
     ],
@@ -151,7 +153,7 @@ function nameSection(
 ): void {
   const width = contentWidth(doc);
   ensureSpace(doc, 70);
-  doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(printable(name.name), MARGIN, doc.y, { width });
+  write(doc, name.name, { weight: 'bold', size: 13, color: INK }, { x: MARGIN, y: doc.y, width });
   const counts = [
     `${name.linkCount} ${name.linkCount === 1 ? 'link' : 'links'}`,
     `politician ${name.politicianCount}`,
@@ -159,58 +161,53 @@ function nameSection(
     `criminal ${name.criminalCount}`,
     `seen with ${name.seenWithCount}`,
   ].join('  ·  ');
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(counts, MARGIN, doc.y, { width });
+  write(doc, counts, { weight: 'regular', size: 9, color: MUTED }, { x: MARGIN, y: doc.y, width });
   doc.moveDown(0.3);
   for (const flag of Object.keys(FLAG_LABELS) as ExtractionFlag[]) {
     const evidence = name.evidence.filter((e) => e.flag === flag);
     if (evidence.length === 0) continue;
     ensureSpace(doc, 40);
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(10)
-      .fillColor(WARN)
-      .text(FLAG_LABELS[flag], MARGIN + 10, doc.y, {
-        width: width - 10,
-      });
+    write(
+      doc,
+      FLAG_LABELS[flag],
+      { weight: 'bold', size: 10, color: WARN },
+      { x: MARGIN + 10, y: doc.y, width: width - 10 },
+    );
     for (const item of evidence.slice(0, MAX_EVIDENCE_PER_FLAG)) {
       ensureSpace(doc, 30);
-      doc
-        .font('Helvetica')
-        .fontSize(9)
-        .fillColor(INK)
-        .text(`• ${SOURCE_LABELS[item.source]}: ${printable(item.text)}`, MARGIN + 20, doc.y, {
-          width: width - 20,
-        });
+      write(
+        doc,
+        `• ${SOURCE_LABELS[item.source]}: ${item.text}`,
+        { weight: 'regular', size: 9, color: INK },
+        { x: MARGIN + 20, y: doc.y, width: width - 20 },
+      );
       if (item.url && !data.restricted) {
-        doc
-          .font('Helvetica')
-          .fontSize(8)
-          .fillColor(LINK)
-          .text(printable(item.url), MARGIN + 30, doc.y, {
-            width: width - 30,
-            link: item.url,
-            underline: true,
-          });
+        write(
+          doc,
+          item.url,
+          { weight: 'regular', size: 8, color: LINK },
+          { x: MARGIN + 30, y: doc.y, width: width - 30, link: item.url, underline: true },
+        );
       }
       doc.moveDown(0.2);
     }
     if (evidence.length > MAX_EVIDENCE_PER_FLAG) {
-      doc
-        .font('Helvetica-Oblique')
-        .fontSize(9)
-        .fillColor(MUTED)
-        .text(`and ${evidence.length - MAX_EVIDENCE_PER_FLAG} more`, MARGIN + 20, doc.y, {
-          width: width - 20,
-        });
+      write(
+        doc,
+        `and ${evidence.length - MAX_EVIDENCE_PER_FLAG} more`,
+        { weight: 'italic', size: 9, color: MUTED },
+        { x: MARGIN + 20, y: doc.y, width: width - 20 },
+      );
       doc.moveDown(0.2);
     }
   }
   if (name.seenWith.length > 0) {
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(`Seen with: ${printable(name.seenWith.join(', '))}`, MARGIN + 10, doc.y, { width: width - 10 });
+    write(
+      doc,
+      `Seen with: ${name.seenWith.join(', ')}`,
+      { weight: 'regular', size: 9, color: MUTED },
+      { x: MARGIN + 10, y: doc.y, width: width - 10 },
+    );
   }
   doc.moveDown(0.6);
   rule(doc, 0.5);
@@ -221,18 +218,19 @@ function wikipediaSection(doc: PDFKit.PDFDocument, data: ExtractionReportData, w
   const width = contentWidth(doc);
   ensureSpace(doc, 90);
   doc.moveDown(0.4);
-  doc.font('Helvetica-Bold').fontSize(14).fillColor(INK).text('Wikipedia', MARGIN, doc.y, { width });
+  write(doc, 'Wikipedia', { weight: 'bold', size: 14, color: INK }, { x: MARGIN, y: doc.y, width });
   doc.moveDown(0.2);
-  doc.font('Helvetica-Bold').fontSize(11).fillColor(INK).text(printable(wiki.name), MARGIN, doc.y, { width });
+  write(doc, wiki.name, { weight: 'bold', size: 11, color: INK }, { x: MARGIN, y: doc.y, width });
   if (wiki.personDescription) {
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(printable(wiki.personDescription), MARGIN, doc.y, { width });
+    write(
+      doc,
+      wiki.personDescription,
+      { weight: 'regular', size: 9, color: INK },
+      { x: MARGIN, y: doc.y, width },
+    );
   }
   const flags = flagList(wiki);
-  if (flags) doc.font('Helvetica-Bold').fontSize(9).fillColor(WARN).text(flags, MARGIN, doc.y, { width });
+  if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x: MARGIN, y: doc.y, width });
   doc.moveDown(0.3);
   if (!data.restricted) link(doc, 'Article', wiki.url, MARGIN, width);
   doc.moveDown(0.6);
@@ -246,8 +244,9 @@ function entry(
 ): void {
   const frame = {
     thumbnail: result.thumbnail,
+    face: result.face,
     thumbSize: THUMB,
-    title: `${index + 1}. ${printable(result.personName || 'Unnamed')}`,
+    title: `${index + 1}. ${result.personName || 'Unnamed'}`,
     similarity: result.similarity,
     sourceUrl: result.sourceUrl,
     imageUrl: result.imageUrl,
@@ -255,30 +254,28 @@ function entry(
   };
   resultEntry(doc, frame, (x, width) => {
     const flags = flagList(result);
-    if (flags) doc.font('Helvetica-Bold').fontSize(9).fillColor(WARN).text(flags, x, doc.y, { width });
+    if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x, y: doc.y, width });
     if (result.personDesc) {
-      doc
-        .font('Helvetica')
-        .fontSize(9)
-        .fillColor(INK)
-        .text(printable(result.personDesc), x, doc.y, { width, height: 36, ellipsis: true });
-    }
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(
-        `First indexed ${dateFormat.format(result.crawledAt)}${result.sourceTitle ? ` · ${printable(result.sourceTitle)}` : ''}`,
-        x,
-        doc.y,
-        { width, height: 22, ellipsis: true },
+      write(
+        doc,
+        result.personDesc,
+        { weight: 'regular', size: 9, color: INK },
+        { x, y: doc.y, width, height: 36, ellipsis: true },
       );
+    }
+    write(
+      doc,
+      `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}${result.sourceTitle ? ` · ${result.sourceTitle}` : ''}`,
+      { weight: 'regular', size: 8, color: MUTED },
+      { x, y: doc.y, width, height: 22, ellipsis: true },
+    );
     if (result.seenWith.length > 0) {
-      doc
-        .font('Helvetica')
-        .fontSize(8)
-        .fillColor(MUTED)
-        .text(`Seen with: ${printable(result.seenWith.join(', '))}`, x, doc.y, { width });
+      write(
+        doc,
+        `Seen with: ${result.seenWith.join(', ')}`,
+        { weight: 'regular', size: 8, color: MUTED },
+        { x, y: doc.y, width },
+      );
     }
     doc.moveDown(0.3);
   });

@@ -1,16 +1,17 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   ADDITIONAL_USER_PRICE_USD,
   BASE_PRICE_USD,
   REFUND_DAYS,
-  formatDay,
   formatUsd,
   monthsLabel,
   transferTitle,
   utcIsoDate,
   type Buyer,
 } from '@osint/contract/pricing';
-import PDFDocument from 'pdfkit';
 import type { BillingConfig } from '../config.ts';
+import { ACCENT, INK, MUTED, RULE, startDocument } from './pdf-parts.ts';
+import { write } from './pdf-text.ts';
 
 export interface InvoiceOrder {
   orderNumber: string;
@@ -27,37 +28,25 @@ export interface InvoiceOrder {
   buyer: Buyer;
 }
 
-const INK = '#0f172a';
-const MUTED = '#475569';
-const RULE = '#dbe1ec';
-const ACCENT = '#2563eb';
-
 /** The proforma invoice of a bank-transfer order (spec 001 §2, §9): paid in advance, amounts in USD. */
 export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfig): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 50,
-    info: { Title: `Proforma invoice ${order.invoiceNumber}`, Author: billing.seller.name },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
+  const { doc, done } = startDocument({
+    title: `Proforma invoice ${order.invoiceNumber}`,
+    author: billing.seller.name,
   });
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text('PROFORMA INVOICE', left, 50);
-  doc
-    .font('Helvetica')
-    .fontSize(10)
-    .fillColor(MUTED)
-    .text(`Invoice number: ${order.invoiceNumber}`)
-    .text(`Order number: ${order.orderNumber}`)
-    .text(`Issue date: ${formatDay(utcIsoDate(order.issuedAt))}`)
-    .text('Payment: bank transfer, in advance');
+  write(doc, 'PROFORMA INVOICE', { weight: 'bold', size: 20, color: INK }, { x: left, y: 50 });
+  for (const line of [
+    `Invoice number: ${order.invoiceNumber}`,
+    `Order number: ${order.orderNumber}`,
+    `Issue date: ${formatDay(utcIsoDate(order.issuedAt))}`,
+    'Payment: bank transfer, in advance',
+  ]) {
+    write(doc, line, { weight: 'regular', size: 10, color: MUTED });
+  }
 
   const partiesTop = 150;
   party(
@@ -83,7 +72,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   );
 
   let y = 270;
-  doc.font('Helvetica-Bold').fontSize(12).fillColor(INK).text('Order', left, y);
+  write(doc, 'Order', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const period = `${formatDay(order.startDate)} – ${formatDay(order.endDate)} (${monthsLabel(order.months)})`;
   const additionalUsers = order.seats - 1;
@@ -110,11 +99,21 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     .lineWidth(1)
     .stroke();
   y += 12;
-  doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(`Total (${order.currency})`, left, y);
-  doc.text(`${formatUsd(order.amount)} ${order.currency}`, left, y, { width, align: 'right' });
+  write(doc, `Total (${order.currency})`, { weight: 'bold', size: 13, color: INK }, { x: left, y });
+  write(
+    doc,
+    `${formatUsd(order.amount)} ${order.currency}`,
+    { weight: 'bold', size: 13, color: INK },
+    {
+      x: left,
+      y,
+      width,
+      align: 'right',
+    },
+  );
   y += 40;
 
-  doc.font('Helvetica-Bold').fontSize(12).fillColor(INK).text('Bank transfer details', left, y);
+  write(doc, 'Bank transfer details', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const bankRows: [string, string][] = [
     ['Account name', billing.bank.accountName],
@@ -128,28 +127,24 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   for (const [label, value] of bankRows) y = row(doc, label, value, left, y, width);
 
   y += 24;
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(MUTED)
-    .text(
-      'This proforma invoice is a request for payment in advance, not a tax invoice. Your subscription activates ' +
-        'automatically once the payment is verified; bank transfers may take 1–5 business days to process. ' +
-        'Please use the transfer title above so we can match your payment. Refunds are possible within ' +
-        `${REFUND_DAYS} days after activation (the trial excluded).`,
-      left,
-      y,
-      { width },
-    );
+  write(
+    doc,
+    'This proforma invoice is a request for payment in advance, not a tax invoice. Your subscription activates ' +
+      'automatically once the payment is verified; bank transfers may take 1–5 business days to process. ' +
+      'Please use the transfer title above so we can match your payment. Refunds are possible within ' +
+      `${REFUND_DAYS} days after activation (the trial excluded).`,
+    { weight: 'regular', size: 9, color: MUTED },
+    { x: left, y, width },
+  );
 
   doc.end();
   return done;
 }
 
 function party(doc: PDFKit.PDFDocument, title: string, lines: string[], x: number, y: number, width: number) {
-  doc.font('Helvetica-Bold').fontSize(10).fillColor(ACCENT).text(title.toUpperCase(), x, y, { width });
-  doc.font('Helvetica').fontSize(10).fillColor(INK);
-  for (const line of lines.filter(Boolean)) doc.text(line, { width });
+  write(doc, title.toUpperCase(), { weight: 'bold', size: 10, color: ACCENT }, { x, y, width });
+  for (const line of lines.filter(Boolean))
+    write(doc, line, { weight: 'regular', size: 10, color: INK }, { width });
 }
 
 function row(
@@ -161,8 +156,13 @@ function row(
   width: number,
 ): number {
   const labelWidth = 150;
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(label, x, y, { width: labelWidth });
-  doc.fillColor(INK).text(value, x + labelWidth, y, { width: width - labelWidth });
+  write(doc, label, { weight: 'regular', size: 10, color: MUTED }, { x, y, width: labelWidth });
+  write(
+    doc,
+    value,
+    { weight: 'regular', size: 10, color: INK },
+    { x: x + labelWidth, y, width: width - labelWidth },
+  );
   const bottom = Math.max(doc.y, y + 14);
   doc
     .moveTo(x, bottom + 2)

@@ -1,5 +1,6 @@
 import { matchBandLabel, similarityText } from '@osint/contract/match-score';
 import PDFDocument from 'pdfkit';
+import { write } from './pdf-text.ts';
 
 /** Building blocks shared by the PDF reports (saved searches, data extractions): one look for both. */
 export const INK = '#0f172a';
@@ -10,31 +11,8 @@ export const ACCENT = '#2563eb';
 export const WARN = '#b45309';
 export const MARGIN = 50;
 export const FOOTER_SPACE = 40;
-
-export const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-export const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
-
-/**
- * The built-in PDF fonts cover Windows-1252 only; other characters (a page title in Greek, say) are
- * replaced rather than printed as garbage.
- */
-export function printable(text: string): string {
-  return text
-    .normalize('NFC')
-    .replace(/[^\u0020-\u007e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
-}
+/** Reports are read anywhere: their dates are UTC days and their times say UTC. */
+export const REPORT_TIME_ZONE = 'UTC';
 
 /** `<prefix>-<name slug>-<YYYY-MM-DD>.pdf`, safe for every file system. */
 export function reportFileName(prefix: string, name: string, generatedAt: Date, fallback: string): string {
@@ -54,7 +32,8 @@ export function startDocument(info: { title: string; author: string }) {
     size: 'A4',
     margin: MARGIN,
     bufferPages: true,
-    info: { Title: printable(info.title), Author: printable(info.author), Creator: 'OSINT Platform' },
+    // Document properties are UTF-16 strings in the PDF: any script is kept as it is.
+    info: { Title: info.title, Author: info.author, Creator: 'OSINT Platform' },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -71,7 +50,7 @@ export function contentWidth(doc: PDFKit.PDFDocument): number {
 
 /** A section heading at the top of a fresh page. */
 export function heading(doc: PDFKit.PDFDocument, text: string): void {
-  doc.font('Helvetica-Bold').fontSize(16).fillColor(INK).text(text, MARGIN, MARGIN);
+  write(doc, text, { weight: 'bold', size: 16, color: INK }, { x: MARGIN, y: MARGIN });
   doc.moveDown(0.6);
 }
 
@@ -86,11 +65,12 @@ export function ensureSpace(doc: PDFKit.PDFDocument, height: number): void {
 /** The accent bar and the kicker line of a cover page. */
 function coverKicker(doc: PDFKit.PDFDocument, kicker: string): void {
   doc.rect(0, 0, doc.page.width, 8).fill(ACCENT);
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(10)
-    .fillColor(ACCENT)
-    .text(kicker, MARGIN, MARGIN + 10, { characterSpacing: 1 });
+  write(
+    doc,
+    kicker,
+    { weight: 'bold', size: 10, color: ACCENT },
+    { x: MARGIN, y: MARGIN + 10, characterSpacing: 1 },
+  );
   doc.moveDown(1);
 }
 
@@ -106,11 +86,12 @@ function coverFace(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, s
   }
   doc.restore();
   doc.roundedRect(MARGIN, top, size, size, 8).lineWidth(1).stroke(RULE);
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text('Searched face', MARGIN, top + size + 4, { width: size, align: 'center' });
+  write(
+    doc,
+    'Searched face',
+    { weight: 'regular', size: 8, color: MUTED },
+    { x: MARGIN, y: top + size + 4, width: size, align: 'center' },
+  );
 }
 
 /** Label/value pairs in a column starting at (x, top); returns the y below the last one. */
@@ -123,13 +104,14 @@ function facts(
 ): number {
   let y = top;
   for (const [label, value] of pairs) {
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(label.toUpperCase(), x, y, { width, characterSpacing: 0.5 });
+    write(
+      doc,
+      label.toUpperCase(),
+      { weight: 'regular', size: 8, color: MUTED },
+      { x, y, width, characterSpacing: 0.5 },
+    );
     y = doc.y + 1;
-    doc.font('Helvetica-Bold').fontSize(11).fillColor(INK).text(printable(value), x, y, { width });
+    write(doc, value, { weight: 'bold', size: 11, color: INK }, { x, y, width });
     y = doc.y + 8;
   }
   return y;
@@ -145,21 +127,41 @@ export function rule(doc: PDFKit.PDFDocument, width = 1): void {
 
 /** A labelled, clickable URL. */
 export function link(doc: PDFKit.PDFDocument, label: string, url: string, x: number, width: number): void {
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text(label.toUpperCase(), x, doc.y, { width, characterSpacing: 0.5 });
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(LINK)
-    .text(printable(url), x, doc.y, { width, link: url, underline: true });
+  write(
+    doc,
+    label.toUpperCase(),
+    { weight: 'regular', size: 8, color: MUTED },
+    { x, y: doc.y, width, characterSpacing: 0.5 },
+  );
+  write(
+    doc,
+    url,
+    { weight: 'regular', size: 9, color: LINK },
+    { x, y: doc.y, width, link: url, underline: true },
+  );
   doc.moveDown(0.3);
 }
 
-/** A result's thumbnail in a square at the left margin, or a grey "No thumbnail" box. */
-function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, size: number): void {
+/** The matched face in its image: the box in the image's pixels, and the image's size in pixels. */
+export interface MatchedFace {
+  box: { x: number; y: number; width: number; height: number };
+  imageSize: { width: number; height: number };
+}
+
+/** Colour of the matched face's outline, as on screen. */
+export const FACE_BOX_COLOUR = '#ffd400';
+
+/**
+ * A result's thumbnail in a square at the left margin (with the matched face outlined, when known), or a
+ * grey "No thumbnail" box.
+ */
+function thumbnail(
+  doc: PDFKit.PDFDocument,
+  image: Buffer | null,
+  top: number,
+  size: number,
+  face: MatchedFace | null,
+): void {
   let drawn = false;
   if (image) {
     try {
@@ -169,13 +171,25 @@ function thumbnail(doc: PDFKit.PDFDocument, image: Buffer | null, top: number, s
       drawn = false;
     }
   }
+  if (drawn && face) {
+    // The thumbnail is the whole image scaled down: fitted into the square the way the image was.
+    const { box, imageSize } = face;
+    const scale = Math.min(size / imageSize.width, size / imageSize.height);
+    const left = MARGIN + (size - imageSize.width * scale) / 2;
+    const upper = top + (size - imageSize.height * scale) / 2;
+    doc
+      .rect(left + box.x * scale, upper + box.y * scale, box.width * scale, box.height * scale)
+      .lineWidth(1.5)
+      .stroke(FACE_BOX_COLOUR);
+  }
   if (!drawn) {
     doc.rect(MARGIN, top, size, size).fill('#eef1f7');
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text('No thumbnail', MARGIN, top + size / 2 - 4, { width: size, align: 'center' });
+    write(
+      doc,
+      'No thumbnail',
+      { weight: 'regular', size: 8, color: MUTED },
+      { x: MARGIN, y: top + size / 2 - 4, width: size, align: 'center' },
+    );
   }
   doc.rect(MARGIN, top, size, size).lineWidth(0.5).stroke(RULE);
 }
@@ -188,15 +202,12 @@ export function pageNumbers(doc: PDFKit.PDFDocument): void {
     // Writing inside the bottom margin must not start a new page.
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(`Page ${i + 1} of ${range.count}`, MARGIN, doc.page.height - 32, {
-        width: contentWidth(doc),
-        align: 'right',
-        lineBreak: false,
-      });
+    write(
+      doc,
+      `Page ${i + 1} of ${range.count}`,
+      { weight: 'regular', size: 8, color: MUTED },
+      { x: MARGIN, y: doc.page.height - 32, width: contentWidth(doc), align: 'right', lineBreak: false },
+    );
     doc.page.margins.bottom = bottom;
   }
 }
@@ -220,10 +231,10 @@ const COVER_FACE = 150;
 export function cover(doc: PDFKit.PDFDocument, content: CoverContent): void {
   const width = contentWidth(doc);
   coverKicker(doc, content.kicker);
-  doc.font('Helvetica-Bold').fontSize(24).fillColor(INK).text(printable(content.title), { width });
+  write(doc, content.title, { weight: 'bold', size: 24, color: INK }, { width });
   if (content.description) {
     doc.moveDown(0.4);
-    doc.font('Helvetica').fontSize(11).fillColor(MUTED).text(printable(content.description), { width });
+    write(doc, content.description, { weight: 'regular', size: 11, color: MUTED }, { width });
   }
   doc.moveDown(1.2);
   const top = doc.y;
@@ -233,13 +244,20 @@ export function cover(doc: PDFKit.PDFDocument, content: CoverContent): void {
   doc.y = Math.max(y, top + COVER_FACE + 24) + 16;
   rule(doc);
   doc.moveDown(1);
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(content.explanation, MARGIN, doc.y, { width });
+  write(
+    doc,
+    content.explanation,
+    { weight: 'regular', size: 9, color: MUTED },
+    { x: MARGIN, y: doc.y, width },
+  );
   coverFooter(doc, content.organizationName, content.restricted);
 }
 
 /** One result of a report's result list: the common frame around the report's own lines. */
 export interface ResultEntry {
   thumbnail: Buffer | null;
+  /** The matched face, outlined on the thumbnail; null when not known. */
+  face?: MatchedFace | null | undefined;
   /** Side of the thumbnail square. */
   thumbSize: number;
   title: string;
@@ -261,25 +279,23 @@ export function resultEntry(
   const size = entry.thumbSize;
   ensureSpace(doc, size + 20);
   const top = doc.y;
-  thumbnail(doc, entry.thumbnail, top, size);
+  thumbnail(doc, entry.thumbnail, top, size, entry.face ?? null);
   const x = MARGIN + size + 18;
   const width = contentWidth(doc) - size - 18;
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(12)
-    .fillColor(INK)
-    .text(entry.title, x, top, { width, continued: true });
-  doc
-    .font('Helvetica')
-    .fillColor(ACCENT)
-    .text(`   ${matchBandLabel(entry.similarity)} (${similarityText(entry.similarity)})`);
+  write(doc, entry.title, { weight: 'bold', size: 12, color: INK }, { x, y: top, width, continued: true });
+  write(doc, `   ${matchBandLabel(entry.similarity)} (${similarityText(entry.similarity)})`, {
+    weight: 'regular',
+    size: 12,
+    color: ACCENT,
+  });
   details(x, width);
   if (entry.restricted) {
-    doc
-      .font('Helvetica-Oblique')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text('Original sources: subscribers only.', x, doc.y, { width });
+    write(
+      doc,
+      'Original sources: subscribers only.',
+      { weight: 'italic', size: 9, color: MUTED },
+      { x, y: doc.y, width },
+    );
   } else {
     link(doc, 'Source page', entry.sourceUrl, x, width);
     link(doc, 'Image', entry.imageUrl, x, width);
@@ -294,26 +310,18 @@ function coverFooter(doc: PDFKit.PDFDocument, organizationName: string, restrict
   const width = contentWidth(doc);
   if (restricted) {
     doc.moveDown(0.8);
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .fillColor(WARN)
-      .text(
-        'Viewing the original source of an image is available only to subscribers: the image and page addresses are left out of this report.',
-        MARGIN,
-        doc.y,
-        { width },
-      );
+    write(
+      doc,
+      'Viewing the original source of an image is available only to subscribers: the image and page addresses are left out of this report.',
+      { weight: 'bold', size: 9, color: WARN },
+      { x: MARGIN, y: doc.y, width },
+    );
   }
   doc.moveDown(0.8);
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(MUTED)
-    .text(
-      `Confidential: prepared for ${printable(organizationName)}. Do not share outside your organization.`,
-      MARGIN,
-      doc.y,
-      { width },
-    );
+  write(
+    doc,
+    `Confidential: prepared for ${organizationName}. Do not share outside your organization.`,
+    { weight: 'regular', size: 9, color: MUTED },
+    { x: MARGIN, y: doc.y, width },
+  );
 }

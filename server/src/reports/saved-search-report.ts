@@ -1,30 +1,37 @@
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
 import {
+  type MatchedFace,
   INK,
   MUTED,
+  REPORT_TIME_ZONE,
   cover,
-  dateFormat,
-  dateTimeFormat,
   heading,
   pageNumbers,
-  printable,
   reportFileName,
   resultEntry,
   startDocument,
 } from './pdf-parts.ts';
+import { write } from './pdf-text.ts';
 
-/** Everything the saved-search report shows; the service gathers it, this file only lays it out. */
+/**
+ * Everything a search report shows, for a saved search or for a search that was not saved (its
+ * history entry); the services gather it, this file only lays it out.
+ */
 export interface SavedSearchReportData {
   organizationName: string;
   preparedBy: string;
   generatedAt: Date;
   savedSearch: {
+    /** False for a search reported from its results page without being saved. */
+    saved: boolean;
     name: string;
     description: string;
     type: 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
+    /** When it was saved, or run (not saved). */
     createdAt: Date;
-    /** JPEG of the searched face. */
-    image: Buffer;
+    /** JPEG of the searched face (a search run without it has none: the cover shows an empty frame). */
+    image: Buffer | null;
     resultCount: number;
   };
   /** Original sources are for subscribers: restricted reports leave the URLs out. */
@@ -36,6 +43,8 @@ export interface SavedSearchReportData {
     imageUrl: string;
     sourceUrl: string;
     thumbnail: Buffer | null;
+    /** The matched face, outlined on the thumbnail (results saved before boxes were kept have none). */
+    face: MatchedFace | null;
   }>;
 }
 
@@ -47,10 +56,15 @@ export function savedSearchReportFileName(name: string, generatedAt: Date): stri
   return reportFileName('saved-search-report', name, generatedAt, 'saved-search');
 }
 
+/** The file name of a report of a search that was not saved. */
+export function searchReportFileName(name: string, generatedAt: Date): string {
+  return reportFileName('search-report', name, generatedAt, 'search');
+}
+
 /** Renders the PDF: a cover with the searched face, then one entry per result, page numbers on each page. */
 export function renderSavedSearchReport(data: SavedSearchReportData): Promise<Buffer> {
   const { doc, done } = startDocument({
-    title: `Saved search report: ${data.savedSearch.name}`,
+    title: `${data.savedSearch.saved ? 'Saved search' : 'Search'} report: ${data.savedSearch.name}`,
     author: data.organizationName,
   });
 
@@ -67,16 +81,21 @@ export function renderSavedSearchReport(data: SavedSearchReportData): Promise<Bu
 
 function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData): void {
   cover(doc, {
-    kicker: 'OSINT PLATFORM · SAVED SEARCH REPORT',
+    kicker: data.savedSearch.saved
+      ? 'OSINT PLATFORM · SAVED SEARCH REPORT'
+      : 'OSINT PLATFORM · SEARCH REPORT',
     title: data.savedSearch.name,
     description: data.savedSearch.description,
     image: data.savedSearch.image,
     facts: [
       ['Organization', data.organizationName],
       ['Prepared by', data.preparedBy],
-      ['Generated', dateTimeFormat.format(data.generatedAt)],
+      ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
       ['Search type', TYPE_LABELS[data.savedSearch.type]],
-      ['Saved on', dateFormat.format(data.savedSearch.createdAt)],
+      [
+        data.savedSearch.saved ? 'Saved on' : 'Searched on',
+        formatDate(data.savedSearch.createdAt, REPORT_TIME_ZONE),
+      ],
       ['Results in this report', `${data.results.length} of ${data.savedSearch.resultCount}`],
     ],
     explanation:
@@ -95,6 +114,7 @@ function entry(
 ): void {
   const frame = {
     thumbnail: result.thumbnail,
+    face: result.face,
     thumbSize: THUMB,
     title: `Result ${index + 1}`,
     similarity: result.similarity,
@@ -104,18 +124,20 @@ function entry(
   };
   resultEntry(doc, frame, (x, width) => {
     doc.moveDown(0.2);
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(`First indexed ${dateFormat.format(result.crawledAt)}`, x, doc.y, { width });
+    write(
+      doc,
+      `First indexed ${formatDate(result.crawledAt, REPORT_TIME_ZONE)}`,
+      { weight: 'regular', size: 9, color: MUTED },
+      { x, y: doc.y, width },
+    );
     if (result.sourceTitle) {
       doc.moveDown(0.3);
-      doc
-        .font('Helvetica-Bold')
-        .fontSize(10)
-        .fillColor(INK)
-        .text(printable(result.sourceTitle), x, doc.y, { width, height: 28, ellipsis: true });
+      write(
+        doc,
+        result.sourceTitle,
+        { weight: 'bold', size: 10, color: INK },
+        { x, y: doc.y, width, height: 28, ellipsis: true },
+      );
     }
     doc.moveDown(0.4);
   });

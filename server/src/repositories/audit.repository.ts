@@ -1,3 +1,4 @@
+import type { AuditAction } from '@osint/contract/audit';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -5,7 +6,8 @@ import type { Database } from '../db/schema.ts';
 export interface AuditEntry {
   actorUserId: number | null;
   organizationId: number | null;
-  action: string;
+  /** One of the contract's actions: each has the label the account and admin pages show. */
+  action: AuditAction;
   target?: string;
   detail?: Record<string, unknown>;
   ip?: string | null;
@@ -93,6 +95,19 @@ export class AuditRepository {
     });
   }
 
+  /** Whether the user signed in successfully before from this IP address. */
+  async hasSignedInFrom(userId: number, ip: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_user_id', '=', userId)
+      .where('action', '=', 'user.login')
+      .where('ip', '=', ip)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** One page of entries, newest first. */
   find(filter: AuditFilter, page: { limit: number; offset: number }) {
     return this.select(filter)
@@ -134,6 +149,9 @@ export class AuditRepository {
         'audit_log.ip',
         'audit_log.organization_id',
         'organizations.name as organization_name',
+        // Who the actor is now: whether an entry is the provider's staff acting on an organization.
+        'users.is_admin as actor_is_admin',
+        'users.organization_id as actor_organization_id',
       ])
       .select((eb) => eb.fn.coalesce('users.email', 'audit_log.actor_email').as('actor_email'));
   }

@@ -4,6 +4,12 @@ import type { Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
+import {
+  matchedFaceColumns,
+  type FaceBox,
+  type ImageSize,
+  type MatchedFaceColumns,
+} from './search.repository.ts';
 
 /**
  * Which extractions a caller may see: one organization's (users), or every organization's (admins).
@@ -35,7 +41,7 @@ export interface ResultFilter {
 }
 
 /** A search result the job analyses, with its crawled page (absent when the page is gone from the index). */
-export interface SearchResultToAnalyse {
+export interface SearchResultToAnalyse extends MatchedFaceColumns {
   record_hash: string;
   rank: number;
   face_id: number | null;
@@ -75,6 +81,8 @@ export interface NewExtractionResult {
   sourceTitle: string;
   crawledAt: Date;
   thumbnail: Buffer | null;
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
   personName: string;
   personDesc: string;
   politician: boolean;
@@ -132,6 +140,12 @@ const RESULT_COLUMNS = [
   'data_extraction_results.checked',
   'data_extraction_results.alternative_names',
   'data_extraction_results.evidence',
+  'data_extraction_results.face_box_x',
+  'data_extraction_results.face_box_y',
+  'data_extraction_results.face_box_width',
+  'data_extraction_results.face_box_height',
+  'data_extraction_results.image_width',
+  'data_extraction_results.image_height',
 ] as const;
 
 const CONNECTION_COLUMNS = [
@@ -363,6 +377,12 @@ export class DataExtractionRepository {
         'search_results.source_url',
         'search_results.source_title',
         'search_results.crawled_at',
+        'search_results.face_box_x',
+        'search_results.face_box_y',
+        'search_results.face_box_width',
+        'search_results.face_box_height',
+        'search_results.image_width',
+        'search_results.image_height',
         'images.thumbnail_path',
         'pages.id as page_id',
         'pages.title as page_title',
@@ -542,6 +562,7 @@ export class DataExtractionRepository {
               seen_with: r.connections.length > 0,
               alternative_names: JSON.stringify(r.alternativeNames),
               evidence: JSON.stringify(r.evidence),
+              ...matchedFaceColumns(r),
             })),
           )
           .returning(['id', 'hashed_id'])

@@ -46,6 +46,31 @@ export class JobRepository {
     return result.rows[0];
   }
 
+  /** Which worker holds each RUNNING job. */
+  async runningLocks(): Promise<{ id: number; lockedBy: string }[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['id', 'locked_by'])
+      .where('status', '=', 'RUNNING')
+      .execute();
+    return rows.flatMap((row) => (row.locked_by ? [{ id: row.id, lockedBy: row.locked_by }] : []));
+  }
+
+  /**
+   * Queues a RUNNING job of a worker known to be dead again, due now; false when it is no longer that
+   * worker's (finished, or already taken over).
+   */
+  async requeueAbandoned(id: number, lockedBy: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ status: 'QUEUED', run_at: sql`now()`, locked_at: null })
+      .where('id', '=', id)
+      .where('locked_by', '=', lockedBy)
+      .where('status', '=', 'RUNNING')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   /** A running job's sign of life: while it is renewed, no other worker takes the job for a dead one's. */
   async heartbeat(id: number, workerId: string): Promise<void> {
     await this.db

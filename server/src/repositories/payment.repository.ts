@@ -1,5 +1,8 @@
 import type { Db } from '../db/database.ts';
 
+/** FAILED: money arrived that does not match what was ordered; no plan was made, an admin reviews it. */
+export type PaymentOutcome = 'PROCESSED' | 'IGNORED' | 'FAILED';
+
 export interface NewPayment {
   source: 'FASTSPRING' | 'BANK_TRANSFER';
   eventId?: string;
@@ -11,7 +14,7 @@ export interface NewPayment {
   fastspringSubscriptionId?: string | null;
   amountCents?: number | null;
   currency?: string | null;
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: PaymentOutcome;
   note?: string | null;
   payload?: unknown;
   occurredAt: Date;
@@ -55,7 +58,7 @@ export class PaymentRepository {
   async update(
     id: number,
     changes: {
-      outcome: 'PROCESSED' | 'IGNORED';
+      outcome: PaymentOutcome;
       note: string | null;
       organizationId: number | null;
       orderId: number | null;

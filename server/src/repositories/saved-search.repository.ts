@@ -1,6 +1,12 @@
 import type { Db } from '../db/database.ts';
 import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
 import { containing, pageWithTotal } from './list-query.ts';
+import {
+  matchedFaceColumns,
+  type FaceBox,
+  type ImageSize,
+  type MatchedFaceColumns,
+} from './search.repository.ts';
 
 export interface SavedSearchListFilter {
   organizationId: number;
@@ -21,10 +27,12 @@ export interface NewSavedSearchResult {
   sourceTitle: string;
   crawledAt: Date;
   thumbnail: Buffer | null;
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
 }
 
 /** A search result to copy, with where its thumbnail file is and the quality of its face. */
-export interface SearchResultToCopy {
+export interface SearchResultToCopy extends MatchedFaceColumns {
   record_hash: string;
   rank: number;
   group_key: string;
@@ -61,6 +69,12 @@ const RESULT_COLUMNS = [
   'saved_search_results.source_url',
   'saved_search_results.source_title',
   'saved_search_results.crawled_at',
+  'saved_search_results.face_box_x',
+  'saved_search_results.face_box_y',
+  'saved_search_results.face_box_width',
+  'saved_search_results.face_box_height',
+  'saved_search_results.image_width',
+  'saved_search_results.image_height',
 ] as const;
 
 export class SavedSearchRepository {
@@ -200,6 +214,12 @@ export class SavedSearchRepository {
         'search_results.source_url',
         'search_results.source_title',
         'search_results.crawled_at',
+        'search_results.face_box_x',
+        'search_results.face_box_y',
+        'search_results.face_box_width',
+        'search_results.face_box_height',
+        'search_results.image_width',
+        'search_results.image_height',
         'images.thumbnail_path',
       ])
       .where('search_results.search_id', '=', searchId)
@@ -229,6 +249,7 @@ export class SavedSearchRepository {
               source_title: r.sourceTitle,
               crawled_at: r.crawledAt,
               thumbnail: r.thumbnail,
+              ...matchedFaceColumns(r),
             })),
           )
           .execute();

@@ -12,6 +12,20 @@ export interface FaceSighting {
   sourceUrl: string;
   sourceTitle: string;
   firstSeenAt: Date;
+  faceBox: FaceBox;
+  imageSize: ImageSize | null;
+}
+
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface ImageSize {
+  width: number;
+  height: number;
 }
 
 export interface NewSearchResult {
@@ -25,7 +39,58 @@ export interface NewSearchResult {
   sourceUrl: string;
   sourceTitle: string;
   crawledAt: Date;
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
 }
+
+/** The six columns that keep a result's matched face (search_results and saved_search_results). */
+export interface MatchedFaceColumns {
+  face_box_x: number | null;
+  face_box_y: number | null;
+  face_box_width: number | null;
+  face_box_height: number | null;
+  image_width: number | null;
+  image_height: number | null;
+}
+
+/** The matched face's box and image size of a stored result, or nulls when it was stored without them. */
+export function matchedFaceOf(row: MatchedFaceColumns): {
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
+} {
+  const { face_box_x: x, face_box_y: y, face_box_width: width, face_box_height: height } = row;
+  return {
+    faceBox: x === null || y === null || width === null || height === null ? null : { x, y, width, height },
+    imageSize:
+      row.image_width === null || row.image_height === null
+        ? null
+        : { width: row.image_width, height: row.image_height },
+  };
+}
+
+/** The matched face as the reports outline it, or null when the result was stored without it. */
+export function matchedFaceForReport(row: MatchedFaceColumns) {
+  const { faceBox, imageSize } = matchedFaceOf(row);
+  return faceBox && imageSize ? { box: faceBox, imageSize } : null;
+}
+
+/** The columns of a result's matched face, to store. */
+export function matchedFaceColumns(face: {
+  faceBox: FaceBox | null;
+  imageSize: ImageSize | null;
+}): MatchedFaceColumns {
+  return {
+    face_box_x: face.faceBox?.x ?? null,
+    face_box_y: face.faceBox?.y ?? null,
+    face_box_width: face.faceBox?.width ?? null,
+    face_box_height: face.faceBox?.height ?? null,
+    image_width: face.imageSize?.width ?? null,
+    image_height: face.imageSize?.height ?? null,
+  };
+}
+
+/** A stored result as the search's own pages read it back (removed results left out). */
+export type StoredSearchResult = NewSearchResult & { id: number };
 
 export class SearchRepository {
   constructor(private readonly db: Db) {}
@@ -46,6 +111,12 @@ export class SearchRepository {
         'occ.first_seen_at',
         'pages.url as page_url',
         'pages.title as page_title',
+        'faces.box_x',
+        'faces.box_y',
+        'faces.box_width',
+        'faces.box_height',
+        'images.width as image_width',
+        'images.height as image_height',
       ])
       // One array parameter instead of one per face: far less for PostgreSQL to parse and plan.
       .where(sql<boolean>`faces.id = any(${[...faceIds]}::bigint[])`)
@@ -59,6 +130,15 @@ export class SearchRepository {
       sourceUrl: row.page_url,
       sourceTitle: row.page_title,
       firstSeenAt: row.first_seen_at,
+      // Whole pixels: the box is drawn on the image, where a fraction of a pixel means nothing.
+      faceBox: {
+        x: Math.round(row.box_x),
+        y: Math.round(row.box_y),
+        width: Math.round(row.box_width),
+        height: Math.round(row.box_height),
+      },
+      imageSize:
+        row.image_width && row.image_height ? { width: row.image_width, height: row.image_height } : null,
     }));
   }
 
@@ -73,37 +153,122 @@ export class SearchRepository {
     userId: number;
     type: SearchType;
     durationMs: number;
+    faceImage: Buffer | null;
     results: NewSearchResult[];
   }): Promise<Map<string, number>> {
     const r = search.results;
     const { rows } = await sql<{ id: number; record_hash: string }>`
       with search as (
-        insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count)
+        insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count,
+                              face_image)
         values (${search.hashedId}, ${search.organizationId}, ${search.userId}, ${search.type},
-                ${search.durationMs}, ${r.length})
+                ${search.durationMs}, ${r.length}, ${search.faceImage})
         returning id
       )
       insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
-                                  image_url, source_url, source_title, crawled_at)
+                                  image_url, source_url, source_title, crawled_at, face_box_x,
+                                  face_box_y, face_box_width, face_box_height, image_width, image_height)
       select search.id, row.*
       from search, unnest(
         ${r.map((x) => x.recordHash)}::text[], ${r.map((x) => x.rank)}::int[],
         ${r.map((x) => x.faceId)}::bigint[], ${r.map((x) => x.imageId)}::int[],
         ${r.map((x) => x.groupKey)}::text[], ${r.map((x) => x.similarity)}::real[],
         ${r.map((x) => x.imageUrl)}::text[], ${r.map((x) => x.sourceUrl)}::text[],
-        ${r.map((x) => x.sourceTitle)}::text[], ${r.map((x) => x.crawledAt.toISOString())}::timestamptz[]
+        ${r.map((x) => x.sourceTitle)}::text[], ${r.map((x) => x.crawledAt.toISOString())}::timestamptz[],
+        ${r.map((x) => x.faceBox?.x ?? null)}::int[], ${r.map((x) => x.faceBox?.y ?? null)}::int[],
+        ${r.map((x) => x.faceBox?.width ?? null)}::int[], ${r.map((x) => x.faceBox?.height ?? null)}::int[],
+        ${r.map((x) => x.imageSize?.width ?? null)}::int[], ${r.map((x) => x.imageSize?.height ?? null)}::int[]
       ) as row
       returning id, record_hash`.execute(this.db);
     return new Map(rows.map((row) => [row.record_hash, row.id]));
   }
 
+  /** The organization's search (without its face image, which only its own call reads). */
   findByHashedId(hashedId: string, organizationId: number) {
     return this.db
       .selectFrom('searches')
-      .selectAll()
+      .select(['id', 'hashed_id', 'organization_id', 'user_id', 'type', 'duration_ms', 'result_count'])
+      .select(['created_at', sql<boolean>`face_image is not null`.as('has_face_image')])
       .where('hashed_id', '=', hashedId)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
+  }
+
+  async findFaceImage(hashedId: string, organizationId: number): Promise<Buffer | null> {
+    const row = await this.db
+      .selectFrom('searches')
+      .select('face_image')
+      .where('hashed_id', '=', hashedId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.face_image ?? null;
+  }
+
+  /** The search's results still shown (not removed), in rank order; with `ids`, only those of them. */
+  async findResults(searchId: number, ids?: readonly number[]): Promise<StoredSearchResult[]> {
+    let query = this.db
+      .selectFrom('search_results')
+      .selectAll()
+      .where('search_id', '=', searchId)
+      .where('removed_at', 'is', null);
+    if (ids) query = query.where(sql<boolean>`id = any(${[...ids]}::int[])`);
+    const rows = await query.orderBy('rank').execute();
+    return rows.map((row) => ({
+      id: row.id,
+      recordHash: row.record_hash,
+      rank: row.rank,
+      faceId: row.face_id ?? 0,
+      imageId: row.image_id ?? 0,
+      groupKey: row.group_key,
+      similarity: row.similarity,
+      imageUrl: row.image_url,
+      sourceUrl: row.source_url,
+      sourceTitle: row.source_title,
+      crawledAt: row.crawled_at,
+      ...matchedFaceOf(row),
+    }));
+  }
+
+  /** A page of the organization's searches, newest first, with the e-mail of who ran each. */
+  async findPage(organizationId: number, offset: number, limit: number) {
+    const [rows, total] = await Promise.all([
+      this.db
+        .selectFrom('searches')
+        .leftJoin('users', 'users.id', 'searches.user_id')
+        .select([
+          'searches.hashed_id',
+          'searches.type',
+          'searches.created_at',
+          'searches.result_count',
+          'users.email',
+          sql<boolean>`searches.face_image is not null`.as('has_face_image'),
+          // Results the analyst removed are not counted: the history says what reopening shows.
+          sql<number>`(select count(*) from search_results r
+                       where r.search_id = searches.id and r.removed_at is null)::int`.as('shown_count'),
+        ])
+        .where('searches.organization_id', '=', organizationId)
+        .orderBy('searches.created_at', 'desc')
+        .orderBy('searches.id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      this.db
+        .selectFrom('searches')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.count) };
+  }
+
+  /** Deletes the organization's search (its results go with it); false when there is none. */
+  async delete(hashedId: string, organizationId: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('searches')
+      .where('hashed_id', '=', hashedId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async markResultsRemoved(searchId: number, recordHashes: readonly string[]): Promise<number> {
@@ -118,7 +283,24 @@ export class SearchRepository {
     return Number(result.numUpdatedRows);
   }
 
-  findThumbnailPath(imageId: number) {
-    return this.db.selectFrom('images').select('thumbnail_path').where('id', '=', imageId).executeTakeFirst();
+  /**
+   * The thumbnail of an indexed image, only if one of the organization's searches returned that image:
+   * thumbnails are shown with results, and image ids (sequential) must not open the whole index.
+   */
+  findThumbnailPathForOrganization(imageId: number, organizationId: number) {
+    return this.db
+      .selectFrom('images')
+      .select('thumbnail_path')
+      .where('id', '=', imageId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('search_results')
+            .innerJoin('searches', 'searches.id', 'search_results.search_id')
+            .select('search_results.id')
+            .where('search_results.image_id', '=', imageId)
+            .where('searches.organization_id', '=', organizationId),
+        ),
+      )
+      .executeTakeFirst();
   }
 }

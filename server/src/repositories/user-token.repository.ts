@@ -49,6 +49,17 @@ export class UserTokenRepository {
     return row !== undefined;
   }
 
+  /** How many links of this purpose the user was ever given, used or not. */
+  async countIssued(userId: number, purpose: TokenPurpose): Promise<number> {
+    const row = await this.db
+      .selectFrom('user_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   /** A new link replaces older unused ones of the same purpose. */
   async expireUnused(userId: number, purpose: TokenPurpose): Promise<void> {
     await this.db

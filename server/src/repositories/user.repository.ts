@@ -25,6 +25,29 @@ export class UserRepository {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
   }
 
+  /**
+   * A new password. Every outstanding reset and set-password link of the account ends with the old
+   * password, in the same transaction: a link mailed before the change (to a mailbox someone else may
+   * read) must not be able to undo it.
+   */
+  async setPassword(id: number, passwordHash: string, changedAt = new Date()): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, password_changed_at: changedAt })
+        .where('id', '=', id)
+        .execute();
+      await tx
+        .updateTable('user_tokens')
+        .set({ expires_at: changedAt })
+        .where('user_id', '=', id)
+        .where('purpose', 'in', ['RESET_PASSWORD', 'SET_PASSWORD'])
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', changedAt)
+        .execute();
+    });
+  }
+
   /** Changes the status only if it is still `from`: two admins clicking at once cannot both act. */
   async updateStatusIf(id: number, from: UserStatus[], changes: UserUpdate & { status: UserStatus }) {
     const result = await this.db

@@ -323,6 +323,35 @@ export class WebIndexRepository {
     return deleted.map(toFaceInImage);
   }
 
+  /**
+   * Forgets the thumbnails of those images that have no face left (an opt-out removed their last one):
+   * nothing may show the person any more. Returns the thumbnail files to delete (relative to DATA_DIR).
+   */
+  async releaseOrphanedThumbnails(imageIds: readonly number[]): Promise<string[]> {
+    if (imageIds.length === 0) return [];
+    const orphaned = await this.db
+      .selectFrom('images')
+      .select(['id', 'thumbnail_path'])
+      .where('id', 'in', [...imageIds])
+      .where('thumbnail_path', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('faces').select('faces.id').whereRef('faces.image_id', '=', 'images.id'))),
+      )
+      .execute();
+    if (orphaned.length === 0) return [];
+    // RETURNING would give the new (null) path: the files are named from the rows read above.
+    await this.db
+      .updateTable('images')
+      .set({ thumbnail_path: null })
+      .where(
+        'id',
+        'in',
+        orphaned.map((row) => row.id),
+      )
+      .execute();
+    return orphaned.flatMap((row) => (row.thumbnail_path ? [row.thumbnail_path] : []));
+  }
+
   /** The faces of models other than `modelId` in the given images (while a reindex builds a model). */
   async findFacesOfOtherModels(imageIds: readonly number[], modelId: string): Promise<FaceInImage[]> {
     if (imageIds.length === 0) return [];

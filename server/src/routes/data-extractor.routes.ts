@@ -1,7 +1,7 @@
 import { EXTRACTION_NAME_MAX_LENGTH } from '@osint/contract/data-extractor';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
-import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import {
   Connections,
   DetailsQuery,
@@ -27,7 +27,7 @@ const tags = ['data-extractor'];
 export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { dataExtractor, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('preHandler', requireWorkAccess(services.access));
 
     app.post(
       '/data-extractor',
@@ -57,7 +57,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       '/data-extractor',
       { schema: { tags, querystring: ListQuery, response: { 200: ListResponse } } },
       async (request) => {
-        const viewer = await dataExtractor.userViewer(currentUser(request), { requireAccess: false });
+        const viewer = await dataExtractor.userViewer(currentUser(request));
         return dataExtractor.list(viewer, request.query);
       },
     );
@@ -81,7 +81,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       '/data-extractor/image/:id',
       { schema: { tags, summary: 'The searched face of an extraction', params: Id } },
       async (request, reply) => {
-        const viewer = await dataExtractor.userViewer(currentUser(request), { requireAccess: false });
+        const viewer = await dataExtractor.userViewer(currentUser(request));
         return sendJpeg(reply, await dataExtractor.image(viewer, request.params.id));
       },
     );
@@ -97,7 +97,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
         },
       },
       async (request) => {
-        const viewer = await dataExtractor.userViewer(currentUser(request), { requireAccess: true });
+        const viewer = await dataExtractor.userViewer(currentUser(request));
         return dataExtractor.summary(viewer, request.params.id);
       },
     );
@@ -114,7 +114,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
         },
       },
       async (request) => {
-        const viewer = await dataExtractor.userViewer(currentUser(request), { requireAccess: true });
+        const viewer = await dataExtractor.userViewer(currentUser(request));
         return dataExtractor.details(viewer, request.params.id, request.query);
       },
     );
@@ -130,7 +130,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
         },
       },
       async (request) => {
-        const viewer = await dataExtractor.userViewer(currentUser(request), { requireAccess: true });
+        const viewer = await dataExtractor.userViewer(currentUser(request));
         return dataExtractor.connections(viewer, request.params.id);
       },
     );
@@ -139,7 +139,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       '/data-extractor/results/image/:id',
       { schema: { tags, summary: 'The thumbnail kept with a result', params: Id } },
       async (request, reply) => {
-        const viewer = await dataExtractor.userViewer(currentUser(request), { requireAccess: false });
+        const viewer = await dataExtractor.userViewer(currentUser(request));
         return sendJpeg(reply, await dataExtractor.resultImage(viewer, request.params.id));
       },
     );
@@ -187,7 +187,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       async (request, reply) => {
         const user = currentUser(request);
         await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
-        const viewer = await dataExtractor.userViewer(user, { requireAccess: true });
+        const viewer = await dataExtractor.userViewer(user);
         return sendPdf(reply, await dataExtractor.report(viewer, request.params.id, undefined, true));
       },
     );
@@ -205,7 +205,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       async (request, reply) => {
         const user = currentUser(request);
         await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
-        const viewer = await dataExtractor.userViewer(user, { requireAccess: true });
+        const viewer = await dataExtractor.userViewer(user);
         const { hashedId, containWikipediaData } = request.body;
         const report = await dataExtractor.report(viewer, request.params.id, hashedId, containWikipediaData);
         return sendPdf(reply, report);

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
-import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
@@ -31,6 +31,14 @@ const SavedResult = Type.Object({
   crawledAt: Type.String(),
   similarity: Type.Number(),
   quality: Type.Union([Type.Number(), Type.Null()]),
+  faceBox: Type.Union(
+    [
+      Type.Object({ x: Type.Integer(), y: Type.Integer(), width: Type.Integer(), height: Type.Integer() }),
+      Type.Null(),
+    ],
+    { description: "The matched face's box in the result image, in that image's pixels" },
+  ),
+  imageSize: Type.Union([Type.Object({ width: Type.Integer(), height: Type.Integer() }), Type.Null()]),
 });
 
 const Removed = Type.Object({ removed: Type.Integer(), remaining: Type.Integer() });
@@ -39,7 +47,7 @@ const Removed = Type.Object({ removed: Type.Integer(), remaining: Type.Integer()
 export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { savedSearches, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('preHandler', requireWorkAccess(services.access));
 
     app.post(
       '/search/save',

@@ -1,12 +1,22 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
-import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
+import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
-import { sendJpeg } from './replies.ts';
+import { sendJpeg, sendPdf } from './replies.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
 const UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
+
+const Box = Type.Object({
+  x: Type.Integer(),
+  y: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+});
+const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
+/** Search hashes are 16 base64url characters; anything else names no search. */
+const SearchHash = Type.String({ minLength: 1, maxLength: 64 });
 
 const SearchResult = Type.Object({
   id: Type.Integer(),
@@ -18,15 +28,25 @@ const SearchResult = Type.Object({
   sourceTitle: Type.String(),
   crawledAt: Type.String(),
   similarity: Type.Number(),
+  faceBox: Type.Union([Box, Type.Null()], {
+    description: "The matched face's box in the result image, in that image's pixels",
+  }),
+  imageSize: Type.Union([Type.Object({ width: Type.Integer(), height: Type.Integer() }), Type.Null()], {
+    description: 'The result image in pixels (its thumbnail is smaller: scale faceBox by the ratio)',
+  }),
 });
+
+const searchAnswerFields = {
+  results: Type.Array(SearchResult),
+  time: Type.Integer(),
+  numberOfResults: Type.Integer(),
+  searchHash: Type.String(),
+};
 
 const DetectedFace = Type.Object({
   hash: Type.String(),
   base64: Type.String({ description: 'JPEG of the face, base64' }),
-  box: Type.Object(
-    { x: Type.Integer(), y: Type.Integer(), width: Type.Integer(), height: Type.Integer() },
-    { description: "The face's box in the uploaded photo, in pixels" },
-  ),
+  box: Type.Object(Box.properties, { description: "The face's box in the uploaded photo, in pixels" }),
   small: Type.Boolean({ description: 'Under reliableFaceSize pixels: searchable, but less reliable' }),
   possibleMinor: Type.Boolean({
     description:
@@ -38,7 +58,7 @@ const DetectedFace = Type.Object({
 export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { search, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('preHandler', requireWorkAccess(services.access));
 
     app.post(
       '/upload-image',
@@ -57,6 +77,10 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
               }),
               smallFaceSizes: Type.Array(Type.Integer(), {
                 description: 'Shorter box side (pixels) of each face too small to search, largest first',
+              }),
+              smallFaceBoxes: Type.Array(Box, {
+                description:
+                  "Box of each face too small to search, in the photo's pixels, as smallFaceSizes orders them",
               }),
               minFaceSize: Type.Integer({
                 description: 'Smallest searchable face (width and height, pixels)',
@@ -89,22 +113,122 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
               minItems: 1,
               maxItems: 20,
             }),
-            type: Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]),
+            type: SearchType,
+            image: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 1_500_000,
+                description:
+                  "The chosen face's crop (base64 JPEG) from the upload answer, kept with the search",
+              }),
+            ),
           }),
-          response: {
-            200: Type.Object({
-              results: Type.Array(SearchResult),
-              time: Type.Integer(),
-              numberOfResults: Type.Integer(),
-              searchHash: Type.String(),
-            }),
-          },
+          response: { 200: Type.Object(searchAnswerFields) },
         },
       },
       async (request) => {
         const user = currentUser(request);
         await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
-        return search.search(user, request.body.faces, request.body.type);
+        return search.search(user, request.body.faces, request.body.type, request.body.image);
+      },
+    );
+
+    // A static path: find-my-way prefers it to /search/:searchHash whatever the order of registration.
+    app.get(
+      '/search/history',
+      {
+        schema: {
+          tags: ['search'],
+          summary: "The organization's searches, newest first (kept until 30 days of inactivity)",
+          querystring: Type.Object({
+            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+          }),
+          response: {
+            200: Type.Object({
+              results: Type.Array(
+                Type.Object({
+                  searchHash: Type.String(),
+                  type: SearchType,
+                  createdAt: Type.String(),
+                  userEmail: Type.Union([Type.String(), Type.Null()]),
+                  numberOfResults: Type.Integer(),
+                  image: Type.Union([Type.String(), Type.Null()], {
+                    description: 'URL of the searched face',
+                  }),
+                }),
+              ),
+              totalResultCount: Type.Integer(),
+            }),
+          },
+        },
+      },
+      async (request) => search.history(currentUser(request), request.query),
+    );
+
+    app.post(
+      '/search/generate-report',
+      {
+        schema: {
+          tags: ['search'],
+          summary: 'A PDF report of a search (saved or not): the chosen results, or every result shown',
+          body: Type.Object({
+            searchHash: SearchHash,
+            resultIds: Type.Optional(
+              Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
+                minItems: 1,
+                maxItems: 1000,
+              }),
+            ),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        return sendPdf(reply, await search.report(user, request.body.searchHash, request.body.resultIds));
+      },
+    );
+
+    app.get(
+      '/search/:searchHash',
+      {
+        schema: {
+          tags: ['search'],
+          summary: 'A search of the organization, as POST /api/search answered it (removed results left out)',
+          params: Type.Object({ searchHash: SearchHash }),
+          response: {
+            200: Type.Object({
+              ...searchAnswerFields,
+              type: SearchType,
+              createdAt: Type.String(),
+              image: Type.Union([Type.String(), Type.Null()], { description: 'URL of the searched face' }),
+            }),
+          },
+        },
+      },
+      async (request) => search.find(currentUser(request), request.params.searchHash),
+    );
+
+    app.get(
+      '/search/:searchHash/image',
+      {
+        schema: {
+          tags: ['search'],
+          summary: 'The searched face',
+          params: Type.Object({ searchHash: SearchHash }),
+        },
+      },
+      async (request, reply) =>
+        sendJpeg(reply, await search.faceImage(currentUser(request), request.params.searchHash)),
+    );
+
+    app.delete(
+      '/search/:searchHash',
+      { schema: { tags: ['search'], params: Type.Object({ searchHash: SearchHash }) } },
+      async (request, reply) => {
+        await search.remove(currentUser(request), request.params.searchHash);
+        return reply.code(204).send();
       },
     );
 
@@ -127,7 +251,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.get(
       '/thumbnails/:imageId',
       { schema: { tags: ['search'], params: Type.Object({ imageId: Type.Integer({ minimum: 1 }) }) } },
-      async (request, reply) => sendJpeg(reply, await search.thumbnail(request.params.imageId)),
+      async (request, reply) =>
+        sendJpeg(reply, await search.thumbnail(currentUser(request), request.params.imageId)),
     );
   };
 }

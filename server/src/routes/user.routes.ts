@@ -75,6 +75,23 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
     );
 
     app.post(
+      '/user/release/:verificationHash',
+      {
+        schema: {
+          tags: ['user'],
+          summary: 'Removes an unconfirmed registration: for the owner of an address someone else registered',
+          params: Type.Object({ verificationHash: Type.String({ minLength: 1, maxLength: 200 }) }),
+          response: { 200: Ok },
+        },
+      },
+      async (request) => {
+        await rateLimiter.hit([`validate:ip:${request.ip}`], 30, 15 * MINUTE);
+        await account.releaseRegistration(request.params.verificationHash, clientInfo(request));
+        return {};
+      },
+    );
+
+    app.post(
       '/user/login',
       {
         schema: {
@@ -86,8 +103,10 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       async (request, reply) => {
         const mail = request.body.mail.trim().toLowerCase();
         await rateLimiter.hit([`login:ip:${request.ip}`], 30, 15 * MINUTE);
-        await rateLimiter.hit([`login:mail:${mail}`], 10, 15 * MINUTE);
-        const token = await account.login(request.body.mail, request.body.password, clientInfo(request));
+        const addressLimit = await rateLimiter.count([`login:mail:${mail}`], 10, 15 * MINUTE);
+        const token = await account.login(request.body.mail, request.body.password, clientInfo(request), {
+          addressLimit,
+        });
         // A session the browser already carried (planted or left over) ends: after sign-in only the new one works.
         if (request.user) await sessions.end(request.user.sessionId);
         setSessionCookie(reply, config, token);

@@ -36,10 +36,7 @@ export class AccountSettingsService {
         { field: 'currentPassword', message: CHANGE_PASSWORD_MESSAGES.wrongCurrent },
       ]);
     }
-    await this.users.update(user.id, {
-      password_hash: await hashPassword(input.newPassword),
-      password_changed_at: new Date(),
-    });
+    await this.users.setPassword(user.id, await hashPassword(input.newPassword));
     await this.sessions.endOthersForUser(user.id, user.sessionId);
     await this.audit.insert({
       actorUserId: user.id,

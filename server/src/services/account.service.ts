@@ -9,7 +9,6 @@ import { passwordProblem } from '@osint/contract/password';
 import {
   LOGIN_MESSAGES,
   PASSWORD_FLOW_MESSAGES,
-  REGISTER_MESSAGES,
   toViolations,
   validateRegistration,
   type RegisterInput,
@@ -26,6 +25,7 @@ import type { BillingPlanRepository } from '../repositories/billing-plan.reposit
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
+import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import type { AccessService } from './access.service.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser, SessionService } from './session.service.ts';
@@ -36,6 +36,13 @@ export interface ClientInfo {
 }
 
 const HOUR_MS = 3_600_000;
+
+/** Confirmation links one registration can get: the first and two resent ones. */
+export const MAX_VERIFICATION_LINKS = 3;
+
+interface PasswordResetJob {
+  email: string;
+}
 
 export class AccountService {
   constructor(
@@ -49,14 +56,20 @@ export class AccountService {
     private readonly sessions: SessionService,
     private readonly mail: MailService,
     private readonly access: AccessService,
+    private readonly queue: JobQueue,
   ) {}
 
-  /** Creates the organization and its owner, unverified, and sends the confirmation link. */
+  /**
+   * Creates the organization and its owner, unverified, and sends the confirmation link. The answer is
+   * the same whether or not the address already has an account (no account enumeration): the owner of
+   * an address in use gets an e-mail instead, and the password is hashed either way so both take as long.
+   */
   async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
     const errors = validateRegistration(input);
     if (Object.keys(errors).length > 0)
       throw badRequest('Please correct the highlighted fields.', toViolations(errors));
     const email = normalizeEmail(input.mail);
+    const passwordHash = await hashPassword(input.password);
     const existing = await this.users.findByEmail(email);
     if (existing) {
       // An address whose confirmation link expired may register again (spec 000 §9); any other may not.
@@ -64,13 +77,26 @@ export class AccountService {
       const abandoned =
         existing.status === 'EMAIL_UNVERIFIED' && !(await this.tokens.hasUsable(existing.id, 'VERIFY_EMAIL'));
       if (!abandoned) {
-        throw badRequest(REGISTER_MESSAGES.emailTaken, [
-          { field: 'email', message: REGISTER_MESSAGES.emailTaken },
-        ]);
+        await this.mail.send(
+          existing.email,
+          existing.status === 'EMAIL_UNVERIFIED'
+            ? mailTemplates.registrationWaiting()
+            : mailTemplates.registrationAttempt(
+                `${this.config.publicUrl}/login`,
+                `${this.config.publicUrl}/forgot-password`,
+              ),
+        );
+        await this.audit.insert({
+          actorUserId: null,
+          organizationId: existing.organization_id,
+          action: 'user.registration_repeated',
+          target: `user:${existing.id}`,
+          ip: client.ip,
+        });
+        return;
       }
       await this.db.deleteFrom('organizations').where('id', '=', existing.organization_id).execute();
     }
-    const passwordHash = await hashPassword(input.password);
     const link = input.organizationLink.trim();
     const user = await this.db.transaction().execute(async (tx) => {
       const organization = await tx
@@ -105,10 +131,38 @@ export class AccountService {
     await this.sendVerificationLink(user.id, email);
   }
 
-  /** Answers the same whether or not the address is waiting for confirmation. */
+  /**
+   * Answers the same whether or not the address is waiting for confirmation. Anyone may ask, so the
+   * renewals are capped: an unconfirmed registration of someone else's address lapses at most
+   * MAX_VERIFICATION_LINKS × 24 hours after it was made, and every link mailed lets the address's real
+   * owner release it at once (releaseRegistration).
+   */
   async resendVerification(mail: string): Promise<void> {
     const user = await this.users.findByEmail(normalizeEmail(mail));
-    if (user?.status === 'EMAIL_UNVERIFIED') await this.sendVerificationLink(user.id, user.email);
+    if (user?.status !== 'EMAIL_UNVERIFIED') return;
+    if ((await this.tokens.countIssued(user.id, 'VERIFY_EMAIL')) >= MAX_VERIFICATION_LINKS) return;
+    await this.sendVerificationLink(user.id, user.email);
+  }
+
+  /**
+   * POST /user/release/:verificationHash: the owner of the mailbox that received a confirmation link, who
+   * never asked for access, removes the unconfirmed registration (organization and account) so the address
+   * is free again. Only an unused, unexpired link of an unconfirmed account does it.
+   */
+  async releaseRegistration(verificationHash: string, client: ClientInfo): Promise<void> {
+    const token = await this.tokens.findByHash(hashToken(verificationHash), 'VERIFY_EMAIL');
+    if (!token || token.used_at || token.expires_at.getTime() <= Date.now())
+      throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    const user = await this.users.findById(token.user_id);
+    if (user?.status !== 'EMAIL_UNVERIFIED') throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
+    await this.db.deleteFrom('organizations').where('id', '=', user.organization_id).execute();
+    await this.audit.insert({
+      actorUserId: null,
+      organizationId: null,
+      action: 'user.registration_released',
+      detail: { email: user.email },
+      ip: client.ip,
+    });
   }
 
   /** 400 for unknown or expired links, 409 for a link already used (the page treats it as success). */
@@ -139,10 +193,32 @@ export class AccountService {
     }
   }
 
-  /** Returns the new session's cookie value. */
-  async login(mail: string, password: string, client: ClientInfo): Promise<string> {
+  /**
+   * Returns the new session's cookie value.
+   *
+   * `addressLimit` is the 429 of the per-address limit (10 attempts in 15 minutes) when it is exceeded.
+   * It is not a lockout of the account's owner: a sign-in with the right password from an IP address the
+   * user signed in from before goes through, so guessing from elsewhere cannot lock a person out of their
+   * usual place of work. Every other attempt (a wrong password, or an address never used before) gets the
+   * 429, so the limit still stops guessing, and its answer does not tell whether the password was right.
+   * (Chosen over progressive delays, which would slow down the owner along with the attacker.)
+   */
+  async login(
+    mail: string,
+    password: string,
+    client: ClientInfo,
+    limits: { addressLimit?: HttpError | undefined } = {},
+  ): Promise<string> {
     const user = await this.users.findByEmail(normalizeEmail(mail));
     const valid = await verifyPassword(user?.password_hash ?? null, password);
+    if (limits.addressLimit) {
+      const knownPlace =
+        valid &&
+        user !== undefined &&
+        client.ip !== null &&
+        (await this.audit.hasSignedInFrom(user.id, client.ip));
+      if (!knownPlace) throw limits.addressLimit;
+    }
     if (!user || !valid || user.status !== 'ACTIVE') {
       await this.audit.insert({
         actorUserId: user?.id ?? null,
@@ -176,9 +252,21 @@ export class AccountService {
     return this.sessions.create(user.id, client);
   }
 
-  /** Sends a reset link to active accounts; the answer never tells whether the account exists. */
+  /**
+   * Queues the reset request whatever the address: the request does the same work, in the same time,
+   * for an active account, another account and no account at all, so neither the answer nor its timing
+   * tells whether the account exists. The job mails the link to active accounts only.
+   */
   async requestPasswordReset(mail: string): Promise<void> {
-    const user = await this.users.findByEmail(normalizeEmail(mail));
+    await this.queue.enqueue(QUEUES.passwordReset, {
+      email: normalizeEmail(mail),
+    } satisfies PasswordResetJob);
+  }
+
+  /** The password-reset job: a link for an active account, nothing for any other address. */
+  async runPasswordResetJob(payload: unknown): Promise<void> {
+    const { email } = payload as PasswordResetJob;
+    const user = await this.users.findByEmail(email);
     if (user?.status !== 'ACTIVE') return;
     const token = await this.issueToken(user.id, 'RESET_PASSWORD', RESET_LINK_MINUTES * 60_000);
     await this.mail.send(
@@ -206,10 +294,7 @@ export class AccountService {
       throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
     if (!(await this.tokens.markUsed(token.id))) throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
     const now = new Date();
-    await this.users.update(token.user_id, {
-      password_hash: await hashPassword(newPassword),
-      password_changed_at: now,
-    });
+    await this.users.setPassword(token.user_id, await hashPassword(newPassword), now);
     if (purpose === 'SET_PASSWORD') {
       await this.users.updateStatusIf(token.user_id, ['INVITED'], {
         status: 'ACTIVE',
@@ -221,7 +306,7 @@ export class AccountService {
     await this.audit.insert({
       actorUserId: token.user_id,
       organizationId: user?.organization_id ?? null,
-      action: `user.${purpose.toLowerCase()}`,
+      action: purpose === 'SET_PASSWORD' ? 'user.set_password' : 'user.reset_password',
       target: `user:${token.user_id}`,
     });
   }
@@ -268,7 +353,13 @@ export class AccountService {
 
   private async sendVerificationLink(userId: number, email: string): Promise<void> {
     const token = await this.issueToken(userId, 'VERIFY_EMAIL', VERIFICATION_LINK_HOURS * HOUR_MS);
-    await this.mail.send(email, mailTemplates.verifyEmail(`${this.config.publicUrl}/verify-email/${token}`));
+    await this.mail.send(
+      email,
+      mailTemplates.verifyEmail(
+        `${this.config.publicUrl}/verify-email/${token}`,
+        `${this.config.publicUrl}/release-email/${token}`,
+      ),
+    );
   }
 
   private async issueToken(userId: number, purpose: TokenPurpose, validForMs: number): Promise<string> {

@@ -43,14 +43,18 @@ export class AuditService {
     pageSize: number,
   ): Promise<AuditPage> {
     if (owner.role !== 'OWNER') throw forbidden(TEAM_MESSAGES.ownersOnly);
-    const result = await this.list({ ...filter, organizationId: owner.organizationId }, page, pageSize);
+    const scoped = { ...filter, organizationId: owner.organizationId };
+    const [rows, total] = await Promise.all([
+      this.audit.find(scoped, { limit: pageSize, offset: (page - 1) * pageSize }),
+      this.audit.count(scoped),
+    ]);
     return {
-      ...result,
-      entries: result.entries.map((entry) =>
-        entry.action.startsWith('admin.')
-          ? { ...entry, actor: { id: null, email: PROVIDER_STAFF_LABEL }, ip: null }
-          : entry,
+      entries: rows.map((row) =>
+        isStaffAction(row, owner.organizationId)
+          ? { ...toView(row), actor: { id: null, email: PROVIDER_STAFF_LABEL }, ip: null }
+          : toView(row),
       ),
+      totalResultCount: total,
     };
   }
 
@@ -84,6 +88,18 @@ export class AuditService {
       if (rows.length < EXPORT_BATCH) return;
     }
   }
+}
+
+/**
+ * An action of the provider's staff on an organization: an admin action, or any action (a bank transfer
+ * marked paid, a plan created) by an admin or by anyone who is not a member of the organization.
+ */
+function isStaffAction(row: AuditRow, organizationId: number): boolean {
+  return (
+    row.action.startsWith('admin.') ||
+    row.actor_is_admin === true ||
+    (row.actor_organization_id !== null && row.actor_organization_id !== organizationId)
+  );
 }
 
 function toView(row: AuditRow): AuditEntryView {

@@ -1,7 +1,7 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   BILLING_MESSAGES,
   computePrice,
-  formatDay,
   formatUsd,
   isIsoDate,
   planEndDate,
@@ -58,7 +58,7 @@ export interface AdminPaymentDto {
   eventId: string | null;
   eventType: string;
   live: boolean;
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: 'PROCESSED' | 'IGNORED' | 'FAILED';
   note: string | null;
   organization: { id: number; name: string } | null;
   orderId: number | null;

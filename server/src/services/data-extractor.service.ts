@@ -31,7 +31,7 @@ import type {
   ExtractionRow,
   ExtractionScope,
 } from '../repositories/data-extraction.repository.ts';
-import type { SearchRepository } from '../repositories/search.repository.ts';
+import { matchedFaceForReport, type SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
 import { EXTRACTION_MAX_ATTEMPTS, type ExtractionJobPayload } from './extraction-pipeline.ts';
 import type { AuthUser } from './session.service.ts';
@@ -156,8 +156,8 @@ export class DataExtractorService {
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
-  async userViewer(user: AuthUser, options: { requireAccess: boolean }): Promise<ExtractionViewer> {
-    const access = options.requireAccess ? await this.access.require(user) : await this.access.of(user);
+  async userViewer(user: AuthUser): Promise<ExtractionViewer> {
+    const access = await this.access.require(user);
     return { kind: 'user', user, restricted: access.restricted };
   }
 
@@ -478,6 +478,7 @@ export class DataExtractorService {
         sourceUrl: r.source_url,
         imageUrl: r.image_url,
         thumbnail: r.thumbnail,
+        face: matchedFaceForReport(r),
         seenWith: [...new Set(connections.get(r.id))],
       })),
       wikipedia: wikipedia ? toWikipedia(wikipedia) : null,

@@ -23,6 +23,7 @@ import type {
   NewExtractionResult,
   SearchResultToAnalyse,
 } from '../repositories/data-extraction.repository.ts';
+import { matchedFaceOf } from '../repositories/search.repository.ts';
 import { FaceModelMismatchError } from './face-index.service.ts';
 import type { MailService } from './mail.service.ts';
 
@@ -185,6 +186,7 @@ export class ExtractionPipeline {
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at,
         thumbnail: await this.readThumbnail(row.thumbnail_path),
+        ...matchedFaceOf(row),
         personName: found?.personName ?? '',
         personDesc: found?.personDesc ?? '',
         politician: found?.politician ?? false,

@@ -14,6 +14,7 @@ import {
   type CheckoutConfig,
   type CheckoutSessionRequest,
   type CheckoutSessionResponse,
+  type PriceBreakdown,
 } from '@osint/contract/pricing';
 import type { Violation } from '@osint/contract/validation';
 import type { FastifyBaseLogger } from 'fastify';
@@ -25,6 +26,7 @@ import {
   parseWebhookBody,
   type FastSpringEvent,
   type FsItem,
+  type FsOrder,
   type FsSubscription,
 } from '../billing/fastspring-events.ts';
 import {
@@ -45,18 +47,19 @@ import { OrderRepository } from '../repositories/order.repository.ts';
 import { OrganizationRepository } from '../repositories/organization.repository.ts';
 import { PaymentRepository } from '../repositories/payment.repository.ts';
 import type { SeatRepository } from '../repositories/seat.repository.ts';
+import type { PaymentOutcome } from '../repositories/payment.repository.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser } from './session.service.ts';
 
 export interface WebhookResult {
   id: string;
   type: string;
-  result: 'PROCESSED' | 'IGNORED' | 'DUPLICATE';
+  result: PaymentOutcome | 'DUPLICATE';
   note: string | null;
 }
 
 interface Outcome {
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: PaymentOutcome;
   note: string;
   organizationId?: number | null;
   orderId?: number | null;
@@ -229,7 +232,13 @@ export class FastSpringService {
         occurredAt: new Date(event.created),
       });
       if (!payment) return { result: 'DUPLICATE' as const, note: 'This event was processed before.' };
-      const outcome = await this.apply(event, tx);
+      const outcome =
+        event.live || this.config.billing.fastspring.acceptTestEvents
+          ? await this.apply(event, tx)
+          : ({
+              outcome: 'IGNORED',
+              note: 'Test event ("live": false): recorded, not applied (FASTSPRING_ACCEPT_TEST_EVENTS is off).',
+            } satisfies Outcome);
       await tx.payments.update(payment.id, {
         outcome: outcome.outcome,
         note: outcome.note,
@@ -271,6 +280,8 @@ export class FastSpringService {
     const eventAt = new Date(event.created);
     const kind = licence.product === FASTSPRING_PRODUCTS.fixed ? 'FIXED' : 'MONTHLY';
     const price = computePrice({ kind, users: seats, months: licence.quantity });
+    const mismatch = paymentMismatch(order, price, `${price.months} month(s), ${price.users} user(s)`);
+    if (mismatch) return { organizationId: organization.id, outcome: 'FAILED', note: mismatch };
     const start = effectiveStartDate(order.tags.startDate, eventAt);
 
     const inserted = await tx.orders.insert({
@@ -390,6 +401,14 @@ export class FastSpringService {
     const periodStart = plan.end_date;
     const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
     const price = computePrice({ kind: 'MONTHLY', users: plan.seat_limit });
+    const paid = {
+      ...charge,
+      total: typeof event.data.total === 'number' ? event.data.total : charge.total,
+      currency: typeof event.data.currency === 'string' ? event.data.currency : charge.currency,
+      tax: typeof event.data.tax === 'number' ? event.data.tax : charge.tax,
+    };
+    const mismatch = paymentMismatch(paid, price, `1 month, ${price.users} user(s)`);
+    if (mismatch) return { ...base, outcome: 'FAILED', note: mismatch };
     const organization = await tx.organizations.findById(context.organizationId);
     const inserted = await tx.orders.insert({
       organizationId: context.organizationId,
@@ -595,6 +614,21 @@ export class FastSpringService {
     if (!tag || !/^\d{1,9}$/.test(tag)) return undefined;
     return tx.organizations.findById(Number(tag));
   }
+}
+
+/**
+ * Why a paid order does not match its price, or undefined when it does. FastSpring adds sales tax on top
+ * of our prices (it is the merchant of record), so the amount compared is the total without the tax; a
+ * discount, another currency or a tampered checkout all show up here. A mismatch creates no plan: the
+ * payment is recorded as FAILED for an admin to review in Admin → Payments.
+ */
+function paymentMismatch(order: FsOrder, price: PriceBreakdown, what: string): string | undefined {
+  if (order.total === undefined)
+    return `The payment carries no total; ${what} cost ${price.total} ${price.currency}.`;
+  const paid = Math.round((order.total - (order.tax ?? 0)) * 100);
+  const currency = order.currency?.toUpperCase();
+  if (currency === price.currency && paid === price.total * 100) return undefined;
+  return `Amount mismatch: paid ${(paid / 100).toFixed(2)} ${currency ?? '(no currency)'} before tax, but ${what} cost ${price.total.toFixed(2)} ${price.currency}. No plan was created: review this payment.`;
 }
 
 /** 1 + the additional seats of an order, within 1–100. */

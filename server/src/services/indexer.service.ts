@@ -241,8 +241,17 @@ export class IndexerService {
       const id = await tx.insertOptOut({ descriptor, modelId, reason, createdBy: adminId });
       const removed = await tx.deleteFaces([...matches]);
       await this.removeOtherModelsTwins(tx, removed, { id, modelId, reason, createdBy: adminId });
-      return { id, removedFaces: removed.length };
+      const orphaned = await tx.releaseOrphanedThumbnails([...new Set(removed.map((f) => f.imageId))]);
+      return { id, removedFaces: removed.length, orphaned };
     });
+    // After the commit: a failed transaction must not have deleted files the index still names.
+    await Promise.all(
+      result.orphaned.map((relative) =>
+        fs.rm(path.join(this.dataDir, relative), { force: true }).catch((error: unknown) => {
+          this.log.warn({ err: error, thumbnail: relative }, 'could not delete an opted-out thumbnail');
+        }),
+      ),
+    );
     await this.audit.insert({
       actorUserId: adminId,
       organizationId: null,
@@ -251,7 +260,7 @@ export class IndexerService {
       detail: { optOutId: result.id, removedFaces: result.removedFaces },
       ip: request.ip ?? null,
     });
-    return result;
+    return { id: result.id, removedFaces: result.removedFaces };
   }
 
   private async faceToOptOut(request: {

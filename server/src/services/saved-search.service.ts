@@ -16,7 +16,11 @@ import { newPublicId } from '../lib/secure-token.ts';
 import { renderSavedSearchReport, savedSearchReportFileName } from '../reports/saved-search-report.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { NewSavedSearchResult, SavedSearchRepository } from '../repositories/saved-search.repository.ts';
-import type { SearchRepository } from '../repositories/search.repository.ts';
+import {
+  matchedFaceForReport,
+  matchedFaceOf,
+  type SearchRepository,
+} from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { AuthUser } from './session.service.ts';
 
@@ -138,6 +142,7 @@ export class SavedSearchService {
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at,
         thumbnail: await readThumbnail(row.thumbnail_path),
+        ...matchedFaceOf(row),
       });
     }
     await this.savedSearches.complete(savedSearchId, results);
@@ -174,6 +179,7 @@ export class SavedSearchService {
         crawledAt: row.crawled_at.toISOString(),
         similarity: Math.round(row.similarity * 1000) / 1000,
         quality: row.quality === null ? null : Math.round(row.quality * 1000) / 1000,
+        ...matchedFaceOf(row),
       })),
     };
   }
@@ -241,6 +247,7 @@ export class SavedSearchService {
       generatedAt,
       restricted: access.restricted,
       savedSearch: {
+        saved: true,
         name: saved.name,
         description: saved.description,
         type: saved.type,
@@ -255,6 +262,7 @@ export class SavedSearchService {
         imageUrl: row.image_url,
         sourceUrl: row.source_url,
         thumbnail: row.thumbnail,
+        face: matchedFaceForReport(row),
       })),
     });
     await this.audit.insert({

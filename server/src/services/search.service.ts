@@ -1,11 +1,11 @@
-import type { UploadImageResponse } from '@osint/contract/search';
+import { defaultSaveName, SEARCH_MESSAGES, type UploadImageResponse } from '@osint/contract/search';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
-import { cropFacesJpeg, ImageDecodeError } from '../face/image-decode.ts';
+import { cropFacesJpeg, ImageDecodeError, MAX_UPLOAD_PIXELS } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import {
   faceSizePx,
@@ -16,9 +16,19 @@ import {
   RELIABLE_QUERY_FACE_PX,
   matchThresholdOf,
 } from '../face/similarity.ts';
+import { normaliseFace } from '../lib/face-image.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
-import type { FaceSighting, NewSearchResult, SearchRepository } from '../repositories/search.repository.ts';
+import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
+import type {
+  FaceBox,
+  FaceSighting,
+  ImageSize,
+  NewSearchResult,
+  SearchRepository,
+  StoredSearchResult,
+} from '../repositories/search.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
@@ -41,6 +51,10 @@ export interface SearchResultView {
   sourceTitle: string;
   crawledAt: string;
   similarity: number;
+  /** The matched face's box in the result image, in that image's pixels (null: not known). */
+  faceBox: FaceBox | null;
+  /** The result image's size in pixels, which faceBox is relative to (thumbnails are smaller). */
+  imageSize: ImageSize | null;
 }
 
 export interface SearchAnswer {
@@ -50,8 +64,26 @@ export interface SearchAnswer {
   searchHash: string;
 }
 
+/** GET /api/search/{searchHash}: the answer of POST /api/search, with what the page needs to reopen it. */
+export interface StoredSearchAnswer extends SearchAnswer {
+  type: SearchType;
+  createdAt: string;
+  /** URL of the searched face, or null when the search was run without it. */
+  image: string | null;
+}
+
+export interface SearchHistoryItem {
+  searchHash: string;
+  type: SearchType;
+  createdAt: string;
+  /** Null once the user who ran it is deleted. */
+  userEmail: string | null;
+  numberOfResults: number;
+  image: string | null;
+}
+
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
-  UNSUPPORTED_FORMAT: 'This file is not a supported image. Please upload a JPG, PNG, BMP or TIFF photo.',
+  UNSUPPORTED_FORMAT: SEARCH_MESSAGES.unsupportedFile,
   TOO_MANY_PIXELS: 'The image has too many pixels to be processed. Please upload a smaller image.',
   CORRUPT: 'The image could not be read. It may be damaged; please upload a different one.',
 };
@@ -65,8 +97,9 @@ export class SearchService {
     private readonly access: AccessService,
     private readonly socialMediaHosts: readonly string[],
     private readonly dataDir: string,
+    private readonly audit: AuditRepository,
+    private readonly organizations: OrganizationRepository,
     private readonly minorGate: MinorGateService,
-    private readonly audit?: AuditRepository,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
@@ -80,7 +113,12 @@ export class SearchService {
     try {
       // The detector looks for faces down to the searchable size (on tiles in large photos); it also
       // finds smaller ones, down to ~6 % of the photo's longer side, so they can be reported as too small.
-      analysis = await engine.analyze(image, { minFaceSize: MIN_QUERY_FACE_PX });
+      // Organizations take turns in the face workers' queue, within the upload's pixel budget.
+      analysis = await engine.analyze(image, {
+        minFaceSize: MIN_QUERY_FACE_PX,
+        maxPixels: MAX_UPLOAD_PIXELS,
+        organizationId: user.organizationId,
+      });
     } catch (error) {
       if (error instanceof ImageDecodeError) throw badRequest(DECODE_MESSAGES[error.code]);
       throw error;
@@ -88,7 +126,10 @@ export class SearchService {
     // Decided on the box as reported, so that the answer is consistent with itself.
     const found = analysis.faces.map((face) => ({ face, box: wholePixels(face.box) }));
     const searchable = found.filter(({ box }) => isSearchableFace(box));
-    const tooSmall = found.filter(({ box }) => !isSearchableFace(box));
+    // Largest first, as smallFaceSizes and smallFaceBoxes list them.
+    const tooSmall = found
+      .filter(({ box }) => !isSearchableFace(box))
+      .sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box));
     const crops = await cropFacesJpeg(
       image,
       searchable.map(({ face }) => face.box),
@@ -114,7 +155,8 @@ export class SearchService {
     return {
       faces,
       smallFaceCount: tooSmall.length,
-      smallFaceSizes: tooSmall.map(({ box }) => faceSizePx(box)).sort((a, b) => b - a),
+      smallFaceSizes: tooSmall.map(({ box }) => faceSizePx(box)),
+      smallFaceBoxes: tooSmall.map(({ box }) => box),
       minFaceSize: MIN_QUERY_FACE_PX,
       reliableFaceSize: RELIABLE_QUERY_FACE_PX,
       minorsSearchable: await this.minorGate.isLawEnforcement(user.organizationId),
@@ -126,8 +168,16 @@ export class SearchService {
    * sightings of the requested kind of source, groups copies of the same photo, and stores the result
    * set for the organization.
    */
-  async search(user: AuthUser, hashes: string[], type: SearchType): Promise<SearchAnswer> {
+  async search(
+    user: AuthUser,
+    hashes: string[],
+    type: SearchType,
+    /** The chosen face's crop (base64 JPEG) as the upload answered it, kept with the search. */
+    faceImage?: string,
+  ): Promise<SearchAnswer> {
     const access = await this.access.require(user);
+    // Read before searching: an unreadable image is refused before anything is stored or counted.
+    const faceJpeg = faceImage ? await normaliseFace(faceImage) : null;
     const started = performance.now();
     const faces = await Promise.all(hashes.map((hash) => this.tokens.open(hash, user.organizationId)));
     const model = faces[0]?.modelId;
@@ -174,6 +224,8 @@ export class SearchService {
       sourceUrl: s.sourceUrl,
       sourceTitle: s.sourceTitle,
       crawledAt: s.firstSeenAt,
+      faceBox: s.faceBox,
+      imageSize: s.imageSize,
     }));
     const hashedId = randomBytes(12).toString('base64url');
     const time = Math.round(performance.now() - started);
@@ -183,10 +235,11 @@ export class SearchService {
       userId: user.id,
       type,
       durationMs: time,
+      faceImage: faceJpeg,
       results,
     });
     // Who searched, when, how many results; never the photo.
-    await this.audit?.insert({
+    await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,
       action: 'search.performed',
@@ -195,7 +248,7 @@ export class SearchService {
     });
     // A verified law-enforcement organization searched a possible minor: listed for the platform's admins.
     if (gate === 'search-minor') {
-      await this.audit?.insert({
+      await this.audit.insert({
         actorUserId: user.id,
         organizationId: user.organizationId,
         action: 'search.minor',
@@ -204,22 +257,129 @@ export class SearchService {
       });
     }
     return {
-      results: results.map((r) => ({
-        id: ids.get(r.recordHash)!,
-        hash: r.recordHash,
-        group: r.groupKey,
-        thumbnailUrl: `/api/thumbnails/${r.imageId}`,
-        // Trial plans see where a face was found, not the original sources (spec 001 §6).
-        imageUrl: access.restricted ? null : r.imageUrl,
-        sourceUrl: access.restricted ? null : r.sourceUrl,
-        sourceTitle: r.sourceTitle,
-        crawledAt: r.crawledAt.toISOString(),
-        similarity: Math.round(r.similarity * 1000) / 1000,
-      })),
+      results: results.map((r) => resultView({ ...r, id: ids.get(r.recordHash)! }, access.restricted)),
       time,
       numberOfResults: results.length,
       searchHash: hashedId,
     };
+  }
+
+  /** GET /api/search/{searchHash}: a search of the caller's organization, as its results page shows it. */
+  async find(user: AuthUser, searchHash: string): Promise<StoredSearchAnswer> {
+    const access = await this.access.require(user);
+    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const results = await this.searches.findResults(search.id);
+    return {
+      results: results.map((r) => resultView(r, access.restricted)),
+      time: search.duration_ms,
+      numberOfResults: results.length,
+      searchHash: search.hashed_id,
+      type: search.type,
+      createdAt: search.created_at.toISOString(),
+      image: search.has_face_image ? searchImageUrl(search.hashed_id) : null,
+    };
+  }
+
+  /** GET /api/search/history: the organization's searches, newest first (retention deletes old ones). */
+  async history(
+    user: AuthUser,
+    page: { pageNumber: number; pageSize: number },
+  ): Promise<{ results: SearchHistoryItem[]; totalResultCount: number }> {
+    await this.access.require(user);
+    const { rows, total } = await this.searches.findPage(
+      user.organizationId,
+      (page.pageNumber - 1) * page.pageSize,
+      page.pageSize,
+    );
+    return {
+      results: rows.map((row) => ({
+        searchHash: row.hashed_id,
+        type: row.type,
+        createdAt: row.created_at.toISOString(),
+        userEmail: row.email,
+        numberOfResults: row.shown_count,
+        image: row.has_face_image ? searchImageUrl(row.hashed_id) : null,
+      })),
+      totalResultCount: total,
+    };
+  }
+
+  /** DELETE /api/search/{searchHash}: removes a search and its results from the organization's history. */
+  async remove(user: AuthUser, searchHash: string): Promise<void> {
+    if (!(await this.searches.delete(searchHash, user.organizationId))) throw notFound('Search not found.');
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'search.deleted',
+      target: `search:${searchHash}`,
+    });
+  }
+
+  /** The searched face of a search of the caller's organization. */
+  async faceImage(user: AuthUser, searchHash: string): Promise<Buffer> {
+    const image = await this.searches.findFaceImage(searchHash, user.organizationId);
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  /**
+   * POST /api/search/generate-report: the saved-search report of a search that need not be saved, of
+   * the chosen results (all shown results when none are named).
+   */
+  async report(
+    user: AuthUser,
+    searchHash: string,
+    resultIds?: number[],
+  ): Promise<{ pdf: Buffer; fileName: string }> {
+    const access = await this.access.require(user);
+    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const ids = resultIds && [...new Set(resultIds)];
+    const rows = await this.searches.findResults(search.id, ids);
+    // Ids of another search, or removed ones, are not found: the report is all or nothing.
+    if (ids && rows.length !== ids.length) throw notFound('Search results not found.');
+    if (rows.length === 0) throw badRequest('This search has no results to report.');
+    const [image, organization] = await Promise.all([
+      search.has_face_image ? this.searches.findFaceImage(searchHash, user.organizationId) : null,
+      this.organizations.findById(user.organizationId),
+    ]);
+    const name = defaultSaveName(search.created_at);
+    const generatedAt = new Date();
+    const pdf = await renderSavedSearchReport({
+      organizationName: organization?.name ?? '',
+      preparedBy: user.email,
+      generatedAt,
+      restricted: access.restricted,
+      savedSearch: {
+        saved: false,
+        name,
+        description: '',
+        type: search.type,
+        createdAt: search.created_at,
+        image,
+        resultCount: (await this.searches.findResults(search.id)).length,
+      },
+      results: await Promise.all(
+        rows.map(async (row) => ({
+          similarity: row.similarity,
+          crawledAt: row.crawledAt,
+          sourceTitle: row.sourceTitle,
+          imageUrl: row.imageUrl,
+          sourceUrl: row.sourceUrl,
+          thumbnail: row.imageId ? await this.thumbnail(user, row.imageId).catch(() => null) : null,
+          face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
+        })),
+      ),
+    });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'search.report',
+      target: `search:${searchHash}`,
+      detail: { results: rows.length },
+    });
+    return { pdf, fileName: searchReportFileName(name, generatedAt) };
   }
 
   async removeRecords(
@@ -232,9 +392,13 @@ export class SearchService {
     return { removed: await this.searches.markResultsRemoved(search.id, recordHashes) };
   }
 
-  /** The thumbnail JPEG of an indexed image (thumbnails are stored relative to DATA_DIR). */
-  async thumbnail(imageId: number): Promise<Buffer> {
-    const row = await this.searches.findThumbnailPath(imageId);
+  /**
+   * The thumbnail JPEG of an indexed image (stored relative to DATA_DIR), for users with search access
+   * whose organization's searches returned the image; 404 otherwise, as for an image that does not exist.
+   */
+  async thumbnail(user: AuthUser, imageId: number): Promise<Buffer> {
+    await this.access.require(user);
+    const row = await this.searches.findThumbnailPathForOrganization(imageId, user.organizationId);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
     return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
       throw notFound('Thumbnail not found.');
@@ -245,6 +409,25 @@ export class SearchService {
     const host = new URL(url).hostname.toLowerCase();
     return this.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
   }
+}
+
+const searchImageUrl = (searchHash: string) => `/api/search/${searchHash}/image`;
+
+function resultView(r: StoredSearchResult, restricted: boolean): SearchResultView {
+  return {
+    id: r.id,
+    hash: r.recordHash,
+    group: r.groupKey,
+    thumbnailUrl: `/api/thumbnails/${r.imageId}`,
+    // Trial plans see where a face was found, not the original sources (spec 001 §6).
+    imageUrl: restricted ? null : r.imageUrl,
+    sourceUrl: restricted ? null : r.sourceUrl,
+    sourceTitle: r.sourceTitle,
+    crawledAt: r.crawledAt.toISOString(),
+    similarity: Math.round(r.similarity * 1000) / 1000,
+    faceBox: r.faceBox,
+    imageSize: r.imageSize,
+  };
 }
 
 function wholePixels(box: { x: number; y: number; width: number; height: number }) {

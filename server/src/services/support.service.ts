@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import { badRequest } from '../lib/http-error.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
+import { detectFileType, safeFileName } from '../lib/file-type.ts';
 import type { MailTransport } from '../mail/mail-transport.ts';
 import type { NewAttachment, SupportMessageRepository } from '../repositories/support-message.repository.ts';
 import type { AuthUser } from './session.service.ts';
@@ -82,11 +83,8 @@ export class SupportService {
       total += content.length;
       if (content.length > MAX_ATTACHMENT_BYTES) return `The file "${file.fileName}" is larger than 5 MB.`;
       if (total > MAX_ATTACHMENTS_TOTAL_BYTES) return 'The attached files together are larger than 10 MB.';
-      decoded.push({
-        fileName: file.fileName.replace(/[\\/\0]/g, '_').slice(0, 255) || 'attachment',
-        contentType: match[1] ?? 'application/octet-stream',
-        content,
-      });
+      // The name without display tricks, and the type of the bytes: never the sender's word for either.
+      decoded.push({ fileName: safeFileName(file.fileName), contentType: detectFileType(content), content });
     }
     return decoded;
   }

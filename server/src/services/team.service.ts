@@ -54,8 +54,10 @@ export class TeamService {
     const existing = await this.users.findByEmail(email);
     let invited: User;
     if (existing) {
-      const resend = existing.status === 'INVITED' && existing.organization_id === owner.organizationId;
-      if (!resend) throw conflict(INVITE_MESSAGES.exists);
+      // A user of another organization is refused without saying why: the owner must not learn which
+      // addresses have accounts elsewhere. Users of the owner's own organization are on their list anyway.
+      if (existing.organization_id !== owner.organizationId) throw badRequest(INVITE_MESSAGES.refused);
+      if (existing.status !== 'INVITED') throw conflict(INVITE_MESSAGES.exists);
       invited = existing;
     } else {
       try {
@@ -67,7 +69,11 @@ export class TeamService {
         });
       } catch (error) {
         // Two invitations of one address at the same moment: the unique e-mail decides.
-        if (await this.users.findByEmail(email)) throw conflict(INVITE_MESSAGES.exists);
+        const taken = await this.users.findByEmail(email);
+        if (taken)
+          throw taken.organization_id === owner.organizationId
+            ? conflict(INVITE_MESSAGES.exists)
+            : badRequest(INVITE_MESSAGES.refused);
         throw error;
       }
     }

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeSitemapBody, parseSitemap } from '../../src/crawler/sitemap.ts';
+import { parseSitemap, readSitemap } from '../../src/crawler/sitemap.ts';
 
 describe('sitemap', () => {
   it('reads a urlset, ignoring image:loc', () => {
@@ -26,14 +26,20 @@ describe('sitemap', () => {
     });
   });
 
-  it('reads gzipped and plain-text sitemaps, and caps gzip bombs', () => {
+  it('reads gzipped and plain-text sitemaps, and caps gzip bombs', async () => {
     const gz = zlib.gzipSync('<urlset><url><loc>https://site.test/z</loc></url></urlset>');
-    expect(parseSitemap(decodeSitemapBody(gz, 1024)).urls).toEqual(['https://site.test/z']);
+    expect((await readSitemap(gz, { maxBytes: 1024 })).urls).toEqual(['https://site.test/z']);
     expect(parseSitemap('https://site.test/1\nnot a url\nhttps://site.test/2\n').urls).toEqual([
       'https://site.test/1',
       'https://site.test/2',
     ]);
     const bomb = zlib.gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x20));
-    expect(() => decodeSitemapBody(bomb, 1024 * 1024)).toThrow();
+    await expect(readSitemap(bomb, { maxBytes: 1024 * 1024 })).rejects.toThrow(/larger than/);
+    const plain = Buffer.from('https://site.test/1\r\nhttps://site.test/2\nhttps://site.test/3');
+    expect((await readSitemap(plain, { maxBytes: 1024 })).urls).toHaveLength(3);
+    expect((await readSitemap(plain, { maxBytes: 1024, maxUrls: 2 })).urls).toEqual([
+      'https://site.test/1',
+      'https://site.test/2',
+    ]);
   });
 });

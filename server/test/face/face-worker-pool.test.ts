@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createFaceEngine } from '../../src/face/face-engine.ts';
 import { FaceWorkerPool } from '../../src/face/face-worker-pool.ts';
+import { MAX_IMAGE_PIXELS } from '../../src/face/image-decode.ts';
 import { SHIPPED_PIPELINE } from '../../src/face/pipeline/pipeline-catalog.ts';
 import { demoPhoto } from './image-fixtures.ts';
 
@@ -25,7 +26,7 @@ describe('face worker pool', () => {
       const photo = await sharp(demoPhoto(2)).resize(400).jpeg().toBuffer();
       const finished: string[] = [];
       const run = (name: string, background: boolean) =>
-        pool.run(photo, 40, background).then((analysis) => {
+        pool.run(photo, { minFaceSize: 40, maxPixels: MAX_IMAGE_PIXELS, background }).then((analysis) => {
           finished.push(name);
           return analysis;
         });

@@ -136,3 +136,40 @@ export async function pngDeclaring(width: number, height: number): Promise<Buffe
   bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
   return bomb;
 }
+
+/**
+ * An 8-bit run-length encoded BMP declaring width×height whose pixel data is only the given RLE codes
+ * (by default end-of-bitmap at once: every pixel left to the decoder's imagination).
+ */
+export function rle8Bmp(width: number, height: number, codes = [0x00, 0x01, 0x00, 0x00]): Buffer {
+  const palette = Buffer.alloc(256 * 4);
+  const info = Buffer.alloc(40);
+  info.writeUInt32LE(40, 0);
+  info.writeInt32LE(width, 4);
+  info.writeInt32LE(height, 8);
+  info.writeUInt16LE(1, 12);
+  info.writeUInt16LE(8, 14);
+  info.writeUInt32LE(1, 16); // BI_RLE8
+  info.writeUInt32LE(codes.length, 20);
+  info.writeUInt32LE(256, 32);
+  const offset = 14 + 40 + palette.length;
+  const header = Buffer.alloc(14);
+  header.write('BM', 0, 'latin1');
+  header.writeUInt32LE(offset + codes.length, 2);
+  header.writeUInt32LE(offset, 10);
+  return Buffer.concat([header, info, palette, Buffer.from(codes)]);
+}
+
+/** A real RLE8 BMP of a flat grey image: each row is runs of up to 255 pixels, then end-of-line. */
+export function honestRle8Bmp(width: number, height: number): Buffer {
+  const codes: number[] = [];
+  for (let y = 0; y < height; y++) {
+    for (let left = width; left > 0; left -= 255) codes.push(Math.min(255, left), 128);
+    codes.push(0x00, 0x00);
+  }
+  codes.push(0x00, 0x01);
+  const bmp = rle8Bmp(width, height, codes);
+  const palette = bmp.subarray(54, 54 + 1024);
+  for (let i = 0; i < 256; i++) palette.fill(i, i * 4, i * 4 + 3);
+  return bmp;
+}

@@ -175,5 +175,6 @@ describe('a full disk when saving thumbnails', () => {
     const files = await filesUnder(thumbnails);
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(files).toHaveLength(images);
-  });
+    // As long as its own waits (90 s for the failures, 120 s for the crawl): a loaded machine needs them.
+  }, 240_000);
 });

@@ -124,7 +124,7 @@ describe('metrics: structured logs', () => {
     expect(logLines().length).toBeGreaterThan(4);
   });
 
-  it('never writes the e-mail verification hash or a token of a URL to the log', async () => {
+  it('never writes the e-mail verification hash (API call or page) or a token of a URL to the log', async () => {
     const secret = 'f00dfeedf00dfeedf00dfeedf00dfeed';
     const validate = await fetch(`${base}/api/user/validate/${secret}`, {
       method: 'POST',
@@ -132,9 +132,12 @@ describe('metrics: structured logs', () => {
     });
     expect(validate.status).toBeGreaterThanOrEqual(400);
     await fetch(`${base}/reset-password?token=${secret}`);
+    // The page the confirmation mail links to carries the hash in its path.
+    await fetch(`${base}/verify-email/${secret}`);
     await new Promise((r) => setTimeout(r, 300));
     expect(output).not.toContain(secret);
     expect(logLines().some((line) => line.req?.url === '/api/user/validate/[redacted]')).toBe(true);
     expect(logLines().some((line) => line.req?.url === '/reset-password?token=[redacted]')).toBe(true);
+    expect(logLines().some((line) => line.req?.url === '/verify-email/[redacted]')).toBe(true);
   });
 });

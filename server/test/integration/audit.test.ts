@@ -224,6 +224,58 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
     expect(recorded.entries[0]!.detail).toMatchObject({ filter: { organizationId: 2000000000 } });
   });
 
+  it('item 8: a bank transfer marked paid by staff shows as the provider in the owner’s log, without e-mail or IP', async () => {
+    const buyer = {
+      name: 'Agency',
+      street: '1 Quay Road',
+      cityPostcode: '12-345',
+      city: 'Port',
+      country: 'Freedonia',
+    };
+    const ordered = await t.request({
+      method: 'POST',
+      url: '/api/order',
+      cookie: owner.cookie,
+      payload: { seatAmount: 2, startDate: new Date().toISOString().slice(0, 10), period: 1, buyer },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(200);
+    const order = await t.db
+      .selectFrom('orders')
+      .select('id')
+      .where('organization_id', '=', owner.organizationId)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirstOrThrow();
+    const paid = await t.request({
+      method: 'POST',
+      url: `/api/admin/orders/${order.id}/mark-paid`,
+      cookie: admin,
+      remoteAddress: '192.0.2.77',
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+
+    const page = (
+      await t.request({
+        method: 'GET',
+        url: '/api/user/organization/audit?action=billing',
+        cookie: owner.cookie,
+      })
+    ).json<AuditPage>();
+    const entry = page.entries.find((e) => e.action === 'billing.order_paid')!;
+    expect(entry.actor).toEqual({ id: null, email: PROVIDER_STAFF_LABEL });
+    expect(entry.ip).toBeNull();
+    expect(JSON.stringify(page)).not.toContain('admin@provider.example.org');
+    expect(JSON.stringify(page)).not.toContain('192.0.2.77');
+    // The owner's own order keeps its actor.
+    const placed = page.entries.find((e) => e.action === 'billing.order_created')!;
+    expect(placed.actor).toEqual({ id: owner.id, email: owner.email });
+    // The admins' view keeps the whole entry.
+    const full = await adminAudit({ action: 'billing.order_paid' });
+    expect(full.entries[0]).toMatchObject({
+      actor: { email: 'admin@provider.example.org' },
+      ip: '192.0.2.77',
+    });
+  });
+
   it('shows an owner their organization’s log only, with the provider’s staff unnamed', async () => {
     await t.request({
       method: 'POST',

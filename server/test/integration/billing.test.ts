@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { formatDay } from '@osint/contract/dates';
 import { addDays, addMonths, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
@@ -105,8 +106,7 @@ describe('bank transfer order', () => {
     expect(text).toContain('12-345 Port Town');
     expect(text).toContain('Freedonia');
     expect(text).toContain(t.config.billing.bank.accountNumber);
-    const [y, m, d] = addMonths(utcIsoDate(), 3).split('-');
-    expect(text).toContain(`${d}.${m}.${y}`);
+    expect(text).toContain(formatDay(addMonths(utcIsoDate(), 3)));
     expect(text).not.toMatch(/\$100 per (additional )?user/i);
 
     const orders = await t.request({

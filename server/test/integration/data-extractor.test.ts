@@ -21,6 +21,7 @@ import {
   type ExtractionSite,
 } from '../support/extraction-site.ts';
 import { createMember, createOwner } from '../support/team-fixtures.ts';
+import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -36,7 +37,13 @@ const DRAGANOV = 'Viktor Draganov';
 const VELLINI = 'Marco Vellini';
 
 interface SearchAnswer {
-  results: { id: number; hash: string; sourceUrl: string | null }[];
+  results: {
+    id: number;
+    hash: string;
+    sourceUrl: string | null;
+    faceBox: { x: number; y: number; width: number; height: number };
+    imageSize: { width: number; height: number };
+  }[];
   numberOfResults: number;
   searchHash: string;
 }
@@ -643,6 +650,20 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     expect(text).toContain(site.pageUrl('/politics/okafor-port-visit.html'));
     expect(text).toContain(DRAGANOV);
     expect(text).not.toContain(site.pageUrl('/society/charity-gala.html'));
+    // Each entry outlines the matched face on its thumbnail (100 points square) where the search placed it.
+    const alone = await t.request({
+      method: 'POST',
+      url: `/api/data-extractor/results/${extraction.id}/generate-report`,
+      cookie: cookies.owner,
+      payload: { hashedId: [chosen[0]!.hashedId], containWikipediaData: false },
+    });
+    const matched = search.results.find((r) => r.sourceUrl === chosen[0]!.sourceUrl)!;
+    const drawn = await drawnFaceBox(alone.rawPayload);
+    const expected = expectedFaceBox(matched, 100);
+    expect(drawn, 'no face box drawn on the result page').not.toBeNull();
+    expect(Math.abs(drawn!.x - expected.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(drawn!.width - expected.width)).toBeLessThanOrEqual(3);
+    expect(Math.abs(drawn!.height - expected.height)).toBeLessThanOrEqual(3);
 
     const everything = await t.request({
       method: 'GET',

@@ -115,6 +115,8 @@ beforeAll(async () => {
         scriptUrl: `${fs.url}/sbl/fastspring-builder.js`,
         webhookSecret: SECRET,
         privateKey: keys.privateKey,
+        // The stand-in sends test-mode events ("live": false), as a test storefront does.
+        acceptTestEvents: true,
       },
     },
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { newPublicId } from '../../src/lib/secure-token.ts';
+import { SearchRepository } from '../../src/repositories/search.repository.ts';
 import { RETENTION_SWEEP_INTERVAL_MS } from '../../src/services/retention.service.ts';
 import { createUser } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -192,6 +193,16 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
       's-saved',
       's-session',
     ]);
+  });
+
+  it('empties the search history of the organizations it swept, and only theirs', async () => {
+    // The history (GET /api/search/history) lists the organization's stored searches, newest first.
+    const history = (name: string) => new SearchRepository(t.db).findPage(orgs[name]!.organizationId, 0, 10);
+    expect(await history('idle')).toEqual({ rows: [], total: 0 });
+    expect(await history('adminOnly')).toEqual({ rows: [], total: 0 });
+    const kept = await history('session');
+    expect(kept.total).toBe(1);
+    expect(kept.rows[0]).toMatchObject({ email: 'session@retention.example.org', shown_count: 1 });
   });
 
   it('keeps the accounts, the organization and an audit entry that says what was deleted', async () => {

@@ -1,4 +1,4 @@
-import { MATCH_SCORE_EXPLANATION, matchBandLabel } from '@osint/contract/match-score';
+import { MATCH_SCORE_EXPLANATION, matchBandLabel, similarityText } from '@osint/contract/match-score';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { crawlDemoSites, searchFirstFace, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createMember, createOwner } from '../support/team-fixtures.ts';
+import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -17,7 +18,14 @@ import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 // different organizations search, save, read, edit, delete and report through the API.
 
 interface SearchAnswer {
-  results: { id: number; hash: string; imageUrl: string | null; sourceUrl: string | null }[];
+  results: {
+    id: number;
+    hash: string;
+    imageUrl: string | null;
+    sourceUrl: string | null;
+    faceBox: { x: number; y: number; width: number; height: number } | null;
+    imageSize: { width: number; height: number } | null;
+  }[];
   numberOfResults: number;
   searchHash: string;
 }
@@ -43,6 +51,8 @@ interface SavedResults extends SavedItem {
     sourceUrl: string | null;
     similarity: number;
     quality: number | null;
+    faceBox: { x: number; y: number; width: number; height: number } | null;
+    imageSize: { width: number; height: number } | null;
   }[];
   numberOfResults: number;
   time: number;
@@ -173,6 +183,13 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     );
     expect(savedResults.results[0]!.imageUrl).toMatch(/helena-marsh\.jpg$/);
     expect(savedResults.results[0]!.quality).toBeGreaterThan(0);
+    // Each saved result keeps its matched face's box and image size, as the search answered them.
+    for (const result of savedResults.results) {
+      const live = marsh.results.find((r) => r.hash === result.hash)!;
+      expect(result.faceBox).toEqual(live.faceBox);
+      expect(result.imageSize).toEqual(live.imageSize);
+      expect(result.faceBox).not.toBeNull();
+    }
 
     const face = await t.request({ method: 'GET', url: saved.image, cookie: cookies.a });
     expect(face.statusCode).toBe(200);
@@ -337,9 +354,7 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     expect(text).not.toContain(savedResults.results[2]!.sourceUrl!);
     // Each entry says its match band and raw score, the same as on screen.
     for (const result of chosen) {
-      expect(text).toContain(
-        `${matchBandLabel(result.similarity)} (similarity ${result.similarity.toFixed(2)})`,
-      );
+      expect(text).toContain(`${matchBandLabel(result.similarity)} (${similarityText(result.similarity)})`);
     }
     expect(text).toContain(MATCH_SCORE_EXPLANATION.slice(0, 40));
     expect(text).toMatch(/First indexed \d{1,2} \w+ \d{4}/);
@@ -354,6 +369,21 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     const otherResults = (await results(cookies.a, other.hash)).json<SavedResults>();
     const mixed = await report(cookies.a, [chosen[0]!.id, otherResults.results[0]!.id]);
     expect(mixed.statusCode).toBe(400);
+
+    // The matched face is outlined on the first entry's thumbnail (120 points square) as the API places it.
+    const alone = await report(cookies.a, [chosen[0]!.id]);
+    const drawn = await drawnFaceBox(alone.rawPayload);
+    const expected = expectedFaceBox(
+      chosen[0] as {
+        faceBox: NonNullable<SavedResults['results'][number]['faceBox']>;
+        imageSize: { width: number; height: number };
+      },
+      120,
+    );
+    expect(drawn, 'no face box drawn on the result page').not.toBeNull();
+    expect(Math.abs(drawn!.x - expected.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(drawn!.width - expected.width)).toBeLessThanOrEqual(3);
+    expect(Math.abs(drawn!.height - expected.height)).toBeLessThanOrEqual(3);
   });
 
   it('edits the name and note with the same rules', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import bmp from 'bmp-js';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
+import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createAdmin, createUser, login, crawlDemoSites, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -38,6 +40,7 @@ interface UploadAnswer {
   }[];
   smallFaceCount: number;
   smallFaceSizes: number[];
+  smallFaceBoxes: { x: number; y: number; width: number; height: number }[];
   minFaceSize: number;
   reliableFaceSize: number;
 }
@@ -74,6 +77,11 @@ async function organizationWithPlan(email: string, planType: 'SUBSCRIPTION' | 'T
     })
     .execute();
   return login(t, email);
+}
+
+/** The text of a PDF, read back with pdftotext (from standard input). */
+function pdfText(pdf: Buffer): string {
+  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
 }
 
 async function upload(cookie: string, image: Buffer) {
@@ -121,6 +129,8 @@ afterAll(async () => {
 describe(`face search (${TEST_DATABASE_KIND})`, () => {
   let marshHash: string;
   let marshSearch: SearchAnswer;
+  /** A search run with its face image (kept with the search). */
+  let withFace: SearchAnswer;
 
   it('finds the page of the uploaded face first, and groups copies of the same photo across sites', async () => {
     marshHash = await uploadOneFace(cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
@@ -147,12 +157,15 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
   });
 
-  it('serves result thumbnails to signed-in users only', async () => {
+  it('serves result thumbnails to the organization whose search returned them, with search access', async () => {
     const url = marshSearch.results[0]!.thumbnailUrl;
-    const thumbnail = await t.request({ method: 'GET', url, cookie: cookies.b });
+    const thumbnail = await t.request({ method: 'GET', url, cookie: cookies.a });
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers['content-type']).toBe('image/jpeg');
     expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
+    // Another organization (whose searches never returned the image) and a member without a seat.
+    expect((await t.request({ method: 'GET', url, cookie: cookies.b })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url, cookie: cookies.noSeat })).statusCode).toBe(403);
   });
 
   it('searches social-media sources only when asked, and the demo sites are not social media', async () => {
@@ -198,6 +211,218 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(rows.filter((r) => r.removed_at !== null).map((r) => r.record_hash)).toEqual([
       marshSearch.results[0]!.hash,
     ]);
+  });
+
+  it('reopens a stored search by its hash: the same answer without the removed result; 404 elsewhere', async () => {
+    const reopened = await t.request({
+      method: 'GET',
+      url: `/api/search/${marshSearch.searchHash}`,
+      cookie: cookies.a,
+    });
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    const answer = reopened.json<SearchAnswer & { type: string; createdAt: string; image: null }>();
+    // The first result was removed by the test above; the rest is the search's own answer, field by field.
+    expect(answer.results).toEqual(marshSearch.results.slice(1));
+    expect(answer).toMatchObject({
+      numberOfResults: marshSearch.numberOfResults - 1,
+      searchHash: marshSearch.searchHash,
+      time: marshSearch.time,
+      type: 'OSINT',
+      image: null,
+    });
+    // Another organization's search, a hash that names nothing, and no session.
+    for (const [cookie, hash, status] of [
+      [cookies.b, marshSearch.searchHash, 404],
+      [cookies.a, 'no-such-search', 404],
+      [undefined, marshSearch.searchHash, 401],
+    ] as const) {
+      const response = await t.request({ method: 'GET', url: `/api/search/${hash}`, cookie });
+      expect(response.statusCode, `${hash} ${cookie ? 'signed in' : 'anonymous'}`).toBe(status);
+    }
+  });
+
+  it("answers each result's face box in the result image's pixels, the indexed face's own box", async () => {
+    const stored = await t.db
+      .selectFrom('search_results')
+      .innerJoin('faces', 'faces.id', 'search_results.face_id')
+      .innerJoin('images', 'images.id', 'faces.image_id')
+      .select(['search_results.record_hash', 'faces.box_x', 'faces.box_y', 'faces.box_width'])
+      .select(['faces.box_height', 'images.width', 'images.height'])
+      .where(
+        'search_results.record_hash',
+        'in',
+        marshSearch.results.map((r) => r.hash),
+      )
+      .execute();
+    expect(stored).toHaveLength(marshSearch.results.length);
+    for (const result of marshSearch.results as (SearchAnswer['results'][number] & {
+      faceBox: { x: number; y: number; width: number; height: number };
+      imageSize: { width: number; height: number };
+    })[]) {
+      const face = stored.find((row) => row.record_hash === result.hash)!;
+      expect(result.faceBox).toEqual({
+        x: Math.round(face.box_x),
+        y: Math.round(face.box_y),
+        width: Math.round(face.box_width),
+        height: Math.round(face.box_height),
+      });
+      expect(result.imageSize).toEqual({ width: face.width, height: face.height });
+      expect(result.faceBox.width).toBeGreaterThan(20);
+      expect(result.faceBox.x + result.faceBox.width).toBeLessThanOrEqual(result.imageSize.width + 2);
+      expect(result.faceBox.y + result.faceBox.height).toBeLessThanOrEqual(result.imageSize.height + 2);
+    }
+    // The festival photo shows several people: the box is Helena Marsh's face, not the whole photo.
+    const festival = marshSearch.results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festival.file)) as
+      { faceBox: { width: number }; imageSize: { width: number } } | undefined;
+    expect(festival!.faceBox.width).toBeLessThan(festival!.imageSize.width / 2);
+  });
+
+  it('keeps the searched face with a search; refuses an unreadable one before storing anything', async () => {
+    const uploaded = await upload(cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
+    const face = uploaded.json<UploadAnswer>().faces[0]!;
+    const before = await t.db
+      .selectFrom('searches')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .execute();
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/search',
+      cookie: cookies.a,
+      payload: { faces: [face.hash], type: 'OSINT', image: Buffer.from('not a photo').toString('base64') },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ message: string }>().message).toBe(
+      'The face image could not be read. Please run the search again.',
+    );
+    const after = await t.db
+      .selectFrom('searches')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .execute();
+    expect(after).toEqual(before);
+
+    const kept = await t.request({
+      method: 'POST',
+      url: '/api/search',
+      cookie: cookies.a,
+      payload: { faces: [face.hash], type: 'OSINT', image: face.base64 },
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    withFace = kept.json<SearchAnswer>();
+    const reopened = await t.request({
+      method: 'GET',
+      url: `/api/search/${withFace.searchHash}`,
+      cookie: cookies.a,
+    });
+    const image = reopened.json<{ image: string }>().image;
+    expect(image).toBe(`/api/search/${withFace.searchHash}/image`);
+    const jpeg = await t.request({ method: 'GET', url: image, cookie: cookies.a });
+    expect(jpeg.statusCode).toBe(200);
+    expect((await sharp(jpeg.rawPayload).metadata()).format).toBe('jpeg');
+    expect((await t.request({ method: 'GET', url: image, cookie: cookies.b })).statusCode).toBe(404);
+  });
+
+  it("lists the organization's search history newest first, paged; another organization sees none of it", async () => {
+    const history = async (cookie: string, query: string) => {
+      const response = await t.request({ method: 'GET', url: `/api/search/history?${query}`, cookie });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{
+        results: {
+          searchHash: string;
+          type: string;
+          createdAt: string;
+          userEmail: string;
+          numberOfResults: number;
+          image: string | null;
+        }[];
+        totalResultCount: number;
+      }>();
+    };
+    const all = await history(cookies.a, 'pageNumber=1&pageSize=100');
+    const count = await t.db
+      .selectFrom('searches')
+      .innerJoin('users', 'users.id', 'searches.user_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('users.email', '=', 'analyst@agency-a.example.org')
+      .executeTakeFirstOrThrow();
+    expect(all.totalResultCount).toBe(Number(count.n));
+    expect(all.results).toHaveLength(all.totalResultCount);
+    const times = all.results.map((r) => r.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(all.results[0]).toEqual({
+      searchHash: withFace.searchHash,
+      type: 'OSINT',
+      createdAt: expect.any(String),
+      userEmail: 'analyst@agency-a.example.org',
+      numberOfResults: withFace.numberOfResults,
+      image: `/api/search/${withFace.searchHash}/image`,
+    });
+    // The removed result is not counted: the history says what reopening shows.
+    const marsh = all.results.find((r) => r.searchHash === marshSearch.searchHash)!;
+    expect(marsh.numberOfResults).toBe(marshSearch.numberOfResults - 1);
+    expect(marsh.image).toBeNull();
+    const second = await history(cookies.a, 'pageNumber=2&pageSize=1');
+    expect(second.results.map((r) => r.searchHash)).toEqual([all.results[1]!.searchHash]);
+    const other = await history(cookies.b, 'pageNumber=1&pageSize=100');
+    expect(other.results.filter((r) => all.results.some((a) => a.searchHash === r.searchHash))).toEqual([]);
+    // "history" is not read as a search hash, and bad paging is refused.
+    const bad = await t.request({ method: 'GET', url: '/api/search/history?pageSize=0', cookie: cookies.a });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('reports an unsaved search as a PDF: every shown result, or the chosen ones; 404 elsewhere', async () => {
+    const report = (cookie: string, payload: object) =>
+      t.request({ method: 'POST', url: '/api/search/generate-report', cookie, payload });
+    const whole = await report(cookies.a, { searchHash: withFace.searchHash });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.headers['content-type']).toBe('application/pdf');
+    expect(whole.headers['content-disposition']).toMatch(/filename="search-report-search-/);
+    const text = pdfText(whole.rawPayload);
+    expect(text).toContain('SEARCH REPORT');
+    expect(text).not.toContain('SAVED SEARCH REPORT');
+    expect(text).toContain('SEARCHED ON');
+    const n = withFace.numberOfResults;
+    expect(text).toMatch(new RegExp(`RESULTS IN THIS REPORT\\s+${n} of ${n}`));
+    expect(text).toContain(`Result ${n}`);
+
+    const chosen = withFace.results[1]!;
+    const one = await report(cookies.a, { searchHash: withFace.searchHash, resultIds: [chosen.id] });
+    expect(one.statusCode).toBe(200);
+    const oneText = pdfText(one.rawPayload);
+    expect(oneText).toMatch(new RegExp(`RESULTS IN THIS REPORT\\s+1 of ${n}`));
+    expect(oneText).toContain(new URL(chosen.sourceUrl!).hostname);
+    // The matched face is outlined on the entry's thumbnail (120 points square), where the API says it is.
+    const drawn = await drawnFaceBox(one.rawPayload);
+    const expected = expectedFaceBox(chosen as unknown as Parameters<typeof expectedFaceBox>[0], 120);
+    expect(drawn, 'no face box drawn on the result page').not.toBeNull();
+    expect(Math.abs(drawn!.x - expected.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(drawn!.width - expected.width)).toBeLessThanOrEqual(3);
+    expect(Math.abs(drawn!.height - expected.height)).toBeLessThanOrEqual(3);
+
+    // Another organization's search, a result of another search, a removed result: nothing is reported.
+    expect((await report(cookies.b, { searchHash: withFace.searchHash })).statusCode).toBe(404);
+    const foreignResult = { searchHash: withFace.searchHash, resultIds: [marshSearch.results[1]!.id] };
+    expect((await report(cookies.a, foreignResult)).statusCode).toBe(404);
+    const removed = { searchHash: marshSearch.searchHash, resultIds: [marshSearch.results[0]!.id] };
+    expect((await report(cookies.a, removed)).statusCode).toBe(404);
+  });
+
+  it('deletes a search from the history with its results; another organization cannot', async () => {
+    const url = `/api/search/${withFace.searchHash}`;
+    expect((await t.request({ method: 'DELETE', url, cookie: cookies.b })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url, cookie: cookies.a })).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url, cookie: cookies.a })).statusCode).toBe(204);
+    expect((await t.request({ method: 'GET', url, cookie: cookies.a })).statusCode).toBe(404);
+    const left = await t.db
+      .selectFrom('search_results')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        withFace.results.map((r) => r.id),
+      )
+      .execute();
+    expect(left).toEqual([]);
+    expect((await t.request({ method: 'DELETE', url, cookie: cookies.a })).statusCode).toBe(404);
   });
 
   it('withholds original sources from trial plans and refuses users without a seat', async () => {
@@ -309,6 +534,12 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(answer.smallFaceSizes.every((size) => Number.isInteger(size) && size >= 30 && size < 64)).toBe(
       true,
     );
+    // Each one's box, in the same order, so the chooser can draw it on the photo with its size.
+    expect(answer.smallFaceBoxes).toHaveLength(5);
+    answer.smallFaceBoxes.forEach((box, i) => {
+      expect(Math.min(box.width, box.height)).toBe(answer.smallFaceSizes[i]);
+      expect(box.x + box.width).toBeLessThanOrEqual(480 + 1);
+    });
   });
 
   it('an opted-out face is no longer found', async () => {

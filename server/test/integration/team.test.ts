@@ -115,13 +115,20 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       );
     });
 
-    it('answers 409 "User with this email already exists." for any existing account', async () => {
+    it('answers 409 "User with this email already exists." for an account of the organization, and refuses other organizations\' without saying why', async () => {
       await createOwner(t, 'taken@elsewhere.example.org', null);
-      for (const email of ['taken@elsewhere.example.org', 'new.analyst@invite.example.org', owner.email]) {
+      for (const email of ['new.analyst@invite.example.org', owner.email]) {
         const response = await invite(owner.cookie, email);
         expect(response.statusCode).toBe(409);
         expect(response.json()).toMatchObject({ statusCode: 409, message: INVITE_MESSAGES.exists });
       }
+      const elsewhere = await invite(owner.cookie, 'taken@elsewhere.example.org');
+      expect(elsewhere.statusCode).toBe(400);
+      expect(elsewhere.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: INVITE_MESSAGES.refused,
+      });
       // The other organization's owner was not moved or touched.
       expect((await findUserByEmail(t, 'taken@elsewhere.example.org'))!.role).toBe('OWNER');
     });

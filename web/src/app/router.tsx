@@ -10,7 +10,7 @@ import {
   PrivacyPolicyRoute,
   TermsOfServiceRoute,
 } from './pages/promo-routes.tsx';
-import { SearchRoute } from './pages/search-route.tsx';
+import { SearchResultsRoute } from './pages/search-route.tsx';
 import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AccountPage } from '../features/account/account-page.tsx';
 import { AdminAuditPage } from '../features/admin/admin-audit-page.tsx';
@@ -25,6 +25,8 @@ import { AdminOrderPage, AdminOrdersPage } from '../features/billing-admin/admin
 import { AdminPaymentPage, AdminPaymentsPage } from '../features/billing-admin/admin-payments-pages.tsx';
 import { PricingPage } from '../features/pricing/pricing-page.tsx';
 import { SavedSearchesPage } from '../features/saved-searches/saved-searches-page.tsx';
+import { SearchHistoryPage } from '../features/search/search-history-page.tsx';
+import { SearchPage } from '../features/search/search-page.tsx';
 import {
   AdminDataExtractorPage,
   AdminExtractionPage,
@@ -36,6 +38,7 @@ import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
 import { ResetPasswordPage, SetPasswordPage } from '../features/auth/token-password-pages.tsx';
 import { VerifyEmailPage } from '../features/auth/verify-email-page.tsx';
+import { ReleaseEmailPage } from '../features/auth/release-email-page.tsx';
 
 const soon = (title: string, description: string) => <ComingSoon title={title} description={description} />;
 
@@ -69,6 +72,11 @@ export const routes: RouteObject[] = [
             element: <VerifyEmailPage />,
             handle: { name: 'verify-email' },
           },
+          {
+            path: '/release-email/:verificationHash',
+            element: <ReleaseEmailPage />,
+            handle: { name: 'release-email' },
+          },
           { path: '/forgot-password', element: <ForgotPasswordPage />, handle: { name: 'forgot-password' } },
           { path: '/reset-password', element: <ResetPasswordPage />, handle: { name: 'reset-password' } },
           { path: '/set-password', element: <SetPasswordPage />, handle: { name: 'set-password' } },
@@ -95,8 +103,19 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/search/:imageUrl?',
-            element: <SearchRoute />,
+            element: <SearchPage />,
             handle: { name: 'search', refreshUser: true },
+          },
+          // Static segments rank above /search/:imageUrl, whatever the order here.
+          {
+            path: '/search/results/:searchHash',
+            element: <SearchResultsRoute />,
+            handle: { name: 'search-results', refreshUser: true },
+          },
+          {
+            path: '/search/history',
+            element: <SearchHistoryPage />,
+            handle: { name: 'search-history' },
           },
           {
             path: '/data-extractor/:hashedId?',

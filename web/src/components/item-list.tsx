@@ -5,9 +5,7 @@ import { Button } from './button.tsx';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
 import { ResultThumbnail } from './results/result-card.tsx';
 import './item-list.css';
-
-const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDateTime, formatTime } from '@osint/contract/dates';
 
 interface Identified {
   id: string | number;
@@ -192,8 +190,8 @@ export function PendingStatus({
         <span className="badge badge--warning">PENDING</span> <strong>Stand by</strong> · {what}
       </p>
       <p className="item-card__meta">
-        Started <time dateTime={start.toISOString()}>{time.format(start)}</time> · estimated end{' '}
-        <time dateTime={end.toISOString()}>{time.format(end)}</time>
+        Started <time dateTime={start.toISOString()}>{formatTime(start)}</time> · estimated end{' '}
+        <time dateTime={end.toISOString()}>{formatTime(end)}</time>
       </p>
     </>
   );
@@ -211,7 +209,7 @@ export function DoneMeta({
 }) {
   return (
     <p className="item-card__meta">
-      <time dateTime={createdAt}>{dateTime.format(new Date(createdAt))}</time> · {resultCount}{' '}
+      <time dateTime={createdAt}>{formatDateTime(createdAt)}</time> · {resultCount}{' '}
       {resultCount === 1 ? 'result' : 'results'}
       {children}
     </p>

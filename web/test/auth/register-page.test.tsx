@@ -186,7 +186,7 @@ describe('RegisterPage with the server', () => {
       body: {
         message: 'Please correct the highlighted fields.',
         violations: [
-          { field: 'email', message: REGISTER_MESSAGES.emailTaken },
+          { field: 'email', message: REGISTER_MESSAGES.emailFormat },
           { field: 'organizationUrl', message: REGISTER_MESSAGES.linkFormat },
         ],
       },
@@ -195,7 +195,7 @@ describe('RegisterPage with the server', () => {
     await fillValidForm(user);
     await user.click(submit());
 
-    const emailField = (await screen.findByText(REGISTER_MESSAGES.emailTaken)).closest('.field');
+    const emailField = (await screen.findByText(REGISTER_MESSAGES.emailFormat)).closest('.field');
     expect(within(emailField as HTMLElement).getByLabelText('Email')).toBeTruthy();
     const linkField = screen.getByText(REGISTER_MESSAGES.linkFormat).closest('.field');
     expect(within(linkField as HTMLElement).getByLabelText('Organization link')).toBeTruthy();

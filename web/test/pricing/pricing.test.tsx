@@ -1,7 +1,7 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   BILLING_MESSAGES,
   computePrice,
-  formatDay,
   localIsoDate,
   addDays,
   type CheckoutConfig,

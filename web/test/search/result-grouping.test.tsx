@@ -17,6 +17,8 @@ function result(id: number, group: string, crawledAt: string, similarity = 0.9):
     sourceTitle: `Page ${id}`,
     crawledAt,
     similarity,
+    faceBox: null,
+    imageSize: null,
   };
 }
 

@@ -1,7 +1,8 @@
 import { SEARCH_MESSAGES, SMALL_FACE_MARK } from '@osint/contract/search';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { BannerProvider, GlobalBanner } from '../../src/components/message-banner';
 import { PREFERENCE_KEYS } from '../../src/lib/preferences';
@@ -16,6 +17,7 @@ vi.mock('../../src/lib/session.tsx', () => ({
 }));
 
 const { SearchPage } = await import('../../src/features/search/search-page');
+const { StoredSearchPage } = await import('../../src/features/search/stored-search-page');
 
 const face = (n: number, size = 200) => ({
   hash: `face-${n}`,
@@ -34,20 +36,42 @@ const hit = (id: number, group: string) => ({
   sourceTitle: `Story ${id}`,
   crawledAt: '2024-05-01T10:00:00.000Z',
   similarity: 0.97,
+  faceBox: { x: 4, y: 6, width: 40, height: 48 },
+  imageSize: { width: 200, height: 160 },
 });
+/** GET /api/search/{hash}: the search as POST /api/search answered it, with what reopening needs. */
+const stored = <T extends { searchHash: string }>(answer: T) => ({
+  ...answer,
+  type: 'OSINT',
+  createdAt: '2024-05-02T10:00:00.000Z',
+  image: `/api/search/${answer.searchHash}/image`,
+});
+
+/** The search page and the results page at the search's own address, as the app routes them. */
+function Pages({ initialEntry = '/search' }: { initialEntry?: string }) {
+  return (
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <BannerProvider>
+        <MemoryRouter initialEntries={[initialEntry]}>
+          <GlobalBanner />
+          <Routes>
+            <Route path="/search/:imageUrl?" element={<SearchPage />} />
+            <Route path="/search/results/:searchHash" element={<ResultsRoute />} />
+          </Routes>
+        </MemoryRouter>
+      </BannerProvider>
+    </QueryClientProvider>
+  );
+}
+
+function ResultsRoute() {
+  const { searchHash = '' } = useParams();
+  return <StoredSearchPage searchHash={searchHash} />;
+}
 
 function renderPage() {
   const user = userEvent.setup();
-  render(
-    <BannerProvider>
-      <MemoryRouter initialEntries={['/search']}>
-        <GlobalBanner />
-        <Routes>
-          <Route path="/search/:imageUrl?" element={<SearchPage />} />
-        </Routes>
-      </MemoryRouter>
-    </BannerProvider>,
-  );
+  render(<Pages />);
   return user;
 }
 
@@ -75,7 +99,7 @@ describe('SearchPage', () => {
   test('no face: the spec message, and the page starts over; small faces are explained', async () => {
     mockFetch(() => ({
       status: 200,
-      body: { faces: [], smallFaceCount: 2, smallFaceSizes: [51, 40], ...sizes },
+      body: { faces: [], smallFaceCount: 2, smallFaceSizes: [51, 40], smallFaceBoxes: [], ...sizes },
     }));
     const user = renderPage();
     expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
@@ -108,18 +132,39 @@ describe('SearchPage', () => {
     expect(await screen.findByText(SEARCH_MESSAGES.detectFailure)).toBeTruthy();
   });
 
+  test('a file that is not a photo gets the unsupported-file message, not "Something went wrong" (issue 15 item 8)', async () => {
+    const { calls } = mockFetch(() => ({ status: 400, body: { message: SEARCH_MESSAGES.unsupportedFile } }));
+    // Any file can be dropped on the upload area, whatever the input accepts.
+    const user = userEvent.setup({ applyAccept: false });
+    renderPage();
+    await upload(user, new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.unsupportedFile)).toBeTruthy();
+    expect(screen.queryByText(SEARCH_MESSAGES.detectFailure)).toBeNull();
+    expect(calls).toHaveLength(0);
+
+    // A non-image named like a photo: the server refuses it with the same message, shown as the headline.
+    await upload(user, new File(['not a photo'], 'photo.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(await screen.findByText(SEARCH_MESSAGES.unsupportedFile)).toBeTruthy();
+    expect(screen.queryByText(SEARCH_MESSAGES.detectFailure)).toBeNull();
+  });
+
   test('several faces: choose two, search, remove with the one-time modal, then the empty state', async () => {
     const { calls } = mockFetch((call: RecordedCall) => {
       if (call.url === '/api/upload-image')
         return {
           status: 200,
-          body: { faces: [face(1), face(2), face(3)], smallFaceCount: 0, smallFaceSizes: [], ...sizes },
+          body: {
+            faces: [face(1), face(2), face(3)],
+            smallFaceCount: 0,
+            smallFaceSizes: [],
+            smallFaceBoxes: [],
+            ...sizes,
+          },
         };
-      if (call.url === '/api/search')
-        return {
-          status: 200,
-          body: { results: [hit(1, 'a'), hit(2, 'a')], time: 534, numberOfResults: 2, searchHash: 'S1' },
-        };
+      const answer = { results: [hit(1, 'a'), hit(2, 'a')], time: 534, numberOfResults: 2, searchHash: 'S1' };
+      if (call.url === '/api/search') return { status: 200, body: answer };
+      if (call.url === '/api/search/S1') return { status: 200, body: stored(answer) };
       return { status: 200, body: { removed: 1 } };
     });
     const user = renderPage();
@@ -138,11 +183,17 @@ describe('SearchPage', () => {
     expect(screen.getByText('Faces to search (2)')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Search' }));
+    // The results are loaded from the search's own address.
     expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
     expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({
       faces: ['face-1', 'face-3'],
       type: 'OSINT',
+      image: 'AAAA',
     });
+    expect(calls.some((c) => c.url === '/api/search/S1' && c.method === 'GET')).toBe(true);
+    expect(screen.getByRole('img', { name: 'Searched face' }).getAttribute('src')).toBe(
+      '/api/search/S1/image',
+    );
     const chip = screen.getByLabelText('Search summary');
     expect(chip.textContent).toContain('Standard search');
     expect(chip.textContent).toContain('2 results');
@@ -181,13 +232,19 @@ describe('SearchPage', () => {
               faces: [face(1, 150), face(2, 96), face(3, 64)],
               smallFaceCount: 3,
               smallFaceSizes: [60, 52, 41],
+              smallFaceBoxes: [],
               ...sizes,
             },
           }
-        : {
-            status: 200,
-            body: { results: [hit(1, 'a')], time: 200, numberOfResults: 1, searchHash: 'S3' },
-          },
+        : call.url === '/api/search'
+          ? {
+              status: 200,
+              body: { results: [hit(1, 'a')], time: 200, numberOfResults: 1, searchHash: 'S3' },
+            }
+          : {
+              status: 200,
+              body: stored({ results: [hit(1, 'a')], time: 200, numberOfResults: 1, searchHash: 'S3' }),
+            },
     );
     const user = renderPage();
     await upload(user);
@@ -216,15 +273,25 @@ describe('SearchPage', () => {
     expect(screen.getByText(SMALL_FACE_MARK)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
-    expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({ faces: ['face-2'], type: 'OSINT' });
+    expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({
+      faces: ['face-2'],
+      type: 'OSINT',
+      image: 'AAAA',
+    });
   });
 
-  test('a search failure shows the message and resets', async () => {
+  test('a search failure shows the message and keeps the photo and its face for another try', async () => {
     mockFetch((call) =>
       call.url === '/api/upload-image'
         ? {
             status: 200,
-            body: { faces: [face(1)], smallFaceCount: 1, smallFaceSizes: [48], ...sizes },
+            body: {
+              faces: [face(1)],
+              smallFaceCount: 1,
+              smallFaceSizes: [48],
+              smallFaceBoxes: [{ x: 1, y: 2, width: 48, height: 50 }],
+              ...sizes,
+            },
           }
         : { status: 500 },
     );
@@ -237,7 +304,9 @@ describe('SearchPage', () => {
     expect(screen.queryByText(SMALL_FACE_MARK)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Social Media Search' }));
     expect(await screen.findByText(SEARCH_MESSAGES.searchFailure)).toBeTruthy();
-    expect(screen.getByText('Upload photo and find out where images are published')).toBeTruthy();
+    expect(screen.getByText('Face to search')).toBeTruthy();
+    expect(screen.queryByText('Upload photo and find out where images are published')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   test('users without access see why instead of the upload', () => {
@@ -268,20 +337,26 @@ describe('SearchPage with an image address', () => {
           headers: { 'content-type': 'image/jpeg' },
         });
       if (url === '/api/upload-image')
-        return Response.json({ faces: [face(1)], smallFaceCount: 0, smallFaceSizes: [], ...sizes });
-      return Response.json({ results: [hit(1, 'a')], time: 120, numberOfResults: 1, searchHash: 'S2' });
+        return Response.json({
+          faces: [face(1)],
+          smallFaceCount: 0,
+          smallFaceSizes: [],
+          smallFaceBoxes: [],
+          ...sizes,
+        });
+      const answer = { results: [hit(1, 'a')], time: 120, numberOfResults: 1, searchHash: 'S2' };
+      if (url === '/api/search/S2') return Response.json(stored(answer));
+      if (url === '/api/search/S2/image') return new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]));
+      return Response.json(answer);
     });
-    render(
-      <BannerProvider>
-        <MemoryRouter initialEntries={[`/search/${encodeURIComponent('/api/saved-search/image/7')}`]}>
-          <Routes>
-            <Route path="/search/:imageUrl?" element={<SearchPage />} />
-          </Routes>
-        </MemoryRouter>
-      </BannerProvider>,
-    );
+    render(<Pages initialEntry={`/search/${encodeURIComponent('/api/saved-search/image/7')}`} />);
     expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
-    expect(calls).toEqual(['/api/saved-search/image/7', '/api/upload-image', '/api/search']);
+    expect(calls.slice(0, 4)).toEqual([
+      '/api/saved-search/image/7',
+      '/api/upload-image',
+      '/api/search',
+      '/api/search/S2',
+    ]);
     expect(screen.getByLabelText('Search summary').textContent).toContain('0.12 s');
   });
 });

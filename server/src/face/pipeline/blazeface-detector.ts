@@ -35,7 +35,11 @@ export interface RawDetection {
   score: number;
   /** Right eye, left eye, nose tip, mouth centre, right ear, left ear (subject's left/right), image pixels. */
   keypoints: Point[];
+  /** Set when found in the image turned clockwise by this many quarter turns (box and points are not). */
+  quarterTurns?: QuarterTurns;
 }
+
+export type QuarterTurns = 1 | 2 | 3;
 
 const INPUT = 256;
 const KEYPOINTS = 6;
@@ -86,6 +90,8 @@ export function suppressOverlaps(dets: RawDetection[], iouLimit = 0.3): RawDetec
 
 export class BlazeFaceDetector {
   private readonly anchors = anchorCentres();
+  /** Whole-image windows of the images detected on (kept while the image lives), for detectTurned. */
+  private readonly wholeWindows = new WeakMap<RgbImage, Float32Array>();
 
   private constructor(
     private readonly tf: typeof tfTypes,
@@ -114,7 +120,9 @@ export class BlazeFaceDetector {
       for (const region of regions.filter((r) => r.side === side)) {
         const left = Math.round(region.x * scale);
         const top = Math.round(region.y * scale);
-        const dets = await this.detectWindow(cutWindow(level, left, top), minScore);
+        const window = cutWindow(level, left, top);
+        if (region.maxFace === Infinity) this.wholeWindows.set(image, window);
+        const dets = await this.detectWindow(window, minScore);
         for (const d of dets.map((t) => mapDetection(t, left / scale, top / scale, 1 / scale))) {
           const cx = d.x + d.width / 2;
           const cy = d.y + d.height / 2;
@@ -125,6 +133,31 @@ export class BlazeFaceDetector {
       }
     }
     return suppressOverlaps(found);
+  }
+
+  /**
+   * Detects faces in the whole image (padded to a square, as the first region of detectionRegions) turned
+   * clockwise by each of `turns` quarter turns, for faces lying sideways or upside down, which BlazeFace
+   * finds poorly or with its keypoints in the wrong places. Only the 256×256 window is turned, so a turn
+   * costs one model run. Boxes and keypoints are mapped back to the unturned image; duplicates across turns
+   * are kept (the caller checks each against its landmarks).
+   */
+  async detectTurned(image: RgbImage, turns: QuarterTurns[], minScore: number): Promise<RawDetection[]> {
+    const [whole] = detectionRegions(image.width, image.height, Infinity);
+    const scale = INPUT / whole!.side;
+    const left = Math.round(whole!.x * scale);
+    const top = Math.round(whole!.y * scale);
+    const window = this.wholeWindows.get(image) ?? cutWindow(await resizeRgb(image, scale), left, top);
+    const found: RawDetection[] = [];
+    for (const k of turns) {
+      let turned = window;
+      for (let i = 0; i < k; i++) turned = turnWindow(turned);
+      for (const d of suppressOverlaps(await this.detectWindow(turned, minScore))) {
+        const unturned = unturnDetection(d, k);
+        found.push({ ...mapDetection(unturned, left / scale, top / scale, 1 / scale), quarterTurns: k });
+      }
+    }
+    return found;
   }
 
   /** Runs the model on one normalised 256×256 window; coordinates of the result are in that window. */
@@ -190,6 +223,43 @@ function mapDetection(d: RawDetection, dx: number, dy: number, k: number): RawDe
     height: d.height * k,
     score: d.score,
     keypoints: d.keypoints.map(([x, y]): Point => [dx + x * k, dy + y * k]),
+  };
+}
+
+/** The 256×256 window turned a quarter turn clockwise: pixel (x, y) moves to (255 − y, x). */
+export function turnWindow(window: Float32Array): Float32Array {
+  const out = new Float32Array(window.length);
+  for (let y = 0; y < INPUT; y++) {
+    for (let x = 0; x < INPUT; x++) {
+      const s = (y * INPUT + x) * 3;
+      const o = (x * INPUT + (INPUT - 1 - y)) * 3;
+      out[o] = window[s]!;
+      out[o + 1] = window[s + 1]!;
+      out[o + 2] = window[s + 2]!;
+    }
+  }
+  return out;
+}
+
+/** A point of the window turned `k` quarter turns clockwise, back in the unturned window. */
+export function unturnPoint([x, y]: Point, k: number, side = INPUT): Point {
+  let p: Point = [x, y];
+  // One clockwise turn maps (x, y) to (side − y, x) in continuous coordinates; undo it k times.
+  for (let i = 0; i < k; i++) p = [p[1], side - p[0]];
+  return p;
+}
+
+function unturnDetection(d: RawDetection, k: number): RawDetection {
+  const corners = [unturnPoint([d.x, d.y], k), unturnPoint([d.x + d.width, d.y + d.height], k)];
+  const x = Math.min(corners[0]![0], corners[1]![0]);
+  const y = Math.min(corners[0]![1], corners[1]![1]);
+  return {
+    x,
+    y,
+    width: Math.max(corners[0]![0], corners[1]![0]) - x,
+    height: Math.max(corners[0]![1], corners[1]![1]) - y,
+    score: d.score,
+    keypoints: d.keypoints.map((p) => unturnPoint(p, k)),
   };
 }
 

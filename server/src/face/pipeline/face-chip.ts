@@ -45,6 +45,25 @@ export function eyeCentres(landmarks: Point[]): [Point, Point] {
   return [mean(landmarks.slice(36, 42)), mean(landmarks.slice(42, 48))];
 }
 
+/** Centre of the mouth: the mean of the 20 mouth landmarks. */
+export function mouthCentre(landmarks: Point[]): Point {
+  return mean(landmarks.slice(48, 68));
+}
+
+/**
+ * Roll of a face in radians (0 upright, clockwise on screen positive) from its eyes (subject's right eye
+ * first) and mouth centre: the eye line, and the line from between the eyes to the mouth turned a quarter
+ * turn, summed as vectors. Either alone fails somewhere: in profile the two eyes nearly coincide (the eye
+ * line of a face-api demo profile pointed 72° off), and the mouth line follows a nod or a turned head.
+ */
+export function faceRoll(rightEye: Point, leftEye: Point, mouth: Point): number {
+  const ex = leftEye[0] - rightEye[0];
+  const ey = leftEye[1] - rightEye[1];
+  const dx = mouth[0] - (leftEye[0] + rightEye[0]) / 2;
+  const dy = mouth[1] - (leftEye[1] + rightEye[1]) / 2;
+  return Math.atan2(ey - dx, ex + dy);
+}
+
 /** The five template points (see FIVE_POINT_TEMPLATE) from the 68 dlib landmarks. */
 export function fivePoints(landmarks: Point[]): Point[] {
   const [right, left] = eyeCentres(landmarks);
@@ -188,8 +207,32 @@ export function alignedChip(
   return resample(image, fitSimilarity(template, fivePoints(landmarks)), size, 0);
 }
 
-/** An axis-aligned square of the image resampled to size×size, grey outside the image. */
-export function extractSquare(image: RgbImage, square: Square, size: number): Float32Array {
+/**
+ * A square of the image turned by `angle` radians about its centre (clockwise on screen, since image y
+ * points down; 0 or absent: axis-aligned). x, y, side describe the square before it is turned.
+ */
+export interface OrientedSquare extends Square {
+  angle?: number;
+}
+
+/** The transform from the pixels of a size×size patch to the image, for an (oriented) square. */
+export function squareTransform(square: OrientedSquare, size: number): ChipTransform {
   const scale = square.side / size;
-  return resample(image, { a: scale, b: 0, tx: square.x, ty: square.y }, size, 127.5);
+  const angle = square.angle ?? 0;
+  const a = scale * Math.cos(angle);
+  const b = scale * Math.sin(angle);
+  const half = size / 2;
+  const cx = square.x + square.side / 2;
+  const cy = square.y + square.side / 2;
+  return { a, b, tx: cx - (a - b) * half, ty: cy - (a + b) * half };
+}
+
+/** Chip point (u, v) → image point. */
+export function applyTransform(t: ChipTransform, [u, v]: Point): Point {
+  return [t.a * u - t.b * v + t.tx, t.b * u + t.a * v + t.ty];
+}
+
+/** A square of the image (turned when it has an angle) resampled to size×size, grey outside the image. */
+export function extractSquare(image: RgbImage, square: OrientedSquare, size: number): Float32Array {
+  return resample(image, squareTransform(square, size), size, 127.5);
 }

@@ -15,6 +15,8 @@ import {
   type MobileFaceNetOptions,
 } from './mobilefacenet-onnx.ts';
 import { initTfjsWasm } from './tfjs-wasm.ts';
+import type { DescriptorNormLimits } from './face-plausibility.ts';
+import { findFaces, type FoundFaces, type FrontEndOptions } from './upright-faces.ts';
 
 // The implementations of the candidate pipelines listed in pipeline-catalog.ts. A pipeline turns the
 // pixels of one image into faces with L2-normalised descriptors; it runs inside a worker thread only.
@@ -51,6 +53,8 @@ function imageTensor(tf: typeof tfTypes, image: RgbImage): tfTypes.Tensor4D {
 interface Descriptor {
   chip(image: RgbImage, landmarks: Point[]): Float32Array;
   describe(chips: Float32Array[]): Promise<Float32Array[]>;
+  /** Where the raw descriptor's length tells faces from the rest (see face-plausibility.ts). */
+  normLimits?: DescriptorNormLimits;
 }
 
 /** How a face is turned into a descriptor once a detector has boxed it. */
@@ -68,12 +72,35 @@ async function dlibDescriptor(tf: typeof tfTypes, alignment: ChipAlignment): Pro
   };
 }
 
+/**
+ * How long MobileFaceNet's raw descriptors are: real faces of the dev set (upright and turned) 2.65–4.34,
+ * CelebA dev faces median 3.5 (5th percentile 2.6); the same faces seen sideways or upside down, hands, a
+ * mug, a logo 1.2–2.6. Faces the landmarks fit closely (keypoint gap ≤ 0.35, pass gap ≤ 0.1) are kept
+ * down to 1.4: dark sunglasses and caps shorten the descriptor of real faces to 1.5–2.0.
+ */
+const MFN_NORM_LIMITS: DescriptorNormLimits = {
+  min: 2.0,
+  minWhenConsistent: 1.4,
+  consistent: { maxKeypointGap: 0.35, maxPassGap: 0.1 },
+  weak: 2.6,
+  uprightPreference: 0.5,
+};
+
 /** The MobileFaceNet ONNX descriptor (512-d) on 112×112 chips aligned to the ArcFace template. */
 async function mobileFaceNetDescriptor(options: MobileFaceNetOptions): Promise<Descriptor> {
   const net = await loadMobileFaceNet(options);
   return {
     chip: (image, landmarks) => alignedChip(image, landmarks, ARCFACE_TEMPLATE, MFN_CHIP_SIZE),
     describe: (chips) => net.describe(chips),
+    // The mirror variant adds two descriptors of the same face: about twice the length.
+    normLimits: options.withMirror
+      ? {
+          ...MFN_NORM_LIMITS,
+          min: 2 * MFN_NORM_LIMITS.min,
+          minWhenConsistent: 2 * MFN_NORM_LIMITS.minWhenConsistent,
+          weak: 2 * MFN_NORM_LIMITS.weak,
+        }
+      : MFN_NORM_LIMITS,
   };
 }
 
@@ -128,41 +155,100 @@ async function describeFaces(
   });
 }
 
+interface BlazeFaceSetup {
+  makeDescriptor: (tf: typeof tfTypes) => Promise<Descriptor>;
+  refineLandmarks: boolean;
+  /**
+   * Side of the first landmark region / the BlazeFace box: on photos cropped tight around the face a
+   * little more context than face-api's SSD framing (1.3×) helps (dev set: 1.5–1.7 give the same results
+   * after the refinement pass; 1.3 loses 2.5 points of rank-1).
+   */
+  firstRegionScale: number;
+}
+
+const BLAZEFACE_SETUPS = {
+  'blazeface-mfn512': {
+    makeDescriptor: () => mobileFaceNetDescriptor({ withMirror: false }),
+    refineLandmarks: true,
+    firstRegionScale: 1.5,
+  },
+  'blazeface-mfn512-flip': {
+    makeDescriptor: () => mobileFaceNetDescriptor({ withMirror: true }),
+    refineLandmarks: true,
+    firstRegionScale: 1.5,
+  },
+  'blazeface-dlib': {
+    makeDescriptor: (tf) => dlibDescriptor(tf, 'five-point'),
+    refineLandmarks: true,
+    firstRegionScale: 1.5,
+  },
+  'blazeface-dlib-1pass': {
+    makeDescriptor: (tf) => dlibDescriptor(tf, 'five-point'),
+    refineLandmarks: false,
+    firstRegionScale: 1.3,
+  },
+  'blazeface-dlib-facebox': {
+    makeDescriptor: (tf) => dlibDescriptor(tf, 'faceapi-box'),
+    refineLandmarks: true,
+    firstRegionScale: 1.5,
+  },
+} satisfies Partial<Record<PipelineName, BlazeFaceSetup>>;
+
+export type BlazeFacePipelineName = keyof typeof BLAZEFACE_SETUPS;
+
+export interface BlazeFaceFrontEnd {
+  /** Every candidate with its checks, and the accepted faces with raw descriptors (see upright-faces.ts). */
+  find(image: RgbImage, minFace: number, options?: { turnedPass?: boolean }): Promise<FoundFaces>;
+  warmUp(): Promise<void>;
+}
+
 /**
- * BlazeFace finds the faces (tiled for small ones); face-api's 68-point landmark net and dlib ResNet
- * describe them. The first landmark region is the BlazeFace box enlarged 1.5× and moved up by 14 % of its
- * height: face-api's SSD boxes, which the landmark net was trained on, measured 1.3× taller and 14 % higher
- * on face-api's demo photos, and on photos cropped tight around the face a little more context helps
- * (dev set: 1.5–1.7 give the same results after the refinement pass; 1.3 loses 2.5 points of rank-1).
+ * BlazeFace finds the faces (tiled for small ones; turned by quarter turns when needed); face-api's
+ * 68-point landmark net places the landmarks on an upright view of each; implausible detections are
+ * dropped (face-plausibility.ts); the descriptor network describes the rest. Exported for the benchmarks,
+ * which need the rejected candidates too.
  */
-async function loadBlazeface(
-  makeDescriptor: (tf: typeof tfTypes) => Promise<Descriptor>,
-  options: DescribeOptions,
-  firstRegionScale: number,
-): Promise<FacePipeline> {
+export async function loadBlazeFaceFrontEnd(name: BlazeFacePipelineName): Promise<BlazeFaceFrontEnd> {
+  const setup: BlazeFaceSetup = BLAZEFACE_SETUPS[name];
   const tf = await initTfjsWasm();
   await loadFaceApiNets(['landmarks']);
   const detector = await BlazeFaceDetector.load();
-  const descriptor = await makeDescriptor(tf);
+  const descriptor = await setup.makeDescriptor(tf);
+  const frontEnd: FrontEndOptions = {
+    refineLandmarks: setup.refineLandmarks,
+    firstRegionScale: setup.firstRegionScale,
+    minScore: BLAZEFACE_MIN_SCORE,
+    describe: (image, marks) => descriptor.describe(marks.map((m) => descriptor.chip(image, m))),
+    normLimits: descriptor.normLimits,
+  };
   return {
-    async analyze(image, minFace) {
-      const regions = detectionRegions(image.width, image.height, minFace);
-      const detections = await detector.detect(image, regions, BLAZEFACE_MIN_SCORE);
-      const located = detections.map((det): Located => {
-        const side = firstRegionScale * Math.max(det.width, det.height);
-        const cx = det.x + det.width / 2;
-        const cy = det.y + det.height / 2 - 0.14 * det.height;
-        const region = { x: cx - side / 2, y: cy - side / 2, side };
-        return { box: clipBox(det.x, det.y, det.width, det.height, image), score: det.score, region };
-      });
-      return describeFaces(tf, image, located, descriptor, options);
-    },
+    find: (image, minFace, options) => findFaces(tf, detector, image, minFace, { ...frontEnd, ...options }),
     async warmUp() {
       const blank = { data: new Uint8Array(256 * 256 * 3).fill(128), width: 256, height: 256 };
       await detector.detect(blank, detectionRegions(256, 256, 256), BLAZEFACE_MIN_SCORE);
-      const [marks] = await landmarks68(tf, blank, [{ x: 0, y: 0, side: 256 }]);
+      await detector.detectTurned(blank, [1], BLAZEFACE_MIN_SCORE);
+      const [marks] = await landmarks68(tf, blank, [{ x: 0, y: 0, side: 256, angle: 0.1 }]);
       await descriptor.describe([descriptor.chip(blank, marks!)]);
     },
+  };
+}
+
+async function loadBlazeface(name: BlazeFacePipelineName): Promise<FacePipeline> {
+  const frontEnd = await loadBlazeFaceFrontEnd(name);
+  return {
+    async analyze(image, minFace) {
+      const { faces } = await frontEnd.find(image, minFace);
+      return faces.map(({ box, detection, marks, descriptor }) => {
+        const [rightEye, leftEye] = eyeCentres(marks);
+        return {
+          box,
+          score: detection.score,
+          quality: faceQuality(detection.score, box, rightEye, leftEye, marks[30]!),
+          descriptor: l2Normalise(new Float32Array(descriptor)),
+        };
+      });
+    },
+    warmUp: () => frontEnd.warmUp(),
   };
 }
 
@@ -291,13 +377,11 @@ async function loadHumanFaceres(): Promise<FacePipeline> {
 }
 
 const LOADERS: Record<PipelineName, () => Promise<FacePipeline>> = {
-  'blazeface-mfn512': () => loadBlazeface(() => mobileFaceNetDescriptor({ withMirror: false }), REFINED, 1.5),
-  'blazeface-mfn512-flip': () =>
-    loadBlazeface(() => mobileFaceNetDescriptor({ withMirror: true }), REFINED, 1.5),
-  'blazeface-dlib': () => loadBlazeface((tf) => dlibDescriptor(tf, 'five-point'), REFINED, 1.5),
-  'blazeface-dlib-1pass': () =>
-    loadBlazeface((tf) => dlibDescriptor(tf, 'five-point'), { refineLandmarks: false }, 1.3),
-  'blazeface-dlib-facebox': () => loadBlazeface((tf) => dlibDescriptor(tf, 'faceapi-box'), REFINED, 1.5),
+  'blazeface-mfn512': () => loadBlazeface('blazeface-mfn512'),
+  'blazeface-mfn512-flip': () => loadBlazeface('blazeface-mfn512-flip'),
+  'blazeface-dlib': () => loadBlazeface('blazeface-dlib'),
+  'blazeface-dlib-1pass': () => loadBlazeface('blazeface-dlib-1pass'),
+  'blazeface-dlib-facebox': () => loadBlazeface('blazeface-dlib-facebox'),
   'ssd-dlib': loadSsdDlibFivePoint,
   'faceapi-ssd-dlib': () => loadFaceApiChain('ssd'),
   'faceapi-tiny-dlib': () => loadFaceApiChain('tiny'),

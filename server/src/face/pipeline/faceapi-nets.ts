@@ -3,8 +3,8 @@ import path from 'node:path';
 import type * as tfTypes from '@tensorflow/tfjs';
 import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type { RgbImage } from '../image-decode.ts';
-import type { Point, Square } from './blazeface-detector.ts';
-import { extractSquare } from './face-chip.ts';
+import type { Point } from './blazeface-detector.ts';
+import { applyTransform, extractSquare, type OrientedSquare, squareTransform } from './face-chip.ts';
 import { initTfjsWasm } from './tfjs-wasm.ts';
 
 // face-api's networks, used stage by stage so they can be combined with another detector.
@@ -72,20 +72,24 @@ async function rowsOf(
 
 /**
  * The 68 dlib landmarks of the face inside each square region, in image pixels. Each region is resampled
- * straight to the network's 112×112 input (grey outside the image), so no padding step is needed and the
- * points map back with one scale and offset.
+ * straight to the network's 112×112 input (grey outside the image; turned upright when the region has an
+ * angle, since the net only places points well on upright faces), and the points map back through the
+ * same transform.
  */
-export function landmarks68(tf: typeof tfTypes, image: RgbImage, regions: Square[]): Promise<Point[][]> {
+export function landmarks68(
+  tf: typeof tfTypes,
+  image: RgbImage,
+  regions: OrientedSquare[],
+): Promise<Point[][]> {
   return inBatches(regions, async (batch) => {
     const crops = batch.map((region) => extractSquare(image, region, 112));
     const rows = await rowsOf(tf, crops, 112, (t) => faceapi.nets.faceLandmark68Net.forward(t));
     // Each row holds x0, y0, x1, y1, … relative to the (square, unpadded) input.
     return rows.map((row, i) => {
-      const { x, y, side } = batch[i]!;
-      return Array.from({ length: 68 }, (_, k): Point => [
-        x + row[2 * k]! * side,
-        y + row[2 * k + 1]! * side,
-      ]);
+      const t = squareTransform(batch[i]!, 112);
+      return Array.from({ length: 68 }, (_, k) =>
+        applyTransform(t, [row[2 * k]! * 112, row[2 * k + 1]! * 112]),
+      );
     });
   });
 }

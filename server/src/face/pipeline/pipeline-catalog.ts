@@ -18,14 +18,14 @@ export interface PipelineInfo {
 
 export const PIPELINE_CATALOG = {
   'blazeface-mfn512': {
-    modelId: 'blazeface+mfn512-arcface5pt@1',
+    modelId: 'blazeface+mfn512-arcface5pt@2',
     dimensions: 512,
-    matchThreshold: 0.6,
+    matchThreshold: 0.58,
     description:
       'BlazeFace (tiled) → face-api 68 landmarks, 2 passes → ArcFace 5-point 112×112 chip → MobileFaceNet 512-d (ONNX)',
   },
   'blazeface-mfn512-flip': {
-    modelId: 'blazeface+mfn512-arcface5pt-flip@1',
+    modelId: 'blazeface+mfn512-arcface5pt-flip@2',
     dimensions: 512,
     matchThreshold: 0.66,
     description: 'as blazeface-mfn512, descriptor of the chip plus that of its mirror image',

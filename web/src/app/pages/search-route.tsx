@@ -1,7 +1,15 @@
+import { useParams } from 'react-router';
 import { ExtractorCard } from '../../features/data-extractor/extractor-card.tsx';
-import { SearchPage } from '../../features/search/search-page.tsx';
+import { StoredSearchPage } from '../../features/search/stored-search-page.tsx';
 
-/** /search: the search page with the AI data extractor card in its results view. */
-export function SearchRoute() {
-  return <SearchPage renderExtractorCard={(search) => <ExtractorCard {...search} />} />;
+/** /search/results/{searchHash}: a search's results with the AI data extractor card. */
+export function SearchResultsRoute() {
+  const { searchHash = '' } = useParams();
+  return (
+    <StoredSearchPage
+      key={searchHash}
+      searchHash={searchHash}
+      renderExtractorCard={(search) => <ExtractorCard {...search} />}
+    />
+  );
 }

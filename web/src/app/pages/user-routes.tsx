@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { ContactForm } from '../../features/support/contact-form.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { formatDay } from '@osint/contract/dates';
 
 const PLAN_LABELS: Record<string, string> = {
   TRIAL: 'Trial',
@@ -8,8 +9,6 @@ const PLAN_LABELS: Record<string, string> = {
   ONE_TIME_PAYMENT: 'Fixed Period',
   VIRTUAL: 'Fixed Period',
 };
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
 
 /** The signed-in start page: where to go next and the state of the organization's plan. */
 export function HomeRoute() {
@@ -49,7 +48,7 @@ export function HomeRoute() {
               {PLAN_LABELS[plan.planType]}
             </span>
             <p>
-              Active until <strong>{dateFormat.format(new Date(plan.endDate))}</strong> · {plan.seatLimit}{' '}
+              Active until <strong>{formatDay(plan.endDate)}</strong> · {plan.seatLimit}{' '}
               {plan.seatLimit === 1 ? 'seat' : 'seats'}
             </p>
           </>

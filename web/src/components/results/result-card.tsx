@@ -1,9 +1,8 @@
 import type { SearchResult } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
-import { matchBand, matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
+import { matchBand, matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
 import { hostOf, samePhotoLabel, type ResultGroup } from './result-grouping.ts';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+import { formatDate } from '@osint/contract/dates';
 
 /** What a result entry can do, shared by the search page (remove) and saved results (select). */
 export interface ResultActions<T extends SearchResult> {
@@ -11,6 +10,8 @@ export interface ResultActions<T extends SearchResult> {
   restricted: boolean;
   onRestricted: () => void;
   onRemove?: ((result: T) => void) | undefined;
+  /** Opens the result in the viewer (the thumbnail becomes a button). */
+  onOpen?: ((result: T) => void) | undefined;
   selection?: { isSelected: (id: number) => boolean; toggle: (id: number) => void } | undefined;
 }
 
@@ -27,7 +28,7 @@ export function ResultThumbnail({ src, alt }: { src: string; alt: string }) {
   return (
     <img
       className="result-thumb"
-      src={broken ? PLACEHOLDER : src}
+      src={broken || !src ? PLACEHOLDER : src}
       alt={alt}
       loading="lazy"
       onError={() => setBroken(true)}
@@ -35,11 +36,45 @@ export function ResultThumbnail({ src, alt }: { src: string; alt: string }) {
   );
 }
 
-function placeOf(result: SearchResult): string {
+/**
+ * The matched face's box drawn over its image. The SVG spans the same box as the image and maps the
+ * image's pixels onto it the way `object-fit: contain` does (xMidYMid meet), so the rectangle sits on the
+ * face whatever size the image is shown at.
+ */
+export function FaceBoxOverlay({ result }: { result: SearchResult }) {
+  const { faceBox, imageSize } = result;
+  if (!faceBox || !imageSize) return null;
+  return (
+    <svg
+      className="face-box-overlay"
+      viewBox={`0 0 ${imageSize.width} ${imageSize.height}`}
+      preserveAspectRatio="xMidYMid meet"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <rect
+        className="face-box-overlay__box"
+        x={faceBox.x}
+        y={faceBox.y}
+        width={faceBox.width}
+        height={faceBox.height}
+        vectorEffect="non-scaling-stroke"
+      />
+    </svg>
+  );
+}
+
+export function placeOf(result: SearchResult): string {
   return hostOf(result.sourceUrl) ?? (result.sourceTitle || 'the web');
 }
 
-function SourceLinks<T extends SearchResult>({ result, actions }: { result: T; actions: ResultActions<T> }) {
+export function SourceLinks<T extends SearchResult>({
+  result,
+  actions,
+}: {
+  result: T;
+  actions: ResultActions<T>;
+}) {
   const place = placeOf(result);
   const links: { label: string; href: string | null }[] = [
     { label: 'Image', href: result.imageUrl },
@@ -77,7 +112,10 @@ function SourceLinks<T extends SearchResult>({ result, actions }: { result: T; a
   );
 }
 
-/** The page's title and host (the host alone for restricted users, whose URLs are withheld). */
+/**
+ * The page's title (two lines, then the whole title as a tooltip) and host (the host alone for restricted
+ * users, whose URLs are withheld).
+ */
 function SourceLine({ result }: { result: SearchResult }) {
   const host = hostOf(result.sourceUrl);
   return (
@@ -88,7 +126,7 @@ function SourceLine({ result }: { result: SearchResult }) {
   );
 }
 
-function ResultFacts({ result }: { result: SearchResult }) {
+export function ResultFacts({ result }: { result: SearchResult }) {
   return (
     <dl className="result-facts">
       <div className="result-facts__match">
@@ -99,14 +137,14 @@ function ResultFacts({ result }: { result: SearchResult }) {
             title={matchScoreDetail(result.similarity)}
           >
             {matchBandLabel(result.similarity)}{' '}
-            <span className="result-score__value">({result.similarity.toFixed(2)})</span>
+            <span className="result-score__value">({similarityFigure(result.similarity)})</span>
           </span>
         </dd>
       </div>
       <div>
         <dt>First indexed</dt>
         <dd>
-          <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
+          <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
         </dd>
       </div>
     </dl>
@@ -154,7 +192,22 @@ export function ResultCard<T extends SearchResult>({
   return (
     <article className="result-card" aria-label={`Result from ${place}`}>
       <div className="result-card__media">
-        <ResultThumbnail src={result.thumbnailUrl} alt={`Face found on ${place}`} />
+        {actions.onOpen ? (
+          <button
+            type="button"
+            className="result-card__open"
+            onClick={() => actions.onOpen!(result)}
+            aria-label={`View result from ${place}`}
+          >
+            <ResultThumbnail src={result.thumbnailUrl} alt="" />
+            <FaceBoxOverlay result={result} />
+          </button>
+        ) : (
+          <>
+            <ResultThumbnail src={result.thumbnailUrl} alt={`Face found on ${place}`} />
+            <FaceBoxOverlay result={result} />
+          </>
+        )}
         <ItemControls result={result} actions={actions} />
       </div>
       <div className="result-card__body">
@@ -180,7 +233,22 @@ export function ResultGroupCard<T extends SearchResult>({
   return (
     <article className="result-card result-card--group" aria-label={label}>
       <div className="result-card__media">
-        <ResultThumbnail src={group.displayedThumbnail} alt={`Face found on ${placeOf(best)}`} />
+        {actions.onOpen ? (
+          <button
+            type="button"
+            className="result-card__open"
+            onClick={() => actions.onOpen!(best)}
+            aria-label={`View result from ${placeOf(best)}`}
+          >
+            <ResultThumbnail src={group.displayedThumbnail} alt="" />
+            <FaceBoxOverlay result={best} />
+          </button>
+        ) : (
+          <>
+            <ResultThumbnail src={group.displayedThumbnail} alt={`Face found on ${placeOf(best)}`} />
+            <FaceBoxOverlay result={best} />
+          </>
+        )}
         <span className="result-card__badge">{label}</span>
       </div>
       <ul className="result-group__items">

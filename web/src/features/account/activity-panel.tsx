@@ -1,9 +1,10 @@
-import { AUDIT_AREAS, auditActionLabel, type AuditEntryView } from '@osint/contract/audit';
+import { AUDIT_AREAS, auditActionLabel, auditDetailText, type AuditEntryView } from '@osint/contract/audit';
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ACTIVITY_PAGE_SIZE, useOrganizationActivity } from './account-api.ts';
+import { formatDateTime } from '@osint/contract/dates';
 
 const AREA_OPTIONS = [
   { value: '', label: 'All activity' },
@@ -12,22 +13,13 @@ const AREA_OPTIONS = [
     .map(([value, label]) => ({ value, label })),
 ];
 
-const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-
 /** A short, human description of what an entry's detail says (never more than the log holds). */
 export function describeEntry(entry: AuditEntryView): string {
   const d = entry.detail;
-  const email = typeof d.email === 'string' ? d.email : undefined;
-  switch (entry.action) {
-    case 'search.performed':
-      return `${String(d.results ?? 0)} results · ${d.type === 'SOCIAL_MEDIA_SEARCH' ? 'social media' : 'standard'} search`;
-    case 'user.login_failed':
-      return `${email ?? ''}${d.reason ? ` · ${String(d.reason).replace(/_/g, ' ')}` : ''}`;
-    case 'admin.billing_plan.created':
-      return `${String(d.planType ?? '')} · ${String(d.seatLimit ?? '')} seats`;
-    default:
-      return email ?? '';
+  if (entry.action === 'search.performed') {
+    return `${String(d.results ?? 0)} results · ${d.type === 'SOCIAL_MEDIA_SEARCH' ? 'social media' : 'standard'} search`;
   }
+  return auditDetailText(d);
 }
 
 /** The owner's view of the organization's audit log (spec: owners see their organization's log). */
@@ -81,7 +73,7 @@ export function ActivityPanel() {
             {activity.data.entries.map((entry) => (
               <li key={entry.id} className="account-activity__item">
                 <time dateTime={entry.at} className="account-activity__time">
-                  {timeFormat.format(new Date(entry.at))}
+                  {formatDateTime(entry.at)}
                 </time>
                 <span className="account-activity__what">
                   <strong>{auditActionLabel(entry.action)}</strong>

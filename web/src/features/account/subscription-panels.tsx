@@ -1,15 +1,9 @@
+import { formatDay } from '@osint/contract/dates';
 import { PLAN_TYPE_LABELS, formatUsd, monthsLabel } from '@osint/contract/pricing';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { daysLeft, type PlanFacts, type SubscriptionStatus, type SubscriptionView } from './subscription.ts';
-
-export const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-});
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 const STATUS_BADGES: Record<SubscriptionStatus, { label: string; tone: string }> = {
   ACTIVE: { label: 'Active', tone: 'success' },
@@ -39,7 +33,7 @@ function PlanFactsList({ plan, usedSeats }: { plan: PlanFacts; usedSeats: number
       <div className="account-fact">
         <dt>Period</dt>
         <dd>
-          {formatDate(plan.startDate)} – {formatDate(plan.endDate)}
+          {formatDay(plan.startDate)} – {formatDay(plan.endDate)}
         </dd>
       </div>
       <div className="account-fact">
@@ -63,7 +57,7 @@ export function FreeTrialPanel({ plan, usedSeats }: { plan: PlanFacts; usedSeats
           </h2>
           <p className="account-panel__lead">
             {left === 0 ? 'Your trial ends today' : `${left} ${left === 1 ? 'day' : 'days'} left`} · ends on{' '}
-            {formatDate(plan.endDate)}
+            {formatDay(plan.endDate)}
           </p>
         </div>
         <span className="badge badge--info">{PLAN_TYPE_LABELS.TRIAL}</span>
@@ -71,7 +65,7 @@ export function FreeTrialPanel({ plan, usedSeats }: { plan: PlanFacts; usedSeats
       <dl className="account-facts">
         <div className="account-fact">
           <dt>Started</dt>
-          <dd>{formatDate(plan.startDate)}</dd>
+          <dd>{formatDay(plan.startDate)}</dd>
         </div>
         <SeatsFact used={usedSeats} limit={plan.seatLimit} />
       </dl>
@@ -81,7 +75,7 @@ export function FreeTrialPanel({ plan, usedSeats }: { plan: PlanFacts; usedSeats
       </p>
       <div className="account-actions">
         <Link className="btn btn-primary" to="/pricing">
-          UPGRADE NOW
+          Upgrade now
         </Link>
       </div>
     </section>
@@ -123,7 +117,7 @@ export function SubscriptionPanel({
             My Subscription
           </h2>
           {view.status === 'PAYMENT_CONFIRMED' && view.plan && (
-            <p className="account-panel__lead">Your plan starts on {formatDate(view.plan.startDate)}.</p>
+            <p className="account-panel__lead">Your plan starts on {formatDay(view.plan.startDate)}.</p>
           )}
         </div>
         <div className="account-badges">
@@ -142,7 +136,7 @@ export function SubscriptionPanel({
           <div className="account-fact">
             <dt>Period</dt>
             <dd>
-              {formatDate(view.order.startDate)} – {formatDate(view.order.endDate)}
+              {formatDay(view.order.startDate)} – {formatDay(view.order.endDate)}
             </dd>
           </div>
           <div className="account-fact">
@@ -169,7 +163,7 @@ export function SubscriptionPanel({
       {view.status === 'EXPIRED' && (
         <p className="account-note">
           {view.plan
-            ? `Your plan ended on ${formatDate(view.plan.endDate)}. Search is unavailable to your users until you renew.`
+            ? `Your plan ended on ${formatDay(view.plan.endDate)}. Search is unavailable to your users until you renew.`
             : 'Your organization has no plan in force. Search is unavailable to your users until you renew.'}
         </p>
       )}

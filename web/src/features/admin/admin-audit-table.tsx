@@ -1,13 +1,11 @@
-import { auditActionLabel, type AuditEntryView } from '@osint/contract/audit';
+import {
+  auditActionLabel,
+  auditDetailText,
+  auditTargetLabel,
+  type AuditEntryView,
+} from '@osint/contract/audit';
 import { Link } from 'react-router';
 import { When } from './admin-ui.tsx';
-
-/** The entry's detail as short "key: value" pairs (the log holds no photos, only what is shown here). */
-function detailText(entry: AuditEntryView): string {
-  return Object.entries(entry.detail)
-    .map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`)
-    .join(' · ');
-}
 
 function targetLink(target: string | null) {
   if (!target) return <span className="admin-muted">—</span>;
@@ -18,7 +16,7 @@ function targetLink(target: string | null) {
         User #{user[1]}
       </Link>
     );
-  return <span className="admin-code">{target}</span>;
+  return <span title={target}>{auditTargetLabel(target)}</span>;
 }
 
 export function AuditTable({ entries, caption }: { entries: AuditEntryView[]; caption: string }) {
@@ -66,7 +64,7 @@ export function AuditTable({ entries, caption }: { entries: AuditEntryView[]; ca
               </td>
               <td data-label="Target">{targetLink(entry.target)}</td>
               <td data-label="Detail" className="admin-audit-detail admin-break">
-                {detailText(entry) || <span className="admin-muted">—</span>}
+                {auditDetailText(entry.detail) || <span className="admin-muted">—</span>}
               </td>
               <td data-label="IP" className="admin-code">
                 {entry.ip ?? '—'}

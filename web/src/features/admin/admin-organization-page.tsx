@@ -1,3 +1,4 @@
+import { formatDate } from '@osint/contract/dates';
 import {
   LAW_ENFORCEMENT_MESSAGES,
   LAW_ENFORCEMENT_NOTE_MAX_LENGTH,
@@ -61,7 +62,7 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
         eyebrow="Organization"
         title={<span id="admin-organization-title">{organization.name}</span>}
         back={BACK}
-        lead={`${typeLabel} · registered ${new Date(organization.createdAt).toLocaleDateString('en-GB', { dateStyle: 'medium' })}`}
+        lead={`${typeLabel} · registered ${formatDate(organization.createdAt)}`}
         actions={
           <>
             <Link

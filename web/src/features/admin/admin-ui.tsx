@@ -4,19 +4,15 @@ import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-
-const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 
 /** A day in the table; the exact time one hover away. Empty values show a dash. */
 export function When({ iso, withTime = false }: { iso: string | null | undefined; withTime?: boolean }) {
   if (!iso) return <span className="admin-muted">—</span>;
   const date = new Date(iso);
   return (
-    <time dateTime={iso} title={dateTime.format(date)}>
-      {(withTime ? dateTime : dateOnly).format(date)}
+    <time dateTime={iso} title={formatDateTime(date)}>
+      {withTime ? formatDateTime(date) : formatDate(date)}
     </time>
   );
 }

@@ -11,6 +11,7 @@ import { Modal } from '../../components/modal.tsx';
 import { TextInput } from '../../components/text-field.tsx';
 import { api, ApiError } from '../../lib/api-client.ts';
 import './admin.css';
+import { formatDate, formatDateTime } from '@osint/contract/dates';
 
 const PAGE_SIZE = 25;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -36,14 +37,12 @@ const STATUS_BADGES: Record<UserStatus, { label: string; tone: string }> = {
 };
 
 // The day fits the column; the exact time is one hover away.
-const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
 function DateCell({ iso }: { iso: string }) {
   const date = new Date(iso);
   return (
-    <time dateTime={iso} title={dateTime.format(date)}>
-      {dateOnly.format(date)}
+    <time dateTime={iso} title={formatDateTime(date)}>
+      {formatDate(date)}
     </time>
   );
 }

@@ -1,3 +1,4 @@
+import { formatDateTime, formatDay } from '@osint/contract/dates';
 import { saveFile } from '../../lib/save-file.ts';
 import { formatUsd, monthsLabel, type OrderStatus } from '@osint/contract/pricing';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,8 +15,6 @@ import {
   fetchInvoice,
   fetchOrder,
   fetchOrders,
-  formatDate,
-  formatDateTime,
   markPaid,
   ORDERS_KEY,
   PAGE_SIZE,
@@ -110,7 +109,7 @@ function ConfirmPaid({
       <p>
         Confirm only once the bank transfer has arrived. The order completes and a Fixed Period plan with{' '}
         {order.seatLimit} {order.seatLimit === 1 ? 'seat' : 'seats'} for {monthsLabel(order.months)} starts on{' '}
-        {formatDate(order.startDate)} (or today, if that day has passed).
+        {formatDay(order.startDate)} (or today, if that day has passed).
       </p>
     </Modal>
   );
@@ -230,7 +229,7 @@ export function AdminOrdersPage() {
                     </td>
                     <td>{order.paymentMethod === 'CARD' ? 'Card' : 'Bank transfer'}</td>
                     <td className="billing-admin-nowrap">
-                      {formatDate(order.startDate)} – {formatDate(order.endDate)}
+                      {formatDay(order.startDate)} – {formatDay(order.endDate)}
                     </td>
                     <td>{order.seatLimit}</td>
                     <td className="billing-admin-num billing-admin-nowrap">
@@ -370,7 +369,7 @@ export function AdminOrderPage() {
           <dl className="billing-admin-facts">
             <dt>Period</dt>
             <dd>
-              {formatDate(o.startDate)} – {formatDate(o.endDate)} ({monthsLabel(o.months)})
+              {formatDay(o.startDate)} – {formatDay(o.endDate)} ({monthsLabel(o.months)})
             </dd>
             <dt>Plan</dt>
             <dd>{o.planKind === 'MONTHLY' ? 'Monthly subscription' : 'Fixed period'}</dd>
@@ -417,7 +416,7 @@ export function AdminOrderPage() {
           {o.plan ? (
             <p>
               {o.plan.planType === 'SUBSCRIPTION' ? 'Subscription' : 'Fixed Period'}, {o.plan.seatLimit}{' '}
-              seats, {formatDate(o.plan.startDate)} – {formatDate(o.plan.endDate)}
+              seats, {formatDay(o.plan.startDate)} – {formatDay(o.plan.endDate)}
             </p>
           ) : (
             <p className="billing-admin-muted">No plan yet: it is created when the order is paid.</p>

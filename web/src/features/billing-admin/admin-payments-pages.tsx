@@ -1,3 +1,4 @@
+import { formatDateTime } from '@osint/contract/dates';
 import { formatUsd } from '@osint/contract/pricing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,7 +10,6 @@ import { ApiError } from '../../lib/api-client.ts';
 import {
   fetchPayment,
   fetchPayments,
-  formatDateTime,
   PAGE_SIZE,
   PAYMENTS_KEY,
   type AdminPayment,
@@ -29,6 +29,12 @@ function amountOf(payment: AdminPayment): string {
 }
 
 function OutcomeBadge({ payment }: { payment: AdminPayment }) {
+  if (payment.outcome === 'FAILED')
+    return (
+      <span className="badge badge--danger" title={payment.note ?? undefined}>
+        Failed: review
+      </span>
+    );
   return payment.outcome === 'PROCESSED' ? (
     <span className="badge badge--success">Processed</span>
   ) : (

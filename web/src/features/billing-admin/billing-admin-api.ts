@@ -26,7 +26,7 @@ export interface AdminPayment {
   eventId: string | null;
   eventType: string;
   live: boolean;
-  outcome: 'PROCESSED' | 'IGNORED';
+  outcome: 'PROCESSED' | 'IGNORED' | 'FAILED';
   note: string | null;
   organization: { id: number; name: string } | null;
   orderId: number | null;
@@ -70,10 +70,3 @@ export function fetchPayments(filter: { source: '' | 'FASTSPRING' | 'BANK_TRANSF
 }
 
 export const fetchPayment = (id: number) => api<AdminPaymentDetail>(`/admin/payments/${id}`);
-
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
-
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
-/** Plan and order days are calendar days (UTC). */
-export const formatDate = (isoDay: string) => dateOnly.format(new Date(`${isoDay.slice(0, 10)}T00:00:00Z`));

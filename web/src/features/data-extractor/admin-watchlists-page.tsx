@@ -15,8 +15,8 @@ import { TextInput } from '../../components/text-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { deleteWatchlist, EXTRACTOR_KEYS, fetchWatchlists, importWatchlist } from './data-extractor-api.ts';
 import './data-extractor.css';
+import { formatDateTime } from '@osint/contract/dates';
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const namePattern = new RegExp(WATCHLIST_NAME_PATTERN);
 const FORMAT_LABELS = { ftm: 'FollowTheMoney JSON lines', csv: 'Simple CSV' } as const;
 const count = new Intl.NumberFormat('en-GB');
@@ -114,7 +114,7 @@ export function AdminWatchlistsPage() {
                     <td data-label="Sanctions">{count.format(list.sanctionsCount)}</td>
                     <td data-label="Criminal">{count.format(list.criminalCount)}</td>
                     <td data-label="Imported">
-                      <time dateTime={list.importedAt}>{dateTime.format(new Date(list.importedAt))}</time>
+                      <time dateTime={list.importedAt}>{formatDateTime(list.importedAt)}</time>
                       <span className="extractor-table__by">{list.importedBy ?? 'command line or demo'}</span>
                     </td>
                     <td>

@@ -1,4 +1,4 @@
-import { matchBandLabel, matchScoreDetail } from '@osint/contract/match-score';
+import { matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
 import type {
   ExtractedResult,
   ExtractionFlag,
@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { ResultThumbnail } from '../../components/results/result-card.tsx';
 import { fetchConnections, type ExtractorContext } from './data-extractor-api.ts';
+import { formatDate } from '@osint/contract/dates';
 
 export const FLAG_LABELS: Record<ExtractionFlag, string> = {
   politician: 'Politician',
@@ -27,7 +28,6 @@ const SOURCE_LABELS: Record<FlagEvidence['source'], string> = {
   page: 'Page',
   llm: 'AI reading',
 };
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
 function hostOf(url: string | null): string | null {
   if (!url) return null;
@@ -261,10 +261,10 @@ export function ExtractedResultCard({
         <p className="extractor-result__meta">
           {result.sourceTitle && <span>{result.sourceTitle}</span>}
           <span title={matchScoreDetail(result.similarity)}>
-            {matchBandLabel(result.similarity)} ({result.similarity.toFixed(2)})
+            {matchBandLabel(result.similarity)} ({similarityFigure(result.similarity)})
           </span>
           <span>
-            crawled <time dateTime={result.crawledAt}>{dateFormat.format(new Date(result.crawledAt))}</time>
+            crawled <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
           </span>
         </p>
         <Evidence result={result} />

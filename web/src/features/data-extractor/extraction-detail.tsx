@@ -453,7 +453,7 @@ function DetailView({
       {details.hasMore && (
         <div ref={sentinel} className="extractor-section__more">
           <Button variant="secondary" loading={details.loading} onClick={details.loadMore}>
-            SHOW MORE
+            Show more results
           </Button>
         </div>
       )}

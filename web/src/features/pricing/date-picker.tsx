@@ -1,4 +1,5 @@
-import { addDays, daysInMonth, formatDay, localIsoDate } from '@osint/contract/pricing';
+import { formatDay } from '@osint/contract/dates';
+import { addDays, daysInMonth, localIsoDate } from '@osint/contract/pricing';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];

@@ -1,7 +1,7 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   BILLING_MESSAGES,
   BUYER_LABELS,
-  formatDay,
   formatUsd,
   monthsLabel,
   transferTitle,

@@ -1,10 +1,10 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   ADDITIONAL_USER_PRICE_USD,
   BASE_PRICE_USD,
   BILLING_MESSAGES,
   CHECKOUT_DEBOUNCE_MS,
   computePrice,
-  formatDay,
   formatUsd,
   localIsoDate,
   MAX_MONTHS,

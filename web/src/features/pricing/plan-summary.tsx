@@ -1,6 +1,6 @@
+import { formatDay } from '@osint/contract/dates';
 import {
   BILLING_MESSAGES,
-  formatDay,
   formatUsd,
   monthsLabel,
   PLAN_TYPE_LABELS,

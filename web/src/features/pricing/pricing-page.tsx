@@ -1,5 +1,6 @@
 import { TRIAL_DAYS } from '@osint/contract/constants';
-import { ADDITIONAL_USER_PRICE_USD, BASE_PRICE_USD, formatDay } from '@osint/contract/pricing';
+import { formatDay } from '@osint/contract/dates';
+import { ADDITIONAL_USER_PRICE_USD, BASE_PRICE_USD } from '@osint/contract/pricing';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';

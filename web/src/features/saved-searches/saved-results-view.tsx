@@ -14,8 +14,7 @@ import { useSession } from '../../lib/session.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { ReportModal } from '../../components/report-modal.tsx';
 import { deleteSavedResults, fetchSavedResults, generateReport } from './saved-searches-api.ts';
-
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDateTime } from '@osint/contract/dates';
 
 /** Saved Results (spec 001 §2): sort, grouping (on by default), selection, delete, GENERATE REPORT. */
 export function SavedResultsView({ hash }: { hash: string }) {
@@ -140,7 +139,7 @@ export function SavedResultsView({ hash }: { hash: string }) {
           {saved.description && <p className="saved-item__description">{saved.description}</p>}
           <p className="saved-item__meta">
             {SEARCH_TYPE_LABELS[saved.type]} · saved{' '}
-            <time dateTime={saved.createdAt}>{dateTime.format(new Date(saved.createdAt))}</time> ·{' '}
+            <time dateTime={saved.createdAt}>{formatDateTime(saved.createdAt)}</time> ·{' '}
             {saved.numberOfResults} {saved.numberOfResults === 1 ? 'result' : 'results'}
           </p>
         </div>

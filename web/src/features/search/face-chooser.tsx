@@ -1,4 +1,9 @@
-import { type DetectedFace, POSSIBLE_MINOR_MESSAGE, tooSmallFacesMessage } from '@osint/contract/search';
+import {
+  type DetectedFace,
+  type FaceBox,
+  POSSIBLE_MINOR_MESSAGE,
+  tooSmallFacesMessage,
+} from '@osint/contract/search';
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { SmallFaceMark } from './small-face-mark.tsx';
@@ -8,6 +13,10 @@ interface FaceChooserProps {
   initiallySelected: string[];
   smallFaceCount: number;
   smallFaceSizes: number[];
+  /** Boxes of the faces too small to search, in the order of smallFaceSizes. */
+  smallFaceBoxes: FaceBox[];
+  /** The uploaded photo (an object URL), shown with a numbered box on every face. */
+  photoUrl?: string | undefined;
   minFaceSize: number;
   reliableFaceSize: number;
   /** The organization is verified law enforcement: faces that may belong to minors may be chosen. */
@@ -32,6 +41,8 @@ export function FaceChooser({
   initiallySelected,
   smallFaceCount,
   smallFaceSizes,
+  smallFaceBoxes,
+  photoUrl,
   minFaceSize,
   reliableFaceSize,
   minorsSearchable,
@@ -102,6 +113,15 @@ export function FaceChooser({
             ×
           </button>
         </div>
+        {photoUrl && (
+          <ChooserPhoto
+            url={photoUrl}
+            faces={faces}
+            selected={selected}
+            smallFaceBoxes={smallFaceBoxes}
+            smallFaceSizes={smallFaceSizes}
+          />
+        )}
         <ul className="face-chooser__grid">
           {faces.map((face, index) => {
             const isSelected = selected.includes(face.hash);
@@ -121,6 +141,9 @@ export function FaceChooser({
                   onClick={() => toggle(face.hash)}
                 >
                   <img src={`data:image/jpeg;base64,${face.base64}`} alt="" />
+                  <span className="face-option__number" aria-hidden="true">
+                    {index + 1}
+                  </span>
                   <span className="face-option__check" aria-hidden="true">
                     ✓
                   </span>
@@ -164,5 +187,90 @@ export function FaceChooser({
       </div>
     </div>,
     document.body,
+  );
+}
+
+/**
+ * The uploaded photo with a numbered box on each face offered (the numbers of the crops below) and a grey
+ * box with its size on each face too small to search. The SVG maps the photo's pixels onto the shown
+ * photo (the browser shows it turned upright as its EXIF says, like the boxes the server measured).
+ */
+function ChooserPhoto({
+  url,
+  faces,
+  selected,
+  smallFaceBoxes,
+  smallFaceSizes,
+}: {
+  url: string;
+  faces: DetectedFace[];
+  selected: string[];
+  smallFaceBoxes: FaceBox[];
+  smallFaceSizes: number[];
+}) {
+  const [size, setSize] = useState<{ width: number; height: number }>();
+  const [broken, setBroken] = useState(false);
+  // A format the browser cannot show (TIFF): the crops alone have to do.
+  if (broken) return null;
+  // Labels stay readable whatever the photo's size: about 1/28 of its longer side.
+  const unit = size ? Math.max(size.width, size.height) / 28 : 0;
+  return (
+    <figure className="chooser-photo">
+      <div className="chooser-photo__frame">
+        <img
+          className="chooser-photo__image"
+          src={url}
+          alt="Your photo, with the faces found in it numbered"
+          onLoad={(event) =>
+            setSize({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })
+          }
+          onError={() => setBroken(true)}
+        />
+        {size && (
+          <svg
+            className="chooser-photo__boxes"
+            viewBox={`0 0 ${size.width} ${size.height}`}
+            preserveAspectRatio="xMidYMid meet"
+            aria-hidden="true"
+          >
+            {smallFaceBoxes.map((box, i) => (
+              <g key={`small-${i}`} className="chooser-photo__small" data-size={smallFaceSizes[i]}>
+                <rect
+                  x={box.x}
+                  y={box.y}
+                  width={box.width}
+                  height={box.height}
+                  vectorEffect="non-scaling-stroke"
+                />
+                <text x={box.x + box.width / 2} y={box.y + box.height + unit * 0.8} fontSize={unit * 0.6}>
+                  {smallFaceSizes[i]} px
+                </text>
+              </g>
+            ))}
+            {faces.map((face, i) => {
+              const { x, y, width, height } = face.box;
+              const isSelected = selected.includes(face.hash);
+              return (
+                <g
+                  key={face.hash}
+                  className={`chooser-photo__face${isSelected ? ' chooser-photo__face--selected' : ''}`}
+                  data-face={i + 1}
+                >
+                  <rect x={x} y={y} width={width} height={height} vectorEffect="non-scaling-stroke" />
+                  <circle cx={x} cy={y} r={unit * 0.6} />
+                  <text x={x} y={y} fontSize={unit * 0.75} dy="0.35em">
+                    {i + 1}
+                  </text>
+                </g>
+              );
+            })}
+          </svg>
+        )}
+      </div>
+      <figcaption className="chooser-photo__caption">
+        {faces.length} {faces.length === 1 ? 'face' : 'faces'} to choose from, numbered as below
+        {smallFaceBoxes.length > 0 ? `; grey: too small to search` : ''}.
+      </figcaption>
+    </figure>
   );
 }

@@ -1,12 +1,47 @@
-import type { SearchResponse, SearchType, UploadImageResponse } from '@osint/contract/search';
-import { api } from '../../lib/api-client.ts';
+import type {
+  SearchHistoryResponse,
+  SearchResponse,
+  SearchType,
+  StoredSearchResponse,
+  UploadImageResponse,
+} from '@osint/contract/search';
+import { api, apiFile } from '../../lib/api-client.ts';
 
 export function uploadImage(base64: string): Promise<UploadImageResponse> {
   return api<UploadImageResponse>('/upload-image', { method: 'POST', body: { img: base64 } });
 }
 
-export function runSearch(faces: string[], type: SearchType): Promise<SearchResponse> {
-  return api<SearchResponse>('/search', { method: 'POST', body: { faces, type } });
+/** `image`: the chosen face's crop from the upload answer, kept with the search for its history. */
+export function runSearch(faces: string[], type: SearchType, image?: string): Promise<SearchResponse> {
+  return api<SearchResponse>('/search', { method: 'POST', body: { faces, type, image } });
+}
+
+export function fetchSearch(searchHash: string): Promise<StoredSearchResponse> {
+  return api<StoredSearchResponse>(`/search/${encodeURIComponent(searchHash)}`);
+}
+
+export function fetchSearchHistory(pageNumber: number, pageSize: number): Promise<SearchHistoryResponse> {
+  return api<SearchHistoryResponse>('/search/history', { query: { pageNumber, pageSize } });
+}
+
+export function deleteSearch(searchHash: string): Promise<unknown> {
+  return api(`/search/${encodeURIComponent(searchHash)}`, { method: 'DELETE' });
+}
+
+/** The same PDF as a saved search's report, of every result still shown. */
+export function generateSearchReport(searchHash: string) {
+  return apiFile('/search/generate-report', 'search-report.pdf', { method: 'POST', body: { searchHash } });
+}
+
+/** A stored image (the searched face) as base64 without a data: prefix, as saving and extracting send it. */
+export async function imageAsBase64(url: string): Promise<string> {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`Image download failed with ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 export function removeRecords(searchHash: string, recordHashes: string[]): Promise<unknown> {

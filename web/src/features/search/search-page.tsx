@@ -2,28 +2,26 @@ import {
   MAX_UPLOAD_BYTES,
   POSSIBLE_MINOR_MESSAGE,
   SEARCH_MESSAGES,
+  searchResultsPath,
   tooSmallFacesMessage,
   type DetectedFace,
-  type SearchResponse,
-  type SearchResult,
+  type FaceBox,
   type SearchType,
 } from '@osint/contract/search';
-import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
-import type { ResultSort } from '../../components/results/result-grouping.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { fileToBase64 } from '../../lib/file-data.ts';
 import { useSession } from '../../lib/session.tsx';
 import { FaceChooser, isSearchableFace } from './face-chooser.tsx';
 import { PhotoTipsModal } from './photo-tips-modal.tsx';
 import { downloadImage, runSearch, uploadImage } from './search-api.ts';
-import { SearchResults } from './search-results.tsx';
 import { UploadArea } from './upload-area.tsx';
 import './search.css';
 
-type Phase = 'idle' | 'detecting' | 'ready' | 'choosing' | 'searching' | 'results';
+type Phase = 'idle' | 'detecting' | 'ready' | 'choosing' | 'searching';
 
 interface State {
   phase: Phase;
@@ -32,6 +30,7 @@ interface State {
   selected: string[];
   smallFaceCount: number;
   smallFaceSizes: number[];
+  smallFaceBoxes: FaceBox[];
   minFaceSize: number;
   reliableFaceSize: number;
   /** The organization is verified law enforcement: faces that may belong to minors may be searched. */
@@ -39,10 +38,6 @@ interface State {
   /** A search asked for before a face was chosen (a click while detecting, or /search/{imageUrl}). */
   requestedType?: SearchType | undefined;
   type?: SearchType | undefined;
-  response?: SearchResponse | undefined;
-  results: SearchResult[];
-  sort: ResultSort;
-  grouping: boolean;
 }
 
 type Action =
@@ -53,6 +48,7 @@ type Action =
       faces: DetectedFace[];
       smallFaceCount: number;
       smallFaceSizes: number[];
+      smallFaceBoxes: FaceBox[];
       minFaceSize: number;
       reliableFaceSize: number;
       minorsSearchable: boolean;
@@ -62,10 +58,7 @@ type Action =
   | { type: 'chosen'; hashes: string[] }
   | { type: 'request'; searchType: SearchType }
   | { type: 'searching'; searchType: SearchType }
-  | { type: 'results'; response: SearchResponse }
-  | { type: 'remove'; id: number }
-  | { type: 'sort'; sort: ResultSort }
-  | { type: 'grouping'; grouping: boolean };
+  | { type: 'search-failed' };
 
 const initialState: State = {
   phase: 'idle',
@@ -73,12 +66,10 @@ const initialState: State = {
   selected: [],
   smallFaceCount: 0,
   smallFaceSizes: [],
+  smallFaceBoxes: [],
   minFaceSize: 64,
   reliableFaceSize: 128,
   minorsSearchable: false,
-  results: [],
-  sort: 'default',
-  grouping: false,
 };
 
 function reducer(state: State, action: Action): State {
@@ -103,6 +94,7 @@ function reducer(state: State, action: Action): State {
         selected: one ? [action.faces[0]!.hash] : [],
         smallFaceCount: action.smallFaceCount,
         smallFaceSizes: action.smallFaceSizes,
+        smallFaceBoxes: action.smallFaceBoxes,
         minFaceSize: action.minFaceSize,
         reliableFaceSize: action.reliableFaceSize,
         minorsSearchable: action.minorsSearchable,
@@ -118,20 +110,9 @@ function reducer(state: State, action: Action): State {
       return { ...state, requestedType: action.searchType };
     case 'searching':
       return { ...state, phase: 'searching', requestedType: undefined, type: action.searchType };
-    case 'results':
-      return {
-        ...state,
-        phase: 'results',
-        response: action.response,
-        results: action.response.results,
-        sort: 'default',
-      };
-    case 'remove':
-      return { ...state, results: state.results.filter((r) => r.id !== action.id) };
-    case 'sort':
-      return { ...state, sort: action.sort };
-    case 'grouping':
-      return { ...state, grouping: action.grouping };
+    case 'search-failed':
+      // The photo and its faces stay: the user can retry, or pick another face.
+      return { ...state, phase: 'ready', requestedType: undefined, type: undefined };
   }
 }
 
@@ -141,16 +122,11 @@ function isAcceptedFile(file: File): boolean {
   );
 }
 
-export interface SearchPageProps {
-  /**
-   * Slot for the AI data extractor card of the results view. The data-extractor feature renders it
-   * (the app composes the two); until then nothing is shown here.
-   */
-  renderExtractorCard?: ((search: { searchHash: string; image: string }) => ReactNode) | undefined;
-}
-
-/** The image search page (spec 001 §2): upload, choose a face, search, work with the results. */
-export function SearchPage({ renderExtractorCard }: SearchPageProps) {
+/**
+ * The image search page (spec 001 §2): upload, choose a face, search. The results live at the search's
+ * own address (/search/results/{searchHash}), so reload, Back and a shared link reopen them.
+ */
+export function SearchPage() {
   const { session, refresh } = useSession();
   const { showBanner, hideBanner } = useBanner();
   const navigate = useNavigate();
@@ -177,32 +153,39 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
   );
 
   const search = useCallback(
-    async (hashes: string[], searchType: SearchType) => {
+    async (hashes: string[], searchType: SearchType, faceImage: string | undefined) => {
       const run = generation.current;
       hideBanner();
       dispatch({ type: 'searching', searchType });
       try {
-        const response = await runSearch(hashes, searchType);
-        if (run === generation.current) dispatch({ type: 'results', response });
+        const response = await runSearch(hashes, searchType, faceImage);
+        if (run === generation.current) navigate(searchResultsPath(response.searchHash));
       } catch (error) {
         if (run !== generation.current) return;
         console.error('Search failed', error);
         if (error instanceof ApiError && error.message === POSSIBLE_MINOR_MESSAGE) {
-          fail(POSSIBLE_MINOR_MESSAGE);
+          // The photo stays, so that another face of it can be chosen.
+          showBanner({ message: POSSIBLE_MINOR_MESSAGE, type: 'danger' });
+          dispatch({ type: 'search-failed' });
           return;
         }
         if (error instanceof ApiError && error.status === 403) void refresh();
-        fail(SEARCH_MESSAGES.searchFailure);
+        showBanner({
+          message: SEARCH_MESSAGES.searchFailure,
+          type: 'danger',
+          ...(error instanceof ApiError && error.status === 400 ? { additionalMessage: error.message } : {}),
+        });
+        dispatch({ type: 'search-failed' });
       }
     },
-    [fail, hideBanner, refresh],
+    [showBanner, hideBanner, refresh, navigate],
   );
 
   const detect = useCallback(
     async (file: File, requestedType?: SearchType) => {
       hideBanner();
       if (!isAcceptedFile(file)) {
-        fail(SEARCH_MESSAGES.detectFailure, 'Please upload a JPG, PNG, BMP or TIFF photo.');
+        fail(SEARCH_MESSAGES.unsupportedFile);
         return;
       }
       if (file.size > MAX_UPLOAD_BYTES) {
@@ -235,7 +218,8 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           void refresh();
           fail(SEARCH_MESSAGES.detectFailure);
         } else if (error instanceof ApiError && error.status === 400) {
-          fail(SEARCH_MESSAGES.detectFailure, error.message);
+          // The server says what is wrong with the file (not an image, too many pixels, damaged).
+          fail(error.message);
         } else fail(SEARCH_MESSAGES.detectFailure);
       }
     },
@@ -245,9 +229,9 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
   // A face chosen while a search waits for one (auto-search, or a click during detection) runs it.
   useEffect(() => {
     if (state.phase === 'ready' && state.requestedType && state.selected.length > 0) {
-      void search(state.selected, state.requestedType);
+      void search(state.selected, state.requestedType, faceImageOf(state.faces, state.selected));
     }
-  }, [state.phase, state.requestedType, state.selected, search]);
+  }, [state.phase, state.requestedType, state.selected, state.faces, search]);
 
   // /search/{imageUrl}: download the image and search it at once. The address is then replaced by
   // /search (a reload must not search again), which changes imageUrl: the download carries on.
@@ -280,39 +264,13 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
 
   const selectedFaces = state.faces.filter((f) => state.selected.includes(f.hash));
   const requestSearch = (searchType: SearchType) => {
-    if (state.phase === 'ready' && state.selected.length > 0) void search(state.selected, searchType);
+    if (state.phase === 'ready' && state.selected.length > 0)
+      void search(state.selected, searchType, faceImageOf(state.faces, state.selected));
     else if (state.phase === 'ready' && state.faces.length > 1) {
       dispatch({ type: 'request', searchType });
       dispatch({ type: 'choose' });
     } else dispatch({ type: 'request', searchType });
   };
-
-  if (state.phase === 'results' && state.response && state.type) {
-    return (
-      <SearchResults
-        response={state.response}
-        results={state.results}
-        searchType={state.type}
-        image={selectedFaces[0]?.base64 ?? ''}
-        sort={state.sort}
-        grouping={state.grouping}
-        restricted={user.restricted}
-        onSort={(sort) => dispatch({ type: 'sort', sort })}
-        onGrouping={(grouping) => dispatch({ type: 'grouping', grouping })}
-        onRemoved={(id) => dispatch({ type: 'remove', id })}
-        onNewSearch={() => {
-          hideBanner();
-          reset();
-        }}
-        extractorCard={
-          renderExtractorCard?.({
-            searchHash: state.response.searchHash,
-            image: selectedFaces[0]?.base64 ?? '',
-          }) ?? null
-        }
-      />
-    );
-  }
 
   const busy = state.phase === 'detecting' || state.phase === 'searching';
   return (
@@ -322,6 +280,9 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
         <p className="page__lead">
           Upload a photo with a face. We find the faces in it, you choose yours, and we search the public
           pages we have indexed for the same person.
+        </p>
+        <p className="search-page__history">
+          <Link to="/search/history">Search history</Link>: reopen your organization’s earlier searches.
         </p>
       </header>
       <div className="card search-upload">
@@ -382,6 +343,8 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
           initiallySelected={state.selected}
           smallFaceCount={state.smallFaceCount}
           smallFaceSizes={state.smallFaceSizes}
+          smallFaceBoxes={state.smallFaceBoxes}
+          photoUrl={state.preview?.url}
           minFaceSize={state.minFaceSize}
           reliableFaceSize={state.reliableFaceSize}
           minorsSearchable={state.minorsSearchable}
@@ -391,6 +354,11 @@ export function SearchPage({ renderExtractorCard }: SearchPageProps) {
       )}
     </section>
   );
+}
+
+/** The searched face kept with the search: the first chosen face's crop. */
+function faceImageOf(faces: DetectedFace[], selected: string[]): string | undefined {
+  return faces.find((face) => selected.includes(face.hash))?.base64;
 }
 
 /** Spec 001 §4: owners without a plan renew it; other users ask their account owner. */

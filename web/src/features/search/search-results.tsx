@@ -1,28 +1,34 @@
 import {
+  SEARCH_MESSAGES,
   SEARCH_TYPE_LABELS,
   type SearchResponse,
   type SearchResult,
   type SearchType,
 } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { sortResults, type ResultSort } from '../../components/results/result-grouping.ts';
 import { ResultsEmpty } from '../../components/results/results-empty.tsx';
 import { ResultsGrid } from '../../components/results/results-grid.tsx';
 import { ResultsToolbar } from '../../components/results/results-toolbar.tsx';
+import { ResultViewer } from '../../components/results/result-viewer.tsx';
 import { RemovalInfoModal } from '../../components/removal-info-modal.tsx';
+import { ReportModal } from '../../components/report-modal.tsx';
 import { PREFERENCE_KEYS, readFlag, writeFlag } from '../../lib/preferences.ts';
 import { SaveSearchModal } from './save-search-modal.tsx';
-import { removeRecords } from './search-api.ts';
+import { generateSearchReport, removeRecords } from './search-api.ts';
 
 interface SearchResultsProps {
   response: SearchResponse;
   /** The results still shown (removed ones are gone), in the server's order. */
   results: SearchResult[];
   searchType: SearchType;
-  /** The searched face (base64 JPEG), saved with the search. */
+  /** The searched face (base64 JPEG), sent when the search is saved or extracted; '' until loaded. */
   image: string;
+  /** URL of the searched face, shown in the header (null: the search was run without it). */
+  imageUrl: string | null;
   sort: ResultSort;
   grouping: boolean;
   restricted: boolean;
@@ -39,6 +45,7 @@ export function SearchResults({
   results,
   searchType,
   image,
+  imageUrl,
   sort,
   grouping,
   restricted,
@@ -51,6 +58,8 @@ export function SearchResults({
   const [restrictedOpen, setRestrictedOpen] = useState(false);
   const [pendingRemoval, setPendingRemoval] = useState<SearchResult>();
   const [saveOpen, setSaveOpen] = useState(false);
+  const [reportOpen, setReportOpen] = useState(false);
+  const [viewing, setViewing] = useState<number>();
   const sorted = sortResults(results, sort);
   const count = results.length;
 
@@ -70,13 +79,7 @@ export function SearchResults({
     <section className="container page search-results" aria-labelledby="results-title">
       <header className="search-results__header">
         <div className="search-results__title-row">
-          {image && (
-            <img
-              className="search-results__face"
-              src={`data:image/jpeg;base64,${image}`}
-              alt="Searched face"
-            />
-          )}
+          {imageUrl && <img className="search-results__face" src={imageUrl} alt="Searched face" />}
           <h1 className="page__title" id="results-title">
             Results
           </h1>
@@ -91,10 +94,22 @@ export function SearchResults({
           </p>
         </div>
         <div className="search-results__actions">
+          <Link className="btn btn-secondary" to="/search/history">
+            Search history
+          </Link>
           <Button variant="secondary" onClick={onNewSearch}>
             New search
           </Button>
-          {count > 0 && <Button onClick={() => setSaveOpen(true)}>Save result</Button>}
+          {count > 0 && (
+            <Button variant="secondary" onClick={() => setReportOpen(true)}>
+              Generate report
+            </Button>
+          )}
+          {count > 0 && (
+            <Button onClick={() => setSaveOpen(true)} disabled={!image}>
+              Save result
+            </Button>
+          )}
         </div>
       </header>
       {count > 0 && (
@@ -110,6 +125,7 @@ export function SearchResults({
           restricted={restricted}
           onRestricted={() => setRestrictedOpen(true)}
           onRemove={askRemove}
+          onOpen={(result) => setViewing(sorted.findIndex((r) => r.id === result.id))}
         />
       ) : (
         <ResultsEmpty>
@@ -129,6 +145,23 @@ export function SearchResults({
             remove(pendingRemoval);
             setPendingRemoval(undefined);
           }}
+        />
+      )}
+      {viewing !== undefined && viewing >= 0 && (
+        <ResultViewer
+          results={sorted}
+          index={Math.min(viewing, sorted.length - 1)}
+          actions={{ restricted, onRestricted: () => setRestrictedOpen(true) }}
+          onIndex={setViewing}
+          onClose={() => setViewing(undefined)}
+        />
+      )}
+      {reportOpen && (
+        <ReportModal
+          count={count}
+          generate={() => generateSearchReport(response.searchHash)}
+          failure={{ message: SEARCH_MESSAGES.reportFailure, hint: SEARCH_MESSAGES.reportFailureHint }}
+          onClose={() => setReportOpen(false)}
         />
       )}
       {saveOpen && (

@@ -1,0 +1,162 @@
+import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken, newSecureToken } from '../../src/lib/secure-token.ts';
+import { MAX_VERIFICATION_LINKS } from '../../src/services/account.service.ts';
+import {
+  createUser,
+  findUserByEmail,
+  FIXTURE_PASSWORD,
+  login,
+  registrationBody,
+  waitForMails,
+} from '../support/fixtures.ts';
+import { linkIn } from '../support/outbox.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+
+// One-time links of an account (reset password, set password, e-mail confirmation): what ends them.
+
+const RESET_MAIL = /reset your password/i;
+
+describe(`tokens (${TEST_DATABASE_KIND})`, () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const resetPassword = (token: string, newPassword: string) =>
+    t.request({ method: 'POST', url: '/api/user/reset-password', payload: { token, newPassword } });
+  const setPassword = (token: string, newPassword: string) =>
+    t.request({ method: 'POST', url: '/api/user/set-password', payload: { token, newPassword } });
+
+  async function resetTokenFor(email: string): Promise<string> {
+    const response = await t.request({ method: 'POST', url: '/api/user/request-reset', payload: { email } });
+    expect(response.statusCode).toBe(200);
+    const [message] = await waitForMails(t, email, RESET_MAIL, 1);
+    return new URL(linkIn(message!, `${t.config.publicUrl}/reset-password?token=`)).searchParams.get(
+      'token',
+    )!;
+  }
+
+  /** A set-password link stored for the user the way the product stores it (only its hash). */
+  async function setPasswordTokenFor(userId: number): Promise<string> {
+    const token = newSecureToken();
+    await t.db
+      .insertInto('user_tokens')
+      .values({
+        user_id: userId,
+        purpose: 'SET_PASSWORD',
+        token_hash: hashToken(token),
+        expires_at: new Date(Date.now() + 72 * 3_600_000),
+      })
+      .execute();
+    return token;
+  }
+
+  it('item 11: changing the password ends every outstanding reset and set-password link', async () => {
+    const email = 'changer@tokens.example.org';
+    const user = await createUser(t, { email });
+    const resetToken = await resetTokenFor(email);
+    const setToken = await setPasswordTokenFor(user.id);
+
+    const cookie = await login(t, email);
+    const changed = await t.request({
+      method: 'POST',
+      url: '/api/user/change-password',
+      cookie,
+      payload: { currentPassword: FIXTURE_PASSWORD, newPassword: 'Changed.Pass2' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+
+    for (const answer of [
+      await resetPassword(resetToken, 'Attacker.Pass3'),
+      await setPassword(setToken, 'Attacker.Pass3'),
+    ]) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toBe(PASSWORD_FLOW_MESSAGES.invalidToken);
+    }
+    const signIn = await t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail: email, password: 'Changed.Pass2' },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  it('item 11: a password set through one link ends the other outstanding links', async () => {
+    const email = 'resetter@tokens.example.org';
+    const user = await createUser(t, { email });
+    const setToken = await setPasswordTokenFor(user.id);
+    const resetToken = await resetTokenFor(email);
+    expect((await resetPassword(resetToken, 'Reset.Pass2')).statusCode).toBe(200);
+    const stale = await setPassword(setToken, 'Attacker.Pass3');
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().message).toBe(PASSWORD_FLOW_MESSAGES.invalidToken);
+  });
+
+  const CONFIRM_MAIL = /confirm your e-mail address/i;
+  const register = (mail: string) =>
+    t.request({ method: 'POST', url: '/api/user/register', payload: registrationBody(mail) });
+  const resend = (mail: string) =>
+    t.request({ method: 'POST', url: '/api/user/resend-verification', payload: { mail } });
+  const verificationTokens = async (userId: number) =>
+    (
+      await t.db
+        .selectFrom('user_tokens')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('purpose', '=', 'VERIFY_EMAIL')
+        .execute()
+    ).length;
+
+  it('resend-verification cannot keep someone else’s unconfirmed registration alive forever', async () => {
+    const mail = 'squatted@tokens.example.org';
+    expect((await register(mail)).statusCode).toBe(201);
+    const user = (await findUserByEmail(t, mail))!;
+    for (let i = 0; i < 6; i++) {
+      const answer = await resend(mail);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toBe('{}');
+    }
+    expect(await verificationTokens(user.id)).toBe(MAX_VERIFICATION_LINKS);
+    await waitForMails(t, mail, CONFIRM_MAIL, MAX_VERIFICATION_LINKS);
+  });
+
+  it('the owner of a squatted address releases it from the confirmation link and registers at once', async () => {
+    const mail = 'owner-of-address@tokens.example.org';
+    expect((await register(mail)).statusCode).toBe(201);
+    const squatter = (await findUserByEmail(t, mail))!;
+    const [message] = await waitForMails(t, mail, CONFIRM_MAIL, 1);
+    const token = linkIn(message!, `${t.config.publicUrl}/release-email/`).split('/').pop()!;
+
+    const released = await t.request({ method: 'POST', url: `/api/user/release/${token}` });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(await findUserByEmail(t, mail)).toBeUndefined();
+    expect(
+      await t.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('id', '=', squatter.organization_id)
+        .execute(),
+    ).toHaveLength(0);
+    // Used once: the link is gone with the registration.
+    expect((await t.request({ method: 'POST', url: `/api/user/release/${token}` })).statusCode).toBe(400);
+
+    expect((await register(mail)).statusCode).toBe(201);
+    const own = (await findUserByEmail(t, mail))!;
+    expect(own.id).not.toBe(squatter.id);
+    expect(own.status).toBe('EMAIL_UNVERIFIED');
+  });
+
+  it('a confirmed registration cannot be released', async () => {
+    const mail = 'confirmed@tokens.example.org';
+    expect((await register(mail)).statusCode).toBe(201);
+    const [message] = await waitForMails(t, mail, CONFIRM_MAIL, 1);
+    const token = linkIn(message!, `${t.config.publicUrl}/verify-email/`).split('/').pop()!;
+    expect((await t.request({ method: 'POST', url: `/api/user/validate/${token}` })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/api/user/release/${token}` })).statusCode).toBe(400);
+    expect((await findUserByEmail(t, mail))!.status).toBe('PENDING_APPROVAL');
+  });
+});

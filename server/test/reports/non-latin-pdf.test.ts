@@ -1,0 +1,193 @@
+import { spawnSync } from 'node:child_process';
+import { loadConfig } from '../../src/config.ts';
+import { renderExtractionReport, type ExtractionReportData } from '../../src/reports/extraction-report.ts';
+import { renderProformaInvoice, type InvoiceOrder } from '../../src/reports/invoice-pdf.ts';
+import {
+  renderSavedSearchReport,
+  type SavedSearchReportData,
+} from '../../src/reports/saved-search-report.ts';
+import { describe, expect, it } from 'vitest';
+
+// Issue 14 item 14: "Владимир Иванов שלום" printed "???????? ?????? ????" in the extraction report and an
+// invoice buyer "… 日本 שלום" printed mojibake. Each PDF is generated with names in Latin, Cyrillic, Greek,
+// Hebrew, Arabic, CJK and Devanagari and read back with pdftotext: the names must come back as written.
+// pdftotext prints right-to-left runs in reading (logical) order between U+202B and U+202C marks, which the
+// comparison leaves out.
+
+const NAMES = {
+  cyrillicHebrew: 'Владимир Иванов שלום',
+  hebrew: 'שלום עולם',
+  // Without the ligature of "الله": pdftotext spells a ligature glyph's letters backwards in right-to-left text.
+  arabic: 'محمد حسن',
+  greek: 'Γιώργος Παπαδόπουλος',
+  devanagari: 'राम कुमार',
+  chineseJapanese: '山田太郎 さくら',
+  korean: '김민준',
+  latin: 'Jane Doe',
+};
+
+function pdfText(pdf: Buffer): string {
+  const result = spawnSync('/usr/bin/pdftotext', ['-', '-'], { input: pdf });
+  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
+  return result.stdout
+    .toString('utf8')
+    .replace(/[\u202a-\u202e]/g, '')
+    .replace(/\s+/g, ' ');
+}
+
+/** The embedded fonts' names without their subset prefix ("ABCDEF+NotoSans-Bold" → "NotoSans-Bold"). */
+function embeddedFonts(pdf: Buffer): string[] {
+  const result = spawnSync('/usr/bin/pdffonts', ['-'], { input: pdf });
+  if (result.status !== 0) throw new Error(`pdffonts failed: ${result.stderr.toString()}`);
+  return result.stdout
+    .toString('utf8')
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split(/\s+/)[0]!.replace(/^[A-Z]{6}\+/, ''))
+    .filter(Boolean);
+}
+
+function extraction(names: string[]): ExtractionReportData {
+  return {
+    organizationName: 'Harbour Police Department',
+    preparedBy: 'analyst@harbour.test',
+    generatedAt: new Date('2026-03-01T10:00:00Z'),
+    restricted: false,
+    extraction: {
+      name: `Extraction ${names[0]}`,
+      description: `Who is ${names[0]}?`,
+      createdAt: new Date('2026-02-28T10:00:00Z'),
+      image: null,
+      resultCount: names.length,
+      bestName: names[0] ?? null,
+    },
+    names: names.map((name) => ({
+      name,
+      linkCount: 1,
+      politicianCount: 0,
+      sanctionsCount: 0,
+      criminalCount: 0,
+      seenWithCount: 0,
+      evidence: [],
+      seenWith: [],
+    })),
+    results: names.map((name) => ({
+      personName: name,
+      personDesc: `${name} at a press conference`,
+      politician: false,
+      sanctions: false,
+      criminal: false,
+      similarity: 0.72,
+      crawledAt: new Date('2026-01-15T00:00:00Z'),
+      sourceTitle: `News about ${name}`,
+      sourceUrl: 'https://news.example/article',
+      imageUrl: 'https://news.example/photo.jpg',
+      thumbnail: null,
+      face: null,
+      seenWith: [],
+    })),
+    wikipedia: null,
+  };
+}
+
+function savedSearch(titles: string[]): SavedSearchReportData {
+  return {
+    organizationName: 'Harbour Police Department',
+    preparedBy: 'analyst@harbour.test',
+    generatedAt: new Date('2026-03-01T10:00:00Z'),
+    savedSearch: {
+      saved: true,
+      name: titles[0]!,
+      description: '',
+      type: 'OSINT',
+      createdAt: new Date('2026-02-28T10:00:00Z'),
+      image: Buffer.alloc(0),
+      resultCount: titles.length,
+    },
+    restricted: false,
+    results: titles.map((sourceTitle) => ({
+      similarity: 0.7,
+      crawledAt: new Date('2026-01-15T00:00:00Z'),
+      sourceTitle,
+      imageUrl: 'https://news.example/photo.jpg',
+      sourceUrl: 'https://news.example/article',
+      thumbnail: null,
+      face: null,
+    })),
+  };
+}
+
+function invoice(buyerName: string): InvoiceOrder {
+  return {
+    orderNumber: 'ORD-1',
+    invoiceNumber: 'PF-2026-0001',
+    issuedAt: new Date('2026-03-01T10:00:00Z'),
+    startDate: '2026-03-01',
+    endDate: '2026-04-01',
+    months: 1,
+    seats: 1,
+    basePrice: 1000,
+    additionalUserFee: 0,
+    amount: 1000,
+    currency: 'USD',
+    buyer: {
+      name: buyerName,
+      street: 'רחוב הרצל 1',
+      cityPostcode: '100-0001',
+      city: '東京',
+      country: 'Japan',
+    },
+  };
+}
+
+describe('non-Latin text in PDFs (issue 14 item 14)', () => {
+  it('the extraction report prints names in every script as written', async () => {
+    const pdf = await renderExtractionReport(extraction(Object.values(NAMES)));
+    const text = pdfText(pdf);
+    for (const name of Object.values(NAMES)) expect(text).toContain(name);
+    expect(text).not.toContain('????');
+  });
+
+  it('the saved-search report prints page titles and its name in every script as written', async () => {
+    const pdf = await renderSavedSearchReport(savedSearch(Object.values(NAMES)));
+    const text = pdfText(pdf);
+    for (const name of Object.values(NAMES)) expect(text).toContain(name);
+  });
+
+  it('the proforma invoice prints a buyer "… 日本 שלום" and a Hebrew street as written', async () => {
+    const pdf = await renderProformaInvoice(invoice('Tokyo Trading 日本 שלום'), loadConfig({}).billing);
+    const text = pdfText(pdf);
+    expect(text).toContain('Tokyo Trading 日本 שלום');
+    expect(text).toContain('רחוב הרצל 1');
+    expect(text).toContain('東京');
+  });
+
+  it('right-to-left text is laid out from the right: the first word of "שלום עולם" is drawn right of the second', async () => {
+    const pdf = await renderExtractionReport(extraction([NAMES.hebrew]));
+    // -bbox gives each word with its position on the page, its letters in drawing order (left to right).
+    const result = spawnSync('/usr/bin/pdftotext', ['-bbox', '-', '-'], { input: pdf });
+    const words = [
+      ...result.stdout.toString('utf8').matchAll(/<word xMin="([\d.]+)"[^>]*>([^<]*)<\/word>/g),
+    ].map((match) => ({ x: Number(match[1]), word: match[2]! }));
+    const drawn = (word: string) => [...word].reverse().join('');
+    const first = words.find((w) => w.word === drawn('שלום'));
+    const second = words.find((w) => w.word === drawn('עולם'));
+    expect(first && second).toBeTruthy();
+    expect(first!.x).toBeGreaterThan(second!.x);
+  });
+
+  it('each run gets its own font: a Latin-only report embeds Noto Sans alone, a CJK name adds a small subset', async () => {
+    const latinPdf = await renderExtractionReport(extraction([NAMES.latin]));
+    expect(new Set(embeddedFonts(latinPdf))).toEqual(new Set(['NotoSans-Bold', 'NotoSans-Regular']));
+
+    const mixedPdf = await renderExtractionReport(
+      extraction([NAMES.latin, NAMES.chineseJapanese, NAMES.hebrew]),
+    );
+    const fonts = embeddedFonts(mixedPdf);
+    expect(fonts).toContain('NotoSansHans-Bold');
+    expect(fonts).toContain('NotoSansHebrew-Bold');
+    // The Latin name is still printed in Noto Sans (the only font of the Latin-only report) and the CJK font
+    // file is 8 MB: only the glyphs used are embedded.
+    expect(mixedPdf.length - latinPdf.length).toBeLessThan(150_000);
+  });
+});

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { matchBandLabel, similarityFigure, similarityText } from '@osint/contract/match-score';
+import { describe, expect, it } from 'vitest';
+import { renderSavedSearchReport } from '../../src/reports/saved-search-report.ts';
+
+// Issue 15 item 5: one rounding of the similarity on screen and in PDFs (0.965 showed 97 % on screen and
+// 96 % in the PDF). The contract's figure is the only one: the web cards print it (web/test/search/
+// similarity-figure.test.tsx) and the report must print the very same text.
+
+function pdfText(pdf: Buffer): string {
+  const result = spawnSync('/usr/bin/pdftotext', ['-', '-'], { input: pdf });
+  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
+  return result.stdout.toString('utf8').replace(/\s+/g, ' ');
+}
+
+describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => {
+  it('the figure keeps two decimals and never reaches a threshold the score did not', () => {
+    expect(similarityFigure(0.965)).toBe('0.96');
+    // 0.679 is below the "very likely" threshold 0.68: printing "0.68" beside "Possible match" contradicted
+    // the legend.
+    expect(similarityFigure(0.679)).toBe('0.67');
+    expect(similarityFigure(0.68)).toBe('0.68');
+    expect(similarityFigure(0.57)).toBe('0.57');
+    expect(similarityFigure(1)).toBe('1.00');
+  });
+
+  it('the saved-search report prints 0.965 and 0.679 exactly as the contract helper does', async () => {
+    const similarities = [0.965, 0.679];
+    const pdf = await renderSavedSearchReport({
+      organizationName: 'Harbour Police Department',
+      preparedBy: 'analyst@harbour.test',
+      generatedAt: new Date('2026-03-01T10:00:00Z'),
+      savedSearch: {
+        saved: true,
+        name: 'Rounding',
+        description: '',
+        type: 'OSINT',
+        createdAt: new Date('2026-02-28T10:00:00Z'),
+        image: Buffer.alloc(0),
+        resultCount: similarities.length,
+      },
+      restricted: false,
+      results: similarities.map((similarity) => ({
+        similarity,
+        crawledAt: new Date('2026-01-15T00:00:00Z'),
+        sourceTitle: 'A page',
+        imageUrl: 'https://news.example/photo.jpg',
+        sourceUrl: 'https://news.example/article',
+        thumbnail: null,
+        face: null,
+      })),
+    });
+    const text = pdfText(pdf);
+    for (const similarity of similarities) {
+      expect(text).toContain(`${matchBandLabel(similarity)} (${similarityText(similarity)})`);
+    }
+    expect(text).toContain('Very likely same person (similarity 0.96)');
+    expect(text).toContain('Possible match (similarity 0.67)');
+  });
+});

@@ -1,0 +1,46 @@
+import { similarityFigure } from '@osint/contract/match-score';
+import type { SearchResult } from '@osint/contract/search';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ResultCard } from '../../src/components/results/result-card';
+
+// Issue 15 item 5: the result card prints the contract's similarity figure, the same text as the PDF
+// reports (server/test/reports/similarity-figure.test.ts).
+
+afterEach(cleanup);
+
+function result(similarity: number): SearchResult {
+  return {
+    id: 1,
+    hash: 'h1',
+    group: 'a',
+    thumbnailUrl: '/api/thumbnails/1',
+    imageUrl: 'https://site.example.org/image.jpg',
+    sourceUrl: 'https://site.example.org/page',
+    sourceTitle: 'Page',
+    crawledAt: '2026-01-15T00:00:00Z',
+    similarity,
+    faceBox: null,
+    imageSize: null,
+  };
+}
+
+describe('similarity on a result card', () => {
+  test.each([
+    [0.965, 'Very likely same person', '(0.96)'],
+    [0.679, 'Possible match', '(0.67)'],
+  ])('%s prints as the contract figure', (similarity, band, figure) => {
+    render(
+      <ResultCard
+        result={result(similarity)}
+        actions={{ restricted: false, onRestricted: () => undefined }}
+      />,
+    );
+    expect(figure).toBe(`(${similarityFigure(similarity)})`);
+    const score = screen.getByText(figure);
+    expect(score.parentElement!.textContent).toBe(`${band} ${figure}`);
+    expect(score.parentElement!.getAttribute('title')).toContain(
+      `Cosine similarity ${similarityFigure(similarity)} `,
+    );
+  });
+});
