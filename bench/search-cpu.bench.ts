@@ -137,6 +137,7 @@ const seal = (descriptor: Float32Array) =>
   container.services.queryFaces.seal({
     descriptor,
     modelId: SHIPPED_MODEL.modelId,
+    possibleMinor: false,
     organizationId: user.organization_id!,
     userId: user.id,
   });

@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { screenshots, uploadAndChooseMarsh, waitForDemoIndex } from './support/demo-search.ts';
+import {
+  screenshots,
+  uploadAndChooseMarsh,
+  verifyLawEnforcementOf,
+  waitForDemoIndex,
+} from './support/demo-search.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 
@@ -14,6 +19,7 @@ test('search a face of a group photo, work with the results, save them and repor
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await expect(page).toHaveURL(/\/home$/);
   await waitForDemoIndex(page);
+  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
   await page.goto('/search');
   await screenshots(page, 'search-upload');
 
@@ -165,6 +171,7 @@ test('a trial user sees the Access Restricted modal instead of the sources', asy
     .getByRole('button', { name: 'Approve' })
     .click();
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText(/active/i);
+  await verifyLawEnforcementOf(page, email);
   await page.getByRole('button', { name: 'Back to home' }).click();
   await signOut(page);
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { screenshots, waitForDemoIndex } from './support/demo-search.ts';
+import { screenshots, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
 
 // Faces as photos really come: a group photo whose faces are 64–127 px is offered face by face, each
@@ -23,6 +23,7 @@ test('a group photo with small faces: each is offered and marked, and one is sea
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await expect(page).toHaveURL(/\/home$/);
   await waitForDemoIndex(page);
+  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
   await page.goto('/search');
 
   // At 1000 px wide its faces are about 84–108 px: searchable, but under 128 px.

@@ -83,7 +83,31 @@ export interface AdminOrganizationDetail {
   /** Bank-transfer and card orders, newest first. */
   orders: AdminOrganizationOrder[];
   searchCount: number;
+  lawEnforcement: LawEnforcementStatus;
 }
+
+/** Verified law-enforcement organizations may search faces that may belong to minors (spec 000 §2). */
+export interface LawEnforcementStatus {
+  verified: boolean;
+  verifiedAt: string | null;
+  /** The admin's note of the evidence. */
+  note: string | null;
+}
+
+/** POST /api/admin/organizations/{id}/law-enforcement */
+export interface LawEnforcementInput {
+  verified: boolean;
+  /** Required to verify: the evidence the admin saw. */
+  note?: string;
+}
+
+export const LAW_ENFORCEMENT_NOTE_MAX_LENGTH = 2000;
+
+export const LAW_ENFORCEMENT_MESSAGES = {
+  noteRequired: 'A note of the evidence is required to verify an organization as law enforcement.',
+  verified: 'The organization is now verified as law enforcement.',
+  revoked: 'The law-enforcement verification has been withdrawn.',
+} as const;
 
 /** POST /api/admin/organizations/{id}/billing-plans */
 export interface CreateBillingPlanInput {

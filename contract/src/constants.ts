@@ -30,3 +30,7 @@ export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minute
 
 /** Spec 000 §9: an organization's searches, saved searches and extractions are deleted after this many days without activity. */
 export const RETENTION_INACTIVE_DAYS = 30;
+/** Spec 000 §9: system logs (the audit trail) are anonymised after this many days… */
+export const AUDIT_ANONYMISE_AFTER_DAYS = 90;
+/** …except billing and admin records, which keep their actor this many years. */
+export const AUDIT_RECORDS_KEPT_YEARS = 7;

@@ -17,7 +17,16 @@ export interface DetectedFace {
   box: FaceBox;
   /** Under `reliableFaceSize` pixels wide or high: searchable, but its matches are less reliable. */
   small: boolean;
+  /**
+   * The age estimate says this face may belong to a person under 18: only verified law-enforcement
+   * organizations may search it (the flag is sealed in `hash` too, so the server does not rely on this).
+   */
+  possibleMinor: boolean;
 }
+
+/** The answer (403) to a search for a possible minor's face, and the notice shown on such faces. */
+export const POSSIBLE_MINOR_MESSAGE =
+  'This face may belong to a person under 18. Searching for minors is available only to verified law-enforcement organizations.';
 
 /** POST /api/upload-image */
 export interface UploadImageResponse {
@@ -32,6 +41,8 @@ export interface UploadImageResponse {
   minFaceSize: number;
   /** Faces under this size (width or height, pixels) are offered with `small: true`. */
   reliableFaceSize: number;
+  /** The organization is verified law enforcement: faces marked `possibleMinor` may be searched. */
+  minorsSearchable: boolean;
 }
 
 /** Shown next to an offered face under `reliableFaceSize` pixels. */

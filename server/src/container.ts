@@ -43,6 +43,7 @@ import { AppSettingsRepository } from './repositories/app-settings.repository.ts
 import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
 import { SearchService } from './services/search.service.ts';
+import { MinorGateService } from './services/minor-gate.service.ts';
 import { AccessService } from './services/access.service.ts';
 import { AccountSettingsService } from './services/account-settings.service.ts';
 import { AccountService } from './services/account.service.ts';
@@ -97,6 +98,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
   const access = new AccessService(r.plans, r.seats);
+  const minorGate = new MinorGateService(r.organizations, r.audit);
   // The active descriptor model (face_models) decides what uploads and crawls compute and what the index
   // searches; a reindex switches it under running processes.
   const faceModels = new FaceModelService(new FaceModelRepository(db));
@@ -161,6 +163,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.adminOrganizations,
       r.audit,
       r.orders,
+      mail,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
@@ -209,10 +212,17 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       config.dataDir,
       r.audit,
       r.organizations,
+      minorGate,
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
-    retention: new RetentionService(new RetentionRepository(db), queue, repositories.audit, log),
+    retention: new RetentionService(
+      new RetentionRepository(db),
+      queue,
+      repositories.audit,
+      log,
+      new AppSettingsRepository(db),
+    ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.passwordReset, (payload) => services.account.runPasswordResetJob(payload));

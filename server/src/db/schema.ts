@@ -15,6 +15,10 @@ export interface OrganizationsTable {
   type: string;
   created_at: CreatedAt;
   last_active_at: DefaultedTimestamp;
+  /** Set by an admin: the organization may search faces that may belong to minors. */
+  law_enforcement_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The admin's note of the evidence, required to verify. */
+  law_enforcement_note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UsersTable {
@@ -100,6 +104,8 @@ export interface AuditLogTable {
   detail: Json<Record<string, unknown>>;
   ip: string | null;
   actor_email: ColumnType<string | null, string | null | undefined, never>;
+  /** Set by the retention sweep when the entry's IP and actor were removed (pseudonymised e-mail kept). */
+  anonymised_at: ColumnType<Date | null, never, never>;
 }
 
 export type JobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'DEAD';
@@ -205,6 +211,8 @@ export interface FacesTable {
   model_id: string;
   /** The face of the previous model this one was re-derived from by a reindex (migration 0011). */
   previous_face_id: number | null;
+  /** The age estimate at indexing said the face may belong to a minor; null: indexed before estimates. */
+  possible_minor: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   created_at: CreatedAt;
 }
 

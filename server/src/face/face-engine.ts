@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { AgeEstimates } from './age/possible-minor.ts';
 import { FaceWorkerPool } from './face-worker-pool.ts';
 import { MAX_IMAGE_PIXELS, probeImage } from './image-decode.ts';
 import { PIPELINE_CATALOG, type PipelineName, SHIPPED_PIPELINE } from './pipeline/pipeline-catalog.ts';
@@ -20,6 +21,8 @@ export interface AnalyzedFace {
   quality: number;
   /** L2-normalised; compare with similarity() from similarity.ts. */
   descriptor: Float32Array;
+  /** Age estimates (years); isPossibleMinor() from age/possible-minor.ts decides. */
+  age: AgeEstimates;
 }
 
 export interface ImageAnalysis {

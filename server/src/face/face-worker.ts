@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { type AgeEstimator, loadAgeEstimator } from './age/age-estimator.ts';
 import type { AnalyzedFace, ImageAnalysis } from './face-engine.ts';
 import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
 import { decodeImage, ImageDecodeError } from './image-decode.ts';
@@ -21,7 +22,11 @@ if (!port) throw new Error('face-worker.ts must run in a worker thread');
 const { pipeline: pipelineName } = workerData as FaceWorkerData;
 const post = (message: FaceWorkerMessage) => port.postMessage(message);
 
-async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, request: AnalyzeRequest) {
+async function analyze(
+  pipeline: Awaited<ReturnType<typeof loadPipeline>>,
+  ages: AgeEstimator,
+  request: AnalyzeRequest,
+) {
   const image = await decodeImage(
     Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength),
     // Large JPEGs and WebPs are decoded shrunk on load (libvips picks a reduced scale when resizing).
@@ -29,8 +34,14 @@ async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, reque
   );
   const scale = image.sourceWidth / image.width;
   const found = await pipeline.analyze(image, Math.max(request.minFaceSize / scale, MIN_INDEX_FACE_PX));
-  const faces: AnalyzedFace[] = found.map((f) => ({
+  // Every face gets an age estimate, at upload and at indexing alike: the minors gate relies on it.
+  const estimates = await ages.estimate(
+    image,
+    found.map((f) => f.box),
+  );
+  const faces: AnalyzedFace[] = found.map((f, i) => ({
     ...f,
+    age: estimates[i]!,
     box: { x: f.box.x * scale, y: f.box.y * scale, width: f.box.width * scale, height: f.box.height * scale },
   }));
   faces.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
@@ -41,9 +52,13 @@ async function analyze(pipeline: Awaited<ReturnType<typeof loadPipeline>>, reque
 try {
   const pipeline = await loadPipeline(pipelineName);
   await pipeline.warmUp?.();
+  const ages = await loadAgeEstimator();
+  // Both age networks once, so that the first real face does not pay for their WASM kernel set-up.
+  const blank = { data: new Uint8Array(128 * 128 * 3).fill(128), width: 128, height: 128 };
+  await ages.estimate(blank, [{ x: 32, y: 32, width: 64, height: 64 }]);
   // Jobs arrive one at a time (the pool waits for each answer), so no queue is needed here.
   port.on('message', (request: AnalyzeRequest) => {
-    analyze(pipeline, request).then(
+    analyze(pipeline, ages, request).then(
       (analysis) => post({ type: 'result', id: request.id, analysis }),
       (err: unknown) =>
         post({

@@ -24,6 +24,16 @@ ${action ? `<p><a href="${escapeHtml(action.url)}" style="background:#2563eb;col
 }
 
 export const mailTemplates = {
+  lawEnforcementVerified: (organizationName: string) =>
+    layout('Law-enforcement verification', [
+      `${organizationName} has been verified as a law-enforcement organization.`,
+      'Your users may now search faces that may belong to persons under 18. Every such search is recorded and reviewed by the platform.',
+    ]),
+  lawEnforcementRevoked: (organizationName: string) =>
+    layout('Law-enforcement verification withdrawn', [
+      `The law-enforcement verification of ${organizationName} has been withdrawn.`,
+      'Faces that may belong to persons under 18 can no longer be searched by your users. Reply to this message if you think this is a mistake.',
+    ]),
   verifyEmail: (link: string, releaseLink: string) =>
     layout(
       'Confirm your e-mail address',

@@ -55,6 +55,46 @@ export class AuditRepository {
       .execute();
   }
 
+  /**
+   * Anonymises, in one statement, the entries not yet anonymised that are older than `systemCutoff`,
+   * except billing and admin records (actions `billing.*` and `admin.*`, and entries whose actor is a
+   * platform admin), which are kept until `recordsCutoff`: the IP address and the link to the user go, the
+   * e-mail becomes `pseudonym:` + 16 hex digits of SHA-256(salt ‖ e-mail), the same for every entry of one
+   * address. Entries that name nobody (system entries) are left as they are. The append-only trigger
+   * allows this change only with `osint.audit_anonymise` set.
+   */
+  async anonymiseBefore(options: {
+    systemCutoff: Date;
+    recordsCutoff: Date;
+    salt: string;
+    now: Date;
+  }): Promise<number> {
+    return this.db.transaction().execute(async (tx) => {
+      await sql`select set_config('osint.audit_anonymise', 'on', true)`.execute(tx);
+      const result = await sql`
+        update audit_log a set
+          ip = null,
+          actor_user_id = null,
+          actor_email = case
+            when a.actor_email is null then null
+            else 'pseudonym:' || substr(encode(sha256(convert_to(${options.salt} || lower(a.actor_email), 'UTF8')), 'hex'), 1, 16)
+          end,
+          anonymised_at = ${options.now}
+        where a.anonymised_at is null
+          and (a.ip is not null or a.actor_user_id is not null or a.actor_email is not null)
+          and (
+            a.at < ${options.recordsCutoff}
+            or (
+              a.at < ${options.systemCutoff}
+              and a.action not like 'billing.%'
+              and a.action not like 'admin.%'
+              and not exists (select 1 from users u where u.id = a.actor_user_id and u.is_admin)
+            )
+          )`.execute(tx);
+      return Number(result.numAffectedRows ?? 0);
+    });
+  }
+
   /** Whether the user signed in successfully before from this IP address. */
   async hasSignedInFrom(userId: number, ip: string): Promise<boolean> {
     const row = await this.db

@@ -46,6 +46,8 @@ export interface FaceRecord {
   modelId: string;
   /** The face of the previous model this one replaces (a reindex); see migration 0011. */
   previousFaceId?: number | null;
+  /** The age estimate's verdict (face/age/possible-minor.ts), stored for the index's minors filter. */
+  possibleMinor?: boolean | null;
 }
 
 /** A face as an opt-out deals with it: where it is, and its descriptor of its model. */
@@ -280,6 +282,7 @@ export class WebIndexRepository {
           descriptor: descriptorBytes(face.descriptor),
           model_id: face.modelId,
           previous_face_id: face.previousFaceId ?? null,
+          possible_minor: face.possibleMinor ?? null,
         })),
       )
       .returning('id')

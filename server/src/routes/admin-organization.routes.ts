@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LAW_ENFORCEMENT_NOTE_MAX_LENGTH } from '@osint/contract/admin';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 
@@ -22,6 +23,12 @@ const PlanView = Type.Object({
     Type.Literal('EXPIRED'),
     Type.Literal('SUPERSEDED'),
   ]),
+});
+
+const LawEnforcementStatus = Type.Object({
+  verified: Type.Boolean(),
+  verifiedAt: Type.Union([Type.String(), Type.Null()]),
+  note: Type.Union([Type.String(), Type.Null()]),
 });
 
 const OrganizationDetail = Type.Object({
@@ -66,6 +73,7 @@ const OrganizationDetail = Type.Object({
     }),
   ),
   searchCount: Type.Integer(),
+  lawEnforcement: LawEnforcementStatus,
 });
 
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -106,6 +114,30 @@ export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncT
         );
         return reply.code(201).send(plan);
       },
+    );
+
+    app.post(
+      '/admin/organizations/:id/law-enforcement',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Verifies an organization as law enforcement (a note of the evidence is required) or withdraws it',
+          params: Params,
+          body: Type.Object({
+            verified: Type.Boolean(),
+            note: Type.Optional(Type.String({ maxLength: LAW_ENFORCEMENT_NOTE_MAX_LENGTH })),
+          }),
+          response: { 200: LawEnforcementStatus },
+        },
+      },
+      async (request) =>
+        adminOrganizations.setLawEnforcement(
+          currentUser(request),
+          request.params.id,
+          request.body,
+          request.ip,
+        ),
     );
   };
 }

@@ -48,6 +48,10 @@ const DetectedFace = Type.Object({
   base64: Type.String({ description: 'JPEG of the face, base64' }),
   box: Type.Object(Box.properties, { description: "The face's box in the uploaded photo, in pixels" }),
   small: Type.Boolean({ description: 'Under reliableFaceSize pixels: searchable, but less reliable' }),
+  possibleMinor: Type.Boolean({
+    description:
+      'The age estimate says the face may belong to a person under 18: searching it answers 403 unless the organization is verified law enforcement',
+  }),
 });
 
 /** Face search (spec 001 §7 Search). */
@@ -83,6 +87,10 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
               }),
               reliableFaceSize: Type.Integer({
                 description: 'Offered faces under this size (width or height, pixels) are marked small',
+              }),
+              minorsSearchable: Type.Boolean({
+                description:
+                  'The organization is verified law enforcement: faces marked possibleMinor may be searched',
               }),
             }),
           },

@@ -1,4 +1,7 @@
 import {
+  LAW_ENFORCEMENT_MESSAGES,
+  type LawEnforcementInput,
+  type LawEnforcementStatus,
   validateBillingPlan,
   type AdminBillingPlanView,
   type AdminOrganizationDetail,
@@ -13,6 +16,8 @@ import type { BillingPlanRepository } from '../repositories/billing-plan.reposit
 import type { OrderRepository } from '../repositories/order.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { TeamRepository } from '../repositories/team.repository.ts';
+import { mailTemplates } from '../mail/mail-templates.ts';
+import type { MailService } from './mail.service.ts';
 import type { AuthUser } from './session.service.ts';
 
 const ORGANIZATION_NOT_FOUND = 'Organization not found.';
@@ -26,6 +31,7 @@ export class AdminOrganizationService {
     private readonly adminOrganizations: AdminOrganizationRepository,
     private readonly audit: AuditRepository,
     private readonly orders: OrderRepository,
+    private readonly mail: MailService,
   ) {}
 
   async get(id: number): Promise<AdminOrganizationDetail> {
@@ -76,7 +82,47 @@ export class AdminOrganizationService {
         paidAt: order.paid_at?.toISOString() ?? null,
       })),
       searchCount,
+      lawEnforcement: lawEnforcementStatus(organization),
     };
+  }
+
+  /**
+   * Verifies an organization as law enforcement (with a note of the evidence) or withdraws it; audited
+   * with the note, and the owner is told by e-mail.
+   */
+  async setLawEnforcement(
+    admin: AuthUser,
+    organizationId: number,
+    input: LawEnforcementInput,
+    ip: string | null,
+  ): Promise<LawEnforcementStatus> {
+    const note = input.note?.trim() ?? '';
+    if (input.verified && !note) throw badRequest(LAW_ENFORCEMENT_MESSAGES.noteRequired);
+    const organization = await this.organizations.updateLawEnforcement(
+      organizationId,
+      input.verified ? { verifiedAt: new Date(), note } : null,
+    );
+    if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
+    await this.audit.insert({
+      actorUserId: admin.id,
+      organizationId,
+      action: input.verified
+        ? 'admin.organization.law_enforcement_verified'
+        : 'admin.organization.law_enforcement_revoked',
+      target: `organization:${organizationId}`,
+      detail: note ? { note } : {},
+      ip,
+    });
+    const owner = (await this.team.findMembers(organizationId)).find((m) => m.role === 'OWNER');
+    if (owner) {
+      await this.mail.send(
+        owner.email,
+        input.verified
+          ? mailTemplates.lawEnforcementVerified(organization.name)
+          : mailTemplates.lawEnforcementRevoked(organization.name),
+      );
+    }
+    return lawEnforcementStatus(organization);
   }
 
   /** A plan made by hand: a manual subscription or fixed period, a VIRTUAL plan, or a trial extension. */
@@ -114,6 +160,17 @@ export class AdminOrganizationService {
     const active = await this.plans.findActive(organizationId);
     return planView(plan, active?.id, new Date());
   }
+}
+
+function lawEnforcementStatus(organization: {
+  law_enforcement_verified_at: Date | null;
+  law_enforcement_note: string | null;
+}): LawEnforcementStatus {
+  return {
+    verified: organization.law_enforcement_verified_at !== null,
+    verifiedAt: organization.law_enforcement_verified_at?.toISOString() ?? null,
+    note: organization.law_enforcement_note,
+  };
 }
 
 function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date): AdminBillingPlanView {

@@ -1,3 +1,4 @@
+import { isPossibleMinor } from '../face/age/possible-minor.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { pairFaces } from '../face/face-box-overlap.ts';
@@ -351,6 +352,7 @@ export class FaceReindexService {
           descriptor: f.face.descriptor,
           modelId: target.modelId,
           previousFaceId: f.previous?.id ?? null,
+          possibleMinor: isPossibleMinor(f.face.age),
         })),
       );
       await models.advance(target.modelId, {

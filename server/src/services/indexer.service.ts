@@ -1,3 +1,4 @@
+import { isPossibleMinor } from '../face/age/possible-minor.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -187,6 +188,7 @@ export class IndexerService {
           quality: face.quality,
           descriptor: face.descriptor,
           modelId: engine.modelId,
+          possibleMinor: isPossibleMinor(face.age),
         })),
       );
       await tx.upsertOccurrences(occurrencesOf(imageId));

@@ -7,6 +7,11 @@ export interface QueryFace {
   modelId: string;
   organizationId: number;
   userId: number;
+  /**
+   * The age estimate at upload said this face may belong to a person under 18. Sealed with the
+   * descriptor, so the browser cannot clear it; tokens sealed before the flag existed read as true.
+   */
+  possibleMinor: boolean;
   expiresAt: number;
 }
 
@@ -16,15 +21,20 @@ export const QUERY_FACE_TTL_MS = 30 * 60_000;
 /** Longest token the routes accept: a 512-dimension descriptor still fits (128 gives ~750 characters). */
 export const QUERY_FACE_TOKEN_MAX_LENGTH = 3072;
 
-/** 2: the descriptor's model id is sealed with it. */
-const VERSION = 2;
+/** 3: a flags byte (possible minor) is sealed too. */
+const VERSION = 3;
+/** Tokens sealed before the flags byte: their age is unknown, so they count as possible minors. */
+const VERSION_WITHOUT_FLAGS = 2;
 /** Tokens sealed before model ids were: their descriptors are all of the model shipped then. */
 const VERSION_WITHOUT_MODEL = 1;
+const FLAG_POSSIBLE_MINOR = 1;
 const MODEL_OF_VERSION_1 = 'blazeface+dlib128-5pt@1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** expiresAt (float64 ms) + organizationId (uint32) + userId (uint32). */
 const HEADER_BYTES = 16;
+/** Version 3: the flags byte follows the header. */
+const FLAGS_BYTES = 1;
 /** Longest model id a token carries (its length is one byte). */
 const MAX_MODEL_ID_BYTES = 255;
 const SETTING_KEY = 'query_face_key';
@@ -37,7 +47,7 @@ const SETTING_KEY = 'query_face_key';
  * (app_settings) so that every process over that database agrees on it without configuration.
  *
  * Token: base64url(version ‖ iv ‖ ciphertext ‖ tag); the version byte is authenticated too. The
- * plaintext is expiry ‖ organization ‖ user ‖ model id length ‖ model id ‖ descriptor: the model id
+ * plaintext is expiry ‖ organization ‖ user ‖ flags ‖ model id length ‖ model id ‖ descriptor: the model id
  * travels with the descriptor, so a face of one model is never searched against another model's vectors
  * (after a reindex switches models, older tokens are refused).
  */
@@ -54,13 +64,15 @@ export class QueryFaceTokens {
     const key = await this.getKey();
     const model = Buffer.from(face.modelId, 'utf8');
     if (model.length === 0 || model.length > MAX_MODEL_ID_BYTES) throw new Error('bad face model id');
-    const descriptorAt = HEADER_BYTES + 1 + model.length;
+    const modelAt = HEADER_BYTES + FLAGS_BYTES;
+    const descriptorAt = modelAt + 1 + model.length;
     const plain = Buffer.alloc(descriptorAt + face.descriptor.byteLength);
     plain.writeDoubleLE(now + this.ttlMs, 0);
     plain.writeUInt32LE(face.organizationId, 8);
     plain.writeUInt32LE(face.userId, 12);
-    plain.writeUInt8(model.length, HEADER_BYTES);
-    model.copy(plain, HEADER_BYTES + 1);
+    plain.writeUInt8(face.possibleMinor ? FLAG_POSSIBLE_MINOR : 0, HEADER_BYTES);
+    plain.writeUInt8(model.length, modelAt);
+    model.copy(plain, modelAt + 1);
     Buffer.from(face.descriptor.buffer, face.descriptor.byteOffset, face.descriptor.byteLength).copy(
       plain,
       descriptorAt,
@@ -79,7 +91,9 @@ export class QueryFaceTokens {
     const bytes = Buffer.from(token, 'base64url');
     const version = bytes[0];
     if (bytes.length < 1 + IV_BYTES + HEADER_BYTES + 4 + TAG_BYTES) return undefined;
-    if (version !== VERSION && version !== VERSION_WITHOUT_MODEL) return undefined;
+    if (version !== VERSION && version !== VERSION_WITHOUT_FLAGS && version !== VERSION_WITHOUT_MODEL) {
+      return undefined;
+    }
     const key = await this.getKey();
     let plain: Buffer;
     try {
@@ -96,10 +110,13 @@ export class QueryFaceTokens {
     const expiresAt = plain.readDoubleLE(0);
     let modelId = MODEL_OF_VERSION_1;
     let descriptorAt = HEADER_BYTES;
-    if (version === VERSION) {
-      const length = plain.readUInt8(HEADER_BYTES);
-      modelId = plain.toString('utf8', HEADER_BYTES + 1, HEADER_BYTES + 1 + length);
-      descriptorAt = HEADER_BYTES + 1 + length;
+    let possibleMinor = true;
+    if (version === VERSION) possibleMinor = (plain.readUInt8(HEADER_BYTES) & FLAG_POSSIBLE_MINOR) !== 0;
+    if (version !== VERSION_WITHOUT_MODEL) {
+      const modelAt = version === VERSION ? HEADER_BYTES + FLAGS_BYTES : HEADER_BYTES;
+      const length = plain.readUInt8(modelAt);
+      modelId = plain.toString('utf8', modelAt + 1, modelAt + 1 + length);
+      descriptorAt = modelAt + 1 + length;
     }
     const descriptorBytes = plain.subarray(descriptorAt);
     if (descriptorBytes.length === 0 || descriptorBytes.length % 4 !== 0) return undefined;
@@ -108,6 +125,7 @@ export class QueryFaceTokens {
       organizationId: plain.readUInt32LE(8),
       userId: plain.readUInt32LE(12),
       modelId,
+      possibleMinor,
       // A copy, so the descriptor is aligned and owns its memory.
       descriptor: new Float32Array(new Uint8Array(descriptorBytes).buffer),
     };

@@ -1,17 +1,26 @@
-import { RETENTION_INACTIVE_DAYS } from '@osint/contract/constants';
+import { randomBytes } from 'node:crypto';
+import {
+  AUDIT_ANONYMISE_AFTER_DAYS,
+  AUDIT_RECORDS_KEPT_YEARS,
+  RETENTION_INACTIVE_DAYS,
+} from '@osint/contract/constants';
 import type { FastifyBaseLogger } from 'fastify';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
+import type { AppSettingsRepository } from '../repositories/app-settings.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { RetentionDeletion, RetentionRepository } from '../repositories/retention.repository.ts';
 
 const DAY_MS = 86_400_000;
+/** The secret mixed into audit pseudonyms, so that nobody can test a guessed e-mail against them. */
+const PSEUDONYM_SALT_KEY = 'audit_pseudonym_salt';
 /** The sweep runs once an hour; one queued run per hour whatever the number of workers. */
 export const RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
 
 /**
  * Spec 000 §9: an organization's searches, saved searches and extractions are deleted after
  * RETENTION_INACTIVE_DAYS days of inactivity (see RetentionRepository.findInactiveWithContent for what
- * counts as activity). Accounts, billing and the audit log stay.
+ * counts as activity). Accounts, billing and the audit log stay; audit entries are anonymised after
+ * AUDIT_ANONYMISE_AFTER_DAYS days (billing and admin records after AUDIT_RECORDS_KEPT_YEARS years).
  */
 export class RetentionService {
   constructor(
@@ -19,6 +28,7 @@ export class RetentionService {
     private readonly queue: JobQueue,
     private readonly audit: AuditRepository,
     private readonly log: FastifyBaseLogger,
+    private readonly settings: Pick<AppSettingsRepository, 'getOrCreate'>,
   ) {}
 
   /** Deletes the content of every organization inactive since `now` − 30 days. */
@@ -39,7 +49,31 @@ export class RetentionService {
     }
     if (done.length > 0)
       this.log.info({ organizations: done.length }, 'retention sweep deleted inactive content');
+    await this.anonymiseAuditLog(now);
     return done;
+  }
+
+  /** Anonymises the audit entries past their time (one statement), and records that it did. */
+  async anonymiseAuditLog(now = new Date()): Promise<number> {
+    const systemCutoff = new Date(now.getTime() - AUDIT_ANONYMISE_AFTER_DAYS * DAY_MS);
+    const recordsCutoff = new Date(now);
+    recordsCutoff.setUTCFullYear(recordsCutoff.getUTCFullYear() - AUDIT_RECORDS_KEPT_YEARS);
+    const salt = await this.settings.getOrCreate(PSEUDONYM_SALT_KEY, randomBytes(32).toString('base64url'));
+    const entries = await this.audit.anonymiseBefore({ systemCutoff, recordsCutoff, salt, now });
+    if (entries > 0) {
+      await this.audit.insert({
+        actorUserId: null,
+        organizationId: null,
+        action: 'retention.audit_anonymised',
+        detail: {
+          entries,
+          before: systemCutoff.toISOString(),
+          recordsBefore: recordsCutoff.toISOString(),
+        },
+      });
+      this.log.info({ entries }, 'retention sweep anonymised audit entries');
+    }
+    return entries;
   }
 
   /** Runs a sweep now and keeps the chain going (started by every process that runs jobs). */

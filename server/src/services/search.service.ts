@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
+import { isPossibleMinor } from '../face/age/possible-minor.ts';
 import { cropFacesJpeg, ImageDecodeError, MAX_UPLOAD_PIXELS } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import {
@@ -29,6 +30,7 @@ import type {
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AccessService } from './access.service.ts';
+import type { MinorGateService } from './minor-gate.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { AuthUser } from './session.service.ts';
@@ -97,6 +99,7 @@ export class SearchService {
     private readonly dataDir: string,
     private readonly audit: AuditRepository,
     private readonly organizations: OrganizationRepository,
+    private readonly minorGate: MinorGateService,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
@@ -132,17 +135,22 @@ export class SearchService {
       searchable.map(({ face }) => face.box),
     );
     const faces = await Promise.all(
-      searchable.map(async ({ face, box }, i) => ({
-        hash: await this.tokens.seal({
-          descriptor: face.descriptor,
-          modelId: engine.modelId,
-          organizationId: user.organizationId,
-          userId: user.id,
-        }),
-        base64: crops[i]!.toString('base64'),
-        box,
-        small: isSmallQueryFace(box),
-      })),
+      searchable.map(async ({ face, box }, i) => {
+        const possibleMinor = isPossibleMinor(face.age);
+        return {
+          hash: await this.tokens.seal({
+            descriptor: face.descriptor,
+            modelId: engine.modelId,
+            organizationId: user.organizationId,
+            userId: user.id,
+            possibleMinor,
+          }),
+          base64: crops[i]!.toString('base64'),
+          box,
+          small: isSmallQueryFace(box),
+          possibleMinor,
+        };
+      }),
     );
     return {
       faces,
@@ -151,6 +159,7 @@ export class SearchService {
       smallFaceBoxes: tooSmall.map(({ box }) => box),
       minFaceSize: MIN_QUERY_FACE_PX,
       reliableFaceSize: RELIABLE_QUERY_FACE_PX,
+      minorsSearchable: await this.minorGate.isLawEnforcement(user.organizationId),
     };
   }
 
@@ -174,6 +183,10 @@ export class SearchService {
     const model = faces[0]?.modelId;
     // Faces of two descriptor models (uploads on both sides of a reindex's switch) cannot be averaged.
     if (faces.length === 0 || faces.some((face) => !face || face.modelId !== model)) throw faceGone();
+    const gate = await this.minorGate.admit(
+      user,
+      faces.some((face) => face!.possibleMinor),
+    );
     const query = l2Normalise(averageOf(faces.map((face) => face!.descriptor)));
     let hits;
     try {
@@ -233,6 +246,16 @@ export class SearchService {
       target: `search:${hashedId}`,
       detail: { type, results: results.length },
     });
+    // A verified law-enforcement organization searched a possible minor: listed for the platform's admins.
+    if (gate === 'search-minor') {
+      await this.audit.insert({
+        actorUserId: user.id,
+        organizationId: user.organizationId,
+        action: 'search.minor',
+        target: `search:${hashedId}`,
+        detail: { type, results: results.length },
+      });
+    }
     return {
       results: results.map((r) => resultView({ ...r, id: ids.get(r.recordHash)! }, access.restricted)),
       time,

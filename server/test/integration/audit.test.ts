@@ -110,6 +110,7 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
     const hash = await t.container.services.queryFaces.seal({
       descriptor,
       modelId: SHIPPED_MODEL.modelId,
+      possibleMinor: false,
       organizationId: owner.organizationId,
       userId: member.id,
     });

@@ -195,7 +195,7 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
       [photos.group, photos.portrait, photos.small].map(sha256Hex).sort(),
     );
 
-    // Faces: every face of the photos at least 40×40 px, with its descriptor, model and log row.
+    // Faces: every face of the photos at least 40×40 px, with its descriptor, model, age verdict and log row.
     const faces = await t.db.selectFrom('faces').selectAll().execute();
     for (const face of faces) {
       expect(face.box_width).toBeGreaterThanOrEqual(MIN_INDEX_FACE_PX);
@@ -204,6 +204,8 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
       expect(face.descriptor.byteLength).toBe(engine.dimensions * 4);
       const vector = new Float32Array(new Uint8Array(face.descriptor).buffer);
       expect(Math.hypot(...vector)).toBeCloseTo(1, 3);
+      // The age estimate's verdict is stored with every indexed face (the minors gate's index filter).
+      expect(typeof face.possible_minor).toBe('boolean');
     }
     expect(await facesOf(group.id)).toHaveLength(3);
     expect((await imageByBytes(photos.portrait)).face_count).toBe(1);

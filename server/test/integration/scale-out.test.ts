@@ -141,6 +141,7 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       {
         descriptor: unitDescriptor(),
         modelId: SHIPPED_MODEL.modelId,
+        possibleMinor: false,
         organizationId: organizationA,
         userId: userA,
       },
@@ -150,6 +151,7 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       {
         descriptor: unitDescriptor(),
         modelId: SHIPPED_MODEL.modelId,
+        possibleMinor: false,
         organizationId: organizationA,
         userId: userA,
       },

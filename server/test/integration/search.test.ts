@@ -8,7 +8,7 @@ import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
-import { createAdmin, createUser, login, crawlDemoSites } from '../support/fixtures.ts';
+import { createAdmin, createUser, login, crawlDemoSites, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -111,6 +111,10 @@ beforeAll(async () => {
   t = await createTestApp();
   cookies.admin = await createAdmin(t);
   cookies.a = await organizationWithPlan('analyst@agency-a.example.org', 'SUBSCRIPTION');
+  // Carla Mendes of the demo sites is an adult whose face the age gate flags as a possible minor (estimated
+  // 27.6 years: the gate errs on the side of the child, see server/src/face/age/README.md), so the
+  // organization that searches her is verified law enforcement. Agency B is not.
+  await verifyLawEnforcement(t, 'analyst@agency-a.example.org');
   cookies.b = await organizationWithPlan('analyst@agency-b.example.org', 'SUBSCRIPTION');
   cookies.trial = await organizationWithPlan('analyst@trial-ngo.example.org', 'TRIAL');
   cookies.noSeat = await organizationWithPlan('analyst@no-seat.example.org', 'SUBSCRIPTION', false);

@@ -205,3 +205,12 @@ export async function searchFirstFace<Answer>(
   expect(search.statusCode, search.body).toBe(200);
   return { ...search.json<Answer>(), face: face.base64 };
 }
+
+/** Verifies the organization of `email` as law enforcement, as an admin would (it may search minors). */
+export async function verifyLawEnforcement(t: TestApp, email: string): Promise<void> {
+  await t.db
+    .updateTable('organizations')
+    .set({ law_enforcement_verified_at: new Date(), law_enforcement_note: 'Verified in a test' })
+    .where('id', '=', (eb) => eb.selectFrom('users').select('organization_id').where('email', '=', email))
+    .execute();
+}

@@ -125,7 +125,7 @@ describe('Privacy Policy', () => {
     expect(text).toContain('24 hours a day, 7 days a week');
     expect(text).toContain('uploaded photos are not stored');
     expect(text).toContain('deleted after 30 days of inactivity');
-    expect(text).toContain('at most 90 days and are anonymized');
+    expect(text).toContain('system logs are anonymized after 90 days');
     expect(text).toContain('kept for 7 years');
     expect(text).toContain('persons under 18 years of age are blocked');
     expect(text).toContain('laws of the State of Israel');

@@ -13,7 +13,7 @@ import { initTfjsWasm } from './tfjs-wasm.ts';
 
 export type FaceApiTensor3D = faceapi.tf.Tensor3D;
 
-export type FaceApiNet = 'ssd' | 'tiny' | 'landmarks' | 'recognition';
+export type FaceApiNet = 'ssd' | 'tiny' | 'landmarks' | 'recognition' | 'ageGender';
 
 let loaded: Promise<void> | undefined;
 const loadedNets = new Set<FaceApiNet>();
@@ -34,6 +34,7 @@ export async function loadFaceApiNets(nets: FaceApiNet[]): Promise<typeof faceap
       if (net === 'tiny') await faceapi.nets.tinyFaceDetector.loadFromDisk(dir);
       if (net === 'landmarks') await faceapi.nets.faceLandmark68Net.loadFromDisk(dir);
       if (net === 'recognition') await faceapi.nets.faceRecognitionNet.loadFromDisk(dir);
+      if (net === 'ageGender') await faceapi.nets.ageGenderNet.loadFromDisk(dir);
       loadedNets.add(net);
     }
   })();

@@ -1,6 +1,8 @@
 import type {
   AdminBillingPlanView,
   AdminOrganizationDetail,
+  LawEnforcementInput,
+  LawEnforcementStatus,
   AdminUserDetail,
   CreateBillingPlanInput,
 } from '@osint/contract/admin';
@@ -73,6 +75,11 @@ export const adminApi = {
     api<AdminOrganizationDetail>(`/admin/organizations/${encodeURIComponent(id)}`),
   createPlan: (organizationId: string, input: CreateBillingPlanInput) =>
     api<AdminBillingPlanView>(`/admin/organizations/${encodeURIComponent(organizationId)}/billing-plans`, {
+      method: 'POST',
+      body: input,
+    }),
+  setLawEnforcement: (organizationId: number, input: LawEnforcementInput) =>
+    api<LawEnforcementStatus>(`/admin/organizations/${organizationId}/law-enforcement`, {
       method: 'POST',
       body: input,
     }),

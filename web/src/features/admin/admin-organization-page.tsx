@@ -1,11 +1,20 @@
 import { formatDate } from '@osint/contract/dates';
-import type { AdminBillingPlanView, AdminOrganizationDetail } from '@osint/contract/admin';
+import {
+  LAW_ENFORCEMENT_MESSAGES,
+  LAW_ENFORCEMENT_NOTE_MAX_LENGTH,
+  type AdminBillingPlanView,
+  type AdminOrganizationDetail,
+} from '@osint/contract/admin';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { formatUsd, PLAN_TYPE_LABELS } from '@osint/contract/pricing';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
+import { Button } from '../../components/button.tsx';
+import { useBanner } from '../../components/message-banner.tsx';
+import { TextArea } from '../../components/text-field.tsx';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
-import { AdminHeader, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
+import { AdminHeader, errorText, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
 import './admin.css';
 
 const PLAN_STATES: Record<AdminBillingPlanView['state'], { label: string; tone: string }> = {
@@ -114,6 +123,8 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
           )}
         </div>
       </div>
+
+      <LawEnforcementPanel organization={organization} />
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Users</h2>
@@ -258,5 +269,87 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
         )}
       </div>
     </>
+  );
+}
+
+/**
+ * Law-enforcement verification: verified organizations may search faces that may belong to minors. To
+ * verify, the admin writes down the evidence seen; the owner is told by e-mail either way.
+ */
+function LawEnforcementPanel({ organization }: { organization: AdminOrganizationDetail }) {
+  const { lawEnforcement } = organization;
+  const queryClient = useQueryClient();
+  const { showBanner } = useBanner();
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string>();
+  const change = useMutation({
+    mutationFn: (verified: boolean) =>
+      adminApi.setLawEnforcement(organization.id, verified ? { verified, note } : { verified }),
+    onSuccess: async (status) => {
+      setNote('');
+      await queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.organization(String(organization.id)) });
+      showBanner({
+        message: status.verified ? LAW_ENFORCEMENT_MESSAGES.verified : LAW_ENFORCEMENT_MESSAGES.revoked,
+        type: 'success',
+      });
+    },
+    onError: (failure) => setError(errorText(failure, 'The verification could not be changed.')),
+  });
+  const verify = (event: FormEvent) => {
+    event.preventDefault();
+    if (!note.trim()) {
+      setError(LAW_ENFORCEMENT_MESSAGES.noteRequired);
+      return;
+    }
+    change.mutate(true);
+  };
+  return (
+    <div className="card admin-panel-padded" aria-labelledby="law-enforcement-title">
+      <h2 id="law-enforcement-title" className="admin-section-title">
+        Law enforcement
+      </h2>
+      {lawEnforcement.verified ? (
+        <>
+          <p data-testid="law-enforcement-status">
+            <strong>Verified law enforcement</strong> since <When iso={lawEnforcement.verifiedAt!} withTime />
+            : may search faces that may belong to minors.
+          </p>
+          <p className="admin-muted admin-break">Evidence: {lawEnforcement.note}</p>
+          <div className="admin-form-actions">
+            <Button variant="secondary" loading={change.isPending} onClick={() => change.mutate(false)}>
+              Withdraw verification
+            </Button>
+            <Link
+              className="btn btn-secondary"
+              to={`/admin/audit?organizationId=${organization.id}&action=search.minor`}
+            >
+              Searches of possible minors
+            </Link>
+          </div>
+        </>
+      ) : (
+        <form onSubmit={verify} noValidate>
+          <p data-testid="law-enforcement-status">
+            Not verified: faces that may belong to minors cannot be searched.
+          </p>
+          <TextArea
+            label="Evidence of law-enforcement status (required: what you checked)"
+            rows={2}
+            maxLength={LAW_ENFORCEMENT_NOTE_MAX_LENGTH}
+            value={note}
+            error={error}
+            onChange={(event) => {
+              setNote(event.target.value);
+              setError(undefined);
+            }}
+          />
+          <div className="admin-form-actions">
+            <Button type="submit" loading={change.isPending}>
+              Verify as law enforcement
+            </Button>
+          </div>
+        </form>
+      )}
+    </div>
   );
 }

@@ -151,7 +151,7 @@ export const PRIVACY_POLICY: LegalDocumentContent = {
           list: [
             'uploaded photos are not stored;',
             `results, saved searches, analyses and search history are deleted after ${INACTIVITY_RETENTION_DAYS} days of inactivity of the customer’s account; users may delete them earlier, and deleting a user deletes that user’s saved searches and analyses;`,
-            `system logs are kept for at most ${LOG_RETENTION_DAYS} days and are anonymized;`,
+            `system logs are anonymized after ${LOG_RETENTION_DAYS} days: IP addresses and the link to the user are removed and the user’s e-mail address is replaced by a pseudonym; records of billing and of our administrators’ actions keep their author for ${RECORD_RETENTION_YEARS} years;`,
             `billing and administrative records, including support correspondence, are kept for ${RECORD_RETENTION_YEARS} years to meet tax, accounting and legal obligations;`,
             'account data is kept while the account exists and deleted when it is closed, except for the records above;',
             'searches concerning persons under 18 years of age are blocked, so no such results are created, except for verified law-enforcement customers.',
@@ -166,6 +166,7 @@ export const PRIVACY_POLICY: LegalDocumentContent = {
       content: [
         'The Services are intended for organizations, and no one under 18 years of age may hold a user account.',
         'Searches concerning persons under 18 years of age are blocked. The only exception is for law-enforcement customers that have passed enhanced verification and search for a specific case, such as child protection or the search for a missing child. Results concerning minors are subject to additional access restrictions and are deleted under the same rules as all other results.',
+        'How the block works: every face in an uploaded photo is given an automatic age estimate, and a face estimated under 28 years is treated as a possible minor and cannot be searched unless the customer is a verified law-enforcement body. The estimate errs on the side of the child: in our measurements it stops nearly every child and teenager, but also most adults aged 18 to 24 and, depending on the population, between about one in thirteen and four in ten older adults. Each refused search is recorded (who and when, never the photo), and so is every search of a possible minor by a verified law-enforcement customer.',
       ],
     },
     {

@@ -1,4 +1,9 @@
-import { type DetectedFace, type FaceBox, tooSmallFacesMessage } from '@osint/contract/search';
+import {
+  type DetectedFace,
+  type FaceBox,
+  POSSIBLE_MINOR_MESSAGE,
+  tooSmallFacesMessage,
+} from '@osint/contract/search';
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { SmallFaceMark } from './small-face-mark.tsx';
@@ -14,13 +19,22 @@ interface FaceChooserProps {
   photoUrl?: string | undefined;
   minFaceSize: number;
   reliableFaceSize: number;
+  /** The organization is verified law enforcement: faces that may belong to minors may be chosen. */
+  minorsSearchable: boolean;
   onProceed: (hashes: string[]) => void;
   onClose: () => void;
 }
 
+/** A face that may belong to a minor can be searched by verified law enforcement only. */
+export function isSearchableFace(face: DetectedFace, minorsSearchable: boolean): boolean {
+  return !face.possibleMinor || minorsSearchable;
+}
+
 /**
  * Full-screen "Choose your face": one or more faces of the photo, then on to the search. Faces under
- * `reliableFaceSize` pixels carry the small-face mark, tied to their button as its description.
+ * `reliableFaceSize` pixels carry the small-face mark, tied to their button as its description. Faces that
+ * may belong to a minor carry the notice why they cannot be searched, and cannot be chosen (unless the
+ * organization is verified law enforcement).
  */
 export function FaceChooser({
   faces,
@@ -31,16 +45,21 @@ export function FaceChooser({
   photoUrl,
   minFaceSize,
   reliableFaceSize,
+  minorsSearchable,
   onProceed,
   onClose,
 }: FaceChooserProps) {
   const idPrefix = useId();
-  const [selected, setSelected] = useState<string[]>(initiallySelected);
+  const [selected, setSelected] = useState<string[]>(() =>
+    initiallySelected.filter((hash) =>
+      faces.some((face) => face.hash === hash && isSearchableFace(face, minorsSearchable)),
+    ),
+  );
   const root = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    root.current?.querySelector<HTMLElement>('.face-option')?.focus();
+    root.current?.querySelector<HTMLElement>('.face-option:not([disabled])')?.focus();
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
@@ -106,15 +125,19 @@ export function FaceChooser({
         <ul className="face-chooser__grid">
           {faces.map((face, index) => {
             const isSelected = selected.includes(face.hash);
+            const blocked = !isSearchableFace(face, minorsSearchable);
             const markId = `${idPrefix}-small-${index}`;
+            const minorId = `${idPrefix}-minor-${index}`;
+            const describedBy = [face.small ? markId : '', blocked ? minorId : ''].filter(Boolean).join(' ');
             return (
               <li key={face.hash} className="face-chooser__item">
                 <button
                   type="button"
-                  className={`face-option${isSelected ? ' face-option--selected' : ''}${face.small ? ' face-option--small' : ''}`}
+                  className={`face-option${isSelected ? ' face-option--selected' : ''}${face.small ? ' face-option--small' : ''}${blocked ? ' face-option--minor' : ''}`}
                   aria-pressed={isSelected}
                   aria-label={`Face ${index + 1}`}
-                  aria-describedby={face.small ? markId : undefined}
+                  aria-describedby={describedBy || undefined}
+                  disabled={blocked}
                   onClick={() => toggle(face.hash)}
                 >
                   <img src={`data:image/jpeg;base64,${face.base64}`} alt="" />
@@ -126,6 +149,11 @@ export function FaceChooser({
                   </span>
                 </button>
                 {face.small && <SmallFaceMark id={markId} box={face.box} />}
+                {blocked && (
+                  <p className="minor-face-notice" id={minorId} role="note">
+                    {POSSIBLE_MINOR_MESSAGE}
+                  </p>
+                )}
               </li>
             );
           })}

@@ -1,5 +1,6 @@
 import {
   MAX_UPLOAD_BYTES,
+  POSSIBLE_MINOR_MESSAGE,
   SEARCH_MESSAGES,
   searchResultsPath,
   tooSmallFacesMessage,
@@ -14,7 +15,7 @@ import { useBanner } from '../../components/message-banner.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { fileToBase64 } from '../../lib/file-data.ts';
 import { useSession } from '../../lib/session.tsx';
-import { FaceChooser } from './face-chooser.tsx';
+import { FaceChooser, isSearchableFace } from './face-chooser.tsx';
 import { PhotoTipsModal } from './photo-tips-modal.tsx';
 import { downloadImage, runSearch, uploadImage } from './search-api.ts';
 import { UploadArea } from './upload-area.tsx';
@@ -32,6 +33,8 @@ interface State {
   smallFaceBoxes: FaceBox[];
   minFaceSize: number;
   reliableFaceSize: number;
+  /** The organization is verified law enforcement: faces that may belong to minors may be searched. */
+  minorsSearchable: boolean;
   /** A search asked for before a face was chosen (a click while detecting, or /search/{imageUrl}). */
   requestedType?: SearchType | undefined;
   type?: SearchType | undefined;
@@ -48,6 +51,7 @@ type Action =
       smallFaceBoxes: FaceBox[];
       minFaceSize: number;
       reliableFaceSize: number;
+      minorsSearchable: boolean;
     }
   | { type: 'choose' }
   | { type: 'close-chooser' }
@@ -65,6 +69,7 @@ const initialState: State = {
   smallFaceBoxes: [],
   minFaceSize: 64,
   reliableFaceSize: 128,
+  minorsSearchable: false,
 };
 
 function reducer(state: State, action: Action): State {
@@ -79,18 +84,20 @@ function reducer(state: State, action: Action): State {
         requestedType: action.requestedType,
       };
     case 'detected': {
-      const one = action.faces.length === 1;
+      // One searchable face is chosen for the user; several faces, or one that may belong to a minor
+      // (shown in the chooser with the notice why it cannot be searched), open the chooser.
+      const one = action.faces.length === 1 && isSearchableFace(action.faces[0]!, action.minorsSearchable);
       return {
         ...state,
         phase: one ? 'ready' : 'choosing',
         faces: action.faces,
-        // One face is chosen for the user; several open the chooser.
         selected: one ? [action.faces[0]!.hash] : [],
         smallFaceCount: action.smallFaceCount,
         smallFaceSizes: action.smallFaceSizes,
         smallFaceBoxes: action.smallFaceBoxes,
         minFaceSize: action.minFaceSize,
         reliableFaceSize: action.reliableFaceSize,
+        minorsSearchable: action.minorsSearchable,
       };
     }
     case 'choose':
@@ -156,6 +163,12 @@ export function SearchPage() {
       } catch (error) {
         if (run !== generation.current) return;
         console.error('Search failed', error);
+        if (error instanceof ApiError && error.message === POSSIBLE_MINOR_MESSAGE) {
+          // The photo stays, so that another face of it can be chosen.
+          showBanner({ message: POSSIBLE_MINOR_MESSAGE, type: 'danger' });
+          dispatch({ type: 'search-failed' });
+          return;
+        }
         if (error instanceof ApiError && error.status === 403) void refresh();
         showBanner({
           message: SEARCH_MESSAGES.searchFailure,
@@ -334,6 +347,7 @@ export function SearchPage() {
           photoUrl={state.preview?.url}
           minFaceSize={state.minFaceSize}
           reliableFaceSize={state.reliableFaceSize}
+          minorsSearchable={state.minorsSearchable}
           onProceed={(hashes) => dispatch({ type: 'chosen', hashes })}
           onClose={() => dispatch({ type: 'close-chooser' })}
         />

