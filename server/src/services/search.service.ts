@@ -1,4 +1,9 @@
-import { defaultSaveName, SEARCH_MESSAGES, type UploadImageResponse } from '@osint/contract/search';
+import {
+  defaultSaveName,
+  SEARCH_MESSAGES,
+  type SearchHistoryItem,
+  type UploadImageResponse,
+} from '@osint/contract/search';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -69,16 +74,6 @@ export interface StoredSearchAnswer extends SearchAnswer {
   type: SearchType;
   createdAt: string;
   /** URL of the searched face, or null when the search was run without it. */
-  image: string | null;
-}
-
-export interface SearchHistoryItem {
-  searchHash: string;
-  type: SearchType;
-  createdAt: string;
-  /** Null once the user who ran it is deleted. */
-  userEmail: string | null;
-  numberOfResults: number;
   image: string | null;
 }
 
