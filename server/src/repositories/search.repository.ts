@@ -95,6 +95,18 @@ export type StoredSearchResult = NewSearchResult & { id: number };
 export class SearchRepository {
   constructor(private readonly db: Db) {}
 
+  /** Which of these faces the age estimate flagged as possibly under 18 when they were indexed. */
+  async possibleMinorFaceIds(faceIds: readonly number[]): Promise<Set<number>> {
+    if (faceIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('faces')
+      .select('id')
+      .where(sql<boolean>`id = any(${[...faceIds]}::bigint[])`)
+      .where('possible_minor', '=', true)
+      .execute();
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
   async findSightings(faceIds: readonly number[]): Promise<FaceSighting[]> {
     if (faceIds.length === 0) return [];
     const rows = await this.db

@@ -185,11 +185,11 @@ export class SearchService {
     const query = l2Normalise(averageOf(faces.map((face) => face!.descriptor)));
     let hits;
     try {
-      hits = await this.index.search(query, {
-        model: model!,
-        limit: MAX_INDEX_HITS,
-        minSimilarity: matchThresholdOf(model!),
-      });
+      hits = await this.indexHits(
+        query,
+        model!,
+        gate === 'search-minor' || (await this.minorGate.isLawEnforcement(user.organizationId)),
+      );
     } catch (error) {
       // An upload analysed before a reindex switched models: its descriptor is not comparable any more.
       if (error instanceof FaceModelMismatchError) throw faceGone();
@@ -398,6 +398,24 @@ export class SearchService {
     return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
       throw notFound('Thumbnail not found.');
     });
+  }
+
+  /**
+   * The index's hits above the model's threshold, best first. For an organization that is not verified
+   * law enforcement, faces flagged as possible minors when they were indexed are left out (issue 13), with
+   * the same recall as an unfiltered search: while flagged faces fill the limit, the search widens until
+   * MAX_INDEX_HITS others are found or no face above the threshold is left. Faces indexed before the age
+   * estimate existed (flag unknown) are estimated by `npm run reindex`.
+   */
+  private async indexHits(query: Float32Array, model: string, minorsAllowed: boolean) {
+    const minSimilarity = matchThresholdOf(model);
+    for (let limit = MAX_INDEX_HITS; ; limit *= 4) {
+      const hits = await this.index.search(query, { model, limit, minSimilarity });
+      if (minorsAllowed) return hits;
+      const minors = await this.searches.possibleMinorFaceIds(hits.map((hit) => hit.faceId));
+      const kept = hits.filter((hit) => !minors.has(hit.faceId));
+      if (kept.length >= MAX_INDEX_HITS || hits.length < limit) return kept.slice(0, MAX_INDEX_HITS);
+    }
   }
 
   private isSocialMedia(url: string): boolean {

@@ -25,6 +25,7 @@ interface SearchAnswer {
     similarity: number;
     thumbnailUrl: string;
     crawledAt: string;
+    faceBox: { x: number; y: number; width: number; height: number } | null;
   }[];
   numberOfResults: number;
   searchHash: string;
@@ -155,6 +156,64 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect([...similarities].sort((x, y) => y - x)).toEqual(similarities);
     // Someone else's face is not returned: the court photo has other people only.
     expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
+  });
+
+  it('never returns indexed faces flagged as possible minors to an organization that is not law enforcement', async () => {
+    // Agency B is not verified; the portrait's own face is not flagged, so B may search it.
+    const uploaded = await upload(cookies.b, photos.get(DEMO_PHOTOS.marsh.file)!);
+    const face = uploaded.json<{ faces: { hash: string; possibleMinor: boolean }[] }>().faces[0]!;
+    expect(face.possibleMinor).toBe(false);
+    const hashA = await uploadOneFace(cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
+    // A sighting is one face in one image: the image's URL and the face's box.
+    const key = (url: string | null | undefined, box: { x: number; y: number }) =>
+      `${url}|${Math.round(box.x)},${Math.round(box.y)}`;
+    const sightings = async (cookie: string, hash: string) => {
+      const response = await search(cookie, [hash]);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<SearchAnswer>().results.map((r) => key(r.imageUrl, r.faceBox!));
+    };
+    const flaggedFaces = async () =>
+      (
+        await t.db
+          .selectFrom('faces')
+          .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
+          .select(['occ.image_url', 'faces.box_x', 'faces.box_y'])
+          .where('faces.possible_minor', '=', true)
+          .execute()
+      ).map((row) => key(row.image_url, { x: row.box_x, y: row.box_y }));
+    const portraitFaces = t.db
+      .selectFrom('faces')
+      .select('faces.id')
+      .where('faces.image_id', 'in', (eb) =>
+        eb
+          .selectFrom('image_occurrences')
+          .select('image_id')
+          .where('image_url', 'like', '%/helena-marsh.jpg'),
+      );
+    const before = await t.db.selectFrom('faces').select(['id', 'possible_minor']).execute();
+    try {
+      await t.db
+        .updateTable('faces')
+        .set({ possible_minor: true })
+        .where('id', 'in', portraitFaces)
+        .execute();
+      const flagged = new Set(await flaggedFaces());
+      const forA = await sightings(cookies.a, hashA);
+      const forB = await sightings(cookies.b, face.hash);
+      // Law enforcement sees the flagged portrait; B sees every other sighting and none that is flagged.
+      expect(forA.some((k) => k.includes('/helena-marsh.jpg|'))).toBe(true);
+      expect(forB.some((k) => k.includes('/helena-marsh.jpg|'))).toBe(false);
+      expect(forB.filter((k) => flagged.has(k))).toEqual([]);
+      expect(forB).toEqual(forA.filter((k) => !flagged.has(k)));
+      expect(forB.length).toBeGreaterThan(0);
+    } finally {
+      for (const row of before)
+        await t.db
+          .updateTable('faces')
+          .set({ possible_minor: row.possible_minor })
+          .where('id', '=', row.id)
+          .execute();
+    }
   });
 
   it('serves result thumbnails to the organization whose search returned them, with search access', async () => {
