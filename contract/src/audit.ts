@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = {
   'admin.billing_plan.created': 'Created a billing plan',
   'admin.audit.exported': 'Exported the audit log',
   'admin.job.retried': 'Retried a failed job',
+  'admin.saved_search.viewed': 'Opened an organization’s saved search',
   'retention.content_deleted': 'Searches and extractions deleted after 30 days of inactivity',
   'admin.watchlist.imported': 'Imported a watch-list',
   'admin.watchlist.deleted': 'Deleted a watch-list',

@@ -68,6 +68,23 @@ const OrganizationDetail = Type.Object({
   searchCount: Type.Integer(),
 });
 
+const OrganizationRow = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  link: Type.String(),
+  type: Type.String(),
+  createdAt: Type.String(),
+  lastActiveAt: Type.String(),
+  owner: Type.Union([
+    Type.Object({ id: Type.Integer(), email: Type.String(), status: Type.String() }),
+    Type.Null(),
+  ]),
+  plan: Type.Union([Type.Object({ planType: PlanType, endDate: Type.String() }), Type.Null()]),
+  seats: Type.Object({ used: Type.Integer(), limit: Type.Integer() }),
+  userCount: Type.Integer(),
+  status: Type.String(),
+});
+
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** An organization as the provider sees it, and billing plans created by hand (manual and VIRTUAL). */
@@ -75,6 +92,24 @@ export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncT
   const { adminOrganizations } = services;
   return async (app) => {
     app.addHook('preHandler', requireAdmin);
+
+    app.get(
+      '/admin/organizations',
+      {
+        schema: {
+          tags: ['admin'],
+          querystring: Type.Object({
+            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+            search: Type.Optional(Type.String({ maxLength: 200 })),
+          }),
+          response: {
+            200: Type.Object({ results: Type.Array(OrganizationRow), totalResultCount: Type.Integer() }),
+          },
+        },
+      },
+      async (request) => adminOrganizations.list(request.query),
+    );
 
     app.get(
       '/admin/organizations/:id',
