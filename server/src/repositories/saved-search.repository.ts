@@ -118,11 +118,17 @@ export class SavedSearchRepository {
   async findPage(filter: SavedSearchListFilter) {
     let query = this.db.selectFrom('saved_searches');
     const scope = filter.organizationId;
-    if (scope !== 'all-organizations') query = query.where('organization_id', '=', scope);
-    if (filter.status) query = query.where('status', '=', filter.status);
+    // Qualified: the page joins the organizations, which have a name too.
+    if (scope !== 'all-organizations') query = query.where('saved_searches.organization_id', '=', scope);
+    if (filter.status) query = query.where('saved_searches.status', '=', filter.status);
     if (filter.search) {
       const pattern = containing(filter.search);
-      query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('saved_searches.name', 'ilike', pattern),
+          eb('saved_searches.description', 'ilike', pattern),
+        ]),
+      );
     }
     return pageWithTotal(
       query,

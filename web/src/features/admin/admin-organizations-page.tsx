@@ -58,7 +58,7 @@ export function AdminOrganizationsPage() {
             <TextInput
               label="Search"
               type="search"
-              placeholder="Name, web address or a user’s e-mail"
+              placeholder="Name, address or e-mail"
               value={searchInput}
               onChange={(event) => setSearchInput(event.target.value)}
             />
