@@ -164,7 +164,17 @@ describe(`admin area: organizations, saved searches, dashboard (${TEST_DATABASE_
         resultCount: 1,
       });
       expect(page.totalResultCount).toBeGreaterThanOrEqual(1);
-      // The user's own list does not name the organization.
+      // The search box and the status filter (the page joins the organizations, which have names too).
+      const found = await get<SavedSearchListResponse>(
+        '/api/admin/saved-search?status=COMPLETED&search=PIER&pageSize=10',
+      );
+      expect(found.results.map((row) => row.id)).toEqual([savedId]);
+      expect(found.totalResultCount).toBe(1);
+      const pendingOnly = await get<SavedSearchListResponse>('/api/admin/saved-search?status=PENDING');
+      expect(pendingOnly.results.map((row) => row.id)).not.toContain(savedId);
+      // The user's own list does not name the organization, and searches the same way.
+      const ownFound = await get<SavedSearchListResponse>('/api/saved-search?search=harbour', owner.cookie);
+      expect(ownFound.results.map((row) => row.id)).toEqual([savedId]);
       const own = await get<SavedSearchListResponse>('/api/saved-search', owner.cookie);
       expect(own.results[0]).not.toHaveProperty('organizationName');
     });
