@@ -67,8 +67,8 @@ export interface AdminOrganizationOrder {
   paidAt: string | null;
 }
 
-/** GET /api/admin/organizations/{id} */
-export interface AdminOrganizationDetail {
+/** What the organizations list and an organization's page both say of it. */
+export interface AdminOrganizationSummary {
   id: number;
   name: string;
   link: string;
@@ -76,6 +76,10 @@ export interface AdminOrganizationDetail {
   createdAt: string;
   lastActiveAt: string;
   owner: { id: number; email: string; status: UserStatus } | null;
+}
+
+/** GET /api/admin/organizations/{id} */
+export interface AdminOrganizationDetail extends AdminOrganizationSummary {
   users: AdminOrganizationUser[];
   seats: { used: number; limit: number };
   activePlan: AdminBillingPlanView | null;
@@ -111,14 +115,7 @@ export const ADMIN_ORGANIZATION_STATUS_LABELS: Record<AdminOrganizationStatus, s
 };
 
 /** An item of GET /api/admin/organizations. */
-export interface AdminOrganizationRow {
-  id: number;
-  name: string;
-  link: string;
-  type: string;
-  createdAt: string;
-  lastActiveAt: string;
-  owner: { id: number; email: string; status: UserStatus } | null;
+export interface AdminOrganizationRow extends AdminOrganizationSummary {
   /** The plan in force (a paid plan before a trial), or null. */
   plan: { planType: PlanType; endDate: string } | null;
   seats: { used: number; limit: number };

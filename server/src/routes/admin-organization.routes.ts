@@ -24,7 +24,8 @@ const PlanView = Type.Object({
   ]),
 });
 
-const OrganizationDetail = Type.Object({
+/** What the list and the detail page both say of an organization. */
+const organizationFields = {
   id: Type.Integer(),
   name: Type.String(),
   link: Type.String(),
@@ -35,6 +36,10 @@ const OrganizationDetail = Type.Object({
     Type.Object({ id: Type.Integer(), email: Type.String(), status: Type.String() }),
     Type.Null(),
   ]),
+};
+
+const OrganizationDetail = Type.Object({
+  ...organizationFields,
   users: Type.Array(
     Type.Object({
       id: Type.Integer(),
@@ -69,16 +74,7 @@ const OrganizationDetail = Type.Object({
 });
 
 const OrganizationRow = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  link: Type.String(),
-  type: Type.String(),
-  createdAt: Type.String(),
-  lastActiveAt: Type.String(),
-  owner: Type.Union([
-    Type.Object({ id: Type.Integer(), email: Type.String(), status: Type.String() }),
-    Type.Null(),
-  ]),
+  ...organizationFields,
   plan: Type.Union([Type.Object({ planType: PlanType, endDate: Type.String() }), Type.Null()]),
   seats: Type.Object({ used: Type.Integer(), limit: Type.Integer() }),
   userCount: Type.Integer(),

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { sendJpeg } from './replies.ts';
-import { SavedResult, SavedSearchStatus, savedSearchFields } from './saved-search.routes.ts';
+import { SavedResult, SavedSearchListQuery, savedSearchFields } from './saved-search.routes.ts';
 
 const tags = ['admin'];
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -22,12 +22,7 @@ export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTy
       {
         schema: {
           tags,
-          querystring: Type.Object({
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
-            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
-            status: Type.Optional(SavedSearchStatus),
-            search: Type.Optional(Type.String({ maxLength: 200 })),
-          }),
+          querystring: SavedSearchListQuery,
           response: {
             200: Type.Object({
               results: Type.Array(Type.Object(adminSavedSearchFields)),

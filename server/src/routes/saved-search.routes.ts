@@ -7,6 +7,14 @@ const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA
 export const SavedSearchStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
+/** GET /api/saved-search and its admin variant: pages from 1, a status and a search box. */
+export const SavedSearchListQuery = Type.Object({
+  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  status: Type.Optional(SavedSearchStatus),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
 export const savedSearchFields = {
   id: Type.Integer(),
   hash: Type.String(),
@@ -81,12 +89,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       {
         schema: {
           tags: ['saved-search'],
-          querystring: Type.Object({
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
-            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
-            status: Type.Optional(SavedSearchStatus),
-            search: Type.Optional(Type.String({ maxLength: 200 })),
-          }),
+          querystring: SavedSearchListQuery,
           response: {
             200: Type.Object({ results: Type.Array(SavedSearch), totalResultCount: Type.Integer() }),
           },

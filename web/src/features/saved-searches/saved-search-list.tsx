@@ -15,6 +15,7 @@ import {
   DoneSection,
   ItemCard,
   ItemDescription,
+  ItemOrganization,
   PendingSection,
   listState,
   PendingStatus,
@@ -157,21 +158,10 @@ export function SavedSearchList({ context }: { context: SavedSearchContext }) {
   );
 }
 
-/** Admin lists name the organization a saved search belongs to. */
-function Organization({ item }: { item: SavedSearch }) {
-  if (!item.organizationName) return null;
-  return (
-    <span className="saved-item__org">
-      <span className="visually-hidden">Organization: </span>
-      {item.organizationName}
-    </span>
-  );
-}
-
 function PendingItem({ item }: { item: SavedSearch }) {
   return (
     <ItemCard name={item.name} image={item.image} pending>
-      <Organization item={item} />
+      <ItemOrganization name={item.organizationName} />
       <PendingStatus
         what="Saving in progress"
         createdAt={item.createdAt}
@@ -217,7 +207,7 @@ function DoneItem({
         </>
       }
     >
-      <Organization item={item} />
+      <ItemOrganization name={item.organizationName} />
       <ItemDescription text={item.description} />
       <DoneMeta createdAt={item.createdAt} resultCount={item.resultCount} />
     </ItemCard>
