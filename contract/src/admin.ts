@@ -67,8 +67,8 @@ export interface AdminOrganizationOrder {
   paidAt: string | null;
 }
 
-/** GET /api/admin/organizations/{id} */
-export interface AdminOrganizationDetail {
+/** What the organizations list and an organization's page both say of it. */
+export interface AdminOrganizationSummary {
   id: number;
   name: string;
   link: string;
@@ -76,6 +76,10 @@ export interface AdminOrganizationDetail {
   createdAt: string;
   lastActiveAt: string;
   owner: { id: number; email: string; status: UserStatus } | null;
+}
+
+/** GET /api/admin/organizations/{id} */
+export interface AdminOrganizationDetail extends AdminOrganizationSummary {
   users: AdminOrganizationUser[];
   seats: { used: number; limit: number };
   activePlan: AdminBillingPlanView | null;
@@ -108,6 +112,46 @@ export const LAW_ENFORCEMENT_MESSAGES = {
   verified: 'The organization is now verified as law enforcement.',
   revoked: 'The law-enforcement verification has been withdrawn.',
 } as const;
+
+/**
+ * Where an organization stands, as the organizations list shows it: its owner's registration first
+ * (not yet confirmed, awaiting approval, rejected, blocked), then its plan in force, if any.
+ */
+export type AdminOrganizationStatus =
+  | 'EMAIL_UNVERIFIED'
+  | 'PENDING_APPROVAL'
+  | 'REJECTED'
+  | 'BLOCKED'
+  | 'TRIAL'
+  | 'ACTIVE'
+  | 'EXPIRED'
+  | 'NO_PLAN';
+
+export const ADMIN_ORGANIZATION_STATUS_LABELS: Record<AdminOrganizationStatus, string> = {
+  EMAIL_UNVERIFIED: 'E-mail unverified',
+  PENDING_APPROVAL: 'Pending approval',
+  REJECTED: 'Rejected',
+  BLOCKED: 'Blocked',
+  TRIAL: 'Trial',
+  ACTIVE: 'Active plan',
+  EXPIRED: 'Plan expired',
+  NO_PLAN: 'No plan',
+};
+
+/** An item of GET /api/admin/organizations. */
+export interface AdminOrganizationRow extends AdminOrganizationSummary {
+  /** The plan in force (a paid plan before a trial), or null. */
+  plan: { planType: PlanType; endDate: string } | null;
+  seats: { used: number; limit: number };
+  userCount: number;
+  status: AdminOrganizationStatus;
+}
+
+/** GET /api/admin/organizations?pageNumber=&pageSize=&search= */
+export interface AdminOrganizationPage {
+  results: AdminOrganizationRow[];
+  totalResultCount: number;
+}
 
 /** POST /api/admin/organizations/{id}/billing-plans */
 export interface CreateBillingPlanInput {
@@ -152,3 +196,16 @@ export const ADMIN_USER_MESSAGES = {
   cannotBlockState: 'Only active or invited users can be blocked.',
   notBlocked: 'This user is not blocked.',
 } as const;
+
+/** GET /api/admin/dashboard */
+export interface AdminDashboard {
+  pendingRegistrations: number;
+  ordersAwaitingPayment: number;
+  /** Jobs that used up their attempts (Admin → Jobs). */
+  failedJobs: number;
+  runningCrawls: number;
+  index: { pages: number; images: number; faces: number };
+  /** Searches since the start of the UTC day `searchesSince`. */
+  searchesToday: number;
+  searchesSince: string;
+}

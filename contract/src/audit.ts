@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = {
   'admin.organization.law_enforcement_verified': 'Verified an organization as law enforcement',
   'admin.organization.law_enforcement_revoked':
     'Withdrew the law-enforcement verification of an organization',
+  'admin.saved_search.viewed': 'Opened an organization’s saved search',
   'retention.content_deleted': 'Searches and extractions deleted after 30 days of inactivity',
   'retention.audit_anonymised': 'Audit entries older than 90 days anonymised',
   'admin.watchlist.imported': 'Imported a watch-list',

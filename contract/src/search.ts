@@ -138,6 +138,8 @@ export interface SavedSearch {
   status: SavedSearchStatus;
   type: SearchType;
   resultCount: number;
+  /** Admin answers only (GET /api/admin/saved-search…): whose saved search it is. */
+  organizationName?: string;
 }
 
 export interface SavedSearchListResponse {

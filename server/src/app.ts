@@ -34,6 +34,8 @@ import { adminJobsRoutes } from './routes/admin-jobs.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
 import { dataExtractorRoutes } from './routes/data-extractor.routes.ts';
 import { adminDataExtractorRoutes } from './routes/admin-data-extractor.routes.ts';
+import { adminSavedSearchRoutes } from './routes/admin-saved-search.routes.ts';
+import { adminDashboardRoutes } from './routes/admin-dashboard.routes.ts';
 import { searchRoutes } from './routes/search.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { teamRoutes } from './routes/team.routes.ts';
@@ -159,6 +161,8 @@ export async function buildApp(
       await api.register(savedSearchRoutes(container.services));
       await api.register(dataExtractorRoutes(container.services));
       await api.register(adminDataExtractorRoutes(container.services));
+      await api.register(adminSavedSearchRoutes(container.services));
+      await api.register(adminDashboardRoutes(container.services));
       await api.register(billingRoutes(container.services));
       await api.register(fastspringRoutes(container.services));
       await api.register(adminBillingRoutes(container.services));

@@ -18,6 +18,8 @@ import { BillingService } from './services/billing.service.ts';
 import { FastSpringService } from './services/fastspring.service.ts';
 import { JobRepository } from './repositories/job.repository.ts';
 import { MetricsRepository } from './repositories/metrics.repository.ts';
+import { AdminDashboardRepository } from './repositories/admin-dashboard.repository.ts';
+import { AdminDashboardService } from './services/admin-dashboard.service.ts';
 import { MetricsService } from './services/metrics.service.ts';
 import { AdminJobsService } from './services/admin-jobs.service.ts';
 import { RetentionRepository } from './repositories/retention.repository.ts';
@@ -215,6 +217,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       minorGate,
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
+    adminDashboard: new AdminDashboardService(new AdminDashboardRepository(db), new MetricsRepository(db)),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
     retention: new RetentionService(
       new RetentionRepository(db),

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { containing, pageWithTotal } from './list-query.ts';
 
 /** What the admin pages read about an organization beyond its users: plan history, usage. */
 export class AdminOrganizationRepository {
@@ -22,5 +24,88 @@ export class AdminOrganizationRepository {
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
     const row = await query.executeTakeFirstOrThrow();
     return Number(row.count);
+  }
+
+  /**
+   * One page of every organization, newest first, with its owner, the plan in force (a paid plan before
+   * a trial, as `BillingPlanRepository.findActive` picks it), seats in use and whether it ever had a plan.
+   * `search` matches the name, the link or the e-mail address of any of its users.
+   */
+  async findPage(filter: { search?: string | undefined; offset: number; limit: number; at: Date }) {
+    let query = this.db.selectFrom('organizations');
+    if (filter.search) {
+      const pattern = containing(filter.search);
+      query = query.where((eb) =>
+        eb.or([
+          eb('organizations.name', 'ilike', pattern),
+          eb('organizations.link', 'ilike', pattern),
+          eb.exists(
+            eb
+              .selectFrom('users')
+              .select('users.id')
+              .whereRef('users.organization_id', '=', 'organizations.id')
+              .where('users.email', 'ilike', pattern),
+          ),
+        ]),
+      );
+    }
+    const page = query
+      .leftJoin('users as owner', (join) =>
+        join.onRef('owner.organization_id', '=', 'organizations.id').on('owner.role', '=', 'OWNER'),
+      )
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('billing_plans')
+            .select(['plan_type', 'seat_limit', 'end_date'])
+            .whereRef('billing_plans.organization_id', '=', 'organizations.id')
+            .where('start_date', '<=', filter.at)
+            .where('end_date', '>', filter.at)
+            .orderBy(sql`plan_type = 'TRIAL'`)
+            .orderBy('start_date', 'desc')
+            .orderBy('id', 'desc')
+            .limit(1)
+            .as('active_plan'),
+        (join) => join.onTrue(),
+      )
+      .select((eb) => [
+        'organizations.id',
+        'organizations.name',
+        'organizations.link',
+        'organizations.type',
+        'organizations.created_at',
+        'organizations.last_active_at',
+        'owner.id as owner_id',
+        'owner.email as owner_email',
+        'owner.status as owner_status',
+        'active_plan.plan_type',
+        'active_plan.seat_limit',
+        'active_plan.end_date',
+        eb
+          .selectFrom('users')
+          .select((sub) => sub.fn.countAll<string>().as('count'))
+          .whereRef('users.organization_id', '=', 'organizations.id')
+          .where('users.has_access', '=', true)
+          .as('seats_used'),
+        eb
+          .selectFrom('users')
+          .select((sub) => sub.fn.countAll<string>().as('count'))
+          .whereRef('users.organization_id', '=', 'organizations.id')
+          .as('user_count'),
+        eb
+          .exists(
+            eb
+              .selectFrom('billing_plans')
+              .select('billing_plans.id')
+              .whereRef('billing_plans.organization_id', '=', 'organizations.id'),
+          )
+          .as('had_plan'),
+      ])
+      .orderBy('organizations.created_at', 'desc')
+      .orderBy('organizations.id', 'desc')
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .execute();
+    return pageWithTotal(query, page);
   }
 }

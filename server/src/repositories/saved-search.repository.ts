@@ -8,8 +8,14 @@ import {
   type MatchedFaceColumns,
 } from './search.repository.ts';
 
+/**
+ * Whose saved searches a read may see: one organization's (every user call), or every organization's
+ * (the admin's read-only pages). Spelled out so that no caller widens a query by leaving a field out.
+ */
+export type SavedSearchScope = number | 'all-organizations';
+
 export interface SavedSearchListFilter {
-  organizationId: number;
+  organizationId: SavedSearchScope;
   status?: SavedSearchStatus | undefined;
   search?: string | undefined;
   offset: number;
@@ -110,18 +116,28 @@ export class SavedSearchRepository {
   }
 
   async findPage(filter: SavedSearchListFilter) {
-    let query = this.db.selectFrom('saved_searches').where('organization_id', '=', filter.organizationId);
-    if (filter.status) query = query.where('status', '=', filter.status);
+    let query = this.db.selectFrom('saved_searches');
+    const scope = filter.organizationId;
+    // Qualified: the page joins the organizations, which have a name too.
+    if (scope !== 'all-organizations') query = query.where('saved_searches.organization_id', '=', scope);
+    if (filter.status) query = query.where('saved_searches.status', '=', filter.status);
     if (filter.search) {
       const pattern = containing(filter.search);
-      query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('description', 'ilike', pattern)]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('saved_searches.name', 'ilike', pattern),
+          eb('saved_searches.description', 'ilike', pattern),
+        ]),
+      );
     }
     return pageWithTotal(
       query,
       query
-        .select(LIST_COLUMNS)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .innerJoin('organizations', 'organizations.id', 'saved_searches.organization_id')
+        .select(LIST_COLUMNS.map((column) => `saved_searches.${column}` as const))
+        .select('organizations.name as organization_name')
+        .orderBy('saved_searches.created_at', 'desc')
+        .orderBy('saved_searches.id', 'desc')
         .offset(filter.offset)
         .limit(filter.limit)
         .execute(),
@@ -137,13 +153,21 @@ export class SavedSearchRepository {
       .executeTakeFirst();
   }
 
-  findByHashedId(hashedId: string, organizationId: number) {
-    return this.db
+  findByHashedId(hashedId: string, organizationId: SavedSearchScope) {
+    let query = this.db
       .selectFrom('saved_searches')
-      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id'])
-      .where('hashed_id', '=', hashedId)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+      .innerJoin('organizations', 'organizations.id', 'saved_searches.organization_id')
+      .select(LIST_COLUMNS.map((column) => `saved_searches.${column}` as const))
+      .select([
+        'saved_searches.organization_id',
+        'saved_searches.user_id',
+        'saved_searches.search_id',
+        'organizations.name as organization_name',
+      ])
+      .where('saved_searches.hashed_id', '=', hashedId);
+    if (organizationId !== 'all-organizations')
+      query = query.where('saved_searches.organization_id', '=', organizationId);
+    return query.executeTakeFirst();
   }
 
   /** For the save job, which runs outside any request: by id alone. */
@@ -155,13 +179,10 @@ export class SavedSearchRepository {
       .executeTakeFirst();
   }
 
-  async findImage(id: number, organizationId: number): Promise<Buffer | undefined> {
-    const row = await this.db
-      .selectFrom('saved_searches')
-      .select('image')
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+  async findImage(id: number, organizationId: SavedSearchScope): Promise<Buffer | undefined> {
+    let query = this.db.selectFrom('saved_searches').select('image').where('id', '=', id);
+    if (organizationId !== 'all-organizations') query = query.where('organization_id', '=', organizationId);
+    const row = await query.executeTakeFirst();
     return row?.image;
   }
 
@@ -187,14 +208,18 @@ export class SavedSearchRepository {
       .execute();
   }
 
-  async findResultThumbnail(resultId: number, organizationId: number): Promise<Buffer | null | undefined> {
-    const row = await this.db
+  async findResultThumbnail(
+    resultId: number,
+    organizationId: SavedSearchScope,
+  ): Promise<Buffer | null | undefined> {
+    let query = this.db
       .selectFrom('saved_search_results')
       .innerJoin('saved_searches', 'saved_searches.id', 'saved_search_results.saved_search_id')
       .select('saved_search_results.thumbnail')
-      .where('saved_search_results.id', '=', resultId)
-      .where('saved_searches.organization_id', '=', organizationId)
-      .executeTakeFirst();
+      .where('saved_search_results.id', '=', resultId);
+    if (organizationId !== 'all-organizations')
+      query = query.where('saved_searches.organization_id', '=', organizationId);
+    const row = await query.executeTakeFirst();
     return row?.thumbnail;
   }
 

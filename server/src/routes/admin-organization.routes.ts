@@ -31,7 +31,8 @@ const LawEnforcementStatus = Type.Object({
   note: Type.Union([Type.String(), Type.Null()]),
 });
 
-const OrganizationDetail = Type.Object({
+/** What the list and the detail page both say of an organization. */
+const organizationFields = {
   id: Type.Integer(),
   name: Type.String(),
   link: Type.String(),
@@ -42,6 +43,10 @@ const OrganizationDetail = Type.Object({
     Type.Object({ id: Type.Integer(), email: Type.String(), status: Type.String() }),
     Type.Null(),
   ]),
+};
+
+const OrganizationDetail = Type.Object({
+  ...organizationFields,
   users: Type.Array(
     Type.Object({
       id: Type.Integer(),
@@ -76,6 +81,14 @@ const OrganizationDetail = Type.Object({
   lawEnforcement: LawEnforcementStatus,
 });
 
+const OrganizationRow = Type.Object({
+  ...organizationFields,
+  plan: Type.Union([Type.Object({ planType: PlanType, endDate: Type.String() }), Type.Null()]),
+  seats: Type.Object({ used: Type.Integer(), limit: Type.Integer() }),
+  userCount: Type.Integer(),
+  status: Type.String(),
+});
+
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** An organization as the provider sees it, and billing plans created by hand (manual and VIRTUAL). */
@@ -83,6 +96,24 @@ export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncT
   const { adminOrganizations } = services;
   return async (app) => {
     app.addHook('preHandler', requireAdmin);
+
+    app.get(
+      '/admin/organizations',
+      {
+        schema: {
+          tags: ['admin'],
+          querystring: Type.Object({
+            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+            search: Type.Optional(Type.String({ maxLength: 200 })),
+          }),
+          response: {
+            200: Type.Object({ results: Type.Array(OrganizationRow), totalResultCount: Type.Integer() }),
+          },
+        },
+      },
+      async (request) => adminOrganizations.list(request.query),
+    );
 
     app.get(
       '/admin/organizations/:id',

@@ -4,23 +4,31 @@ import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
-const Status = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
+export const SavedSearchStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
-const savedSearchFields = {
+/** GET /api/saved-search and its admin variant: pages from 1, a status and a search box. */
+export const SavedSearchListQuery = Type.Object({
+  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  status: Type.Optional(SavedSearchStatus),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const savedSearchFields = {
   id: Type.Integer(),
   hash: Type.String(),
   name: Type.String(),
   description: Type.String(),
   createdAt: Type.String(),
   image: Type.String(),
-  status: Status,
+  status: SavedSearchStatus,
   type: SearchType,
   resultCount: Type.Integer(),
 };
 const SavedSearch = Type.Object(savedSearchFields);
 
-const SavedResult = Type.Object({
+export const SavedResult = Type.Object({
   id: Type.Integer(),
   hash: Type.String(),
   group: Type.String(),
@@ -64,7 +72,9 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
             hash: Type.String({ minLength: 1, maxLength: 64 }),
             image: Type.String({ minLength: 1, maxLength: 1_500_000 }),
           }),
-          response: { 201: Type.Object({ id: Type.Integer(), hash: Type.String(), status: Status }) },
+          response: {
+            201: Type.Object({ id: Type.Integer(), hash: Type.String(), status: SavedSearchStatus }),
+          },
         },
       },
       async (request, reply) => {
@@ -79,12 +89,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       {
         schema: {
           tags: ['saved-search'],
-          querystring: Type.Object({
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
-            pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
-            status: Type.Optional(Status),
-            search: Type.Optional(Type.String({ maxLength: 200 })),
-          }),
+          querystring: SavedSearchListQuery,
           response: {
             200: Type.Object({ results: Type.Array(SavedSearch), totalResultCount: Type.Integer() }),
           },

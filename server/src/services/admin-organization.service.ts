@@ -5,9 +5,12 @@ import {
   validateBillingPlan,
   type AdminBillingPlanView,
   type AdminOrganizationDetail,
+  type AdminOrganizationPage,
+  type AdminOrganizationStatus,
   type CreateBillingPlanInput,
 } from '@osint/contract/admin';
 import { toViolations } from '@osint/contract/validation';
+import type { UserStatus } from '@osint/contract/api-types';
 import type { BillingPlanRow } from '../db/schema.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AdminOrganizationRepository } from '../repositories/admin-organization.repository.ts';
@@ -125,6 +128,42 @@ export class AdminOrganizationService {
     return lawEnforcementStatus(organization);
   }
 
+  /** GET /api/admin/organizations: every organization, newest first, found by name, link or a user's address. */
+  async list(query: {
+    pageNumber: number;
+    pageSize: number;
+    search?: string | undefined;
+  }): Promise<AdminOrganizationPage> {
+    const { rows, total } = await this.adminOrganizations.findPage({
+      search: query.search?.trim() || undefined,
+      offset: (query.pageNumber - 1) * query.pageSize,
+      limit: query.pageSize,
+      at: new Date(),
+    });
+    return {
+      totalResultCount: total,
+      results: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        link: row.link,
+        type: row.type,
+        createdAt: row.created_at.toISOString(),
+        lastActiveAt: row.last_active_at.toISOString(),
+        owner:
+          row.owner_id !== null && row.owner_email !== null && row.owner_status !== null
+            ? { id: row.owner_id, email: row.owner_email, status: row.owner_status }
+            : null,
+        plan:
+          row.plan_type !== null && row.end_date !== null
+            ? { planType: row.plan_type, endDate: row.end_date.toISOString() }
+            : null,
+        seats: { used: Number(row.seats_used ?? 0), limit: row.seat_limit ?? 0 },
+        userCount: Number(row.user_count ?? 0),
+        status: organizationStatus(row.owner_status, row.plan_type, Boolean(row.had_plan)),
+      })),
+    };
+  }
+
   /** A plan made by hand: a manual subscription or fixed period, a VIRTUAL plan, or a trial extension. */
   async createPlan(
     admin: AuthUser,
@@ -191,4 +230,22 @@ function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date)
     createdAt: plan.created_at.toISOString(),
     state,
   };
+}
+
+/** The owner's registration decides first; an approved organization is described by its plan. */
+function organizationStatus(
+  ownerStatus: UserStatus | null,
+  planType: BillingPlanRow['plan_type'] | null,
+  hadPlan: boolean,
+): AdminOrganizationStatus {
+  if (
+    ownerStatus === 'EMAIL_UNVERIFIED' ||
+    ownerStatus === 'PENDING_APPROVAL' ||
+    ownerStatus === 'REJECTED' ||
+    ownerStatus === 'BLOCKED'
+  )
+    return ownerStatus;
+  if (planType === 'TRIAL') return 'TRIAL';
+  if (planType) return 'ACTIVE';
+  return hadPlan ? 'EXPIRED' : 'NO_PLAN';
 }

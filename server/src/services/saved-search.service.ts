@@ -46,17 +46,21 @@ export interface SavedSearchListQuery {
 
 type SavedSearchRow = Awaited<ReturnType<SavedSearchRepository['findPage']>>['rows'][number];
 
-function toListItem(row: SavedSearchRow): SavedSearch {
+/** Where a viewer reads the pictures of a saved search: the user calls, or their admin variant. */
+type ImagePrefix = '/api/saved-search' | '/api/admin/saved-search';
+
+function toListItem(row: SavedSearchRow, prefix: ImagePrefix = '/api/saved-search'): SavedSearch {
   return {
     id: row.id,
     hash: row.hashed_id,
     name: row.name,
     description: row.description,
     createdAt: row.created_at.toISOString(),
-    image: `/api/saved-search/image/${row.id}`,
+    image: `${prefix}/image/${row.id}`,
     status: row.status,
     type: row.type,
     resultCount: row.result_count,
+    ...(prefix === '/api/admin/saved-search' ? { organizationName: row.organization_name } : {}),
   };
 }
 
@@ -156,25 +160,83 @@ export class SavedSearchService {
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
     });
-    return { results: rows.map(toListItem), totalResultCount: total };
+    return { results: rows.map((row) => toListItem(row)), totalResultCount: total };
   }
 
   async results(user: AuthUser, hashedId: string): Promise<SavedSearchResultsResponse> {
     const access = await this.access.require(user);
     const saved = await this.savedSearches.findByHashedId(hashedId, user.organizationId);
     if (!saved) throw notFound('Saved search not found.');
+    return this.resultsOf(saved, '/api/saved-search', access.restricted);
+  }
+
+  /** GET /api/admin/saved-search: every organization's saved searches, newest first, read-only. */
+  async adminList(query: SavedSearchListQuery): Promise<SavedSearchListResponse> {
+    const { rows, total } = await this.savedSearches.findPage({
+      organizationId: 'all-organizations',
+      status: query.status,
+      search: query.search?.trim() || undefined,
+      offset: (query.pageNumber - 1) * query.pageSize,
+      limit: query.pageSize,
+    });
+    return {
+      results: rows.map((row) => toListItem(row, '/api/admin/saved-search')),
+      totalResultCount: total,
+    };
+  }
+
+  /**
+   * GET /api/admin/saved-search/{hash}: any organization's saved search with its original sources.
+   * An admin reading an organization's work is recorded in the audit log.
+   */
+  async adminResults(
+    admin: AuthUser,
+    hashedId: string,
+    ip: string | null,
+  ): Promise<SavedSearchResultsResponse> {
+    const saved = await this.savedSearches.findByHashedId(hashedId, 'all-organizations');
+    if (!saved) throw notFound('Saved search not found.');
+    await this.audit.insert({
+      actorUserId: admin.id,
+      // Filed under the organization whose work was read, as the admin's other actions on it are.
+      organizationId: saved.organization_id,
+      action: 'admin.saved_search.viewed',
+      target: `saved-search:${saved.id}`,
+      detail: { name: saved.name },
+      ip,
+    });
+    return this.resultsOf(saved, '/api/admin/saved-search', false);
+  }
+
+  async adminImage(id: number): Promise<Buffer> {
+    const image = await this.savedSearches.findImage(id, 'all-organizations');
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  async adminResultImage(resultId: number): Promise<Buffer> {
+    const thumbnail = await this.savedSearches.findResultThumbnail(resultId, 'all-organizations');
+    if (!thumbnail) throw notFound('Image not found.');
+    return thumbnail;
+  }
+
+  private async resultsOf(
+    saved: SavedSearchRow,
+    prefix: ImagePrefix,
+    restricted: boolean,
+  ): Promise<SavedSearchResultsResponse> {
     const rows = await this.savedSearches.findResults(saved.id);
     return {
-      ...toListItem(saved),
+      ...toListItem(saved, prefix),
       time: saved.duration_ms,
       numberOfResults: rows.length,
       results: rows.map((row) => ({
         id: row.id,
         hash: row.record_hash,
         group: row.group_key,
-        thumbnailUrl: `/api/saved-search/results/image/${row.id}`,
-        imageUrl: access.restricted ? null : row.image_url,
-        sourceUrl: access.restricted ? null : row.source_url,
+        thumbnailUrl: `${prefix}/results/image/${row.id}`,
+        imageUrl: restricted ? null : row.image_url,
+        sourceUrl: restricted ? null : row.source_url,
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at.toISOString(),
         similarity: Math.round(row.similarity * 1000) / 1000,

@@ -1,6 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppRoot } from './app-root.tsx';
-import { ComingSoon } from './coming-soon.tsx';
 import { AdminLayout, GuestLayout, NotFoundLayout, PromoLayout, UserLayout } from './layouts/layouts.tsx';
 import {
   AboutRoute,
@@ -15,6 +14,8 @@ import { HomeRoute, SupportRoute } from './pages/user-routes.tsx';
 import { AccountPage } from '../features/account/account-page.tsx';
 import { AdminAuditPage } from '../features/admin/admin-audit-page.tsx';
 import { AdminCrawlsPage } from '../features/admin/admin-crawls-page.tsx';
+import { AdminDashboardPage } from '../features/admin/admin-dashboard-page.tsx';
+import { AdminOrganizationsPage } from '../features/admin/admin-organizations-page.tsx';
 import { AdminJobsPage } from '../features/admin/admin-jobs-page.tsx';
 import { AdminCreatePlanPage } from '../features/admin/admin-create-plan-page.tsx';
 import { AdminOptOutsPage } from '../features/admin/admin-opt-outs-page.tsx';
@@ -24,7 +25,10 @@ import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
 import { AdminOrderPage, AdminOrdersPage } from '../features/billing-admin/admin-orders-pages.tsx';
 import { AdminPaymentPage, AdminPaymentsPage } from '../features/billing-admin/admin-payments-pages.tsx';
 import { PricingPage } from '../features/pricing/pricing-page.tsx';
-import { SavedSearchesPage } from '../features/saved-searches/saved-searches-page.tsx';
+import {
+  AdminSavedSearchesPage,
+  SavedSearchesPage,
+} from '../features/saved-searches/saved-searches-page.tsx';
 import { SearchHistoryPage } from '../features/search/search-history-page.tsx';
 import { SearchPage } from '../features/search/search-page.tsx';
 import {
@@ -39,8 +43,6 @@ import { RegisterPage } from '../features/auth/register-page.tsx';
 import { ResetPasswordPage, SetPasswordPage } from '../features/auth/token-password-pages.tsx';
 import { VerifyEmailPage } from '../features/auth/verify-email-page.tsx';
 import { ReleaseEmailPage } from '../features/auth/release-email-page.tsx';
-
-const soon = (title: string, description: string) => <ComingSoon title={title} description={description} />;
 
 /** The route map of spec 000 §2: every route belongs to one layout; `handle.name` is the route name. */
 export const routes: RouteObject[] = [
@@ -139,7 +141,13 @@ export const routes: RouteObject[] = [
         path: '/admin',
         element: <AdminLayout />,
         children: [
+          { index: true, element: <AdminDashboardPage />, handle: { name: 'admin-dashboard' } },
           { path: 'users', element: <AdminUsersPage />, handle: { name: 'admin-users' } },
+          {
+            path: 'organizations',
+            element: <AdminOrganizationsPage />,
+            handle: { name: 'admin-organizations' },
+          },
           { path: 'users/:id', element: <AdminUserPage />, handle: { name: 'admin-user' } },
           {
             path: 'organizations/:id',
@@ -173,12 +181,12 @@ export const routes: RouteObject[] = [
           { path: 'orders/:id', element: <AdminOrderPage />, handle: { name: 'admin-order' } },
           {
             path: 'saved-searches',
-            element: soon('Saved Searches', 'Every organization’s saved searches.'),
+            element: <AdminSavedSearchesPage />,
             handle: { name: 'admin-saved-searches' },
           },
           {
             path: 'saved-searches/:savedSearchHash',
-            element: soon('Saved Results', 'A saved search, read-only.'),
+            element: <AdminSavedSearchesPage />,
             handle: { name: 'admin-saved-search' },
           },
           {

@@ -168,6 +168,17 @@ export function ItemCard({
   );
 }
 
+/** On the admin's lists of every organization's items: whose item it is. */
+export function ItemOrganization({ name }: { name: string | undefined }) {
+  if (!name) return null;
+  return (
+    <span className="item-card__organization">
+      <span className="visually-hidden">Organization: </span>
+      {name}
+    </span>
+  );
+}
+
 export function ItemDescription({ text }: { text: string | null | undefined }) {
   return text ? <p className="item-card__description">{text}</p> : null;
 }

@@ -10,7 +10,8 @@ vi.mock('../../src/lib/session.tsx', () => ({
   useSession: () => ({ session: { user: { access: true, restricted: false } } }),
 }));
 
-const { SavedSearchesPage } = await import('../../src/features/saved-searches/saved-searches-page');
+const { AdminSavedSearchesPage, SavedSearchesPage } =
+  await import('../../src/features/saved-searches/saved-searches-page');
 const { ReportModal } = await import('../../src/components/report-modal');
 const { generateReport } = await import('../../src/features/saved-searches/saved-searches-api');
 const reportFailure = { message: SEARCH_MESSAGES.reportFailure, hint: SEARCH_MESSAGES.reportFailureHint };
@@ -48,6 +49,7 @@ function renderAt(path: string) {
       <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path="/saved-searches/:hashedId?" element={<SavedSearchesPage />} />
+          <Route path="/admin/saved-searches/:savedSearchHash?" element={<AdminSavedSearchesPage />} />
           <Route path="/search" element={<h1>Search screen</h1>} />
         </Routes>
       </MemoryRouter>
@@ -188,6 +190,54 @@ describe('Saved Results', () => {
       saveSearchId: 5,
       searchResultIds: [1, 2, 3],
     });
+  });
+});
+
+describe('admin saved searches (read-only)', () => {
+  test('the list calls the admin API, names the organization and offers neither edit nor delete', async () => {
+    const { calls } = mockFetch((call) =>
+      query(call).get('status') === 'PENDING'
+        ? { status: 200, body: { results: [], totalResultCount: 0 } }
+        : {
+            status: 200,
+            body: {
+              results: [{ ...item(10, 'COMPLETED'), organizationName: 'Riverton Police' }],
+              totalResultCount: 1,
+            },
+          },
+    );
+    renderAt('/admin/saved-searches');
+    const card = await screen.findByRole('article', { name: 'Saved 10' });
+    expect(within(card).getByText('Riverton Police')).toBeTruthy();
+    expect(within(card).queryByRole('button', { name: /Delete|Edit/ })).toBeNull();
+    expect(within(card).getByRole('link', { name: 'Check the results' }).getAttribute('href')).toBe(
+      '/admin/saved-searches/hash-10',
+    );
+    expect(
+      calls.every((call) => new URL(call.url, 'http://localhost').pathname === '/api/admin/saved-search'),
+    ).toBe(true);
+  });
+
+  test('the results view reads /api/admin/saved-search/{hash}, without selection, delete or report', async () => {
+    const { calls } = mockFetch(() => ({
+      status: 200,
+      body: {
+        ...item(10, 'COMPLETED'),
+        organizationName: 'Riverton Police',
+        results: [result(1, 'g1'), result(2, 'g2')],
+        time: 1200,
+        numberOfResults: 2,
+      },
+    }));
+    const user = renderAt('/admin/saved-searches/hash-10');
+    expect(await screen.findByRole('heading', { name: 'Saved Results' })).toBeTruthy();
+    expect(screen.getByText('Riverton Police')).toBeTruthy();
+    expect(new URL(calls[0]!.url, 'http://localhost').pathname).toBe('/api/admin/saved-search/hash-10');
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.queryByRole('button', { name: /GENERATE REPORT|Delete selected/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'New search' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: '← Back' }));
+    expect(await screen.findByRole('heading', { name: 'Saved Searches' })).toBeTruthy();
   });
 });
 

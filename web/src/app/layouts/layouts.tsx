@@ -127,7 +127,9 @@ export function UserLayout() {
 }
 
 const ADMIN_MENU: MenuItem[] = [
+  { to: '/admin', label: 'Dashboard', end: true },
   { to: '/admin/users', label: 'Users' },
+  { to: '/admin/organizations', label: 'Organizations' },
   { to: '/admin/saved-searches', label: 'Saved Searches' },
   { to: '/admin/payments', label: 'Payments' },
   { to: '/admin/orders', label: 'Orders' },

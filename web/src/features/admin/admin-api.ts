@@ -1,6 +1,8 @@
 import type {
   AdminBillingPlanView,
+  AdminDashboard,
   AdminOrganizationDetail,
+  AdminOrganizationPage,
   LawEnforcementInput,
   LawEnforcementStatus,
   AdminUserDetail,
@@ -58,6 +60,8 @@ export interface AuditQuery {
 export const ADMIN_KEYS = {
   user: (id: string) => ['admin', 'user', id] as const,
   organization: (id: string) => ['admin', 'organization', id] as const,
+  organizations: ['admin', 'organizations'] as const,
+  dashboard: ['admin', 'dashboard'] as const,
   crawls: ['admin', 'crawls'] as const,
   crawl: (id: string) => ['admin', 'crawls', id] as const,
   optOuts: ['admin', 'opt-outs'] as const,
@@ -65,12 +69,18 @@ export const ADMIN_KEYS = {
 };
 
 export const AUDIT_PAGE_SIZE = 50;
+export const ORGANIZATIONS_PAGE_SIZE = 25;
 
 export const adminApi = {
   user: (id: string) => api<AdminUserDetail>(`/admin/users/${encodeURIComponent(id)}`),
   block: (id: number) => api(`/admin/users/${id}/block`, { method: 'POST' }),
   unblock: (id: number) => api(`/admin/users/${id}/unblock`, { method: 'POST' }),
   approve: (id: number) => api(`/admin/users/${id}/approve`, { method: 'POST' }),
+  dashboard: () => api<AdminDashboard>('/admin/dashboard'),
+  organizations: (pageNumber: number, search: string) =>
+    api<AdminOrganizationPage>('/admin/organizations', {
+      query: { pageNumber, pageSize: ORGANIZATIONS_PAGE_SIZE, search: search || undefined },
+    }),
   organization: (id: string) =>
     api<AdminOrganizationDetail>(`/admin/organizations/${encodeURIComponent(id)}`),
   createPlan: (organizationId: string, input: CreateBillingPlanInput) =>

@@ -24,7 +24,7 @@ const PLAN_STATES: Record<AdminBillingPlanView['state'], { label: string; tone: 
   SUPERSEDED: { label: 'Superseded', tone: 'warning' },
 };
 
-const BACK = { to: '/admin/users', label: 'Users' };
+const BACK = { to: '/admin/organizations', label: 'Organizations' };
 
 /** /admin/organizations/{id}: details, owner, users, seats and every plan the organization had. */
 export function AdminOrganizationPage() {

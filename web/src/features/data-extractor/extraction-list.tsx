@@ -16,6 +16,7 @@ import {
   DoneSection,
   ItemCard,
   ItemDescription,
+  ItemOrganization,
   PendingSection,
   listState,
   PendingStatus,
@@ -166,22 +167,12 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
   );
 }
 
-function Organization({ item }: { item: ExtractionListItem }) {
-  if (!item.organizationName) return null;
-  return (
-    <span className="extractor-item__org">
-      <span className="visually-hidden">Organization: </span>
-      {item.organizationName}
-    </span>
-  );
-}
-
 function PendingItem({ item, admin }: { item: ExtractionListItem; admin: boolean }) {
   const total = item.resultCount;
   const share = total > 0 ? Math.round((item.processedCount / total) * 100) : 0;
   return (
     <ItemCard name={item.name} image={item.imagePath} pending>
-      {admin && <Organization item={item} />}
+      {admin && <ItemOrganization name={item.organizationName} />}
       <ItemDescription text={item.description} />
       <PendingStatus
         what="Extraction in progress"
@@ -254,7 +245,7 @@ function DoneItem({
         </>
       }
     >
-      {admin && <Organization item={item} />}
+      {admin && <ItemOrganization name={item.organizationName} />}
       <ItemDescription text={item.description} />
       <DoneMeta createdAt={item.createdAt} resultCount={item.resultCount}>
         {item.bestName && (

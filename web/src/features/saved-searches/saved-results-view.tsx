@@ -13,17 +13,29 @@ import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { ReportModal } from '../../components/report-modal.tsx';
-import { deleteSavedResults, fetchSavedResults, generateReport } from './saved-searches-api.ts';
+import {
+  deleteSavedResults,
+  fetchSavedResults,
+  generateReport,
+  savedSearchesPath,
+  type SavedSearchContext,
+} from './saved-searches-api.ts';
 import { formatDateTime } from '@osint/contract/dates';
 
-/** Saved Results (spec 001 §2): sort, grouping (on by default), selection, delete, GENERATE REPORT. */
-export function SavedResultsView({ hash }: { hash: string }) {
+/**
+ * Saved Results (spec 001 §2): sort, grouping (on by default), selection, delete, GENERATE REPORT. The
+ * admin's view of any organization's saved search is read-only: no selection, delete or report.
+ */
+export function SavedResultsView({ hash, context }: { hash: string; context: SavedSearchContext }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { session } = useSession();
+  const admin = context === 'admin';
+  const listPath = savedSearchesPath(context);
+  const queryKey = ['saved-search-results', context, hash];
   const query = useQuery({
-    queryKey: ['saved-search-results', hash],
-    queryFn: () => fetchSavedResults(hash),
+    queryKey,
+    queryFn: () => fetchSavedResults(context, hash),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
   });
   const [sort, setSort] = useState<ResultSort>('default');
@@ -46,7 +58,12 @@ export function SavedResultsView({ hash }: { hash: string }) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
     const [title, text] =
       status === 404
-        ? ['Saved search not found', 'It may have been deleted, or it belongs to another organization.']
+        ? [
+            'Saved search not found',
+            admin
+              ? 'It may have been deleted.'
+              : 'It may have been deleted, or it belongs to another organization.',
+          ]
         : status === 403
           ? session?.user.isOwner
             ? [
@@ -68,7 +85,7 @@ export function SavedResultsView({ hash }: { hash: string }) {
               RENEW YOUR PLAN
             </Link>
           )}
-          <Link className="btn btn-primary" to="/saved-searches">
+          <Link className="btn btn-primary" to={listPath}>
             Back to Saved Searches
           </Link>
         </div>
@@ -98,10 +115,10 @@ export function SavedResultsView({ hash }: { hash: string }) {
       setConfirmDelete(false);
       if (remaining === 0) {
         // Nothing left: back to the list (spec 001 §2).
-        navigate('/saved-searches');
+        navigate(listPath);
         return;
       }
-      queryClient.setQueryData(['saved-search-results', hash], {
+      queryClient.setQueryData(queryKey, {
         ...saved,
         results: saved.results.filter((r: SavedSearchResult) => !selectedIds.includes(r.id)),
         numberOfResults: remaining,
@@ -117,25 +134,36 @@ export function SavedResultsView({ hash }: { hash: string }) {
   };
 
   return (
-    <section className="container page saved-results" aria-labelledby="saved-results-title">
+    <section
+      className={admin ? 'saved-results saved-searches--admin' : 'container page saved-results'}
+      aria-labelledby="saved-results-title"
+    >
       <header className="saved-results__header">
         <div className="saved-results__heading">
-          <Button variant="secondary" className="btn-sm" onClick={() => navigate('/saved-searches')}>
+          <Button variant="secondary" className="btn-sm" onClick={() => navigate(listPath)}>
             ← Back
           </Button>
           <h1 className="page__title" id="saved-results-title">
             Saved Results
           </h1>
         </div>
-        <Link className="btn btn-secondary" to="/search">
-          New search
-        </Link>
+        {!admin && (
+          <Link className="btn btn-secondary" to="/search">
+            New search
+          </Link>
+        )}
       </header>
 
       <div className="card saved-results__summary">
         <img className="saved-results__face" src={saved.image} alt="Searched face" />
         <div>
           <p className="saved-item__name">{saved.name}</p>
+          {saved.organizationName && (
+            <p className="saved-item__org">
+              <span className="visually-hidden">Organization: </span>
+              {saved.organizationName}
+            </p>
+          )}
           {saved.description && <p className="saved-item__description">{saved.description}</p>}
           <p className="saved-item__meta">
             {SEARCH_TYPE_LABELS[saved.type]} · saved{' '}
@@ -153,44 +181,52 @@ export function SavedResultsView({ hash }: { hash: string }) {
       ) : results.length === 0 ? (
         <ResultsEmpty>
           <p>This saved search has no results. Try a new search with a different or clearer image.</p>
-          <Link className="btn btn-primary" to="/search">
-            New search
-          </Link>
+          {!admin && (
+            <Link className="btn btn-primary" to="/search">
+              New search
+            </Link>
+          )}
         </ResultsEmpty>
       ) : (
         <>
           <ResultsToolbar sort={sort} onSort={changeSort} grouping={grouping} onGrouping={setGrouping}>
-            <label className="checkbox saved-results__select-all">
-              <input
-                type="checkbox"
-                checked={allSelected}
-                onChange={() => setUnselected(allSelected ? new Set(results.map((r) => r.id)) : new Set())}
-              />
-              <span>Select All</span>
-            </label>
-            <div className="saved-results__actions">
-              <Button
-                variant="secondary"
-                disabled={selectedIds.length === 0}
-                onClick={() => {
-                  setDeleteError(undefined);
-                  setConfirmDelete(true);
-                }}
-              >
-                Delete selected
-              </Button>
-              <Button disabled={selectedIds.length === 0} onClick={() => setReportIds(selectedIds)}>
-                GENERATE REPORT ({selectedIds.length})
-              </Button>
-            </div>
+            {!admin && (
+              <>
+                <label className="checkbox saved-results__select-all">
+                  <input
+                    type="checkbox"
+                    checked={allSelected}
+                    onChange={() =>
+                      setUnselected(allSelected ? new Set(results.map((r) => r.id)) : new Set())
+                    }
+                  />
+                  <span>Select All</span>
+                </label>
+                <div className="saved-results__actions">
+                  <Button
+                    variant="secondary"
+                    disabled={selectedIds.length === 0}
+                    onClick={() => {
+                      setDeleteError(undefined);
+                      setConfirmDelete(true);
+                    }}
+                  >
+                    Delete selected
+                  </Button>
+                  <Button disabled={selectedIds.length === 0} onClick={() => setReportIds(selectedIds)}>
+                    GENERATE REPORT ({selectedIds.length})
+                  </Button>
+                </div>
+              </>
+            )}
           </ResultsToolbar>
           <ResultsGrid
             results={sorted}
             grouping={grouping}
             resetKey={`${hash}:${sort}`}
-            restricted={session?.user.restricted ?? false}
+            restricted={!admin && (session?.user.restricted ?? false)}
             onRestricted={() => setRestrictedOpen(true)}
-            selection={{ isSelected: (id) => !unselected.has(id), toggle }}
+            selection={admin ? undefined : { isSelected: (id) => !unselected.has(id), toggle }}
           />
         </>
       )}

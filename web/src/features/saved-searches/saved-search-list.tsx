@@ -15,6 +15,7 @@ import {
   DoneSection,
   ItemCard,
   ItemDescription,
+  ItemOrganization,
   PendingSection,
   listState,
   PendingStatus,
@@ -23,22 +24,36 @@ import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useDebounced, usePagedList } from '../../lib/use-paged-list.ts';
 import { usePendingRefresh } from '../../lib/use-pending-refresh.ts';
 import { EditSavedSearchModal } from './saved-search-modals.tsx';
-import { deleteSavedSearch, fetchSavedSearches } from './saved-searches-api.ts';
+import {
+  deleteSavedSearch,
+  fetchSavedSearches,
+  savedSearchesPath,
+  type SavedSearchContext,
+} from './saved-searches-api.ts';
 
-function useSavedSearchPages(status: SavedSearchStatus, pageSize: number, search: string) {
-  return usePagedList(`${status}|${search}`, pageSize, (pageNumber, size) =>
-    fetchSavedSearches({ status, pageNumber, pageSize: size, search: search || undefined }).then(
+function useSavedSearchPages(
+  context: SavedSearchContext,
+  status: SavedSearchStatus,
+  pageSize: number,
+  search: string,
+) {
+  return usePagedList(`${context}|${status}|${search}`, pageSize, (pageNumber, size) =>
+    fetchSavedSearches(context, { status, pageNumber, pageSize: size, search: search || undefined }).then(
       (answer) => ({ items: answer.results, total: answer.totalResultCount }),
     ),
   );
 }
 
-/** Spec 001 §2 Saved Searches: "In progress" and "Done" sections, each paged, refreshed while pending. */
-export function SavedSearchList() {
+/**
+ * Spec 001 §2 Saved Searches: "In progress" and "Done" sections, each paged, refreshed while pending.
+ * Admins see every organization's, each naming its organization, without edit or delete.
+ */
+export function SavedSearchList({ context }: { context: SavedSearchContext }) {
+  const admin = context === 'admin';
   const [search, setSearch] = useState('');
   const debounced = useDebounced(search.trim());
-  const pending = useSavedSearchPages('PENDING', SAVED_SEARCH_PENDING_PAGE_SIZE, '');
-  const done = useSavedSearchPages('COMPLETED', SAVED_SEARCH_DONE_PAGE_SIZE, debounced);
+  const pending = useSavedSearchPages(context, 'PENDING', SAVED_SEARCH_PENDING_PAGE_SIZE, '');
+  const done = useSavedSearchPages(context, 'COMPLETED', SAVED_SEARCH_DONE_PAGE_SIZE, debounced);
   const [editing, setEditing] = useState<SavedSearch>();
   const [deleting, setDeleting] = useState<SavedSearch>();
   const { reload: reloadPending } = pending;
@@ -50,25 +65,42 @@ export function SavedSearchList() {
   const { firstLoad, empty } = listState(pending, done, search, debounced);
 
   return (
-    <section className="container page saved-searches" aria-labelledby="saved-searches-title">
+    <section
+      className={admin ? 'saved-searches saved-searches--admin' : 'container page saved-searches'}
+      aria-labelledby="saved-searches-title"
+    >
       <header className="saved-searches__header">
-        <h1 className="page__title" id="saved-searches-title">
-          Saved Searches
-        </h1>
-        <Link className="btn btn-primary" to="/search">
-          New search
-        </Link>
+        <div>
+          {admin && <p className="page__eyebrow">Search</p>}
+          <h1 className="page__title" id="saved-searches-title">
+            Saved Searches
+          </h1>
+          {admin && <p className="page__lead">Every organization’s saved searches, read-only.</p>}
+        </div>
+        {!admin && (
+          <Link className="btn btn-primary" to="/search">
+            New search
+          </Link>
+        )}
       </header>
 
       {firstLoad ? (
         <LoadingPlaceholder />
       ) : empty ? (
         <div className="card saved-empty" role="status">
-          <h2 className="saved-empty__title">You haven't saved any results yet</h2>
-          <p>Run a face search and choose “Save result” to keep its results here under a name and a note.</p>
-          <Link className="btn btn-primary" to="/search">
-            Go to search
-          </Link>
+          {admin ? (
+            <h2 className="saved-empty__title">No organization has saved a search yet</h2>
+          ) : (
+            <>
+              <h2 className="saved-empty__title">You haven't saved any results yet</h2>
+              <p>
+                Run a face search and choose “Save result” to keep its results here under a name and a note.
+              </p>
+              <Link className="btn btn-primary" to="/search">
+                Go to search
+              </Link>
+            </>
+          )}
         </div>
       ) : (
         <>
@@ -82,9 +114,18 @@ export function SavedSearchList() {
             emptyText={
               debounced ? `No saved search matches “${debounced}”.` : 'No completed saved searches yet.'
             }
-            render={(item) => (
-              <DoneItem item={item} onEdit={() => setEditing(item)} onDelete={() => setDeleting(item)} />
-            )}
+            render={(item) =>
+              admin ? (
+                <DoneItem item={item} to={`${savedSearchesPath(context)}/${item.hash}`} />
+              ) : (
+                <DoneItem
+                  item={item}
+                  to={`${savedSearchesPath(context)}/${item.hash}`}
+                  onEdit={() => setEditing(item)}
+                  onDelete={() => setDeleting(item)}
+                />
+              )
+            }
           />
         </>
       )}
@@ -120,6 +161,7 @@ export function SavedSearchList() {
 function PendingItem({ item }: { item: SavedSearch }) {
   return (
     <ItemCard name={item.name} image={item.image} pending>
+      <ItemOrganization name={item.organizationName} />
       <PendingStatus
         what="Saving in progress"
         createdAt={item.createdAt}
@@ -129,14 +171,17 @@ function PendingItem({ item }: { item: SavedSearch }) {
   );
 }
 
+/** A done saved search; without onEdit and onDelete (the admin's view) it is read-only. */
 function DoneItem({
   item,
+  to,
   onEdit,
   onDelete,
 }: {
   item: SavedSearch;
-  onEdit: () => void;
-  onDelete: () => void;
+  to: string;
+  onEdit?: () => void;
+  onDelete?: () => void;
 }) {
   return (
     <ItemCard
@@ -146,20 +191,23 @@ function DoneItem({
       editTitle="Edit name and note"
       actions={
         <>
-          <Button
-            variant="secondary"
-            className="btn-sm"
-            onClick={onDelete}
-            aria-label={`Delete ${item.name}`}
-          >
-            Delete
-          </Button>
-          <Link className="btn btn-primary btn-sm" to={`/saved-searches/${item.hash}`}>
+          {onDelete && (
+            <Button
+              variant="secondary"
+              className="btn-sm"
+              onClick={onDelete}
+              aria-label={`Delete ${item.name}`}
+            >
+              Delete
+            </Button>
+          )}
+          <Link className="btn btn-primary btn-sm" to={to}>
             Check the results
           </Link>
         </>
       }
     >
+      <ItemOrganization name={item.organizationName} />
       <ItemDescription text={item.description} />
       <DoneMeta createdAt={item.createdAt} resultCount={item.resultCount} />
     </ItemCard>

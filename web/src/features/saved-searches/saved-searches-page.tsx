@@ -6,5 +6,19 @@ import './saved-searches.css';
 /** /saved-searches/{hashedId?}: the list, or one saved search's results. */
 export function SavedSearchesPage() {
   const { hashedId } = useParams();
-  return hashedId ? <SavedResultsView key={hashedId} hash={hashedId} /> : <SavedSearchList />;
+  return hashedId ? (
+    <SavedResultsView key={hashedId} hash={hashedId} context="user" />
+  ) : (
+    <SavedSearchList context="user" />
+  );
+}
+
+/** /admin/saved-searches/{savedSearchHash?}: every organization's saved searches, read-only. */
+export function AdminSavedSearchesPage() {
+  const { savedSearchHash } = useParams();
+  return savedSearchHash ? (
+    <SavedResultsView key={savedSearchHash} hash={savedSearchHash} context="admin" />
+  ) : (
+    <SavedSearchList context="admin" />
+  );
 }

@@ -1,0 +1,68 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../container.ts';
+import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
+import { sendJpeg } from './replies.ts';
+import { SavedResult, SavedSearchListQuery, savedSearchFields } from './saved-search.routes.ts';
+
+const tags = ['admin'];
+const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const adminSavedSearchFields = { ...savedSearchFields, organizationName: Type.Optional(Type.String()) };
+
+/**
+ * The admin's read-only view of every organization's saved searches (spec 001 §2 Admin area): the user
+ * calls under /api/admin, without edits, deletes or reports. Opening one is audited.
+ */
+export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
+  const { savedSearches } = services;
+  return async (app) => {
+    app.addHook('preHandler', requireAdmin);
+
+    app.get(
+      '/admin/saved-search',
+      {
+        schema: {
+          tags,
+          querystring: SavedSearchListQuery,
+          response: {
+            200: Type.Object({
+              results: Type.Array(Type.Object(adminSavedSearchFields)),
+              totalResultCount: Type.Integer(),
+            }),
+          },
+        },
+      },
+      async (request) => savedSearches.adminList(request.query),
+    );
+
+    app.get(
+      '/admin/saved-search/:hash',
+      {
+        schema: {
+          tags,
+          params: Type.Object({ hash: Type.String({ maxLength: 64 }) }),
+          response: {
+            200: Type.Object({
+              ...adminSavedSearchFields,
+              results: Type.Array(SavedResult),
+              time: Type.Integer(),
+              numberOfResults: Type.Integer(),
+            }),
+          },
+        },
+      },
+      async (request) => savedSearches.adminResults(currentUser(request), request.params.hash, request.ip),
+    );
+
+    app.get(
+      '/admin/saved-search/image/:id',
+      { schema: { tags, summary: 'The searched face', params: Id } },
+      async (request, reply) => sendJpeg(reply, await savedSearches.adminImage(request.params.id)),
+    );
+
+    app.get(
+      '/admin/saved-search/results/image/:id',
+      { schema: { tags, summary: 'The thumbnail copied with a saved result', params: Id } },
+      async (request, reply) => sendJpeg(reply, await savedSearches.adminResultImage(request.params.id)),
+    );
+  };
+}
