@@ -182,10 +182,13 @@ describe('SearchPage', () => {
     expect(within(chooser).getByText('2 faces selected')).toBeTruthy();
     await user.click(proceed);
     expect(screen.getByText('Faces to search (2)')).toBeTruthy();
+    // Focus goes to the faces just chosen, not back to the top of the page.
+    expect(document.activeElement).toBe(screen.getByRole('group', { name: 'Faces to search (2)' }));
 
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    // The results are loaded from the search's own address.
-    expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
+    // The results are loaded from the search's own address; focus starts at their heading.
+    const resultsHeading = await screen.findByRole('heading', { name: 'Results' });
+    await waitFor(() => expect(document.activeElement).toBe(resultsHeading));
     expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({
       faces: ['face-1', 'face-3'],
       type: 'OSINT',
