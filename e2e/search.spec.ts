@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { screenshots, uploadAndChooseMarsh, waitForDemoIndex } from './support/demo-search.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // Face search, saved searches and reports over a real index: the server crawls the bundled demo sites
 // on its first start (DEMO_DATA=1 in playwright.config.ts); these tests wait for that crawl to finish.
@@ -15,6 +16,7 @@ test('search a face of a group photo, work with the results, save them and repor
   await expect(page).toHaveURL(/\/home$/);
   await waitForDemoIndex(page);
   await page.goto('/search');
+  await expectAccessible(page, 'the search page');
   await screenshots(page, 'search-upload');
 
   await uploadAndChooseMarsh(page);
@@ -26,11 +28,17 @@ test('search a face of a group photo, work with the results, save them and repor
   await page.keyboard.press('Space');
   await expect(chooser.getByRole('button', { name: 'Face 3' })).toHaveAttribute('aria-pressed', 'true');
   await screenshots(page, 'search-chooser');
+  await expectAccessible(page, 'the face chooser');
   await chooser.getByRole('button', { name: 'Proceed to the face search' }).click();
   await expect(page.getByText('Face to search')).toBeVisible();
+  // Focus moves to the chosen face, then to the results when they arrive.
+  await expect(page.getByRole('group', { name: 'Face to search' })).toBeFocused();
+  await expectAccessible(page, 'the search page with a chosen face');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
 
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: 'Results' })).toBeFocused();
+  await expect(page).toHaveTitle('Search results · OSINT Platform');
   const chip = page.getByLabel('Search summary');
   await expect(chip).toContainText('Standard search');
   await expect(chip).toContainText(/\d+\.\d{2} s/);
@@ -39,13 +47,16 @@ test('search a face of a group photo, work with the results, save them and repor
   expect(total).toBeGreaterThanOrEqual(4);
   const grid = page.getByRole('list', { name: 'Search results' });
   // Her profile page on the demo news site is among the results, with links to the image and the page.
-  const profile = grid.getByRole('article', { name: 'Result from news.demo.localhost' }).filter({
-    hasText: 'Helena Marsh',
-  });
+  // Each result is named by its number, page and similarity as printed on the card.
+  const profile = grid
+    .getByRole('article', { name: /^Result \d+: .+, similarity \d\.\d{2}$/ })
+    .filter({ hasText: 'Helena Marsh' })
+    .filter({ hasText: 'news.demo.localhost' });
   await expect(profile.first()).toBeVisible();
   await expect(
     grid.getByRole('link', { name: 'Open source on news.demo.localhost' }).first(),
   ).toHaveAttribute('href', /^http:\/\/news\.demo\.localhost:\d+\//);
+  await expectAccessible(page, 'the results');
   await screenshots(page, 'search-results');
 
   // Sort by date, then back; group copies of the same photo.
@@ -57,15 +68,17 @@ test('search a face of a group photo, work with the results, save them and repor
   const group = grid.getByRole('article', { name: /^Same photo results: \d+$/ }).first();
   await expect(group).toBeVisible();
   const groupSize = Number(/\d+/.exec((await group.getAttribute('aria-label'))!)![0]);
+  await expectAccessible(page, 'the grouped results');
   await screenshots(page, 'search-results-grouped');
 
   // Remove one copy from the group: the one-time info modal, the group shrinks, the count drops.
   await group
-    .getByRole('button', { name: /^Remove result from / })
+    .getByRole('button', { name: /^Remove result \d+: .+, similarity \d\.\d{2}$/ })
     .first()
     .click();
   const info = page.getByRole('dialog', { name: 'Remove result' });
   await expect(info).toBeVisible();
+  await expectAccessible(page, 'the removal info');
   await info.getByLabel("Don't show again").check();
   await info.getByRole('button', { name: 'Remove' }).click();
   await expect(info).toBeHidden();
@@ -75,7 +88,7 @@ test('search a face of a group photo, work with the results, save them and repor
   // Remembered: the next removal asks nothing.
   await page.getByRole('switch', { name: 'Grouping' }).click();
   await grid
-    .getByRole('button', { name: /^Remove result from / })
+    .getByRole('button', { name: /^Remove result \d+: .+, similarity \d\.\d{2}$/ })
     .last()
     .click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -87,6 +100,7 @@ test('search a face of a group photo, work with the results, save them and repor
   await expect(saveDialog.getByLabel('Name')).toHaveValue(/^SEARCH \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
   await saveDialog.getByLabel('Name').fill('x'.repeat(33));
   await expect(saveDialog.getByText('Save name cannot be longer than 32 characters.')).toBeVisible();
+  await expectAccessible(page, 'the save dialog');
   await saveDialog.getByLabel('Name').fill('Mayor Helena Marsh');
   await saveDialog.getByLabel('Note (optional)').fill('Festival photos, checked by the e2e test');
   await saveDialog.getByRole('button', { name: 'Save', exact: true }).click();
@@ -102,12 +116,14 @@ test('search a face of a group photo, work with the results, save them and repor
   }).toPass({ timeout: 30_000 });
   await expect(item).toContainText('Festival photos, checked by the e2e test');
   await expect(item).toContainText(`${total - 2} results`);
+  await expectAccessible(page, 'saved searches');
   await screenshots(page, 'saved-searches-list');
 
   await item.getByRole('link', { name: 'Check the results' }).click();
   await expect(page.getByRole('heading', { name: 'Saved Results' })).toBeVisible();
   await expect(page.getByRole('switch', { name: 'Grouping' })).toHaveAttribute('aria-checked', 'true');
   await expect(page.getByRole('button', { name: `GENERATE REPORT (${total - 2})` })).toBeEnabled();
+  await expectAccessible(page, 'saved results');
   await screenshots(page, 'saved-results');
 
   // Select: none, then two results.
@@ -124,6 +140,7 @@ test('search a face of a group photo, work with the results, save them and repor
   const exportButton = reportDialog.getByRole('button', { name: 'Export PDF' });
   await expect(exportButton).toBeVisible({ timeout: 60_000 });
   await expect(reportDialog.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expectAccessible(page, 'the report dialog');
   const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
   expect(download.suggestedFilename()).toMatch(
     /^saved-search-report-mayor-helena-marsh-\d{4}-\d{2}-\d{2}\.pdf$/,
@@ -189,6 +206,7 @@ test('a trial user sees the Access Restricted modal instead of the sources', asy
     modal.getByText('Viewing the original source of this image is available only to subscribers.'),
   ).toBeVisible();
   await expect(modal.getByRole('button', { name: 'UPGRADE NOW' })).toBeVisible();
+  await expectAccessible(page, 'the Access Restricted modal');
   await modal.getByRole('button', { name: 'BACK TO SEARCH' }).click();
   await expect(modal).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
