@@ -2,6 +2,7 @@ import { BANNER_AUTO_HIDE_MS } from '@osint/contract/constants';
 import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
+import { useEffect } from 'react';
 import path from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BannerProvider, useBanner, type BannerMessage } from '../../src/components/message-banner';
@@ -12,9 +13,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-let show: (message: BannerMessage) => void = () => undefined;
+/** What a page does: shows a message through the banner context. */
+const banner: { show?: (message: BannerMessage) => void } = {};
+const show = (message: BannerMessage) => banner.show!(message);
 function Trigger() {
-  show = useBanner().showBanner;
+  const { showBanner } = useBanner();
+  useEffect(() => {
+    banner.show = showBanner;
+  }, [showBanner]);
   return null;
 }
 
@@ -62,7 +68,7 @@ describe('the toast region (issue 15 item 6)', () => {
     expect(region.textContent).toBe('');
   });
 
-  test('is fixed below the 68 px sticky header and stacked above it', () => {
+  test('is fixed below the 68 px sticky header and stacked above it and above dialogs', () => {
     // jsdom lays nothing out: the rule itself is read (the browser test checks the drawn position).
     const css = readFileSync(path.join(import.meta.dirname, '../../src/components/toast-region.css'), 'utf8');
     const rule = /\.toast-region \{([^}]*)\}/.exec(css)![1]!;
@@ -70,6 +76,7 @@ describe('the toast region (issue 15 item 6)', () => {
     expect(rule).toMatch(/top: calc\(68px \+/);
     const header = readFileSync(path.join(import.meta.dirname, '../../src/styles/global.css'), 'utf8');
     const headerZ = Number(/\.site-header \{[^}]*z-index: (\d+);/.exec(header)![1]);
-    expect(Number(/z-index: (\d+);/.exec(rule)![1])).toBeGreaterThan(headerZ);
+    const backdropZ = Number(/\.modal-backdrop \{[^}]*z-index: (\d+);/.exec(header)![1]);
+    expect(Number(/z-index: (\d+);/.exec(rule)![1])).toBeGreaterThan(Math.max(headerZ, backdropZ));
   });
 });
