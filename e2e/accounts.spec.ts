@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 const PASSWORD = 'Harbour.Watch7';
 
@@ -15,6 +16,7 @@ async function register(page: Page, email: string): Promise<void> {
   await page.getByLabel('Accept all').check();
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByText('Your registration is almost done')).toBeVisible();
+  await expectAccessible(page);
 }
 
 test('a registration is confirmed by e-mail, approved by an admin, and signs in to the right menus', async ({
@@ -26,9 +28,11 @@ test('a registration is confirmed by e-mail, approved by an admin, and signs in 
   const link = await mailedLink(email, /confirm/i, '/verify-email/');
   await page.goto(link);
   await expect(page.getByText('Registration Successful')).toBeVisible();
+  await expectAccessible(page);
 
   await signIn(page, email, PASSWORD);
   await expect(page.getByText('Your account is still under our verification process.')).toBeVisible();
+  await expectAccessible(page);
 
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await expect(page).toHaveURL(/\/home$/);
@@ -37,6 +41,7 @@ test('a registration is confirmed by e-mail, approved by an admin, and signs in 
   const row = page.getByRole('row', { name: new RegExp(email) });
   await row.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText(/active/i);
+  await expectAccessible(page, 'admin users');
   await page.getByRole('button', { name: 'Back to home' }).click();
   await signOut(page);
 
@@ -55,6 +60,7 @@ test('a registration is confirmed by e-mail, approved by an admin, and signs in 
     await expect(menu.getByRole('link', { name: item, exact: true })).toBeVisible();
   }
   await expect(menu.getByRole('link', { name: 'Admin Panel' })).toHaveCount(0);
+  await expectAccessible(page, 'home');
   // Signed in, the login page sends the user home.
   await page.goto('/login');
   await expect(page).toHaveURL(/\/home$/);
@@ -86,17 +92,21 @@ test('a forgotten password is reset through the e-mailed link', async ({ page })
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByText('Reset password link has been successfully sent.')).toBeVisible();
+  await expectAccessible(page);
 
   await page.goto(await mailedLink(email, /reset/i, '/reset-password?token='));
   const newPassword = 'Lighthouse.Keeper9';
   await page.getByLabel('New password').fill(newPassword);
+  await expectAccessible(page, 'reset password');
   await page.getByRole('button', { name: 'Save New Password' }).click();
   await expect(page.getByText('The password has been successfully changed.')).toBeVisible();
+  await expectAccessible(page);
 
   await signIn(page, email, PASSWORD);
   await expect(
     page.getByText('Wrong e-mail or password. Please check the provided information.'),
   ).toBeVisible();
+  await expectAccessible(page);
   await signIn(page, email, newPassword);
   await expect(page).toHaveURL(/\/home$/);
 });
@@ -108,6 +118,7 @@ test('the reset page without a token says so', async ({ page }) => {
       'No token detected. You cannot change your password due to missing access token. Contact our support for more information.',
     ),
   ).toBeVisible();
+  await expectAccessible(page);
 });
 
 test('the contact form shows its errors, then sends', async ({ page }) => {
@@ -117,6 +128,7 @@ test('the contact form shows its errors, then sends', async ({ page }) => {
   await expect(page.getByText('Email is required')).toBeVisible();
   await expect(page.getByText('Subject is required')).toBeVisible();
   await expect(page.getByText('Message is required')).toBeVisible();
+  await expectAccessible(page);
 
   await page.getByLabel('Email').fill('someone@gmail.com');
   await expect(page.getByText('Email is required')).toBeHidden();
@@ -141,4 +153,5 @@ test('the contact form shows its errors, then sends', async ({ page }) => {
   ).toBeVisible();
   await expect(page.getByLabel('Message', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Email')).toHaveValue('investigator@ngo.example.org');
+  await expectAccessible(page);
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // Admin → Jobs in the browser, over a product whose jobs really fail: a second server of its own (no demo
 // data, retries a few milliseconds apart) whose outbox folder is blocked by a file, so that forwarding a
@@ -108,12 +109,14 @@ test('an admin sees a job that failed every attempt and retries it once its caus
   await expect(row).toContainText('5 of 5');
   await expect(row).toContainText(/ENOTDIR|not a directory|EEXIST/);
   await expect(page.getByRole('heading', { name: '1 failed job' })).toBeVisible();
+  await expectAccessible(page, 'admin jobs with a failed job');
   await screens(page, 'admin-jobs-failed');
 
   // The cause is removed; Retry runs the job again and it is delivered.
   fs.rmSync(OUTBOX);
   await row.getByRole('button', { name: /Retry job/ }).click();
   await expect(page.getByText(/is queued again/)).toBeVisible();
+  await expectAccessible(page, 'admin jobs after a retry');
   await expect(page.getByText('No failed jobs.')).toBeVisible();
   await expect
     .poll(

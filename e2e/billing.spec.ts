@@ -12,6 +12,7 @@ import {
 } from '../server/test/support/fastspring-stand-in.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // Pricing and payment in the browser: a trial owner buys 3 months for 4 users by bank transfer, an admin
 // marks the transfer as paid; another owner subscribes monthly by card through the local FastSpring
@@ -111,6 +112,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await expect(page.getByText(/You are on the 7-day free trial until/)).toBeVisible();
   await expect(page.getByText('Unlimited face search')).toBeVisible();
   await expect(page.getByText('Billed monthly')).toBeVisible();
+  await expectAccessible(page, 'pricing');
   await screens(page, 'pricing-monthly');
 
   await page.getByRole('tab', { name: 'Fixed period' }).click();
@@ -130,6 +132,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await expect(page.getByText('One time payment')).toBeVisible();
   await expect(page.getByText('$450')).toBeVisible();
   await expect(page.getByText('(3 × $50 × 3 months)')).toBeVisible();
+  await expectAccessible(page, 'the one-time plan');
   await expect(page.getByText(/\$100 per additional user/)).toHaveCount(0);
 
   // The start date picker: past days are disabled, weeks start on Monday.
@@ -144,6 +147,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await page.getByRole('button', { name: 'Buy Now!' }).click();
   const modal = page.getByRole('dialog', { name: 'Choose payment method' });
   await expect(modal.getByText('$750 USD')).toBeVisible();
+  await expectAccessible(page, 'the payment modal');
   await modal.getByRole('button', { name: /Bank transfer/ }).click();
   const form = page.getByRole('dialog', { name: 'Bank details' });
   await expect(form.getByLabel('Organisation')).toHaveValue('Harbour Police Department');
@@ -152,6 +156,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await form.getByLabel('Street').fill('1 Quay Road');
   await form.getByLabel('Postal code').fill('AB 12');
   await expect(form.getByText('Postal code must contain only numbers')).toBeVisible();
+  await expectAccessible(page, 'the billing form with errors');
   await form.getByLabel('Postal code').fill('12-345');
   await form.getByLabel('City').fill('Port Town');
   await form.getByLabel('Country').fill('Freedonia');
@@ -171,6 +176,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
     ),
   ).toBeVisible();
   await expect(finalize.getByText('OSINT, 3 months, Harbour Police Department')).toBeVisible();
+  await expectAccessible(page, 'the order to pay');
   await finalize.getByRole('button', { name: 'Copy transfer title' }).click();
   await expect(finalize.getByText('Copied to clipboard')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
@@ -204,8 +210,10 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
     .getByRole('button', { name: 'Mark as paid' })
     .click();
   await expect(admin.getByText(/is paid\./)).toBeVisible();
+  await expectAccessible(admin, 'admin orders');
   await admin.goto('/admin/payments');
   await expect(admin.getByRole('row', { name: /Bank transfer/ }).first()).toContainText('$750 USD');
+  await expectAccessible(admin, 'admin payments');
   await screens(admin, 'admin-payments');
   await adminContext.close();
 
@@ -213,6 +221,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await expect(page.getByTestId('subscription-status')).toHaveText(/Active|APPROVED/);
   await expect(page.getByTestId('seat-usage')).toHaveText('1 / 4');
   await expect(page.getByRole('heading', { name: 'Fixed Period' })).toBeVisible();
+  await expectAccessible(page, 'the account with a fixed-period plan');
   await screens(page, 'pricing-active');
 });
 
@@ -264,6 +273,7 @@ test('a monthly card checkout is completed by a signed FastSpring webhook and ac
   }, ids.orderId);
   await expect(page.getByTestId('subscription-status')).toHaveText('Active', { timeout: 15_000 });
   await expect(page.getByRole('heading', { name: 'Subscription' })).toBeVisible();
+  await expectAccessible(page, 'the account with a subscription');
   await expect(page.getByTestId('seat-usage')).toHaveText('1 / 2');
   await screens(page, 'pricing-subscription-active');
 });

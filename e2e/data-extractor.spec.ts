@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { screenshots, searchMarsh, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // The AI data extractor over the crawled demo sites: Helena Marsh, the mayor of the fictional town, is on
 // the demo watch-list as a politically exposed person, so her extraction has a politician flag with its
@@ -87,12 +88,14 @@ test('start an extraction from a search, follow it to done, work with the extrac
   const edit = page.getByRole('dialog', { name: 'Edit extraction' });
   await edit.getByLabel('Name').fill('   ');
   await expect(edit.getByText('Name cannot be empty.')).toBeVisible();
+  await expectAccessible(page, 'the rename dialog');
   await expect(edit.getByRole('button', { name: 'Save' })).toBeDisabled();
   await edit.getByRole('button', { name: 'Cancel' }).click();
 
   // Search box of Done.
   await page.getByLabel('Search extractions').fill('no such extraction anywhere');
   await expect(page.getByText('No extraction matches “no such extraction anywhere”.')).toBeVisible();
+  await expectAccessible(page, 'the extractor list searched');
   await page.getByLabel('Search extractions').fill('festival');
   await expect(page.getByRole('article', { name: NAME })).toBeVisible();
 
@@ -191,6 +194,7 @@ test('start an extraction from a search, follow it to done, work with the extrac
   await results.getByRole('button', { name: 'Delete H. Marsh (renamed by e2e)' }).click();
   const removal = page.getByRole('dialog', { name: 'Remove result' });
   await expect(removal).toBeVisible();
+  await expectAccessible(page, 'the removal dialog');
   await removal.getByLabel("Don't show again").check();
   await removal.getByRole('button', { name: 'Remove' }).click();
   await expect(removal).toBeHidden();
@@ -214,6 +218,7 @@ test('start an extraction from a search, follow it to done, work with the extrac
   await expect(reportDialog.getByRole('progressbar')).toBeVisible();
   const exportButton = reportDialog.getByRole('button', { name: 'Export PDF' });
   await expect(exportButton).toBeVisible({ timeout: 60_000 });
+  await expectAccessible(page, 'the report dialog');
   await expect(reportDialog.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
   const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
   expect(download.suggestedFilename()).toMatch(/\.pdf$/);
@@ -253,6 +258,7 @@ test('an admin imports a watch-list file, sees the counts and deletes the list',
     .getByRole('link', { name: 'Watch-lists' })
     .click();
   await expect(page.getByRole('heading', { name: 'Watch-lists' })).toBeVisible();
+  await expectAccessible(page, 'admin watch-lists');
 
   const csv = [
     '"id","schema","name","aliases","birth_date","countries","addresses","identifiers","sanctions","phones","emails","dataset","first_seen","last_seen","last_change"',

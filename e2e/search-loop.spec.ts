@@ -5,6 +5,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { screenshots, uploadAndChooseMarsh, waitForDemoIndex } from './support/demo-search.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // The search loop: a search has its own address (reload, Back, history reopen it), a report is made from
 // a search that was never saved, the viewer outlines the matched face where the API says it is, and
@@ -85,6 +86,7 @@ test('a search has an address, a history, a report and a viewer; the chooser num
   await chooser.getByRole('button', { name: 'Proceed to the face search' }).click();
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
+  await expectAccessible(page, 'the results');
   await expect(page).toHaveURL(/\/search\/results\/[\w-]+$/);
   const searchHash = new URL(page.url()).pathname.split('/').pop()!;
   const total = await resultCount(page);
@@ -114,6 +116,7 @@ test('a search has an address, a history, a report and a viewer; the chooser num
   expect(extractionRequest.image.length).toBeGreaterThan(100);
   const confirmation = page.getByRole('dialog', { name: 'Extraction in progress' });
   await expect(confirmation).toBeVisible();
+  await expectAccessible(page, 'the report confirmation');
   await confirmation.getByRole('button', { name: 'Close', exact: true }).first().click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
@@ -127,7 +130,7 @@ test('a search has an address, a history, a report and a viewer; the chooser num
     }[];
   };
   const first = stored.results[0]!;
-  const opener = grid.getByRole('button', { name: /^View result from / }).first();
+  const opener = grid.getByRole('button', { name: /^View result 1: .+, similarity \d\.\d{2}$/ }).first();
   await opener.click();
   const viewer = page.getByRole('dialog', { name: `Result 1 of ${total}` });
   await expect(viewer).toBeVisible();
@@ -163,6 +166,7 @@ test('a search has an address, a history, a report and a viewer; the chooser num
   const reportDialog = page.getByRole('dialog', { name: 'Generate report' });
   const exportButton = reportDialog.getByRole('button', { name: 'Export PDF' });
   await expect(exportButton).toBeVisible({ timeout: 60_000 });
+  await expectAccessible(page, 'the report dialog');
   const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
   expect(download.suggestedFilename()).toMatch(
     /^search-report-search-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.pdf$/,
@@ -195,6 +199,7 @@ test('a search has an address, a history, a report and a viewer; the chooser num
   await expect(entry).toHaveCount(0);
   await page.goto(`/search/results/${searchHash}`);
   await expect(page.getByRole('heading', { name: 'Search not found' })).toBeVisible();
+  await expectAccessible(page, 'a search not found');
 });
 
 test('the chooser greys the faces too small to search on the photo, with their size', async ({ page }) => {

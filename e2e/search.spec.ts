@@ -8,6 +8,7 @@ import {
 } from './support/demo-search.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // Face search, saved searches and reports over a real index: the server crawls the bundled demo sites
 // on its first start (DEMO_DATA=1 in playwright.config.ts); these tests wait for that crawl to finish.
@@ -21,6 +22,7 @@ test('search a face of a group photo, work with the results, save them and repor
   await waitForDemoIndex(page);
   await verifyLawEnforcementOf(page, E2E_ADMIN.email);
   await page.goto('/search');
+  await expectAccessible(page, 'the search page');
   await screenshots(page, 'search-upload');
 
   await uploadAndChooseMarsh(page);
@@ -32,11 +34,17 @@ test('search a face of a group photo, work with the results, save them and repor
   await page.keyboard.press('Space');
   await expect(chooser.getByRole('button', { name: 'Face 3' })).toHaveAttribute('aria-pressed', 'true');
   await screenshots(page, 'search-chooser');
+  await expectAccessible(page, 'the face chooser');
   await chooser.getByRole('button', { name: 'Proceed to the face search' }).click();
   await expect(page.getByText('Face to search')).toBeVisible();
+  // Focus moves to the chosen face, then to the results when they arrive.
+  await expect(page.getByRole('group', { name: 'Face to search' })).toBeFocused();
+  await expectAccessible(page, 'the search page with a chosen face');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
 
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: 'Results' })).toBeFocused();
+  await expect(page).toHaveTitle('Search results · OSINT Platform');
   const chip = page.getByLabel('Search summary');
   await expect(chip).toContainText('Standard search');
   await expect(chip).toContainText(/\d+\.\d{2} s/);
@@ -45,9 +53,11 @@ test('search a face of a group photo, work with the results, save them and repor
   expect(total).toBeGreaterThanOrEqual(4);
   const grid = page.getByRole('list', { name: 'Search results' });
   // Her profile page on the demo news site is among the results, with links to the image and the page.
-  const profile = grid.getByRole('article', { name: 'Result from news.demo.localhost' }).filter({
-    hasText: 'Helena Marsh',
-  });
+  // Each result is named by its number, page and similarity as printed on the card.
+  const profile = grid
+    .getByRole('article', { name: /^Result \d+: .+, similarity \d\.\d{2}$/ })
+    .filter({ hasText: 'Helena Marsh' })
+    .filter({ hasText: 'news.demo.localhost' });
   await expect(profile.first()).toBeVisible();
   await expect(
     grid.getByRole('link', { name: 'Open source on news.demo.localhost' }).first(),
@@ -67,11 +77,12 @@ test('search a face of a group photo, work with the results, save them and repor
 
   // Remove one copy from the group: the one-time info modal, the group shrinks, the count drops.
   await group
-    .getByRole('button', { name: /^Remove result from / })
+    .getByRole('button', { name: /^Remove result \d+: .+, similarity \d\.\d{2}$/ })
     .first()
     .click();
   const info = page.getByRole('dialog', { name: 'Remove result' });
   await expect(info).toBeVisible();
+  await expectAccessible(page, 'the removal info');
   await info.getByLabel("Don't show again").check();
   await info.getByRole('button', { name: 'Remove' }).click();
   await expect(info).toBeHidden();
@@ -81,7 +92,7 @@ test('search a face of a group photo, work with the results, save them and repor
   // Remembered: the next removal asks nothing.
   await page.getByRole('switch', { name: 'Grouping' }).click();
   await grid
-    .getByRole('button', { name: /^Remove result from / })
+    .getByRole('button', { name: /^Remove result \d+: .+, similarity \d\.\d{2}$/ })
     .last()
     .click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -93,6 +104,7 @@ test('search a face of a group photo, work with the results, save them and repor
   await expect(saveDialog.getByLabel('Name')).toHaveValue(/^SEARCH \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
   await saveDialog.getByLabel('Name').fill('x'.repeat(33));
   await expect(saveDialog.getByText('Save name cannot be longer than 32 characters.')).toBeVisible();
+  await expectAccessible(page, 'the save dialog');
   await saveDialog.getByLabel('Name').fill('Mayor Helena Marsh');
   await saveDialog.getByLabel('Note (optional)').fill('Festival photos, checked by the e2e test');
   await saveDialog.getByRole('button', { name: 'Save', exact: true }).click();
@@ -130,6 +142,7 @@ test('search a face of a group photo, work with the results, save them and repor
   const exportButton = reportDialog.getByRole('button', { name: 'Export PDF' });
   await expect(exportButton).toBeVisible({ timeout: 60_000 });
   await expect(reportDialog.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expectAccessible(page, 'the report dialog');
   const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
   expect(download.suggestedFilename()).toMatch(
     /^saved-search-report-mayor-helena-marsh-\d{4}-\d{2}-\d{2}\.pdf$/,
@@ -196,6 +209,7 @@ test('a trial user sees the Access Restricted modal instead of the sources', asy
     modal.getByText('Viewing the original source of this image is available only to subscribers.'),
   ).toBeVisible();
   await expect(modal.getByRole('button', { name: 'UPGRADE NOW' })).toBeVisible();
+  await expectAccessible(page, 'the Access Restricted modal');
   await modal.getByRole('button', { name: 'BACK TO SEARCH' }).click();
   await expect(modal).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();

@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { screenshots, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // Faces as photos really come: a group photo whose faces are 64–127 px is offered face by face, each
 // marked "small face: less reliable", and one of them is searched; faces under 64 px are explained.
@@ -48,6 +49,7 @@ test('a group photo with small faces: each is offered and marked, and one is sea
   await screenshots(page, 'small-faces-chosen');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
+  await expectAccessible(page, 'the results');
   const grid = page.getByRole('list', { name: 'Search results' });
   await expect(
     grid

@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import sharp from 'sharp';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
+import { expectAccessible } from './support/accessibility.ts';
 
 // Teams, seats and the admin area in the browser: an organization is approved by an admin, its owner
 // invites an analyst who sets a password from the e-mail, seats move between them on the trial's single
@@ -85,6 +86,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await expect(page).toHaveURL(/\/home$/);
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Account' }).click();
   await expect(page.getByRole('heading', { name: 'Free Trial' })).toBeVisible();
+  await expectAccessible(page);
   await expect(seatUsage(page)).toHaveText('1 / 1');
   await page.getByLabel('Invite a user').fill('someone@gmail.com');
   await page.getByRole('button', { name: 'Send invitation' }).click();
@@ -94,8 +96,19 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
       .first(),
   ).toBeVisible();
   await page.getByLabel('Invite a user').fill(analyst);
+  await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
   await page.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByText('Invitation sent successfully.')).toBeVisible();
+  // The message is a toast in view below the sticky header, whatever the scroll, in a live region.
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const toast = page.getByRole('region', { name: 'Notifications' }).locator('.banner');
+  await expect(toast).toContainText('Invitation sent successfully.');
+  await expect(toast).toBeInViewport({ ratio: 1 });
+  const headerBox = (await page.locator('.site-header').boundingBox())!;
+  expect((await toast.boundingBox())!.y).toBeGreaterThanOrEqual(headerBox.y + headerBox.height);
+  await expect(toast.locator('xpath=..')).toHaveAttribute('aria-live', 'polite');
+  await page.screenshot({ path: path.join(SCREENS, 'account-toast-scrolled.png') });
+  await expectAccessible(page, 'account with the toast');
   await expect(userRow(page, analyst)).toContainText('Invitation has been sent');
   await expect(userRow(page, analyst)).toContainText('Pending');
 
@@ -104,12 +117,14 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   const analystPage = await analystContext.newPage();
   await analystPage.goto(await mailedLink(analyst, /invited/i, '/set-password?token='));
   await expect(analystPage.getByRole('heading', { name: 'Set Your Password' })).toBeVisible();
+  await expectAccessible(analystPage);
   await analystPage.getByLabel('New password').fill(ANALYST_PASSWORD);
   await analystPage.getByRole('button', { name: 'Save New Password' }).click();
   await expect(analystPage.getByText('The password has been successfully set.')).toBeVisible();
   await signIn(analystPage, analyst, ANALYST_PASSWORD);
   await expect(analystPage).toHaveURL(/\/home$/);
   await expect(analystPage.getByText('Search Access Unavailable')).toBeVisible();
+  await expectAccessible(analystPage);
 
   // The trial's one seat is the owner's: the analyst has none left until the owner hands it over.
   await page.reload();
@@ -145,6 +160,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await expect(analystPage.getByText('Search Access Unavailable')).toBeVisible();
   await analystPage.goto('/account');
   await expect(analystPage.getByRole('heading', { name: 'Change password' })).toBeVisible();
+  await expectAccessible(analystPage);
   await expect(analystPage.getByRole('heading', { name: 'Users' })).toHaveCount(0);
   await screens(analystPage, 'account-user');
   await analystContext.close();
@@ -167,9 +183,11 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
     .getByRole('link', { name: organizationName })
     .click();
   await expect(page.getByRole('heading', { name: organizationName })).toBeVisible();
+  await expectAccessible(page, 'admin organization');
   await expect(page.getByTestId('admin-seats')).toContainText('1 / 1');
   await page.getByRole('link', { name: 'Create billing plan' }).click();
   await expect(page.getByRole('heading', { name: 'Create billing plan' })).toBeVisible();
+  await expectAccessible(page);
   await page.getByLabel('Seat limit').fill('5');
   await screens(page, 'admin-create-billing-plan');
   await page.getByRole('button', { name: 'Create plan' }).click();
@@ -185,6 +203,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await page.getByRole('link', { name: owner }).first().click();
   await expect(page.getByRole('heading', { name: owner })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Live sessions' })).toBeVisible();
+  await expectAccessible(page, 'admin user');
   await screens(page, 'admin-user');
 
   // The audit log of the organization has every step.
@@ -209,6 +228,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   ]) {
     await expect(log.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
   }
+  await expectAccessible(page, 'admin audit');
   await screens(page, 'admin-audit');
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -221,6 +241,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
 
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Crawls' }).click();
   await expect(page.getByRole('heading', { name: 'Crawls', level: 1 })).toBeVisible();
+  await expectAccessible(page);
   // A crawl of an address the SSRF guard refuses: it starts, the list follows it to its end.
   await page.getByLabel('Seed addresses').fill('http://127.0.0.1:9/');
   await page.getByRole('button', { name: 'Start crawl' }).click();
@@ -230,6 +251,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await expect(crawlRow.getByText(/^(Done|Failed)$/)).toBeVisible({ timeout: 30_000 });
   await crawlRow.getByRole('button', { name: 'Details' }).click();
   await expect(page.getByRole('table', { name: 'Addresses by kind and state' })).toBeVisible();
+  await expectAccessible(page, 'crawl details');
   await screens(page, 'admin-crawls');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Opt-outs' }).click();
   await expect(page.getByRole('heading', { name: 'Opt-outs', level: 1 })).toBeVisible();
@@ -251,6 +273,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await page.getByLabel('Reason').fill('Removal request by the person shown');
   await page.getByRole('button', { name: 'Opt out this face' }).click();
   await expect(page.getByText('Face not found.')).toBeVisible();
+  await expectAccessible(page, 'admin opt-outs');
   await screens(page, 'admin-opt-outs');
   await page.getByRole('button', { name: 'Back to home' }).click();
   await signOut(page);
@@ -261,6 +284,7 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await page.goto('/account');
   await expect(seatUsage(page)).toHaveText('1 / 5');
   await expect(page.getByRole('heading', { name: 'My Subscription' })).toBeVisible();
+  await expectAccessible(page, 'account of a plan');
   const activity = page.getByRole('region', { name: 'Activity' });
   await expect(activity.getByText('Created a billing plan')).toBeVisible();
   await expect(activity.getByText('OSINT Platform staff').first()).toBeVisible();
@@ -397,6 +421,7 @@ test('deleting a user removes their saved searches', async ({ page, browser }) =
   await expect(userRow(page, analyst)).toHaveCount(0);
   await page.goto('/saved-searches');
   await expect(page.getByText("You haven't saved any results yet")).toBeVisible();
+  await expectAccessible(page, 'saved searches, empty');
   await expect(page.getByText(name)).toHaveCount(0);
   const again = await analystApi.post('/api/user/login', {
     headers: origin(),

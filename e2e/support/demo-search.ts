@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility.ts';
 
 // Face search over the real index: the server crawls the bundled demo sites on its first start
 // (DEMO_DATA=1 in playwright.config.ts); the tests wait for that crawl to finish.
@@ -14,7 +15,10 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ];
 
-/** Screenshots of the current page at 1440 and 390 px wide, kept with the test's output. */
+/**
+ * Screenshots of the current page at 1440 and 390 px wide, kept with the test's output; the page is
+ * checked for accessibility at each width too.
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
   for (const size of SIZES) {
@@ -27,6 +31,7 @@ export async function screenshots(page: Page, name: string): Promise<void> {
       for (const image of images) image.loading = 'eager';
       await Promise.all(images.map((image) => (image.complete ? null : image.decode().catch(() => null))));
     });
+    await expectAccessible(page, `${name} at ${size.width} px`);
     const file = test.info().outputPath(`${name}-${size.width}.png`);
     await page.screenshot({ path: file, fullPage: true });
     await test.info().attach(`${name}-${size.width}`, { path: file, contentType: 'image/png' });

@@ -26,6 +26,8 @@ export type LayoutKind = 'loading' | 'promo' | 'guest' | 'user' | 'admin' | 'not
 /** Per-route data read by layouts and guards. */
 export interface RouteHandle {
   name?: string;
+  /** What the page is, for the document title ("Saved searches" → "Saved searches · OSINT Platform"). */
+  title?: string;
   /** User data is fetched again on entry (spec 000 §2: pricing, search, account). */
   refreshUser?: boolean;
 }

@@ -44,7 +44,10 @@ import { ResetPasswordPage, SetPasswordPage } from '../features/auth/token-passw
 import { VerifyEmailPage } from '../features/auth/verify-email-page.tsx';
 import { ReleaseEmailPage } from '../features/auth/release-email-page.tsx';
 
-/** The route map of spec 000 §2: every route belongs to one layout; `handle.name` is the route name. */
+/**
+ * The route map of spec 000 §2: every route belongs to one layout; `handle.name` is the route name,
+ * `handle.title` what the page is, for its document title.
+ */
 export const routes: RouteObject[] = [
   {
     element: <AppRoot />,
@@ -52,157 +55,209 @@ export const routes: RouteObject[] = [
       {
         element: <PromoLayout />,
         children: [
-          { path: '/', element: <IndexRoute />, handle: { name: 'index' } },
-          { path: '/about-us', element: <AboutRoute />, handle: { name: 'about-us' } },
-          { path: '/faq', element: <FaqRoute />, handle: { name: 'faq' } },
-          { path: '/contact', element: <ContactRoute />, handle: { name: 'contact' } },
-          { path: '/privacy-policy', element: <PrivacyPolicyRoute />, handle: { name: 'privacy-policy' } },
+          {
+            path: '/',
+            element: <IndexRoute />,
+            handle: { name: 'index', title: 'Face search for verified organizations' },
+          },
+          { path: '/about-us', element: <AboutRoute />, handle: { name: 'about-us', title: 'About us' } },
+          { path: '/faq', element: <FaqRoute />, handle: { name: 'faq', title: 'FAQ' } },
+          { path: '/contact', element: <ContactRoute />, handle: { name: 'contact', title: 'Contact' } },
+          {
+            path: '/privacy-policy',
+            element: <PrivacyPolicyRoute />,
+            handle: { name: 'privacy-policy', title: 'Privacy policy' },
+          },
           {
             path: '/terms-of-service',
             element: <TermsOfServiceRoute />,
-            handle: { name: 'terms-of-service' },
+            handle: { name: 'terms-of-service', title: 'Terms of service' },
           },
         ],
       },
       {
         element: <GuestLayout />,
         children: [
-          { path: '/register', element: <RegisterPage />, handle: { name: 'register' } },
-          { path: '/login', element: <LoginPage />, handle: { name: 'login' } },
+          { path: '/register', element: <RegisterPage />, handle: { name: 'register', title: 'Register' } },
+          { path: '/login', element: <LoginPage />, handle: { name: 'login', title: 'Log in' } },
           {
             path: '/verify-email/:verificationHash?',
             element: <VerifyEmailPage />,
-            handle: { name: 'verify-email' },
+            handle: { name: 'verify-email', title: 'Verify email' },
           },
           {
             path: '/release-email/:verificationHash',
             element: <ReleaseEmailPage />,
-            handle: { name: 'release-email' },
+            handle: { name: 'release-email', title: 'Release email' },
           },
-          { path: '/forgot-password', element: <ForgotPasswordPage />, handle: { name: 'forgot-password' } },
-          { path: '/reset-password', element: <ResetPasswordPage />, handle: { name: 'reset-password' } },
-          { path: '/set-password', element: <SetPasswordPage />, handle: { name: 'set-password' } },
+          {
+            path: '/forgot-password',
+            element: <ForgotPasswordPage />,
+            handle: { name: 'forgot-password', title: 'Forgot password' },
+          },
+          {
+            path: '/reset-password',
+            element: <ResetPasswordPage />,
+            handle: { name: 'reset-password', title: 'Reset password' },
+          },
+          {
+            path: '/set-password',
+            element: <SetPasswordPage />,
+            handle: { name: 'set-password', title: 'Set password' },
+          },
         ],
       },
       {
         element: <UserLayout />,
         children: [
-          { path: '/home', element: <HomeRoute />, handle: { name: 'home' } },
+          { path: '/home', element: <HomeRoute />, handle: { name: 'home', title: 'Home' } },
           {
             path: '/home/privacy-policy',
             element: <PrivacyPolicyRoute />,
-            handle: { name: 'home-privacy-policy' },
+            handle: { name: 'home-privacy-policy', title: 'Privacy policy' },
           },
           {
             path: '/home/terms-of-service',
             element: <TermsOfServiceRoute />,
-            handle: { name: 'home-terms-of-service' },
+            handle: { name: 'home-terms-of-service', title: 'Terms of service' },
           },
           {
             path: '/pricing',
             element: <PricingPage />,
-            handle: { name: 'pricing', refreshUser: true },
+            handle: { name: 'pricing', title: 'Pricing', refreshUser: true },
           },
           {
             path: '/search/:imageUrl?',
             element: <SearchPage />,
-            handle: { name: 'search', refreshUser: true },
+            handle: { name: 'search', title: 'Search', refreshUser: true },
           },
           // Static segments rank above /search/:imageUrl, whatever the order here.
           {
             path: '/search/results/:searchHash',
             element: <SearchResultsRoute />,
-            handle: { name: 'search-results', refreshUser: true },
+            handle: { name: 'search-results', title: 'Search results', refreshUser: true },
           },
           {
             path: '/search/history',
             element: <SearchHistoryPage />,
-            handle: { name: 'search-history' },
+            handle: { name: 'search-history', title: 'Search history' },
           },
           {
             path: '/data-extractor/:hashedId?',
             element: <DataExtractorPage />,
-            handle: { name: 'data-extractor' },
+            handle: { name: 'data-extractor', title: 'AI Data Extractor' },
           },
           {
             path: '/saved-searches/:hashedId?',
             element: <SavedSearchesPage />,
-            handle: { name: 'saved-searches' },
+            handle: { name: 'saved-searches', title: 'Saved searches' },
           },
           {
             path: '/account',
             element: <AccountPage />,
-            handle: { name: 'account', refreshUser: true },
+            handle: { name: 'account', title: 'Account', refreshUser: true },
           },
-          { path: '/support', element: <SupportRoute />, handle: { name: 'support' } },
+          { path: '/support', element: <SupportRoute />, handle: { name: 'support', title: 'Support' } },
         ],
       },
       {
         path: '/admin',
         element: <AdminLayout />,
         children: [
-          { index: true, element: <AdminDashboardPage />, handle: { name: 'admin-dashboard' } },
-          { path: 'users', element: <AdminUsersPage />, handle: { name: 'admin-users' } },
+          {
+            index: true,
+            element: <AdminDashboardPage />,
+            handle: { name: 'admin-dashboard', title: 'Dashboard · Admin' },
+          },
+          {
+            path: 'users',
+            element: <AdminUsersPage />,
+            handle: { name: 'admin-users', title: 'Users · Admin' },
+          },
           {
             path: 'organizations',
             element: <AdminOrganizationsPage />,
-            handle: { name: 'admin-organizations' },
+            handle: { name: 'admin-organizations', title: 'Organizations · Admin' },
           },
-          { path: 'users/:id', element: <AdminUserPage />, handle: { name: 'admin-user' } },
+          {
+            path: 'users/:id',
+            element: <AdminUserPage />,
+            handle: { name: 'admin-user', title: 'User · Admin' },
+          },
           {
             path: 'organizations/:id',
             element: <AdminOrganizationPage />,
-            handle: { name: 'admin-organization' },
+            handle: { name: 'admin-organization', title: 'Organization · Admin' },
           },
           {
             path: 'organizations/:id/create-billing-plan',
             element: <AdminCreatePlanPage />,
-            handle: { name: 'admin-create-billing-plan' },
+            handle: { name: 'admin-create-billing-plan', title: 'Create billing plan · Admin' },
           },
-          { path: 'crawls', element: <AdminCrawlsPage />, handle: { name: 'admin-crawls' } },
-          { path: 'jobs', element: <AdminJobsPage />, handle: { name: 'admin-jobs' } },
-          { path: 'opt-outs', element: <AdminOptOutsPage />, handle: { name: 'admin-opt-outs' } },
-          { path: 'audit', element: <AdminAuditPage />, handle: { name: 'admin-audit' } },
+          {
+            path: 'crawls',
+            element: <AdminCrawlsPage />,
+            handle: { name: 'admin-crawls', title: 'Crawls · Admin' },
+          },
+          { path: 'jobs', element: <AdminJobsPage />, handle: { name: 'admin-jobs', title: 'Jobs · Admin' } },
+          {
+            path: 'opt-outs',
+            element: <AdminOptOutsPage />,
+            handle: { name: 'admin-opt-outs', title: 'Opt-outs · Admin' },
+          },
+          {
+            path: 'audit',
+            element: <AdminAuditPage />,
+            handle: { name: 'admin-audit', title: 'Audit log · Admin' },
+          },
           {
             path: 'payments',
             element: <AdminPaymentsPage />,
-            handle: { name: 'admin-payments' },
+            handle: { name: 'admin-payments', title: 'Payments · Admin' },
           },
           {
             path: 'payments/:id',
             element: <AdminPaymentPage />,
-            handle: { name: 'admin-payment' },
+            handle: { name: 'admin-payment', title: 'Payment · Admin' },
           },
           {
             path: 'orders',
             element: <AdminOrdersPage />,
-            handle: { name: 'admin-orders' },
+            handle: { name: 'admin-orders', title: 'Orders · Admin' },
           },
-          { path: 'orders/:id', element: <AdminOrderPage />, handle: { name: 'admin-order' } },
+          {
+            path: 'orders/:id',
+            element: <AdminOrderPage />,
+            handle: { name: 'admin-order', title: 'Order · Admin' },
+          },
           {
             path: 'saved-searches',
             element: <AdminSavedSearchesPage />,
-            handle: { name: 'admin-saved-searches' },
+            handle: { name: 'admin-saved-searches', title: 'Saved searches · Admin' },
           },
           {
             path: 'saved-searches/:savedSearchHash',
             element: <AdminSavedSearchesPage />,
-            handle: { name: 'admin-saved-search' },
+            handle: { name: 'admin-saved-search', title: 'Saved search · Admin' },
           },
           {
             path: 'data-extractor',
             element: <AdminDataExtractorPage />,
-            handle: { name: 'admin-data-extractor' },
+            handle: { name: 'admin-data-extractor', title: 'AI Data Extractor · Admin' },
           },
           {
             path: 'data-extractor/:id',
             element: <AdminExtractionPage />,
-            handle: { name: 'admin-data-extraction' },
+            handle: { name: 'admin-data-extraction', title: 'Extraction · Admin' },
           },
-          { path: 'watchlists', element: <AdminWatchlistsPage />, handle: { name: 'admin-watchlists' } },
+          {
+            path: 'watchlists',
+            element: <AdminWatchlistsPage />,
+            handle: { name: 'admin-watchlists', title: 'Watch-lists · Admin' },
+          },
         ],
       },
-      { path: '*', element: <NotFoundLayout />, handle: { name: 'not-found' } },
+      { path: '*', element: <NotFoundLayout />, handle: { name: 'not-found', title: 'Page not found' } },
     ],
   },
 ];

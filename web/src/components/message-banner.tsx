@@ -57,13 +57,26 @@ export function BannerIconSvg({ icon }: { icon: BannerIcon }) {
   );
 }
 
-/** The banner in the page flow; `role=alert` for errors so screen readers announce them at once. */
-export function MessageBanner({ message, onClose }: { message: BannerMessage; onClose?: () => void }) {
+/**
+ * The banner in the page flow; `role=alert` for errors so screen readers announce them at once. Inside a
+ * live region that already announces it (the toast region), `announce={false}` leaves the role out so it
+ * is not read twice.
+ */
+export function MessageBanner({
+  message,
+  onClose,
+  announce = true,
+}: {
+  message: BannerMessage;
+  onClose?: () => void;
+  announce?: boolean;
+}) {
   const icon = message.icon ?? (message.type === 'success' ? 'success' : 'info');
+  const role = message.type === 'danger' ? 'alert' : 'status';
   return (
     <div
       className={`banner banner--${message.type}`}
-      role={message.type === 'danger' ? 'alert' : 'status'}
+      role={announce ? role : undefined}
       data-banner-id={message.id}
     >
       <BannerIconSvg icon={icon} />
@@ -76,17 +89,6 @@ export function MessageBanner({ message, onClose }: { message: BannerMessage; on
           ×
         </button>
       )}
-    </div>
-  );
-}
-
-/** The app-wide banner slot, under the header. */
-export function GlobalBanner() {
-  const { banner, hideBanner } = useBanner();
-  if (!banner) return null;
-  return (
-    <div className="banner-slot container">
-      <MessageBanner message={banner} onClose={hideBanner} />
     </div>
   );
 }

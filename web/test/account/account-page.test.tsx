@@ -12,7 +12,8 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { BannerProvider, GlobalBanner } from '../../src/components/message-banner';
+import { BannerProvider } from '../../src/components/message-banner';
+import { ToastRegion } from '../../src/components/toast-region';
 import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
 
 const DAY = 86_400_000;
@@ -105,7 +106,7 @@ function renderAccount() {
     <QueryClientProvider client={client}>
       <BannerProvider>
         <MemoryRouter initialEntries={['/account']}>
-          <GlobalBanner />
+          <ToastRegion />
           <Routes>
             <Route path="/account" element={<AccountPage />} />
             <Route path="/login" element={<h1>Login screen</h1>} />

@@ -178,7 +178,7 @@ describe('Saved Results', () => {
     expect((screen.getByRole('button', { name: 'GENERATE REPORT (0)' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
-    await user.click(screen.getByLabelText('Select result from site2.example.org'));
+    await user.click(screen.getByLabelText('Select result 2: Page 2, similarity 0.96'));
     expect(screen.getByRole('button', { name: 'GENERATE REPORT (1)' })).toBeTruthy();
     await user.click(screen.getByLabelText('Select All'));
     expect(screen.getByRole('button', { name: 'GENERATE REPORT (3)' })).toBeTruthy();

@@ -87,17 +87,18 @@ describe('ResultsGrid', () => {
     ).toHaveLength(3);
     expect(screen.getByText('Same photo results: 3')).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Remove result from site1.example.org' }));
+    await user.click(screen.getByRole('button', { name: 'Remove result 1: Page 1, similarity 0.99' }));
     expect(screen.getByText('Same photo results: 2')).toBeTruthy();
     expect(screen.getByTestId('count').textContent).toBe('4');
 
-    await user.click(screen.getByRole('button', { name: 'Remove result from site3.example.org' }));
+    // Numbers follow the list as it is now: the old third result is the second.
+    await user.click(screen.getByRole('button', { name: 'Remove result 2: Page 3, similarity 0.93' }));
     // One left: a plain result, no group label.
     expect(screen.queryByText(/Same photo results/)).toBeNull();
-    expect(screen.getByRole('article', { name: 'Result from site5.example.org' })).toBeTruthy();
+    expect(screen.getByRole('article', { name: 'Result 3: Page 5, similarity 0.85' })).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Remove result from site5.example.org' }));
-    expect(screen.queryByRole('article', { name: 'Result from site5.example.org' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Remove result 3: Page 5, similarity 0.85' }));
+    expect(screen.queryByRole('article', { name: /^Result \d: Page 5,/ })).toBeNull();
     expect(screen.getAllByRole('article')).toHaveLength(2);
   });
 

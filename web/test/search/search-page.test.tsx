@@ -4,7 +4,8 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BannerProvider, GlobalBanner } from '../../src/components/message-banner';
+import { BannerProvider } from '../../src/components/message-banner';
+import { ToastRegion } from '../../src/components/toast-region';
 import { PREFERENCE_KEYS } from '../../src/lib/preferences';
 import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
 
@@ -53,7 +54,7 @@ function Pages({ initialEntry = '/search' }: { initialEntry?: string }) {
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <BannerProvider>
         <MemoryRouter initialEntries={[initialEntry]}>
-          <GlobalBanner />
+          <ToastRegion />
           <Routes>
             <Route path="/search/:imageUrl?" element={<SearchPage />} />
             <Route path="/search/results/:searchHash" element={<ResultsRoute />} />
@@ -181,10 +182,13 @@ describe('SearchPage', () => {
     expect(within(chooser).getByText('2 faces selected')).toBeTruthy();
     await user.click(proceed);
     expect(screen.getByText('Faces to search (2)')).toBeTruthy();
+    // Focus goes to the faces just chosen, not back to the top of the page.
+    expect(document.activeElement).toBe(screen.getByRole('group', { name: 'Faces to search (2)' }));
 
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    // The results are loaded from the search's own address.
-    expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
+    // The results are loaded from the search's own address; focus starts at their heading.
+    const resultsHeading = await screen.findByRole('heading', { name: 'Results' });
+    await waitFor(() => expect(document.activeElement).toBe(resultsHeading));
     expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({
       faces: ['face-1', 'face-3'],
       type: 'OSINT',
@@ -200,7 +204,7 @@ describe('SearchPage', () => {
     expect(chip.textContent).toContain('0.53 s');
     expect(screen.getByRole('button', { name: 'Save result' })).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Remove result from news1.example.org' }));
+    await user.click(screen.getByRole('button', { name: 'Remove result 1: Story 1, similarity 0.97' }));
     const modal = screen.getByRole('dialog', { name: 'Remove result' });
     await user.click(within(modal).getByLabelText("Don't show again"));
     await user.click(within(modal).getByRole('button', { name: 'Remove' }));
@@ -214,7 +218,7 @@ describe('SearchPage', () => {
     );
 
     // Remembered: the second removal asks nothing.
-    await user.click(screen.getByRole('button', { name: 'Remove result from news2.example.org' }));
+    await user.click(screen.getByRole('button', { name: 'Remove result 1: Story 2, similarity 0.97' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByText('No Results Found...')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save result' })).toBeNull();

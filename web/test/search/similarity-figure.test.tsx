@@ -33,9 +33,13 @@ describe('similarity on a result card', () => {
     render(
       <ResultCard
         result={result(similarity)}
-        actions={{ restricted: false, onRestricted: () => undefined }}
+        actions={{ restricted: false, onRestricted: () => undefined, onRemove: () => undefined }}
+        numberOf={() => 3}
       />,
     );
+    // The accessible names carry the number, the page and the same figure as the card.
+    screen.getByRole('article', { name: `Result 3: Page, similarity ${figure.slice(1, -1)}` });
+    screen.getByRole('button', { name: `Remove result 3: Page, similarity ${figure.slice(1, -1)}` });
     expect(figure).toBe(`(${similarityFigure(similarity)})`);
     const score = screen.getByText(figure);
     expect(score.parentElement!.textContent).toBe(`${band} ${figure}`);

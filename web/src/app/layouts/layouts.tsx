@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
-import { GlobalBanner } from '../../components/message-banner.tsx';
+import { ToastRegion } from '../../components/toast-region.tsx';
 import { useExtractionAlert } from '../../features/data-extractor/use-extraction-alert.ts';
 import { useSession } from '../../lib/session.tsx';
 import type { RouteHandle } from '../route-names.ts';
@@ -55,7 +55,7 @@ export function PromoLayout() {
   return (
     <div className="layout layout--promo">
       <SiteHeader logoTo="/" items={PROMO_MENU} actions={<LogInOutButton />} />
-      <GlobalBanner />
+      <ToastRegion />
       <main id="content" className="layout__main">
         <Outlet />
       </main>
@@ -72,7 +72,7 @@ export function GuestLayout() {
   return (
     <div className="layout layout--guest">
       <SiteHeader logoTo="/" items={PROMO_MENU} actions={<LogInOutButton />} />
-      <GlobalBanner />
+      <ToastRegion />
       <main id="content" className="layout__main layout__main--guest">
         <div className="container guest-container">
           <Outlet />
@@ -117,7 +117,7 @@ export function UserLayout() {
   return (
     <div className="layout layout--user">
       <SiteHeader logoTo="/home" items={items} actions={<LogInOutButton />} />
-      <GlobalBanner />
+      <ToastRegion />
       <main id="content" className="layout__main">
         <Outlet />
       </main>
@@ -159,7 +159,7 @@ export function AdminLayout() {
           </Button>
         }
       />
-      <GlobalBanner />
+      <ToastRegion />
       <main id="content" className="layout__main layout__main--admin">
         <Outlet />
       </main>

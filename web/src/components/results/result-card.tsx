@@ -1,6 +1,12 @@
 import type { SearchResult } from '@osint/contract/search';
 import { useState, type ReactNode } from 'react';
-import { matchBand, matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contract/match-score';
+import {
+  matchBand,
+  matchBandLabel,
+  matchScoreDetail,
+  similarityFigure,
+  similarityText,
+} from '@osint/contract/match-score';
 import { hostOf, samePhotoLabel, type ResultGroup } from './result-grouping.ts';
 import { formatDate } from '@osint/contract/dates';
 
@@ -67,6 +73,17 @@ export function FaceBoxOverlay({ result }: { result: SearchResult }) {
 export function placeOf(result: SearchResult): string {
   return hostOf(result.sourceUrl) ?? (result.sourceTitle || 'the web');
 }
+
+/**
+ * How a result is told apart from the others by assistive technology: its number in the list, its page
+ * and its score as the card prints it — "result 3: The Riverton Courier, similarity 0.96".
+ */
+export function resultName(result: SearchResult, number: number, noun = 'result'): string {
+  return `${noun} ${number}: ${result.sourceTitle || placeOf(result)}, ${similarityText(result.similarity)}`;
+}
+
+/** The 1-based number of each result in the list as sorted, for `resultName`. */
+export type ResultNumbering<T extends SearchResult> = (result: T) => number;
 
 export function SourceLinks<T extends SearchResult>({
   result,
@@ -151,8 +168,16 @@ export function ResultFacts({ result }: { result: SearchResult }) {
   );
 }
 
-function ItemControls<T extends SearchResult>({ result, actions }: { result: T; actions: ResultActions<T> }) {
-  const place = placeOf(result);
+function ItemControls<T extends SearchResult>({
+  result,
+  actions,
+  numberOf,
+}: {
+  result: T;
+  actions: ResultActions<T>;
+  numberOf: ResultNumbering<T>;
+}) {
+  const name = resultName(result, numberOf(result));
   return (
     <>
       {actions.selection && (
@@ -162,7 +187,7 @@ function ItemControls<T extends SearchResult>({ result, actions }: { result: T; 
             checked={actions.selection.isSelected(result.id)}
             onChange={() => actions.selection!.toggle(result.id)}
           />
-          <span className="visually-hidden">Select result from {place}</span>
+          <span className="visually-hidden">Select {name}</span>
         </label>
       )}
       {actions.onRemove && (
@@ -170,7 +195,7 @@ function ItemControls<T extends SearchResult>({ result, actions }: { result: T; 
           type="button"
           className="result-remove"
           onClick={() => actions.onRemove!(result)}
-          aria-label={`Remove result from ${place}`}
+          aria-label={`Remove ${name}`}
           title="Remove result"
         >
           <TrashIcon />
@@ -184,20 +209,23 @@ function ItemControls<T extends SearchResult>({ result, actions }: { result: T; 
 export function ResultCard<T extends SearchResult>({
   result,
   actions,
+  numberOf,
 }: {
   result: T;
   actions: ResultActions<T>;
+  numberOf: ResultNumbering<T>;
 }) {
   const place = placeOf(result);
+  const name = resultName(result, numberOf(result));
   return (
-    <article className="result-card" aria-label={`Result from ${place}`}>
+    <article className="result-card" aria-label={resultName(result, numberOf(result), 'Result')}>
       <div className="result-card__media">
         {actions.onOpen ? (
           <button
             type="button"
             className="result-card__open"
             onClick={() => actions.onOpen!(result)}
-            aria-label={`View result from ${place}`}
+            aria-label={`View ${name}`}
           >
             <ResultThumbnail src={result.thumbnailUrl} alt="" />
             <FaceBoxOverlay result={result} />
@@ -208,7 +236,7 @@ export function ResultCard<T extends SearchResult>({
             <FaceBoxOverlay result={result} />
           </>
         )}
-        <ItemControls result={result} actions={actions} />
+        <ItemControls result={result} actions={actions} numberOf={numberOf} />
       </div>
       <div className="result-card__body">
         <ResultFacts result={result} />
@@ -223,12 +251,14 @@ export function ResultCard<T extends SearchResult>({
 export function ResultGroupCard<T extends SearchResult>({
   group,
   actions,
+  numberOf,
 }: {
   group: ResultGroup<T>;
   actions: ResultActions<T>;
+  numberOf: ResultNumbering<T>;
 }) {
   const label = samePhotoLabel(group);
-  if (!label) return <ResultCard result={group.items[0]!} actions={actions} />;
+  if (!label) return <ResultCard result={group.items[0]!} actions={actions} numberOf={numberOf} />;
   const best = group.items[0]!;
   return (
     <article className="result-card result-card--group" aria-label={label}>
@@ -238,7 +268,7 @@ export function ResultGroupCard<T extends SearchResult>({
             type="button"
             className="result-card__open"
             onClick={() => actions.onOpen!(best)}
-            aria-label={`View result from ${placeOf(best)}`}
+            aria-label={`View ${resultName(best, numberOf(best))}`}
           >
             <ResultThumbnail src={group.displayedThumbnail} alt="" />
             <FaceBoxOverlay result={best} />
@@ -257,7 +287,7 @@ export function ResultGroupCard<T extends SearchResult>({
             <div className="result-group__head">
               <SourceLine result={item} />
               <div className="result-group__controls">
-                <ItemControls result={item} actions={actions} />
+                <ItemControls result={item} actions={actions} numberOf={numberOf} />
               </div>
             </div>
             <ResultFacts result={item} />

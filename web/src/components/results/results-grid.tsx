@@ -1,7 +1,7 @@
 import type { SearchResult } from '@osint/contract/search';
 import { RESULT_GRID_STEP } from '@osint/contract/search';
 import { useMemo } from 'react';
-import { ResultCard, ResultGroupCard, type ResultActions } from './result-card.tsx';
+import { ResultCard, ResultGroupCard, type ResultActions, type ResultNumbering } from './result-card.tsx';
 import { groupResults } from './result-grouping.ts';
 import { useColumnCount, useProgressiveCount } from './use-progressive-count.ts';
 import './results.css';
@@ -28,6 +28,11 @@ export function ResultsGrid<T extends SearchResult>({
   const fitting = useColumnCount();
   const columns = grouping ? fitting : Math.max(2, fitting);
   const groups = useMemo(() => (grouping ? groupResults(results) : []), [grouping, results]);
+  // Numbers follow the sorted list, grouped or not, so "result 3" is the same result in both views.
+  const numberOf = useMemo<ResultNumbering<T>>(() => {
+    const numbers = new Map(results.map((result, index) => [result.id, index + 1]));
+    return (result) => numbers.get(result.id) ?? 0;
+  }, [results]);
   const total = grouping ? groups.length : results.length;
   const step = grouping ? 4 * columns : RESULT_GRID_STEP;
   const { count, hasMore, showMore, sentinel } = useProgressiveCount(
@@ -43,12 +48,12 @@ export function ResultsGrid<T extends SearchResult>({
         {grouping
           ? groups.slice(0, count).map((group) => (
               <li key={group.groupId}>
-                <ResultGroupCard group={group} actions={actions} />
+                <ResultGroupCard group={group} actions={actions} numberOf={numberOf} />
               </li>
             ))
           : results.slice(0, count).map((result) => (
               <li key={result.id}>
-                <ResultCard result={result} actions={actions} />
+                <ResultCard result={result} actions={actions} numberOf={numberOf} />
               </li>
             ))}
       </ul>

@@ -136,6 +136,13 @@ export function SearchPage() {
   const generation = useRef(0);
   const previewUrl = useRef<string | undefined>(undefined);
   const [tipsOpen, setTipsOpen] = useState(false);
+  // After "Proceed" the chooser closes: focus goes to the faces just chosen, not back to the top of
+  // the page (WCAG 2.4.3). Counted so that each Proceed moves it, after the chooser has given it back.
+  const chosenFaces = useRef<HTMLDivElement>(null);
+  const [proceeded, setProceeded] = useState(0);
+  useEffect(() => {
+    if (proceeded > 0) chosenFaces.current?.focus();
+  }, [proceeded]);
 
   const reset = useCallback(() => {
     generation.current += 1;
@@ -294,6 +301,7 @@ export function SearchPage() {
           onFile={(file) => void detect(file)}
           onRemove={reset}
           onChangeFaces={state.faces.length > 1 ? () => dispatch({ type: 'choose' }) : undefined}
+          chosenFacesRef={chosenFaces}
         />
         {state.preview && (
           <div className="search-upload__actions">
@@ -348,7 +356,10 @@ export function SearchPage() {
           minFaceSize={state.minFaceSize}
           reliableFaceSize={state.reliableFaceSize}
           minorsSearchable={state.minorsSearchable}
-          onProceed={(hashes) => dispatch({ type: 'chosen', hashes })}
+          onProceed={(hashes) => {
+            dispatch({ type: 'chosen', hashes });
+            setProceeded((count) => count + 1);
+          }}
           onClose={() => dispatch({ type: 'close-chooser' })}
         />
       )}

@@ -5,7 +5,7 @@ import {
   type SearchResult,
   type SearchType,
 } from '@osint/contract/search';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
@@ -60,6 +60,10 @@ export function SearchResults({
   const [saveOpen, setSaveOpen] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
   const [viewing, setViewing] = useState<number>();
+  // The results are new content that replaced the search form: focus starts at their heading, so a
+  // screen reader reads it and the next Tab goes on from there (WCAG 2.4.3).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [response.searchHash]);
   const sorted = sortResults(results, sort);
   const count = results.length;
 
@@ -80,7 +84,7 @@ export function SearchResults({
       <header className="search-results__header">
         <div className="search-results__title-row">
           {imageUrl && <img className="search-results__face" src={imageUrl} alt="Searched face" />}
-          <h1 className="page__title" id="results-title">
+          <h1 className="page__title" id="results-title" ref={heading} tabIndex={-1}>
             Results
           </h1>
           <p className="summary-chip" aria-label="Search summary">

@@ -1,5 +1,5 @@
 import type { DetectedFace } from '@osint/contract/search';
-import { useRef, useState, type DragEvent } from 'react';
+import { useId, useRef, useState, type DragEvent, type Ref } from 'react';
 import { SmallFaceMark } from './small-face-mark.tsx';
 
 export const ACCEPTED_TYPES = '.jpg,.jpeg,.png,.bmp,.tif,.tiff,image/jpeg,image/png,image/bmp,image/tiff';
@@ -12,6 +12,8 @@ interface UploadAreaProps {
   onFile: (file: File) => void;
   onRemove: () => void;
   onChangeFaces: (() => void) | undefined;
+  /** The chosen faces, where focus goes once they are chosen in the chooser. */
+  chosenFacesRef?: Ref<HTMLDivElement> | undefined;
 }
 
 /** Drag a photo in or choose one; with a photo, its preview with REMOVE and the chosen face(s). */
@@ -23,7 +25,9 @@ export function UploadArea({
   onFile,
   onRemove,
   onChangeFaces,
+  chosenFacesRef,
 }: UploadAreaProps) {
+  const facesLabelId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [previewBroken, setPreviewBroken] = useState(false);
@@ -60,8 +64,14 @@ export function UploadArea({
           </button>
         </figure>
         {selectedFaces.length > 0 && (
-          <div className="upload-preview__faces">
-            <p className="upload-preview__faces-label">
+          <div
+            className="upload-preview__faces"
+            ref={chosenFacesRef}
+            tabIndex={-1}
+            role="group"
+            aria-labelledby={facesLabelId}
+          >
+            <p className="upload-preview__faces-label" id={facesLabelId}>
               {selectedFaces.length === 1 ? 'Face to search' : `Faces to search (${selectedFaces.length})`}
             </p>
             <ul className="face-chips">
