@@ -168,15 +168,14 @@ export function ResultFacts({ result }: { result: SearchResult }) {
   );
 }
 
-function ItemControls<T extends SearchResult>({
-  result,
-  actions,
-  numberOf,
-}: {
+/** What a result card and its controls are given. */
+interface ResultItemProps<T extends SearchResult> {
   result: T;
   actions: ResultActions<T>;
   numberOf: ResultNumbering<T>;
-}) {
+}
+
+function ItemControls<T extends SearchResult>({ result, actions, numberOf }: ResultItemProps<T>) {
   const name = resultName(result, numberOf(result));
   return (
     <>
@@ -206,15 +205,7 @@ function ItemControls<T extends SearchResult>({
 }
 
 /** One result: thumbnail, similarity, first-indexed date, the source and its links. */
-export function ResultCard<T extends SearchResult>({
-  result,
-  actions,
-  numberOf,
-}: {
-  result: T;
-  actions: ResultActions<T>;
-  numberOf: ResultNumbering<T>;
-}) {
+export function ResultCard<T extends SearchResult>({ result, actions, numberOf }: ResultItemProps<T>) {
   const place = placeOf(result);
   const name = resultName(result, numberOf(result));
   return (
