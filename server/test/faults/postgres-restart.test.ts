@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../src/plugins/error-handler.plugin.ts';
 import { createUser, FIXTURE_PASSWORD } from '../support/fixtures.ts';
 import { startFaultApp, type FaultApp } from '../support/fault-app.ts';
+import { createPlan } from '../support/team-fixtures.ts';
 import { TEST_ORIGIN } from '../support/test-app.ts';
 
 // PostgreSQL restarted under load (issue 8): an API process (WORKERS=0) serving real HTTP on loopback
@@ -16,7 +17,9 @@ let cookie: string;
 beforeAll(async () => {
   fault = await startFaultApp('osint-fault-pg-');
   base = await fault.t.app.listen({ host: '127.0.0.1', port: 0 });
-  await createUser(fault.t, { email: 'analyst@restart.example.org' });
+  // A seat on an active plan: the saved-search list it reads is the organization's work (access rule).
+  const analyst = await createUser(fault.t, { email: 'analyst@restart.example.org' });
+  await createPlan(fault.t, analyst.organizationId, { seatLimit: 1 });
   const signIn = await fetch(`${base}/api/user/login`, {
     method: 'POST',
     headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
