@@ -50,6 +50,7 @@ const GENERAL: FaqGroup = {
           ],
         },
         'We do not accept private individuals. Every organization is reviewed by our team before its first login, and we may ask for documents that confirm its identity and its legitimate purpose.',
+        'Searching for children and teenagers is reserved to law-enforcement bodies we have verified. Every face is given an automatic age estimate; for other organizations, faces estimated as possibly under 18 cannot be searched and never appear in results. The estimate errs on the side of the child, so it also withholds most adults aged 18 to 24 and some older adults.',
       ],
     },
     {
