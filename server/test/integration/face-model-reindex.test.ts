@@ -7,6 +7,7 @@ import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { boxOverlap } from '../../src/face/face-box-overlap.ts';
 import { createFaceEngine, type FaceEngine } from '../../src/face/face-engine.ts';
+import { vectorFromBytes } from '../../src/face/index/face-index.ts';
 import { modelFolderName } from '../../src/face/index/face-index-store.ts';
 import { matchThresholdOf, similarity } from '../../src/face/similarity.ts';
 import { CrawlRepository } from '../../src/repositories/crawl-frontier.repository.ts';
@@ -272,10 +273,17 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       width: f.box_width,
       height: f.box_height,
     });
-    const face = oldFaces.find((o) =>
-      newFaces.some((n) => n.image_id === o.image_id && boxOverlap(box(o), box(n)) > 0.4),
+    // Not Helena Marsh: the tests after this one search her, and an opt-out removes every face of the
+    // person (image ids, and so which face comes first, follow the crawl's concurrent order).
+    const marshImage = (await imageOf(DEMO_PHOTOS.marsh.file)).id;
+    const marsh = (await facesOfModel(OLD.modelId)).find((f) => f.image_id === marshImage)!;
+    const isMarsh = (f: typeof marsh) =>
+      similarity(vectorFromBytes(f.descriptor), vectorFromBytes(marsh.descriptor)) >=
+      matchThresholdOf(OLD.modelId);
+    const face = oldFaces.find(
+      (o) =>
+        !isMarsh(o) && newFaces.some((n) => n.image_id === o.image_id && boxOverlap(box(o), box(n)) > 0.4),
     )!;
-    expect(face).toBeDefined();
     const twin = newFaces.find((n) => n.image_id === face.image_id && boxOverlap(box(face), box(n)) > 0.4)!;
     const optOut = await api.request({
       method: 'POST',
@@ -301,7 +309,7 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     const before = analysed.get(NEW.modelId)!;
     const outcome = (await reindexService(analysed).run(NEW, {
       onProgress: (p) => {
-        if (p.phase === 'analysing' && p.done === firstRun.done + 2) during ??= foundImages(api, oldToken);
+        if (p.phase === 'analysing' && p.done >= firstRun.done + 2) during ??= foundImages(api, oldToken);
       },
     })) as Extract<ReindexOutcome, { status: 'switched' }>;
     expect(outcome.status).toBe('switched');
