@@ -353,7 +353,8 @@ export class SearchService {
         type: search.type,
         createdAt: search.created_at,
         image,
-        resultCount: (await this.searches.findResults(search.id)).length,
+        // Without chosen ids the rows are already every shown result.
+        resultCount: ids ? (await this.searches.findResults(search.id)).length : rows.length,
       },
       results: await Promise.all(
         rows.map(async (row) => ({
@@ -362,7 +363,9 @@ export class SearchService {
           sourceTitle: row.sourceTitle,
           imageUrl: row.imageUrl,
           sourceUrl: row.sourceUrl,
-          thumbnail: row.imageId ? await this.thumbnail(user, row.imageId).catch(() => null) : null,
+          thumbnail: row.imageId
+            ? await this.thumbnailOf(row.imageId, user.organizationId).catch(() => null)
+            : null,
           face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
         })),
       ),
@@ -393,7 +396,12 @@ export class SearchService {
    */
   async thumbnail(user: AuthUser, imageId: number): Promise<Buffer> {
     await this.access.require(user);
-    const row = await this.searches.findThumbnailPathForOrganization(imageId, user.organizationId);
+    return this.thumbnailOf(imageId, user.organizationId);
+  }
+
+  /** The thumbnail, for a caller that has already checked search access (a report reads one per result). */
+  private async thumbnailOf(imageId: number, organizationId: number): Promise<Buffer> {
+    const row = await this.searches.findThumbnailPathForOrganization(imageId, organizationId);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
     return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
       throw notFound('Thumbnail not found.');
