@@ -22,6 +22,22 @@ export interface UserInfo {
   organizationId: number;
   isOwner: boolean;
   newsletter: boolean;
+  /** The organization has a plan in force (an owner without a seat can then give themselves one). */
+  planActive: boolean;
+}
+
+/** GET /api/user/invitation?token=: what an invited user's set-password page shows. */
+export interface InvitationDetails {
+  email: string;
+  organizationName: string;
+  /** The owner gave the account a seat when inviting. */
+  access: boolean;
+}
+
+/** POST /api/user/set-password: an invited user is signed in; `access` says whether they may search. */
+export interface SetPasswordAnswer {
+  signedIn: boolean;
+  access: boolean;
 }
 
 export type PlanType = 'TRIAL' | 'SUBSCRIPTION' | 'ONE_TIME_PAYMENT' | 'VIRTUAL';

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database, User } from '../db/schema.ts';
 
 export type GrantOutcome = 'granted' | 'already' | 'full';
 
@@ -49,40 +50,7 @@ export class TeamRepository {
    * exceed the limit together.
    */
   grantAccess(organizationId: number, userId: number, at: Date): Promise<GrantOutcome> {
-    return this.db.transaction().execute(async (tx) => {
-      await tx
-        .selectFrom('organizations')
-        .select('id')
-        .where('id', '=', organizationId)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
-      const user = await tx
-        .selectFrom('users')
-        .select('has_access')
-        .where('id', '=', userId)
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirstOrThrow();
-      if (user.has_access) return 'already';
-      const plan = await tx
-        .selectFrom('billing_plans')
-        .select('seat_limit')
-        .where('organization_id', '=', organizationId)
-        .where('start_date', '<=', at)
-        .where('end_date', '>', at)
-        .orderBy('start_date', 'desc')
-        .orderBy('id', 'desc')
-        .executeTakeFirst();
-      const used = await tx
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('organization_id', '=', organizationId)
-        .where('has_access', '=', true)
-        .where('status', 'in', ['ACTIVE', 'INVITED'])
-        .executeTakeFirstOrThrow();
-      if (Number(used.count) >= (plan?.seat_limit ?? 0)) return 'full';
-      await tx.updateTable('users').set({ has_access: true }).where('id', '=', userId).execute();
-      return 'granted';
-    });
+    return this.db.transaction().execute((tx) => grantSeat(tx, organizationId, userId, at));
   }
 
   /** True when the user had a seat. */
@@ -96,20 +64,38 @@ export class TeamRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  insertInvitedUser(user: { hashedId: string; organizationId: number; email: string; invitedBy: number }) {
+  /**
+   * Creates an invited user; with `seatAt`, gives them a seat in the same transaction, or creates nothing
+   * and answers 'full' when the plan in force has no seat left.
+   */
+  insertInvitedUser(
+    user: { hashedId: string; organizationId: number; email: string; invitedBy: number },
+    seatAt?: Date,
+  ): Promise<User | 'full'> {
     return this.db
-      .insertInto('users')
-      .values({
-        hashed_id: user.hashedId,
-        organization_id: user.organizationId,
-        email: user.email,
-        password_hash: null,
-        role: 'USER',
-        status: 'INVITED',
-        invited_by: user.invitedBy,
+      .transaction()
+      .execute(async (tx) => {
+        const invited = await tx
+          .insertInto('users')
+          .values({
+            hashed_id: user.hashedId,
+            organization_id: user.organizationId,
+            email: user.email,
+            password_hash: null,
+            role: 'USER',
+            status: 'INVITED',
+            invited_by: user.invitedBy,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (seatAt && (await grantSeat(tx, user.organizationId, invited.id, seatAt)) === 'full')
+          throw new NoSeatLeft();
+        return { ...invited, has_access: seatAt !== undefined };
       })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      .catch((error: unknown) => {
+        if (error instanceof NoSeatLeft) return 'full' as const;
+        throw error;
+      });
   }
 
   /**
@@ -138,4 +124,52 @@ export class TeamRepository {
       return true;
     });
   }
+}
+
+/** Rolls back an invitation whose seat was taken meanwhile. */
+class NoSeatLeft extends Error {}
+
+/**
+ * Gives the user a seat if the plan in force has one left. The organization's row is locked for the
+ * transaction, so concurrent grants for one organization count seats one after the other and can never
+ * exceed the limit together.
+ */
+async function grantSeat(
+  tx: Transaction<Database>,
+  organizationId: number,
+  userId: number,
+  at: Date,
+): Promise<GrantOutcome> {
+  await tx
+    .selectFrom('organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const user = await tx
+    .selectFrom('users')
+    .select('has_access')
+    .where('id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  if (user.has_access) return 'already';
+  const plan = await tx
+    .selectFrom('billing_plans')
+    .select('seat_limit')
+    .where('organization_id', '=', organizationId)
+    .where('start_date', '<=', at)
+    .where('end_date', '>', at)
+    .orderBy('start_date', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const used = await tx
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('has_access', '=', true)
+    .where('status', 'in', ['ACTIVE', 'INVITED'])
+    .executeTakeFirstOrThrow();
+  if (Number(used.count) >= (plan?.seat_limit ?? 0)) return 'full';
+  await tx.updateTable('users').set({ has_access: true }).where('id', '=', userId).execute();
+  return 'granted';
 }

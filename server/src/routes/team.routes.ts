@@ -31,14 +31,17 @@ export function teamRoutes(services: Services): FastifyPluginAsyncTypebox {
       {
         schema: {
           tags: ['team'],
-          body: Type.Object({ email: Type.String({ maxLength: 320 }) }),
+          body: Type.Object({
+            email: Type.String({ maxLength: 320 }),
+            giveAccess: Type.Optional(Type.Boolean()),
+          }),
           response: { 200: Ok },
         },
       },
       async (request) => {
         const owner = currentUser(request);
         await rateLimiter.hit([`invite:user:${owner.id}`], 50, 60 * 60_000);
-        await team.invite(owner, request.body.email, request.ip);
+        await team.invite(owner, request.body.email, request.ip, { giveAccess: request.body.giveAccess });
         return {};
       },
     );

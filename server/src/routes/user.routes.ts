@@ -141,6 +141,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
               organizationId: Type.Integer(),
               isOwner: Type.Boolean(),
               newsletter: Type.Boolean(),
+              planActive: Type.Boolean(),
             }),
           },
         },
@@ -176,13 +177,48 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
         return {};
       },
     );
-    app.post(
-      '/user/set-password',
-      { schema: { tags: ['user'], body: TokenBody, response: { 200: Ok } } },
+    app.get(
+      '/user/invitation',
+      {
+        schema: {
+          tags: ['user'],
+          querystring: Type.Object({ token: TokenBody.properties.token }),
+          response: {
+            200: Type.Object({
+              email: Type.String(),
+              organizationName: Type.String(),
+              access: Type.Boolean(),
+            }),
+          },
+        },
+      },
       async (request) => {
         await rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
-        await account.setPasswordWithToken('SET_PASSWORD', request.body.token, request.body.newPassword);
-        return {};
+        return account.invitationDetails(request.query.token);
+      },
+    );
+    app.post(
+      '/user/set-password',
+      {
+        schema: {
+          tags: ['user'],
+          body: TokenBody,
+          response: { 200: Type.Object({ signedIn: Type.Boolean(), access: Type.Boolean() }) },
+        },
+      },
+      async (request, reply) => {
+        await rateLimiter.hit([`token:ip:${request.ip}`], 20, 15 * MINUTE);
+        const { session, access } = await account.setPasswordWithToken(
+          'SET_PASSWORD',
+          request.body.token,
+          request.body.newPassword,
+          clientInfo(request),
+        );
+        if (!session) return { signedIn: false, access: false };
+        // Whoever was signed in in this browser before is signed out: the invited account takes over.
+        if (request.user) await sessions.end(request.user.sessionId);
+        setSessionCookie(reply, config, session);
+        return { signedIn: true, access };
       },
     );
 

@@ -1,4 +1,4 @@
-import type { OrganizationData, UserInfo } from '@osint/contract/api-types';
+import type { InvitationDetails, OrganizationData, UserInfo } from '@osint/contract/api-types';
 import {
   RESET_LINK_MINUTES,
   VERIFICATION_LINK_HOURS,
@@ -279,19 +279,31 @@ export class AccountService {
   }
 
   /**
+   * What the set-password page of an invitation shows: the account, its organization and whether it has
+   * a seat. A link that is unknown, used or expired gets the same answer as any invalid token.
+   */
+  async invitationDetails(rawToken: string): Promise<InvitationDetails> {
+    const token = await this.usableToken('SET_PASSWORD', rawToken);
+    const user = await this.users.findById(token.user_id);
+    if (!user) throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+    const organization = await this.organizations.findById(user.organization_id);
+    return { email: user.email, organizationName: organization?.name ?? '', access: user.has_access };
+  }
+
+  /**
    * Sets a new password with a single-use token: RESET_PASSWORD for a forgotten password, SET_PASSWORD
-   * for an invited user's first one. Every session of the account ends.
+   * for an invited user's first one. Every session of the account ends. An invited user is signed in
+   * afterwards (the answer carries the new session): the link proved the address, the password is new.
    */
   async setPasswordWithToken(
     purpose: 'RESET_PASSWORD' | 'SET_PASSWORD',
     rawToken: string,
     newPassword: string,
-  ) {
+    client?: ClientInfo,
+  ): Promise<{ session?: string; access: boolean }> {
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem, [{ field: 'newPassword', message: problem }]);
-    const token = await this.tokens.findByHash(hashToken(rawToken), purpose);
-    if (!token || token.used_at || token.expires_at.getTime() <= Date.now())
-      throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+    const token = await this.usableToken(purpose, rawToken);
     if (!(await this.tokens.markUsed(token.id))) throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
     const now = new Date();
     await this.users.setPassword(token.user_id, await hashPassword(newPassword), now);
@@ -309,6 +321,24 @@ export class AccountService {
       action: purpose === 'SET_PASSWORD' ? 'user.set_password' : 'user.reset_password',
       target: `user:${token.user_id}`,
     });
+    if (purpose !== 'SET_PASSWORD' || !client || user?.status !== 'ACTIVE') return { access: false };
+    await this.users.update(user.id, { last_active_at: now });
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organization_id,
+      action: 'user.login',
+      ip: client.ip,
+    });
+    const session = await this.sessions.create(user.id, client);
+    const signedIn = await this.sessions.authenticate(session);
+    return { session, access: signedIn ? (await this.access.of(signedIn)).granted : false };
+  }
+
+  private async usableToken(purpose: 'RESET_PASSWORD' | 'SET_PASSWORD', rawToken: string) {
+    const token = await this.tokens.findByHash(hashToken(rawToken), purpose);
+    if (!token || token.used_at || token.expires_at.getTime() <= Date.now())
+      throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+    return token;
   }
 
   async setNewsletter(user: AuthUser, subscribed: boolean): Promise<void> {
@@ -327,6 +357,7 @@ export class AccountService {
       organizationId: user.organizationId,
       isOwner: user.role === 'OWNER',
       newsletter: user.newsletter,
+      planActive: access.plan !== undefined,
     };
   }
 

@@ -10,7 +10,7 @@ import {
 import { toViolations } from '@osint/contract/validation';
 import type { Config } from '../config.ts';
 import type { User } from '../db/schema.ts';
-import { badRequest, conflict, forbidden, notFound } from '../lib/http-error.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/http-error.ts';
 import { hashToken, newPublicId, newSecureToken } from '../lib/secure-token.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
@@ -44,30 +44,45 @@ export class TeamService {
 
   /**
    * Creates an invited user in the owner's organization and mails a set-password link valid for 72 hours.
-   * Inviting an address that is still waiting in this organization sends a fresh link instead.
+   * Inviting an address that is still waiting in this organization sends a fresh link instead. With
+   * `giveAccess` the invited user gets a seat at once; when none is left, nothing is created or sent.
    */
-  async invite(owner: AuthUser, rawEmail: string, ip: string | null): Promise<void> {
+  async invite(
+    owner: AuthUser,
+    rawEmail: string,
+    ip: string | null,
+    options: { giveAccess?: boolean } = {},
+  ): Promise<void> {
     this.requireOwner(owner);
     const errors = validateInvite({ email: rawEmail });
     if (errors.email) throw badRequest(errors.email, toViolations(errors));
     const email = normalizeEmail(rawEmail);
     const existing = await this.users.findByEmail(email);
+    const seatAt = options.giveAccess ? new Date() : undefined;
     let invited: User;
+    let seatGiven = false;
     if (existing) {
       // A user of another organization is refused without saying why: the owner must not learn which
       // addresses have accounts elsewhere. Users of the owner's own organization are on their list anyway.
       if (existing.organization_id !== owner.organizationId) throw badRequest(INVITE_MESSAGES.refused);
       if (existing.status !== 'INVITED') throw conflict(INVITE_MESSAGES.exists);
       invited = existing;
+      if (seatAt) {
+        const outcome = await this.team.grantAccess(owner.organizationId, existing.id, seatAt);
+        if (outcome === 'full') throw badRequest(TEAM_MESSAGES.capacityReached);
+        seatGiven = outcome === 'granted';
+      }
     } else {
       try {
-        invited = await this.team.insertInvitedUser({
-          hashedId: newPublicId(),
-          organizationId: owner.organizationId,
-          email,
-          invitedBy: owner.id,
-        });
+        const inserted = await this.team.insertInvitedUser(
+          { hashedId: newPublicId(), organizationId: owner.organizationId, email, invitedBy: owner.id },
+          seatAt,
+        );
+        if (inserted === 'full') throw badRequest(TEAM_MESSAGES.capacityReached);
+        invited = inserted;
+        seatGiven = seatAt !== undefined;
       } catch (error) {
+        if (error instanceof HttpError) throw error;
         // Two invitations of one address at the same moment: the unique e-mail decides.
         const taken = await this.users.findByEmail(email);
         if (taken)
@@ -103,6 +118,16 @@ export class TeamService {
       detail: { email, resent: invited === existing },
       ip,
     });
+    if (seatGiven) {
+      await this.audit.insert({
+        actorUserId: owner.id,
+        organizationId: owner.organizationId,
+        action: 'team.access_granted',
+        target: `user:${invited.id}`,
+        detail: { email },
+        ip,
+      });
+    }
   }
 
   /** Gives a seat; 400 "Maximum access capacity reached." when the plan in force has none left. */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_LINK_HOURS } from '@osint/contract/constants';
 import { blockedDomainMessage } from '@osint/contract/email';
 import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
-import { linkIn } from '../support/outbox.ts';
+import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
+import { linkIn, readOutbox } from '../support/outbox.ts';
 import {
   findUserByEmail,
   FIXTURE_PASSWORD,
@@ -10,7 +11,7 @@ import {
   sessionCountOf,
   waitForMails,
 } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestApp, sessionCookieOf, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 import {
   auditActions,
@@ -105,6 +106,12 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
         payload: { token: new URL(link).searchParams.get('token'), newPassword: NEW_PASSWORD },
       });
       expect(set.statusCode, set.body).toBe(200);
+      // Setting the password signs the invited user in; the answer says they have no seat yet.
+      expect(set.json()).toEqual({ signedIn: true, access: false });
+      expect((await userInfo(sessionCookieOf(set))).json()).toMatchObject({
+        access: false,
+        userRole: 'USER',
+      });
       const cookie = await login(t, email, NEW_PASSWORD);
       expect((await userInfo(cookie)).json()).toMatchObject({ access: false, userRole: 'USER' });
       expect((await organizationUsers(t, owner.cookie)).find((u) => u.email === email)!.status).toBe(
@@ -158,6 +165,89 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(await t.db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(
         1,
       );
+    });
+
+    const invitationLink = async (email: string, count = 1) => {
+      const mails = await waitForMails(t, email, /invited/i, count);
+      const link = linkIn(mails.at(-1)!, `${t.config.publicUrl}/set-password?token=`);
+      return new URL(link).searchParams.get('token')!;
+    };
+    const invitationDetails = (token: string) =>
+      t.request({ method: 'GET', url: `/api/user/invitation?token=${encodeURIComponent(token)}` });
+
+    it('"give access now" gives the invited user a seat at once; the set-password page names the account and organization, and the user is signed in able to search', async () => {
+      const seatOwner = await createOwner(t, 'owner@give-now.example.org', { seatLimit: 2 });
+      const email = 'analyst@give-now.example.org';
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/user/invite',
+        cookie: seatOwner.cookie,
+        payload: { email, giveAccess: true },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await findUserByEmail(t, email)).toMatchObject({ status: 'INVITED', has_access: true });
+      expect(await auditActions(t, seatOwner.organizationId)).toEqual(
+        expect.arrayContaining(['team.user_invited', 'team.access_granted']),
+      );
+
+      const token = await invitationLink(email);
+      const organization = await t.db
+        .selectFrom('organizations')
+        .select('name')
+        .where('id', '=', seatOwner.organizationId)
+        .executeTakeFirstOrThrow();
+      const details = await invitationDetails(token);
+      expect(details.statusCode, details.body).toBe(200);
+      expect(details.json()).toEqual({ email, organizationName: organization.name, access: true });
+
+      const set = await t.request({
+        method: 'POST',
+        url: '/api/user/set-password',
+        payload: { token, newPassword: NEW_PASSWORD },
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      expect(set.json()).toEqual({ signedIn: true, access: true });
+      const info = await userInfo(sessionCookieOf(set));
+      expect(info.json()).toMatchObject({ email, access: true, planActive: true });
+      // The link is spent: the page now gets the same answer as for any invalid link.
+      const spent = await invitationDetails(token);
+      expect(spent.statusCode).toBe(400);
+      expect(spent.json()).toMatchObject({ message: PASSWORD_FLOW_MESSAGES.invalidToken });
+    });
+
+    it('"give access now" without a free seat answers "Maximum access capacity reached." and creates and sends nothing', async () => {
+      const fullOwner = await createOwner(t, 'owner@no-seat.example.org', { seatLimit: 1 });
+      const email = 'analyst@no-seat.example.org';
+      const before = (await readOutbox(t.config.dataDir)).length;
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/user/invite',
+        cookie: fullOwner.cookie,
+        payload: { email, giveAccess: true },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ message: TEAM_MESSAGES.capacityReached });
+      expect(await findUserByEmail(t, email)).toBeUndefined();
+      expect(await auditActions(t, fullOwner.organizationId)).not.toContain('team.user_invited');
+      expect((await readOutbox(t.config.dataDir)).length).toBe(before);
+      // Without the seat the invitation goes out as before.
+      const plain = await t.request({
+        method: 'POST',
+        url: '/api/user/invite',
+        cookie: fullOwner.cookie,
+        payload: { email, giveAccess: false },
+      });
+      expect(plain.statusCode).toBe(200);
+      expect(await findUserByEmail(t, email)).toMatchObject({ status: 'INVITED', has_access: false });
+    });
+
+    it('the invitation details tell nothing for an unknown or malformed token, or without one', async () => {
+      for (const token of ['unknown-token', 'x'.repeat(200)]) {
+        const response = await invitationDetails(token);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ message: PASSWORD_FLOW_MESSAGES.invalidToken });
+      }
+      expect((await t.request({ method: 'GET', url: '/api/user/invitation' })).statusCode).toBe(400);
     });
 
     it('lets only owners invite (403) and only signed-in users (401)', async () => {
@@ -215,7 +305,12 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       // The owner hands over their own seat and stays signed in in the session that asked.
       const otherOwnerSession = await login(t, owner.email);
       expect((await remove(owner.cookie, owner.hashedId, owner.organizationId)).statusCode).toBe(200);
-      expect((await userInfo(owner.cookie)).json()).toMatchObject({ access: false, userRole: 'OWNER' });
+      // Without a seat but with a plan in force: the web app offers "Give yourself access", not "expired".
+      expect((await userInfo(owner.cookie)).json()).toMatchObject({
+        access: false,
+        userRole: 'OWNER',
+        planActive: true,
+      });
       expect((await userInfo(otherOwnerSession)).statusCode).toBe(401);
       expect((await give(owner.cookie, analyst.hashedId, owner.organizationId)).statusCode).toBe(200);
       expect((await userInfo(analyst.cookie)).json()).toMatchObject({ access: true, restricted: true });
@@ -224,6 +319,7 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
 
     it('refuses a pending invitation (409) and an organization without a plan (400)', async () => {
       const owner = await createOwner(t, 'owner@noplan.example.org', null);
+      expect((await userInfo(owner.cookie)).json()).toMatchObject({ planActive: false });
       const member = await createMember(t, owner.organizationId, 'm@noplan.example.org');
       const noPlan = await give(owner.cookie, member.hashedId, owner.organizationId);
       expect(noPlan.statusCode).toBe(400);

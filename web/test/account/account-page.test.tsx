@@ -51,6 +51,7 @@ function signedIn(options: {
       organizationId: 7,
       isOwner: options.owner,
       newsletter: false,
+      planActive: plan !== null,
     },
     organization: {
       organizationId: 7,
@@ -188,10 +189,42 @@ describe('account page: the owner’s users and seats', () => {
     status = 200;
     await user.click(send);
     expect(await screen.findByText(INVITE_MESSAGES.success)).toBeTruthy();
+    // The trial's one seat is taken: the invitation cannot give access now, and says why.
+    const giveNow = screen.getByRole('checkbox', { name: 'Give access now' }) as HTMLInputElement;
+    expect(giveNow.disabled).toBe(true);
+    expect(giveNow.checked).toBe(false);
+    expect(
+      screen.getByText(/No seats left: the new user can be given access once a seat is free/),
+    ).toBeTruthy();
     expect(calls.filter((c) => c.url === '/api/user/invite').at(-1)!.body).toEqual({
       email: 'new@agency.example.org',
+      giveAccess: false,
     });
     expect((field as HTMLInputElement).value).toBe('');
+  });
+
+  test('with a seat free, the invitation gives access now unless the owner unticks it', async () => {
+    signedIn({ owner: true, planType: 'SUBSCRIPTION', seatLimit: 4 });
+    const { calls } = serve({
+      users: trialUsers(),
+      answer: (call) => (call.url === '/api/user/invite' ? { status: 200, body: {} } : undefined),
+    });
+    const user = renderAccount();
+    const field = await screen.findByLabelText('Invite a user');
+    const giveNow = (await screen.findByRole('checkbox', { name: 'Give access now' })) as HTMLInputElement;
+    await waitFor(() => expect(giveNow.disabled).toBe(false));
+    expect(giveNow.checked).toBe(true);
+    await user.type(field, 'first@agency.example.org');
+    await user.click(screen.getByRole('button', { name: 'Send invitation' }));
+    await screen.findByText(INVITE_MESSAGES.success);
+    await user.click(giveNow);
+    await user.type(field, 'second@agency.example.org');
+    await user.click(screen.getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/user/invite')).toHaveLength(2));
+    expect(calls.filter((c) => c.url === '/api/user/invite').map((c) => c.body)).toEqual([
+      { email: 'first@agency.example.org', giveAccess: true },
+      { email: 'second@agency.example.org', giveAccess: false },
+    ]);
   });
 
   test('gives and removes access with the messages of the specification', async () => {

@@ -10,7 +10,15 @@ import { PREFERENCE_KEYS } from '../../src/lib/preferences';
 import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
 
 const session = {
-  user: { access: true, restricted: false, isOwner: true, admin: false },
+  user: {
+    access: true,
+    restricted: false,
+    isOwner: true,
+    admin: false,
+    planActive: false,
+    hashedId: 'owner-id',
+    organizationId: 7,
+  },
   organization: {},
 };
 vi.mock('../../src/lib/session.tsx', () => ({
@@ -320,12 +328,21 @@ describe('SearchPage', () => {
       expect(screen.getByText('Your Subscription Has Expired')).toBeTruthy();
       expect(screen.getByRole('link', { name: 'RENEW YOUR PLAN' }).getAttribute('href')).toBe('/pricing');
       cleanup();
+      // An owner whose organization has a plan but who holds no seat is not told the plan expired.
+      session.user.planActive = true;
+      renderPage();
+      expect(screen.queryByText('Your Subscription Has Expired')).toBeNull();
+      expect(screen.getByText('You Hold No Seat')).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Give yourself access' })).toBeTruthy();
+      cleanup();
       session.user.isOwner = false;
       renderPage();
       expect(screen.getByText('Search Access Unavailable')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Give yourself access' })).toBeNull();
     } finally {
       session.user.access = true;
       session.user.isOwner = true;
+      session.user.planActive = false;
     }
   });
 });

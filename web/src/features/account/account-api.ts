@@ -65,7 +65,8 @@ export function useOrders(enabled: boolean) {
 }
 
 export const team = {
-  invite: (email: string) => api('/user/invite', { method: 'POST', body: { email } }),
+  invite: (email: string, giveAccess: boolean) =>
+    api('/user/invite', { method: 'POST', body: { email, giveAccess } }),
   give: (userHashedId: string, organizationId: number) =>
     api('/user/give', { method: 'POST', body: { userHashedId, organizationId } }),
   remove: (userHashedId: string, organizationId: number) =>

@@ -124,7 +124,7 @@ export function TeamPanel({
         <SeatMeter used={seatsUsedOf(users.data)} limit={seatLimit} />
       </header>
 
-      <InviteForm onInvited={refresh} />
+      <InviteForm seatsLeft={users.data ? seatsLeft : 0} onInvited={refresh} />
 
       {users.isPending ? (
         <LoadingPlaceholder />
@@ -344,12 +344,18 @@ function UserRow({
   );
 }
 
-function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
+/**
+ * Invites a user by e-mail. While a seat is free, "Give access now" (checked by default) gives it to the
+ * invited user at once, so they can search as soon as they have set their password.
+ */
+function InviteForm({ seatsLeft, onInvited }: { seatsLeft: number; onInvited: () => Promise<void> }) {
   const { showBanner } = useBanner();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
+  const [giveAccessWanted, setGiveAccessWanted] = useState(true);
+  const giveAccess = giveAccessWanted && seatsLeft > 0;
   const invite = useMutation({
-    mutationFn: (address: string) => team.invite(address),
+    mutationFn: (input: { email: string; giveAccess: boolean }) => team.invite(input.email, input.giveAccess),
     onSuccess: async () => {
       setEmail('');
       showBanner({ message: INVITE_MESSAGES.success, type: 'success', icon: 'email' });
@@ -363,7 +369,9 @@ function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
           ? INVITE_MESSAGES.exists
           : field
             ? field
-            : INVITE_MESSAGES.failure;
+            : failure instanceof ApiError && failure.message === TEAM_MESSAGES.capacityReached
+              ? TEAM_MESSAGES.capacityReached
+              : INVITE_MESSAGES.failure;
       showBanner({ message, type: 'danger' });
     },
   });
@@ -371,7 +379,7 @@ function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
     event.preventDefault();
     const problem = validateInvite({ email }).email;
     setError(problem);
-    if (!problem) invite.mutate(email.trim());
+    if (!problem) invite.mutate({ email: email.trim(), giveAccess });
   };
   return (
     <form className="account-invite" onSubmit={submit} noValidate>
@@ -390,6 +398,23 @@ function InviteForm({ onInvited }: { onInvited: () => Promise<void> }) {
       <Button type="submit" loading={invite.isPending}>
         Send invitation
       </Button>
+      <div className="account-invite__access">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={giveAccess}
+            disabled={seatsLeft === 0}
+            aria-describedby="account-invite-access-note"
+            onChange={(event) => setGiveAccessWanted(event.target.checked)}
+          />
+          <span>Give access now</span>
+        </label>
+        <p id="account-invite-access-note" className="account-invite__note">
+          {seatsLeft > 0
+            ? `${seatsLeft} ${seatsLeft === 1 ? 'seat' : 'seats'} free: the new user can search as soon as they have set a password.`
+            : 'No seats left: the new user can be given access once a seat is free.'}
+        </p>
+      </div>
     </form>
   );
 }

@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { ReportModal } from '../../components/report-modal.tsx';
+import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
 import {
   deleteSavedResults,
   fetchSavedResults,
@@ -56,6 +57,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
   if (query.isPending) return <LoadingPlaceholder />;
   if (query.isError || !query.data) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
+    if (status === 403 && !admin) return <WorkAccessNotice />;
     const [title, text] =
       status === 404
         ? [
@@ -64,27 +66,12 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
               ? 'It may have been deleted.'
               : 'It may have been deleted, or it belongs to another organization.',
           ]
-        : status === 403
-          ? session?.user.isOwner
-            ? [
-                'Your Subscription Has Expired',
-                'Renew your plan to open your saved results and reports again.',
-              ]
-            : [
-                'Search Access Unavailable',
-                'Please contact the owner of your organization’s account to get access.',
-              ]
-          : ['Something went wrong', 'The saved results could not be loaded. Please try again later.'];
+        : ['Something went wrong', 'The saved results could not be loaded. Please try again later.'];
     return (
       <section className="container page">
         <div className="card saved-empty" role="alert">
           <h1 className="saved-empty__title">{title}</h1>
           <p>{text}</p>
-          {status === 403 && session?.user.isOwner && (
-            <Link className="btn btn-primary" to="/pricing">
-              RENEW YOUR PLAN
-            </Link>
-          )}
           <Link className="btn btn-primary" to={listPath}>
             Back to Saved Searches
           </Link>

@@ -1,4 +1,6 @@
 import { useParams } from 'react-router';
+import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
+import { useSession } from '../../lib/session.tsx';
 import { SavedResultsView } from './saved-results-view.tsx';
 import { SavedSearchList } from './saved-search-list.tsx';
 import './saved-searches.css';
@@ -6,6 +8,8 @@ import './saved-searches.css';
 /** /saved-searches/{hashedId?}: the list, or one saved search's results. */
 export function SavedSearchesPage() {
   const { hashedId } = useParams();
+  const { session } = useSession();
+  if (session && !session.user.access) return <WorkAccessNotice />;
   return hashedId ? (
     <SavedResultsView key={hashedId} hash={hashedId} context="user" />
   ) : (

@@ -13,9 +13,9 @@ import { ConfirmDeleteItem, DoneMeta, ItemCard } from '../../components/item-lis
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useLoadOnScroll, usePagedList } from '../../lib/use-paged-list.ts';
 import { useSession } from '../../lib/session.tsx';
-import { SearchAccessNotice } from './search-page.tsx';
 import { deleteSearch, fetchSearchHistory } from './search-api.ts';
 import '../../components/item-list.css';
+import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
 import './search.css';
 
 type HistoryEntry = SearchHistoryItem & { id: string };
@@ -36,7 +36,7 @@ export function SearchHistoryPage() {
   const [deleting, setDeleting] = useState<HistoryEntry>();
 
   if (!session) return null;
-  if (!session.user.access) return <SearchAccessNotice isOwner={session.user.isOwner} />;
+  if (!session.user.access) return <WorkAccessNotice />;
   const firstLoad = list.loading && list.items.length === 0;
   return (
     <section className="container page search-history" aria-labelledby="search-history-title">

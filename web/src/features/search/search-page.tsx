@@ -12,6 +12,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
+import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { fileToBase64 } from '../../lib/file-data.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -267,7 +268,7 @@ export function SearchPage() {
 
   if (!session) return null;
   const { user } = session;
-  if (!user.access) return <SearchAccessNotice isOwner={user.isOwner} />;
+  if (!user.access) return <WorkAccessNotice />;
 
   const selectedFaces = state.faces.filter((f) => state.selected.includes(f.hash));
   const requestSearch = (searchType: SearchType) => {
@@ -370,31 +371,4 @@ export function SearchPage() {
 /** The searched face kept with the search: the first chosen face's crop. */
 function faceImageOf(faces: DetectedFace[], selected: string[]): string | undefined {
   return faces.find((face) => selected.includes(face.hash))?.base64;
-}
-
-/** Spec 001 §4: owners without a plan renew it; other users ask their account owner. */
-export function SearchAccessNotice({ isOwner }: { isOwner: boolean }) {
-  return (
-    <section className="container page search-page">
-      <div className="card search-access" role="status">
-        {isOwner ? (
-          <>
-            <h1 className="search-access__title">Your Subscription Has Expired</h1>
-            <p>Renew your plan to search again and to open your saved searches and reports.</p>
-            <Link className="btn btn-primary" to="/pricing">
-              RENEW YOUR PLAN
-            </Link>
-          </>
-        ) : (
-          <>
-            <h1 className="search-access__title">Search Access Unavailable</h1>
-            <p>
-              Your account has no access to search at the moment. Please contact the owner of your
-              organization’s account to get access.
-            </p>
-          </>
-        )}
-      </div>
-    </section>
-  );
 }

@@ -4,9 +4,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import type { ResultSort } from '../../components/results/result-grouping.ts';
+import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
-import { SearchAccessNotice } from './search-page.tsx';
 import { fetchSearch, imageAsBase64 } from './search-api.ts';
 import { SearchResults } from './search-results.tsx';
 import './search.css';
@@ -52,7 +52,7 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
   }, [imageUrl]);
 
   if (!session) return null;
-  if (!session.user.access) return <SearchAccessNotice isOwner={session.user.isOwner} />;
+  if (!session.user.access) return <WorkAccessNotice />;
   if (query.isPending) return <LoadingPlaceholder />;
   if (query.isError || !query.data) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
