@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { mailedLink } from './support/outbox.ts';
+import { apiLogin, createOrganizationWithPlan, origin } from './support/organization.ts';
 import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 import { expectAccessible } from './support/accessibility.ts';
 
@@ -121,7 +122,10 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await analystPage.getByLabel('New password').fill(ANALYST_PASSWORD);
   await analystPage.getByRole('button', { name: 'Save New Password' }).click();
   await expect(analystPage.getByText('The password has been successfully set.')).toBeVisible();
-  await signIn(analystPage, analyst, ANALYST_PASSWORD);
+  // Signed in at once, and told there is no seat for them yet.
+  await expect(analystPage.getByText(/You are signed in as/)).toContainText(organizationName);
+  await expect(analystPage.getByText(/You have no access to search yet/)).toBeVisible();
+  await analystPage.getByRole('button', { name: 'Go to your home page' }).click();
   await expect(analystPage).toHaveURL(/\/home$/);
   await expect(analystPage.getByText('Search Access Unavailable')).toBeVisible();
   await expectAccessible(analystPage);
@@ -290,52 +294,20 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await expect(activity.getByText('OSINT Platform staff').first()).toBeVisible();
 });
 
-const origin = () => ({ origin: process.env.E2E_BASE_URL! });
-
-async function apiLogin(request: APIRequestContext, mail: string, password: string): Promise<void> {
-  const response = await request.post('/api/user/login', { headers: origin(), data: { mail, password } });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
 test('deleting a user removes their saved searches', async ({ page, browser }) => {
   test.setTimeout(300_000);
   const stamp = Date.now();
   const owner = `owner-${stamp}@lakeside-unit.example.org`;
   const analyst = `analyst-${stamp}@lakeside-unit.example.org`;
-  const admin = (await browser.newContext()).request;
   const analystApi = (await browser.newContext()).request;
 
   // An approved organization with a VIRTUAL plan of 3 seats, and an analyst with one of them.
-  const registered = await page.request.post('/api/user/register', {
-    headers: origin(),
-    data: {
-      mail: owner,
-      password: PASSWORD,
-      organizationName: `Lakeside Unit ${stamp}`,
-      organizationLink: 'https://lakeside-unit.example.org',
-      organizationType: 'police',
-      newsletter: false,
-    },
+  const { organizationId, admin } = await createOrganizationWithPlan(page, browser, {
+    owner,
+    password: PASSWORD,
+    organizationName: `Lakeside Unit ${stamp}`,
+    seats: 3,
   });
-  expect(registered.status()).toBe(201);
-  const hash = (await mailedLink(owner, /confirm/i, '/verify-email/')).split('/verify-email/')[1]!;
-  expect((await page.request.post(`/api/user/validate/${hash}`, { headers: origin() })).status()).toBe(200);
-  await apiLogin(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-  const [row] = (await (await admin.get(`/api/admin/users?search=${encodeURIComponent(owner)}`)).json()) as {
-    id: number;
-    organization: { id: number };
-  }[];
-  expect((await admin.post(`/api/admin/users/${row!.id}/approve`, { headers: origin() })).status()).toBe(200);
-  const plan = await admin.post(`/api/admin/organizations/${row!.organization.id}/billing-plans`, {
-    headers: origin(),
-    data: {
-      planType: 'VIRTUAL',
-      startDate: new Date().toISOString(),
-      endDate: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      seatLimit: 3,
-    },
-  });
-  expect(plan.status()).toBe(201);
   await apiLogin(page.request, owner, PASSWORD);
   expect(
     (await page.request.post('/api/user/invite', { headers: origin(), data: { email: analyst } })).status(),
@@ -355,7 +327,7 @@ test('deleting a user removes their saved searches', async ({ page, browser }) =
   const analystId = users.find((u) => u.email === analyst)!.hashedId;
   const give = await page.request.post('/api/user/give', {
     headers: origin(),
-    data: { userHashedId: analystId, organizationId: row!.organization.id },
+    data: { userHashedId: analystId, organizationId },
   });
   expect(give.status()).toBe(200);
 
