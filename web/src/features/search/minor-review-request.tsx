@@ -115,12 +115,7 @@ export function MinorReviewRequest({
           </div>
         </form>
       ) : (
-        <Button
-          type="button"
-          variant="secondary"
-          aria-label={`Ask for a review of face ${index + 1}`}
-          onClick={() => setOpen(true)}
-        >
+        <Button type="button" variant="secondary" onClick={() => setOpen(true)}>
           Ask for a review
         </Button>
       )}
