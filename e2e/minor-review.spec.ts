@@ -84,6 +84,8 @@ test('the analyst asks for a review of a refused face in the chooser', async ({ 
   await expect(chooser.getByText(/^Review pending: the platform is reviewing this face/)).toBeVisible();
   await expect(chooser.getByRole('button', { name: 'Ask for a review' })).toHaveCount(0);
   await expect(chooser.getByRole('button', { name: 'Face 1' })).toBeDisabled();
+  // The chooser scrolls on its own: its face list into view for the screenshots.
+  await chooser.getByText(/^Review pending/).scrollIntoViewIfNeeded();
   await screenshots(page, 'minor-review-pending');
 
   // Uploaded again, the face still shows its review.
@@ -132,6 +134,7 @@ test('the admin approves one search in the queue; the analyst searches the face 
   await expect(chooser.getByText(NOTICE)).toBeVisible();
   await expect(chooser.getByText('The search approved after the last review has been made.')).toBeVisible();
   await expect(chooser.getByRole('button', { name: 'Face 1' })).toBeDisabled();
+  await chooser.getByRole('button', { name: 'Ask for a review' }).scrollIntoViewIfNeeded();
   await screenshots(page, 'minor-review-used');
 
   if (verifiedBefore) await setVerified(page, true);
