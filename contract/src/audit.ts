@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = {
   'search.report': 'Generated a search report',
   'search.minor': 'Searched a face that may belong to a person under 18 (verified law enforcement)',
   'search.refused_minor': 'Search refused: the face may belong to a person under 18',
+  'search.minor_review_requested': 'Asked the platform to review a face refused as a possible minor',
+  'search.minor_reviewed': 'Searched a face the platform approved after review (one search)',
   'saved-search.saved': 'Saved a search',
   'saved-search.deleted': 'Deleted a saved search',
   'saved-search.report': 'Generated a saved-search report',
@@ -43,9 +45,12 @@ export const AUDIT_ACTIONS = {
   'admin.organization.law_enforcement_verified': 'Verified an organization as law enforcement',
   'admin.organization.law_enforcement_revoked':
     'Withdrew the law-enforcement verification of an organization',
+  'admin.minor_review.approved': 'Approved one search of a reviewed face (judged an adult)',
+  'admin.minor_review.refused': 'Refused the review of a face (final)',
   'admin.saved_search.viewed': 'Opened an organization’s saved search',
   'retention.content_deleted': 'Searches and extractions deleted after 30 days of inactivity',
   'retention.audit_anonymised': 'Audit entries older than 90 days anonymised',
+  'retention.minor_reviews_expired': 'Face reviews undecided after 7 days expired (face images deleted)',
   'admin.watchlist.imported': 'Imported a watch-list',
   'admin.watchlist.deleted': 'Deleted a watch-list',
   'crawl.start': 'Started a crawl',
@@ -135,6 +140,9 @@ export const AUDIT_DETAIL_FIELDS: Record<
   organizationId: { label: 'Organization', value: (value) => `#${String(value)}` },
   from: { label: 'From', value: moment },
   to: { label: 'To', value: moment },
+  reviewReason: { label: 'Reason' },
+  reviewId: { label: 'Review', value: (value) => `#${String(value)}` },
+  expiredReviews: { label: 'Reviews expired' },
 };
 
 /** "someKey" or "some_key" → "Some key": a key with no entry in the table still reads as words. */
@@ -195,6 +203,7 @@ const TARGET_KINDS: Record<string, string> = {
   search: 'Search',
   organization: 'Organization',
   watchlist: 'Watch-list',
+  'minor-review': 'Review',
 };
 
 export function auditTargetLabel(target: string): string {

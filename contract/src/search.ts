@@ -1,3 +1,5 @@
+import type { MinorReviewView } from './minor-review.ts';
+
 /** What the search and saved-search pages and the API agree on (spec 001 §3, §7, §9). */
 
 export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
@@ -22,6 +24,11 @@ export interface DetectedFace {
    * organizations may search it (the flag is sealed in `hash` too, so the server does not rely on this).
    */
   possibleMinor: boolean;
+  /**
+   * The platform's review of this face, when the organization asked for one (latest first); null when
+   * none was asked. Sent for possible minors of organizations that are not verified law enforcement.
+   */
+  review: MinorReviewView | null;
 }
 
 /** The answer (403) to a search for a possible minor's face, and the notice shown on such faces. */

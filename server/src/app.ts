@@ -37,6 +37,7 @@ import { adminDataExtractorRoutes } from './routes/admin-data-extractor.routes.t
 import { adminSavedSearchRoutes } from './routes/admin-saved-search.routes.ts';
 import { adminDashboardRoutes } from './routes/admin-dashboard.routes.ts';
 import { searchRoutes } from './routes/search.routes.ts';
+import { adminMinorReviewRoutes, minorReviewRoutes } from './routes/minor-review.routes.ts';
 import { supportRoutes } from './routes/support.routes.ts';
 import { teamRoutes } from './routes/team.routes.ts';
 import { userRoutes } from './routes/user.routes.ts';
@@ -158,6 +159,8 @@ export async function buildApp(
       await api.register(adminCrawlRoutes(container.services));
       await api.register(adminWatchlistRoutes(container.services));
       await api.register(searchRoutes(container.services));
+      await api.register(minorReviewRoutes(container.services));
+      await api.register(adminMinorReviewRoutes(container.services));
       await api.register(savedSearchRoutes(container.services));
       await api.register(dataExtractorRoutes(container.services));
       await api.register(adminDataExtractorRoutes(container.services));

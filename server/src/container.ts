@@ -46,6 +46,8 @@ import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { MinorGateService } from './services/minor-gate.service.ts';
+import { MinorReviewRepository } from './repositories/minor-review.repository.ts';
+import { MinorReviewService } from './services/minor-review.service.ts';
 import { AccessService } from './services/access.service.ts';
 import { AccountSettingsService } from './services/account-settings.service.ts';
 import { AccountService } from './services/account.service.ts';
@@ -100,7 +102,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
   const access = new AccessService(r.plans, r.seats);
-  const minorGate = new MinorGateService(r.organizations, r.audit);
+  const minorReviewRows = new MinorReviewRepository(db);
+  const minorGate = new MinorGateService(r.organizations, r.audit, minorReviewRows);
   // The active descriptor model (face_models) decides what uploads and crawls compute and what the index
   // searches; a reindex switches it under running processes.
   const faceModels = new FaceModelService(new FaceModelRepository(db));
@@ -117,6 +120,16 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   );
   const auditLog = new AuditService(r.audit);
   const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);
+  const minorReviews = new MinorReviewService(
+    minorReviewRows,
+    queryFaces,
+    access,
+    minorGate,
+    r.audit,
+    mail,
+    r.team,
+    config.publicUrl,
+  );
   const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log, queryFaces);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });
@@ -215,7 +228,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       r.organizations,
       minorGate,
+      minorReviews,
     ),
+    minorReviews,
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminDashboard: new AdminDashboardService(new AdminDashboardRepository(db), new MetricsRepository(db)),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
@@ -225,6 +240,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       repositories.audit,
       log,
       new AppSettingsRepository(db),
+      minorReviews,
     ),
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));

@@ -529,6 +529,27 @@ export interface RateLimitWindowsTable {
   reset_at: Date;
 }
 
+export type MinorReviewRowStatus = 'PENDING' | 'APPROVED' | 'REFUSED' | 'EXPIRED';
+
+/** A face refused by the minors gate, sent to the platform for review (migration 0018). */
+export interface MinorReviewsTable {
+  id: Generated<number>;
+  organization_id: number;
+  requested_by: number | null;
+  /** Keyed hash of the face's descriptor and model: binds the approval to that face. */
+  face_fingerprint: string;
+  reason: string;
+  /** The face crop, encrypted (QueryFaceTokens.sealBytes); null once decided or expired. */
+  crop: Buffer | null;
+  status: ColumnType<MinorReviewRowStatus, MinorReviewRowStatus | undefined, MinorReviewRowStatus>;
+  created_at: CreatedAt;
+  decided_at: Date | null;
+  decided_by: number | null;
+  decision_reason: string | null;
+  /** When the one approved search was made. */
+  search_used_at: Date | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -563,6 +584,7 @@ export interface Database {
   data_extraction_wikipedia: DataExtractionWikipediaTable;
   app_settings: AppSettingsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  minor_reviews: MinorReviewsTable;
 }
 
 export type User = Selectable<UsersTable>;

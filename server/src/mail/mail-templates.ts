@@ -34,6 +34,25 @@ export const mailTemplates = {
       `The law-enforcement verification of ${organizationName} has been withdrawn.`,
       'Faces that may belong to persons under 18 can no longer be searched by your users. Reply to this message if you think this is a mistake.',
     ]),
+  // No photo and no reason of the admin's: the decision and a link to the search page.
+  minorReviewDecided: (approved: boolean, reviewId: number, link: string) =>
+    approved
+      ? layout(
+          'Face review approved',
+          [
+            `The platform has reviewed the face you sent (review #${reviewId}) and judged the person an adult.`,
+            'One search of that face is approved for your organization. Upload the same photo again and choose the face to search it.',
+          ],
+          { label: 'Open the search', url: link },
+        )
+      : layout(
+          'Face review refused',
+          [
+            `The platform has reviewed the face you sent (review #${reviewId}) and refused the search: the person may be under 18.`,
+            'This decision is final. Searching for minors is available only to verified law-enforcement organizations.',
+          ],
+          { label: 'Open the search', url: link },
+        ),
   verifyEmail: (link: string, releaseLink: string) =>
     layout(
       'Confirm your e-mail address',

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
+import { MinorReviewView } from './minor-review.routes.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
@@ -51,6 +52,10 @@ const DetectedFace = Type.Object({
   possibleMinor: Type.Boolean({
     description:
       'The age estimate says the face may belong to a person under 18: searching it answers 403 unless the organization is verified law enforcement',
+  }),
+  review: Type.Union([MinorReviewView, Type.Null()], {
+    description:
+      "The platform's latest review of this face, for possible minors of organizations that are not law enforcement (APPROVED: one search allowed)",
   }),
 });
 

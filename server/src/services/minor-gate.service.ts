@@ -1,28 +1,44 @@
 import { POSSIBLE_MINOR_MESSAGE } from '@osint/contract/search';
 import { forbidden } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { MinorReviewRepository } from '../repositories/minor-review.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AuthUser } from './session.service.ts';
 
 // The minors rule (spec 000 §2): a face that may belong to a person under 18 is searched only for
 // organizations an admin has verified as law enforcement. The age estimate is made at upload and sealed
-// in the query token (face/age/possible-minor.ts decides), so the browser cannot clear it.
+// in the query token (face/age/possible-minor.ts decides), so the browser cannot clear it. Other
+// organizations get through only with the platform's review: an admin who judged the person an adult
+// approved one search of that face for that organization (minor-review.service.ts).
 
-/** What the gate does with a search: let it run, let it run as a minor search (audited), or refuse it. */
-export type MinorGateDecision = 'search' | 'search-minor' | 'refuse';
+/**
+ * What the gate does with a search: let it run, let it run as a minor search (audited), let it run as
+ * the one search a review approved (audited), or refuse it.
+ */
+export type MinorGateDecision = 'search' | 'search-minor' | 'search-reviewed' | 'refuse';
 
 export function minorGateDecision(
   possibleMinor: boolean,
   lawEnforcementVerified: boolean,
+  /** Every possible-minor face of the search has an approved review not used yet. */
+  reviewApproved = false,
 ): MinorGateDecision {
   if (!possibleMinor) return 'search';
-  return lawEnforcementVerified ? 'search-minor' : 'refuse';
+  if (lawEnforcementVerified) return 'search-minor';
+  return reviewApproved ? 'search-reviewed' : 'refuse';
+}
+
+export interface MinorGateAdmission {
+  decision: Exclude<MinorGateDecision, 'refuse'>;
+  /** The reviews whose approval this search used (decision 'search-reviewed'). */
+  reviewIds: number[];
 }
 
 export class MinorGateService {
   constructor(
     private readonly organizations: Pick<OrganizationRepository, 'findById'>,
     private readonly audit: Pick<AuditRepository, 'insert'>,
+    private readonly reviews: Pick<MinorReviewRepository, 'useApprovals'>,
   ) {}
 
   async isLawEnforcement(organizationId: number): Promise<boolean> {
@@ -31,13 +47,20 @@ export class MinorGateService {
   }
 
   /**
-   * Whether a search of these faces may run: 'search' or 'search-minor'; a refusal is audited (who, when;
-   * never the photo) and answered with 403.
+   * Whether a search of these faces may run, given the fingerprints (QueryFaceTokens.fingerprint) of its
+   * possible-minor faces. An organization that is not law enforcement uses up the approved reviews of
+   * those faces (each approval allows one search). A refusal is audited (who, when; never the photo) and
+   * answered with 403.
    */
-  async admit(user: AuthUser, possibleMinor: boolean): Promise<Exclude<MinorGateDecision, 'refuse'>> {
+  async admit(user: AuthUser, possibleMinorFaces: readonly string[]): Promise<MinorGateAdmission> {
+    const possibleMinor = possibleMinorFaces.length > 0;
     const verified = possibleMinor && (await this.isLawEnforcement(user.organizationId));
-    const decision = minorGateDecision(possibleMinor, verified);
-    if (decision !== 'refuse') return decision;
+    const reviewIds =
+      possibleMinor && !verified
+        ? await this.reviews.useApprovals(user.organizationId, possibleMinorFaces, new Date())
+        : undefined;
+    const decision = minorGateDecision(possibleMinor, verified, reviewIds !== undefined);
+    if (decision !== 'refuse') return { decision, reviewIds: reviewIds ?? [] };
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { AppSettingsRepository } from '../repositories/app-settings.repository.ts';
 
 export interface QueryFace {
@@ -12,6 +12,11 @@ export interface QueryFace {
    * descriptor, so the browser cannot clear it; tokens sealed before the flag existed read as true.
    */
   possibleMinor: boolean;
+  /**
+   * SHA-256 of the face crop (JPEG) the upload answered with this face, so a crop sent back for a review
+   * is known to be this face's; undefined in tokens sealed before it was.
+   */
+  cropSha256?: Buffer | undefined;
   expiresAt: number;
 }
 
@@ -21,8 +26,10 @@ export const QUERY_FACE_TTL_MS = 30 * 60_000;
 /** Longest token the routes accept: a 512-dimension descriptor still fits (128 gives ~750 characters). */
 export const QUERY_FACE_TOKEN_MAX_LENGTH = 3072;
 
-/** 3: a flags byte (possible minor) is sealed too. */
-const VERSION = 3;
+/** 4: the SHA-256 of the face crop follows the flags byte. */
+const VERSION = 4;
+/** Tokens sealed before the crop's digest: still searchable, but not sent for review. */
+const VERSION_WITHOUT_CROP = 3;
 /** Tokens sealed before the flags byte: their age is unknown, so they count as possible minors. */
 const VERSION_WITHOUT_FLAGS = 2;
 /** Tokens sealed before model ids were: their descriptors are all of the model shipped then. */
@@ -33,11 +40,16 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** expiresAt (float64 ms) + organizationId (uint32) + userId (uint32). */
 const HEADER_BYTES = 16;
-/** Version 3: the flags byte follows the header. */
+/** Versions 3 and 4: the flags byte follows the header. */
 const FLAGS_BYTES = 1;
+/** Version 4: the crop's SHA-256 follows the flags byte. */
+const CROP_DIGEST_BYTES = 32;
 /** Longest model id a token carries (its length is one byte). */
 const MAX_MODEL_ID_BYTES = 255;
 const SETTING_KEY = 'query_face_key';
+const TOKEN_KEY_INFO = 'query face token v1';
+const FINGERPRINT_KEY_INFO = 'query face fingerprint v1';
+const STORED_FACE_KEY_INFO = 'stored face crop v1';
 
 /**
  * The faces found in an upload travel to the browser as sealed tokens instead of staying in one
@@ -47,12 +59,13 @@ const SETTING_KEY = 'query_face_key';
  * (app_settings) so that every process over that database agrees on it without configuration.
  *
  * Token: base64url(version ‖ iv ‖ ciphertext ‖ tag); the version byte is authenticated too. The
- * plaintext is expiry ‖ organization ‖ user ‖ flags ‖ model id length ‖ model id ‖ descriptor: the model id
- * travels with the descriptor, so a face of one model is never searched against another model's vectors
- * (after a reindex switches models, older tokens are refused).
+ * plaintext is expiry ‖ organization ‖ user ‖ flags ‖ crop SHA-256 ‖ model id length ‖ model id ‖
+ * descriptor: the model id travels with the descriptor, so a face of one model is never searched against
+ * another model's vectors (after a reindex switches models, older tokens are refused). The crop's digest
+ * lets a crop sent back for a platform review be checked against the face it claims to be.
  */
 export class QueryFaceTokens {
-  private key: Promise<Buffer> | undefined;
+  private readonly keys = new Map<string, Promise<Buffer>>();
 
   constructor(
     private readonly settings: Pick<AppSettingsRepository, 'getOrCreate'>,
@@ -64,13 +77,18 @@ export class QueryFaceTokens {
     const key = await this.getKey();
     const model = Buffer.from(face.modelId, 'utf8');
     if (model.length === 0 || model.length > MAX_MODEL_ID_BYTES) throw new Error('bad face model id');
-    const modelAt = HEADER_BYTES + FLAGS_BYTES;
+    if (face.cropSha256 && face.cropSha256.length !== CROP_DIGEST_BYTES) {
+      throw new Error('bad face crop digest');
+    }
+    const modelAt = HEADER_BYTES + FLAGS_BYTES + CROP_DIGEST_BYTES;
     const descriptorAt = modelAt + 1 + model.length;
     const plain = Buffer.alloc(descriptorAt + face.descriptor.byteLength);
     plain.writeDoubleLE(now + this.ttlMs, 0);
     plain.writeUInt32LE(face.organizationId, 8);
     plain.writeUInt32LE(face.userId, 12);
     plain.writeUInt8(face.possibleMinor ? FLAG_POSSIBLE_MINOR : 0, HEADER_BYTES);
+    // Zeros when no crop was answered with the face: no crop's digest is all zeros.
+    face.cropSha256?.copy(plain, HEADER_BYTES + FLAGS_BYTES);
     plain.writeUInt8(model.length, modelAt);
     model.copy(plain, modelAt + 1);
     Buffer.from(face.descriptor.buffer, face.descriptor.byteOffset, face.descriptor.byteLength).copy(
@@ -91,7 +109,12 @@ export class QueryFaceTokens {
     const bytes = Buffer.from(token, 'base64url');
     const version = bytes[0];
     if (bytes.length < 1 + IV_BYTES + HEADER_BYTES + 4 + TAG_BYTES) return undefined;
-    if (version !== VERSION && version !== VERSION_WITHOUT_FLAGS && version !== VERSION_WITHOUT_MODEL) {
+    if (
+      version !== VERSION &&
+      version !== VERSION_WITHOUT_CROP &&
+      version !== VERSION_WITHOUT_FLAGS &&
+      version !== VERSION_WITHOUT_MODEL
+    ) {
       return undefined;
     }
     const key = await this.getKey();
@@ -111,9 +134,19 @@ export class QueryFaceTokens {
     let modelId = MODEL_OF_VERSION_1;
     let descriptorAt = HEADER_BYTES;
     let possibleMinor = true;
-    if (version === VERSION) possibleMinor = (plain.readUInt8(HEADER_BYTES) & FLAG_POSSIBLE_MINOR) !== 0;
+    let cropSha256: Buffer | undefined;
+    const hasFlags = version === VERSION || version === VERSION_WITHOUT_CROP;
+    if (hasFlags) possibleMinor = (plain.readUInt8(HEADER_BYTES) & FLAG_POSSIBLE_MINOR) !== 0;
+    if (version === VERSION) {
+      const digest = plain.subarray(
+        HEADER_BYTES + FLAGS_BYTES,
+        HEADER_BYTES + FLAGS_BYTES + CROP_DIGEST_BYTES,
+      );
+      if (digest.some((byte) => byte !== 0)) cropSha256 = Buffer.from(digest);
+    }
     if (version !== VERSION_WITHOUT_MODEL) {
-      const modelAt = version === VERSION ? HEADER_BYTES + FLAGS_BYTES : HEADER_BYTES;
+      const modelAt =
+        HEADER_BYTES + (hasFlags ? FLAGS_BYTES : 0) + (version === VERSION ? CROP_DIGEST_BYTES : 0);
       const length = plain.readUInt8(modelAt);
       modelId = plain.toString('utf8', modelAt + 1, modelAt + 1 + length);
       descriptorAt = modelAt + 1 + length;
@@ -126,6 +159,7 @@ export class QueryFaceTokens {
       userId: plain.readUInt32LE(12),
       modelId,
       possibleMinor,
+      cropSha256,
       // A copy, so the descriptor is aligned and owns its memory.
       descriptor: new Float32Array(new Uint8Array(descriptorBytes).buffer),
     };
@@ -133,18 +167,57 @@ export class QueryFaceTokens {
     return face;
   }
 
-  private getKey(): Promise<Buffer> {
-    this.key ??= this.loadKey().catch((error: unknown) => {
-      this.key = undefined; // a database that is down now may answer on the next upload
-      throw error;
-    });
-    return this.key;
+  /**
+   * A keyed hash of the face's model and descriptor: the same for every upload of the same photo (the
+   * engine is deterministic), different for every other face, and useless to anyone without the key.
+   * A platform review's approval is bound to it.
+   */
+  async fingerprint(face: Pick<QueryFace, 'modelId' | 'descriptor'>): Promise<string> {
+    const key = await this.getKey(FINGERPRINT_KEY_INFO);
+    return createHmac('sha256', key)
+      .update(face.modelId, 'utf8')
+      .update(Buffer.of(0))
+      .update(Buffer.from(face.descriptor.buffer, face.descriptor.byteOffset, face.descriptor.byteLength))
+      .digest('base64url');
   }
 
-  private async loadKey(): Promise<Buffer> {
+  /** Encrypts bytes kept at rest (a face crop waiting for review): iv ‖ ciphertext ‖ tag. */
+  async sealBytes(plain: Buffer): Promise<Buffer> {
+    const key = await this.getKey(STORED_FACE_KEY_INFO);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([iv, sealed, cipher.getAuthTag()]);
+  }
+
+  /** The bytes sealBytes encrypted; throws when they were altered or sealed with another key. */
+  async openBytes(sealed: Buffer): Promise<Buffer> {
+    const key = await this.getKey(STORED_FACE_KEY_INFO);
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+    return Buffer.concat([
+      decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
+  }
+
+  /** One key per use, each derived from the one secret. */
+  private getKey(info = TOKEN_KEY_INFO): Promise<Buffer> {
+    let key = this.keys.get(info);
+    if (!key) {
+      key = this.loadKey(info).catch((error: unknown) => {
+        this.keys.delete(info); // a database that is down now may answer on the next upload
+        throw error;
+      });
+      this.keys.set(info, key);
+    }
+    return key;
+  }
+
+  private async loadKey(info: string): Promise<Buffer> {
     const secret =
       this.configuredKey ??
       (await this.settings.getOrCreate(SETTING_KEY, randomBytes(32).toString('base64url')));
-    return Buffer.from(hkdfSync('sha256', secret, 'osint-query-face', 'query face token v1', 32));
+    return Buffer.from(hkdfSync('sha256', secret, 'osint-query-face', info, 32));
   }
 }

@@ -9,6 +9,7 @@ import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import type { AppSettingsRepository } from '../repositories/app-settings.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { RetentionDeletion, RetentionRepository } from '../repositories/retention.repository.ts';
+import type { MinorReviewService } from './minor-review.service.ts';
 
 const DAY_MS = 86_400_000;
 /** The secret mixed into audit pseudonyms, so that nobody can test a guessed e-mail against them. */
@@ -29,6 +30,7 @@ export class RetentionService {
     private readonly audit: AuditRepository,
     private readonly log: FastifyBaseLogger,
     private readonly settings: Pick<AppSettingsRepository, 'getOrCreate'>,
+    private readonly minorReviews: Pick<MinorReviewService, 'expireOld'>,
   ) {}
 
   /** Deletes the content of every organization inactive since `now` − 30 days. */
@@ -50,6 +52,8 @@ export class RetentionService {
     if (done.length > 0)
       this.log.info({ organizations: done.length }, 'retention sweep deleted inactive content');
     await this.anonymiseAuditLog(now);
+    // Face crops waiting for a platform review are kept 7 days at most.
+    await this.minorReviews.expireOld(now);
     return done;
   }
 

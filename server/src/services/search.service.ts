@@ -4,7 +4,7 @@ import {
   type SearchHistoryItem,
   type UploadImageResponse,
 } from '@osint/contract/search';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
@@ -36,6 +36,7 @@ import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
+import type { MinorReviewService } from './minor-review.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { AuthUser } from './session.service.ts';
@@ -95,6 +96,7 @@ export class SearchService {
     private readonly audit: AuditRepository,
     private readonly organizations: OrganizationRepository,
     private readonly minorGate: MinorGateService,
+    private readonly minorReviews: Pick<MinorReviewService, 'latestOfFaces'>,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
@@ -129,6 +131,7 @@ export class SearchService {
       image,
       searchable.map(({ face }) => face.box),
     );
+    const minorsSearchable = await this.minorGate.isLawEnforcement(user.organizationId);
     const faces = await Promise.all(
       searchable.map(async ({ face, box }, i) => {
         const possibleMinor = isPossibleMinor(face.age);
@@ -139,22 +142,36 @@ export class SearchService {
             organizationId: user.organizationId,
             userId: user.id,
             possibleMinor,
+            // A crop sent back for a platform review must be this one.
+            cropSha256: createHash('sha256').update(crops[i]!).digest(),
           }),
           base64: crops[i]!.toString('base64'),
           box,
           small: isSmallQueryFace(box),
           possibleMinor,
+          fingerprint:
+            possibleMinor && !minorsSearchable
+              ? await this.tokens.fingerprint({ descriptor: face.descriptor, modelId: engine.modelId })
+              : null,
         };
       }),
     );
+    // The platform's review of each refused face, when one was asked (also for a photo uploaded again).
+    const reviews = await this.minorReviews.latestOfFaces(
+      user.organizationId,
+      faces.flatMap((face) => (face.fingerprint ? [face.fingerprint] : [])),
+    );
     return {
-      faces,
+      faces: faces.map(({ fingerprint, ...face }) => ({
+        ...face,
+        review: fingerprint ? (reviews.get(fingerprint) ?? null) : null,
+      })),
       smallFaceCount: tooSmall.length,
       smallFaceSizes: tooSmall.map(({ box }) => faceSizePx(box)),
       smallFaceBoxes: tooSmall.map(({ box }) => box),
       minFaceSize: MIN_QUERY_FACE_PX,
       reliableFaceSize: RELIABLE_QUERY_FACE_PX,
-      minorsSearchable: await this.minorGate.isLawEnforcement(user.organizationId),
+      minorsSearchable,
     };
   }
 
@@ -180,7 +197,9 @@ export class SearchService {
     if (faces.length === 0 || faces.some((face) => !face || face.modelId !== model)) throw faceGone();
     const gate = await this.minorGate.admit(
       user,
-      faces.some((face) => face!.possibleMinor),
+      await Promise.all(
+        faces.filter((face) => face!.possibleMinor).map((face) => this.tokens.fingerprint(face!)),
+      ),
     );
     const query = l2Normalise(averageOf(faces.map((face) => face!.descriptor)));
     let hits;
@@ -188,7 +207,7 @@ export class SearchService {
       hits = await this.indexHits(
         query,
         model!,
-        gate === 'search-minor' || (await this.minorGate.isLawEnforcement(user.organizationId)),
+        gate.decision === 'search-minor' || (await this.minorGate.isLawEnforcement(user.organizationId)),
       );
     } catch (error) {
       // An upload analysed before a reindex switched models: its descriptor is not comparable any more.
@@ -242,13 +261,23 @@ export class SearchService {
       detail: { type, results: results.length },
     });
     // A verified law-enforcement organization searched a possible minor: listed for the platform's admins.
-    if (gate === 'search-minor') {
+    if (gate.decision === 'search-minor') {
       await this.audit.insert({
         actorUserId: user.id,
         organizationId: user.organizationId,
         action: 'search.minor',
         target: `search:${hashedId}`,
         detail: { type, results: results.length },
+      });
+    }
+    // The one search a platform review approved (an admin judged the person an adult).
+    for (const reviewId of gate.reviewIds) {
+      await this.audit.insert({
+        actorUserId: user.id,
+        organizationId: user.organizationId,
+        action: 'search.minor_reviewed',
+        target: `search:${hashedId}`,
+        detail: { reviewId, type, results: results.length },
       });
     }
     return {

@@ -153,6 +153,21 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       seated: 200,
       payload: () => ({ faces: [faceToken], type: 'OSINT' }),
     },
+    // The organization is law enforcement: the face needs no review (the route's own 400).
+    {
+      route: 'POST /api/minor-reviews',
+      method: 'POST',
+      url: () => '/api/minor-reviews',
+      seated: 400,
+      payload: () => ({ face: faceToken, image: faceJpeg, reason: 'An adult' }),
+    },
+    // No review has this id: the route's own 404.
+    {
+      route: 'GET /api/minor-reviews/{id}',
+      method: 'GET',
+      url: () => '/api/minor-reviews/987654',
+      seated: 404,
+    },
     // No indexed image has this id: the seat holder passes the guard and gets the route's own 404.
     {
       route: 'GET /api/thumbnails/{imageId}',

@@ -21,6 +21,8 @@ function gateFor(verifiedAt: Date | null) {
   const gate = new MinorGateService(
     { findById: async (id: number) => ({ id, law_enforcement_verified_at: verifiedAt }) as never },
     { insert: async (entry: AuditEntry) => void entries.push(entry) },
+    // No review approved anything: minor-review.test.ts covers the approvals.
+    { useApprovals: async () => undefined },
   );
   return { gate, entries };
 }
@@ -47,16 +49,19 @@ describe('the minors gate', () => {
 
   it('refuses a possible minor for an organization that is not verified, with an audit entry', async () => {
     const { gate, entries } = gateFor(null);
-    const refused = await gate.admit(user, true).catch((error: unknown) => error);
+    const refused = await gate.admit(user, ['face']).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ statusCode: 403, message: POSSIBLE_MINOR_MESSAGE });
     expect(entries).toEqual([{ actorUserId: 9, organizationId: 7, action: 'search.refused_minor' }]);
   });
 
   it('lets verified law enforcement search a possible minor, and everyone search adults', async () => {
-    await expect(gateFor(new Date()).gate.admit(user, true)).resolves.toBe('search-minor');
+    await expect(gateFor(new Date()).gate.admit(user, ['face'])).resolves.toEqual({
+      decision: 'search-minor',
+      reviewIds: [],
+    });
     const unverified = gateFor(null);
-    await expect(unverified.gate.admit(user, false)).resolves.toBe('search');
+    await expect(unverified.gate.admit(user, [])).resolves.toEqual({ decision: 'search', reviewIds: [] });
     expect(unverified.entries).toEqual([]);
   });
 });

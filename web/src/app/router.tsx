@@ -19,6 +19,7 @@ import { AdminOrganizationsPage } from '../features/admin/admin-organizations-pa
 import { AdminJobsPage } from '../features/admin/admin-jobs-page.tsx';
 import { AdminCreatePlanPage } from '../features/admin/admin-create-plan-page.tsx';
 import { AdminOptOutsPage } from '../features/admin/admin-opt-outs-page.tsx';
+import { AdminMinorReviewsPage } from '../features/admin/admin-minor-reviews-page.tsx';
 import { AdminOrganizationPage } from '../features/admin/admin-organization-page.tsx';
 import { AdminUserPage } from '../features/admin/admin-user-page.tsx';
 import { AdminUsersPage } from '../features/admin/admin-users-page.tsx';
@@ -204,6 +205,11 @@ export const routes: RouteObject[] = [
             path: 'opt-outs',
             element: <AdminOptOutsPage />,
             handle: { name: 'admin-opt-outs', title: 'Opt-outs · Admin' },
+          },
+          {
+            path: 'minor-reviews',
+            element: <AdminMinorReviewsPage />,
+            handle: { name: 'admin-minor-reviews', title: 'Face reviews · Admin' },
           },
           {
             path: 'audit',

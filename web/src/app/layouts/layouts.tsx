@@ -137,6 +137,7 @@ const ADMIN_MENU: MenuItem[] = [
   { to: '/admin/watchlists', label: 'Watch-lists' },
   { to: '/admin/crawls', label: 'Crawls' },
   { to: '/admin/opt-outs', label: 'Opt-outs' },
+  { to: '/admin/minor-reviews', label: 'Face reviews' },
   { to: '/admin/jobs', label: 'Jobs' },
   { to: '/admin/audit', label: 'Audit log' },
 ];

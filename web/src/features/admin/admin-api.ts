@@ -9,6 +9,7 @@ import type {
   CreateBillingPlanInput,
 } from '@osint/contract/admin';
 import type { AuditPage } from '@osint/contract/audit';
+import type { AdminMinorReviewView } from '@osint/contract/minor-review';
 import type { UploadImageResponse } from '@osint/contract/search';
 import { api, apiFile } from '../../lib/api-client.ts';
 
@@ -66,7 +67,11 @@ export const ADMIN_KEYS = {
   crawl: (id: string) => ['admin', 'crawls', id] as const,
   optOuts: ['admin', 'opt-outs'] as const,
   audit: ['admin', 'audit'] as const,
+  minorReviews: (status: string) => ['admin', 'minor-reviews', status] as const,
 };
+
+/** The review queue's tabs: pending first; "ALL" lists every review. */
+export type MinorReviewFilter = 'PENDING' | 'APPROVED' | 'REFUSED' | 'EXPIRED' | 'ALL';
 
 export const AUDIT_PAGE_SIZE = 50;
 export const ORGANIZATIONS_PAGE_SIZE = 25;
@@ -96,6 +101,16 @@ export const adminApi = {
   crawls: () => api<CrawlRow[]>('/admin/crawls', { query: { pageSize: 50 } }),
   crawl: (id: string) => api<CrawlDetail>(`/admin/crawls/${encodeURIComponent(id)}`),
   startCrawl: (urls: string[]) => api<{ id: string }>('/admin/crawl', { method: 'POST', body: { urls } }),
+  minorReviews: (status: MinorReviewFilter) =>
+    api<{ results: AdminMinorReviewView[]; totalResultCount: number }>('/admin/minor-reviews', {
+      query: { status: status === 'ALL' ? undefined : status, pageSize: 100 },
+    }),
+  minorReviewCropUrl: (id: number) => `/api/admin/minor-reviews/${id}/crop`,
+  decideMinorReview: (id: number, approve: boolean, reason: string) =>
+    api<AdminMinorReviewView>(`/admin/minor-reviews/${id}/decision`, {
+      method: 'POST',
+      body: { approve, reason },
+    }),
   optOuts: () => api<OptOutRow[]>('/admin/opt-outs', { query: { pageSize: 200 } }),
   addOptOut: (face: { faceId: number } | { faceHash: string }, reason: string) =>
     api<{ id: number; removedFaces: number }>('/admin/opt-outs', {

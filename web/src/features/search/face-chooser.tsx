@@ -6,6 +6,8 @@ import {
 } from '@osint/contract/search';
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import type { MinorReviewView } from '@osint/contract/minor-review';
+import { MinorReviewRequest } from './minor-review-request.tsx';
 import { SmallFaceMark } from './small-face-mark.tsx';
 
 interface FaceChooserProps {
@@ -23,11 +25,16 @@ interface FaceChooserProps {
   minorsSearchable: boolean;
   onProceed: (hashes: string[]) => void;
   onClose: () => void;
+  /** The organization asked the platform to review a refused face. */
+  onReviewRequested: (hash: string, review: MinorReviewView) => void;
 }
 
-/** A face that may belong to a minor can be searched by verified law enforcement only. */
+/**
+ * A face that may belong to a minor can be searched by verified law enforcement only, or once after the
+ * platform's review approved it.
+ */
 export function isSearchableFace(face: DetectedFace, minorsSearchable: boolean): boolean {
-  return !face.possibleMinor || minorsSearchable;
+  return !face.possibleMinor || minorsSearchable || face.review?.status === 'APPROVED';
 }
 
 /**
@@ -48,6 +55,7 @@ export function FaceChooser({
   minorsSearchable,
   onProceed,
   onClose,
+  onReviewRequested,
 }: FaceChooserProps) {
   const idPrefix = useId();
   const [selected, setSelected] = useState<string[]>(() =>
@@ -126,6 +134,8 @@ export function FaceChooser({
           {faces.map((face, index) => {
             const isSelected = selected.includes(face.hash);
             const blocked = !isSearchableFace(face, minorsSearchable);
+            // A possible minor of an organization that is not law enforcement: the review's state or request.
+            const reviewable = face.possibleMinor && !minorsSearchable;
             const markId = `${idPrefix}-small-${index}`;
             const minorId = `${idPrefix}-minor-${index}`;
             const describedBy = [face.small ? markId : '', blocked ? minorId : ''].filter(Boolean).join(' ');
@@ -153,6 +163,13 @@ export function FaceChooser({
                   <p className="minor-face-notice" id={minorId} role="note">
                     {POSSIBLE_MINOR_MESSAGE}
                   </p>
+                )}
+                {reviewable && (
+                  <MinorReviewRequest
+                    face={face}
+                    index={index}
+                    onRequested={(review) => onReviewRequested(face.hash, review)}
+                  />
                 )}
               </li>
             );

@@ -1,3 +1,4 @@
+import type { MinorReviewView } from '@osint/contract/minor-review';
 import type {
   SearchHistoryResponse,
   SearchResponse,
@@ -64,4 +65,9 @@ export async function downloadImage(url: string): Promise<File> {
   const blob = await response.blob();
   const name = decodeURIComponent(new URL(url, window.location.href).pathname.split('/').pop() || 'image');
   return new File([blob], name, { type: blob.type });
+}
+
+/** Asks the platform to review a face refused as a possible minor (its crop as the upload answered it). */
+export function requestMinorReview(face: string, image: string, reason: string): Promise<MinorReviewView> {
+  return api<MinorReviewView>('/minor-reviews', { method: 'POST', body: { face, image, reason } });
 }

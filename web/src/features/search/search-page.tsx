@@ -8,6 +8,7 @@ import {
   type FaceBox,
   type SearchType,
 } from '@osint/contract/search';
+import type { MinorReviewView } from '@osint/contract/minor-review';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
@@ -59,7 +60,8 @@ type Action =
   | { type: 'chosen'; hashes: string[] }
   | { type: 'request'; searchType: SearchType }
   | { type: 'searching'; searchType: SearchType }
-  | { type: 'search-failed' };
+  | { type: 'search-failed' }
+  | { type: 'review-requested'; hash: string; review: MinorReviewView };
 
 const initialState: State = {
   phase: 'idle',
@@ -111,6 +113,13 @@ function reducer(state: State, action: Action): State {
       return { ...state, requestedType: action.searchType };
     case 'searching':
       return { ...state, phase: 'searching', requestedType: undefined, type: action.searchType };
+    case 'review-requested':
+      return {
+        ...state,
+        faces: state.faces.map((face) =>
+          face.hash === action.hash ? { ...face, review: action.review } : face,
+        ),
+      };
     case 'search-failed':
       // The photo and its faces stay: the user can retry, or pick another face.
       return { ...state, phase: 'ready', requestedType: undefined, type: undefined };
@@ -362,6 +371,7 @@ export function SearchPage() {
             setProceeded((count) => count + 1);
           }}
           onClose={() => dispatch({ type: 'close-chooser' })}
+          onReviewRequested={(hash, review) => dispatch({ type: 'review-requested', hash, review })}
         />
       )}
     </section>
