@@ -166,6 +166,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       r.orders,
       mail,
+      config.publicUrl,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
