@@ -223,4 +223,10 @@ export interface AdminDashboard {
   /** Searches since the start of the UTC day `searchesSince`. */
   searchesToday: number;
   searchesSince: string;
+  /** Configuration the provider should fix, said in words (e.g. card checkout not configured). */
+  warnings: string[];
 }
+
+/** The admin dashboard's warning when card checkout has no storefront or webhook secret. */
+export const CARD_CHECKOUT_NOT_CONFIGURED_WARNING =
+  'Card checkout is not configured (FASTSPRING_STOREFRONT and FASTSPRING_WEBHOOK_SECRET): customers can only buy fixed periods by bank transfer, and the monthly subscription is not offered.';

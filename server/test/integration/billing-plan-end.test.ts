@@ -41,7 +41,7 @@ function search(cookie: string) {
   });
 }
 
-function endPlan(planId: number, payload: unknown, cookie = admin) {
+function endPlan(planId: number, payload: Record<string, unknown>, cookie = admin) {
   return t.request({ method: 'POST', url: `/api/admin/billing-plans/${planId}/end`, cookie, payload });
 }
 

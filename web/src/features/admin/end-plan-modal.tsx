@@ -47,7 +47,7 @@ export function EndPlanModal({
     }
     end.mutate();
   };
-  const started = Date.parse(plan.startDate) <= Date.now();
+  const started = plan.state !== 'FUTURE';
   return (
     <Modal
       title={`End the ${PLAN_TYPE_LABELS[plan.planType].toLowerCase()} plan?`}

@@ -28,6 +28,8 @@ interface PaymentModalProps {
   endDate: string;
   organizationName: string;
   bank: BankDetails | undefined;
+  /** Card checkout is not configured: the modal starts at the buyer's details, no method to choose. */
+  bankOnly?: boolean;
   /** Undefined when card checkout works; otherwise why it does not. */
   cardUnavailable: string | undefined;
   onCard: () => void;
@@ -40,7 +42,8 @@ const FIELDS: BuyerField[] = ['name', 'street', 'cityPostcode', 'city', 'country
 /** Spec 001 §2 payment modal: choose the method, then the buyer's details, then the bank data to pay. */
 export function PaymentModal(props: PaymentModalProps) {
   const { price, startDate, endDate, organizationName, bank, cardUnavailable, onCard, onClose } = props;
-  const [step, setStep] = useState<Step>('choose');
+  const [step, setStep] = useState<Step>(props.bankOnly ? 'bank' : 'choose');
+  const steps: Step[] = props.bankOnly ? ['bank', 'finalize'] : ['choose', 'bank', 'finalize'];
   const [buyer, setBuyer] = useState<Buyer>({
     name: organizationName,
     street: '',
@@ -85,14 +88,14 @@ export function PaymentModal(props: PaymentModalProps) {
   return (
     <Modal title={title} size="md" onClose={() => onClose(ordered)}>
       <ol className="pricing-steps" aria-label="Steps">
-        {(['choose', 'bank', 'finalize'] as Step[]).map((s, i) => (
+        {steps.map((s, i) => (
           <li
             key={s}
             className={`pricing-steps__step${s === step ? ' pricing-steps__step--current' : ''}`}
             aria-current={s === step ? 'step' : undefined}
           >
             <span className="pricing-steps__number">{i + 1}</span>
-            {['Method', 'Bank details', 'Finalize'][i]}
+            {{ choose: 'Method', bank: 'Bank details', finalize: 'Finalize' }[s]}
           </li>
         ))}
       </ol>
@@ -162,9 +165,11 @@ export function PaymentModal(props: PaymentModalProps) {
             />
           ))}
           <div className="pricing-modal-actions">
-            <Button variant="secondary" onClick={() => setStep('choose')} disabled={sending}>
-              Back
-            </Button>
+            {!props.bankOnly && (
+              <Button variant="secondary" onClick={() => setStep('choose')} disabled={sending}>
+                Back
+              </Button>
+            )}
             <Button type="submit" loading={sending} looksDisabled={!valid}>
               Confirm order
             </Button>
