@@ -201,6 +201,39 @@ test('an owner downloads the final invoice after the admin marks the transfer pa
   expect(text).not.toContain('PROFORMA');
 });
 
+test('newsletter: "Accept all" leaves it off; the account settings subscribe and unsubscribe; the footer follows', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto('/register');
+  await page.getByLabel('Accept all').check();
+  await expect(page.getByLabel(/I agree to the Terms of Service/)).toBeChecked();
+  await expect(page.getByLabel(/Send me the newsletter/)).not.toBeChecked();
+
+  const email = `reader-${Date.now()}@newsletter.example.org`;
+  await approvedOwner(page.request, suiteServer(), email, 'Newsletter Readers');
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/account');
+  const setting = page.getByRole('region', { name: 'Settings' });
+  const footer = page.getByRole('contentinfo');
+  await expect(page.getByTestId('newsletter-state')).toHaveText(/You are not subscribed/);
+  await expect(footer.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+  await setting.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(page.getByTestId('newsletter-state')).toHaveText(/You are subscribed/);
+  await expect(footer.getByTestId('footer-newsletter-state')).toContainText('You are subscribed.');
+  await expect(footer.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
+  await expectAccessible(page, 'the account settings with the newsletter on');
+  await screens(page, 'account-newsletter-on');
+  await setting.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByTestId('newsletter-state')).toHaveText(/You are not subscribed/);
+  await expect(footer.getByRole('button', { name: 'Subscribe' })).toBeVisible();
+  const info = await page.evaluate(
+    async () => (await (await fetch('/api/user/user-info')).json()) as { newsletter: boolean },
+  );
+  expect(info.newsletter).toBe(false);
+});
+
 test.describe('a server without card checkout', () => {
   let server: ChildProcess | undefined;
   const port = Number(process.env.E2E_PORT) + 2;
@@ -260,6 +293,8 @@ test.describe('a server without card checkout', () => {
     await expect(page.getByRole('tab', { name: 'Fixed period' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('tab', { name: 'Monthly subscription' })).toHaveCount(0);
     await expect(page.getByText('Pay once, by bank transfer, for 1 to 12 months.')).toBeVisible();
+    await expect(page.getByText(/Pay once for a fixed period by bank transfer\./)).toBeVisible();
+    await expect(page.getByText(/by card/)).toHaveCount(0);
     await expect(page.getByText(/not configured/i)).toHaveCount(0);
     await expectAccessible(page, 'pricing without card checkout');
     await screens(page, 'pricing-no-card');
