@@ -38,8 +38,13 @@ export interface AdminBillingPlanView {
   endDate: string;
   seatLimit: number;
   createdAt: string;
-  /** ACTIVE (in force now), FUTURE (starts later), EXPIRED (ended), SUPERSEDED (covers now, a later plan rules). */
-  state: 'ACTIVE' | 'FUTURE' | 'EXPIRED' | 'SUPERSEDED';
+  /**
+   * ACTIVE (in force now), FUTURE (starts later), EXPIRED (ended), SUPERSEDED (covers now, a later plan
+   * rules), ENDED (ended early by an admin).
+   */
+  state: 'ACTIVE' | 'FUTURE' | 'EXPIRED' | 'SUPERSEDED' | 'ENDED';
+  /** When and why an admin ended the plan early; null for a plan that runs its course. */
+  endedEarly: { at: string; reason: string } | null;
 }
 
 export interface AdminOrganizationUser {
@@ -106,6 +111,16 @@ export interface LawEnforcementInput {
 }
 
 export const LAW_ENFORCEMENT_NOTE_MAX_LENGTH = 2000;
+
+export const END_PLAN_REASON_MAX_LENGTH = 1000;
+
+/** POST /api/admin/billing-plans/{id}/end: an admin ends or revokes a plan (spec 000 §1, a trial misused). */
+export const END_PLAN_MESSAGES = {
+  reasonRequired: 'Please give the reason for ending this plan.',
+  alreadyEnded: 'This plan has already ended.',
+  planNotFound: 'Billing plan not found.',
+  ended: 'The plan has been ended. The organization’s owner was told by e-mail.',
+} as const;
 
 export const LAW_ENFORCEMENT_MESSAGES = {
   noteRequired: 'A note of the evidence is required to verify an organization as law enforcement.',
@@ -208,4 +223,10 @@ export interface AdminDashboard {
   /** Searches since the start of the UTC day `searchesSince`. */
   searchesToday: number;
   searchesSince: string;
+  /** Configuration the provider should fix, said in words (e.g. card checkout not configured). */
+  warnings: string[];
 }
+
+/** The admin dashboard's warning when card checkout has no storefront or webhook secret. */
+export const CARD_CHECKOUT_NOT_CONFIGURED_WARNING =
+  'Card checkout is not configured (FASTSPRING_STOREFRONT and FASTSPRING_WEBHOOK_SECRET): customers can only buy fixed periods by bank transfer, and the monthly subscription is not offered.';

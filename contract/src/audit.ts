@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = {
   'admin.user.blocked': 'Blocked a user',
   'admin.user.unblocked': 'Unblocked a user',
   'admin.billing_plan.created': 'Created a billing plan',
+  'admin.billing_plan.ended': 'Ended a billing plan early',
   'admin.audit.exported': 'Exported the audit log',
   'admin.job.retried': 'Retried a failed job',
   'admin.organization.law_enforcement_verified': 'Verified an organization as law enforcement',

@@ -16,6 +16,8 @@ export const MAX_ATTACHMENTS = 10;
 export const NEWSLETTER_MESSAGES = {
   success: "You've successfully subscribed to the newsletter.",
   failure: 'Something went wrong while trying to subscribe to the newsletter.',
+  unsubscribed: "You've unsubscribed from the newsletter.",
+  unsubscribeFailure: 'Something went wrong while trying to unsubscribe from the newsletter.',
 } as const;
 
 export const VERIFY_EMAIL_MESSAGES = {

@@ -300,6 +300,8 @@ export interface OrderDto {
   currency: string;
   createdAt: string;
   paidAt: string | null;
+  /** The final (paid) invoice's number: set when a bank order is marked paid. */
+  finalInvoiceNumber: string | null;
 }
 
 /** POST /api/order */
@@ -308,6 +310,9 @@ export interface BankOrderRequest {
   startDate: string;
   period: number;
   buyer: Buyer;
+  /** Optional buyer references for the invoices (see invoice.ts). */
+  vatId?: string | undefined;
+  purchaseOrder?: string | undefined;
 }
 
 /** The bank details of the finalize step and the invoice; the server's configuration fills them. */

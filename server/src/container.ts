@@ -15,7 +15,7 @@ import { OrderRepository } from './repositories/order.repository.ts';
 import { PaymentRepository } from './repositories/payment.repository.ts';
 import { SeatRepository } from './repositories/seat.repository.ts';
 import { BillingService } from './services/billing.service.ts';
-import { FastSpringService } from './services/fastspring.service.ts';
+import { cardCheckoutConfigured, FastSpringService } from './services/fastspring.service.ts';
 import { JobRepository } from './repositories/job.repository.ts';
 import { MetricsRepository } from './repositories/metrics.repository.ts';
 import { AdminDashboardRepository } from './repositories/admin-dashboard.repository.ts';
@@ -179,6 +179,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       r.orders,
       mail,
+      config.publicUrl,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
@@ -232,7 +233,11 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     ),
     minorReviews,
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
-    adminDashboard: new AdminDashboardService(new AdminDashboardRepository(db), new MetricsRepository(db)),
+    adminDashboard: new AdminDashboardService(
+      new AdminDashboardRepository(db),
+      new MetricsRepository(db),
+      cardCheckoutConfigured(config),
+    ),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
     retention: new RetentionService(
       new RetentionRepository(db),

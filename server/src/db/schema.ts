@@ -75,6 +75,10 @@ export interface BillingPlansTable {
   fastspring_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   activation_notified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   expiry_notified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Set when an admin ended the plan early (migration 0020); end_date then says when. */
+  ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  ended_by: ColumnType<number | null, number | null | undefined, number | null>;
+  end_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SupportMessagesTable {
@@ -361,6 +365,17 @@ export interface OrdersTable {
   created_at: CreatedAt;
   paid_at: Timestamp | null;
   completed_by: number | null;
+  /** Optional buyer references printed on the invoices (migration 0020). */
+  vat_id: ColumnType<string | null, string | null | undefined, string | null>;
+  purchase_order: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The final (paid) invoice's number, given when the order is marked paid. */
+  final_invoice_number: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The last final-invoice number given in a year (migration 0020). */
+export interface InvoiceCountersTable {
+  year: number;
+  last_number: number;
 }
 
 export type FastSpringSubscriptionState = 'ACTIVE' | 'CANCELED' | 'OVERDUE' | 'DEACTIVATED';
@@ -576,6 +591,7 @@ export interface Database {
   watchlists: WatchlistsTable;
   watchlist_entries: WatchlistEntriesTable;
   orders: OrdersTable;
+  invoice_counters: InvoiceCountersTable;
   fastspring_subscriptions: FastSpringSubscriptionsTable;
   payments: PaymentsTable;
   data_extractions: DataExtractionsTable;

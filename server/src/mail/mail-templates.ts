@@ -151,6 +151,16 @@ export const mailTemplates = {
       ],
       { label: 'Renew your plan', url: link },
     ),
+  planEndedByProvider: (planLabel: string, reason: string, link: string) =>
+    layout(
+      planLabel === 'Trial' ? 'Your free trial has been ended' : 'Your plan has been ended',
+      [
+        `We have ended your organization’s ${planLabel === 'Trial' ? 'free trial' : `${planLabel} plan`} today, so searches are paused for your organization.`,
+        `Reason: ${reason}`,
+        'Reply to this message or contact support if you think this is a mistake.',
+      ],
+      { label: 'Contact support', url: link },
+    ),
   paymentOverdue: (link: string) =>
     layout(
       'Your subscription payment is overdue',

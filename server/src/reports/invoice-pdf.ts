@@ -26,24 +26,47 @@ export interface InvoiceOrder {
   amount: number;
   currency: string;
   buyer: Buyer;
+  vatId?: string | null;
+  purchaseOrder?: string | null;
+  /** Set for the final invoice of a paid order: its number and when the payment was received. */
+  final?: { invoiceNumber: string; paidAt: Date } | undefined;
 }
 
-/** The proforma invoice of a bank-transfer order (spec 001 §2, §9): paid in advance, amounts in USD. */
+/**
+ * The proforma invoice of a bank-transfer order (spec 001 §2, §9): paid in advance, amounts in USD. With
+ * `final`, the same order's invoice once paid: its own number, marked paid, without the payment request.
+ */
 export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfig): Promise<Buffer> {
+  const final = order.final;
   const { doc, done } = startDocument({
-    title: `Proforma invoice ${order.invoiceNumber}`,
+    title: final ? `Invoice ${final.invoiceNumber}` : `Proforma invoice ${order.invoiceNumber}`,
     author: billing.seller.name,
   });
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
-  write(doc, 'PROFORMA INVOICE', { weight: 'bold', size: 20, color: INK }, { x: left, y: 50 });
+  write(
+    doc,
+    final ? 'INVOICE' : 'PROFORMA INVOICE',
+    { weight: 'bold', size: 20, color: INK },
+    { x: left, y: 50 },
+  );
   for (const line of [
-    `Invoice number: ${order.invoiceNumber}`,
-    `Order number: ${order.orderNumber}`,
-    `Issue date: ${formatDay(utcIsoDate(order.issuedAt))}`,
-    'Payment: bank transfer, in advance',
+    ...(final
+      ? [
+          `Invoice number: ${final.invoiceNumber}`,
+          `Order number: ${order.orderNumber} (proforma invoice ${order.invoiceNumber})`,
+          `Issue date: ${formatDay(utcIsoDate(final.paidAt))}`,
+          `PAID by bank transfer on ${formatDay(utcIsoDate(final.paidAt))}`,
+        ]
+      : [
+          `Invoice number: ${order.invoiceNumber}`,
+          `Order number: ${order.orderNumber}`,
+          `Issue date: ${formatDay(utcIsoDate(order.issuedAt))}`,
+          'Payment: bank transfer, in advance',
+        ]),
+    ...(order.purchaseOrder ? [`Purchase order: ${order.purchaseOrder}`] : []),
   ]) {
     write(doc, line, { weight: 'regular', size: 10, color: MUTED });
   }
@@ -65,6 +88,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
       order.buyer.street,
       `${order.buyer.cityPostcode} ${order.buyer.city}`,
       order.buyer.country,
+      ...(order.vatId ? [`VAT ID: ${order.vatId}`] : []),
     ],
     left + width / 2 + 10,
     partiesTop,
@@ -112,6 +136,17 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     },
   );
   y += 40;
+
+  if (final) {
+    write(
+      doc,
+      `Paid in full on ${formatDay(utcIsoDate(final.paidAt))}: ${formatUsd(order.amount)} ${order.currency} received by bank transfer. Nothing is due. Refunds are possible within ${REFUND_DAYS} days after activation.`,
+      { weight: 'regular', size: 10, color: INK },
+      { x: left, y, width },
+    );
+    doc.end();
+    return done;
+  }
 
   write(doc, 'Bank transfer details', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;

@@ -56,14 +56,18 @@ export class BillingPlanRepository {
 
   /** The next plan to start after `at` (spec 001 §3 futureBillingPlan). */
   findNextFuture(organizationId: number, at: Date = new Date()) {
-    return this.db
-      .selectFrom('billing_plans')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('start_date', '>', at)
-      .orderBy('start_date')
-      .orderBy('id')
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('billing_plans')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('start_date', '>', at)
+        // A future plan ended before it started has no length and never starts.
+        .whereRef('end_date', '>', 'start_date')
+        .orderBy('start_date')
+        .orderBy('id')
+        .executeTakeFirst()
+    );
   }
 
   findById(id: number) {
@@ -117,6 +121,28 @@ export class BillingPlanRepository {
       })
       .where('id', '=', id)
       .execute();
+  }
+
+  /**
+   * Ends a plan at `at` (a plan not started yet ends at its own start, so it never grants access), once:
+   * undefined when the plan does not exist or had already ended. The expiry notice is claimed too: the
+   * owner is told by the message that says why.
+   */
+  endEarly(id: number, change: { at: Date; by: number; reason: string }) {
+    return this.db
+      .updateTable('billing_plans')
+      .set({
+        end_date: sql<Date>`greatest(start_date, ${change.at})`,
+        ended_at: change.at,
+        ended_by: change.by,
+        end_reason: change.reason,
+        expiry_notified_at: sql<Date>`coalesce(expiry_notified_at, ${change.at})`,
+      })
+      .where('id', '=', id)
+      .where('ended_at', 'is', null)
+      .where('end_date', '>', change.at)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Paid plans that have started and whose start nobody was told about yet (the plan sweep's work). */

@@ -18,6 +18,8 @@ export interface NewOrder {
   currency?: string;
   organizationName: string;
   buyer?: Record<string, string>;
+  vatId?: string | null;
+  purchaseOrder?: string | null;
   fastspringOrderId?: string;
   fastspringReference?: string;
   paidAt?: Date;
@@ -51,6 +53,8 @@ export class OrderRepository {
         ...(order.currency ? { currency: order.currency } : {}),
         organization_name: order.organizationName,
         buyer: order.buyer ? JSON.stringify(order.buyer) : null,
+        vat_id: order.vatId ?? null,
+        purchase_order: order.purchaseOrder ?? null,
         fastspring_order_id: order.fastspringOrderId ?? null,
         fastspring_reference: order.fastspringReference ?? null,
         paid_at: order.paidAt ?? null,
@@ -104,6 +108,33 @@ export class OrderRepository {
       .set({ status: 'COMPLETED', paid_at: changes.paidAt, completed_by: changes.completedBy })
       .where('id', '=', id)
       .execute();
+  }
+
+  /**
+   * Gives a paid order its final invoice number, the next of `year` with no gaps: the counter row stays
+   * locked until the paying transaction ends, so concurrent payments are numbered one after another and a
+   * rolled-back payment gives its number back. Call inside that transaction.
+   */
+  async assignFinalInvoiceNumber(
+    orderId: number,
+    year: number,
+    format: (year: number, sequence: number) => string,
+  ): Promise<string> {
+    const counter = await this.db
+      .insertInto('invoice_counters')
+      .values({ year, last_number: 1 })
+      .onConflict((oc) =>
+        oc.column('year').doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + 1` }),
+      )
+      .returning('last_number')
+      .executeTakeFirstOrThrow();
+    const number = format(year, counter.last_number);
+    await this.db
+      .updateTable('orders')
+      .set({ final_invoice_number: number })
+      .where('id', '=', orderId)
+      .execute();
+    return number;
   }
 
   /** The admin list: newest first, optionally one status, with the organization's current name. */

@@ -50,6 +50,14 @@ export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebo
       async (request, reply) => sendPdf(reply, await billing.adminInvoice(request.params.id)),
     );
 
+    app.get(
+      '/admin/orders/:id/final-invoice',
+      {
+        schema: { tags: ['admin'], params: Params, summary: 'The final invoice of a paid bank order (PDF)' },
+      },
+      async (request, reply) => sendPdf(reply, await billing.adminFinalInvoice(request.params.id)),
+    );
+
     app.post(
       '/admin/orders/:id/mark-paid',
       {

@@ -10,6 +10,7 @@ const Dashboard = Type.Object({
   index: Type.Object({ pages: Type.Integer(), images: Type.Integer(), faces: Type.Integer() }),
   searchesToday: Type.Integer(),
   searchesSince: Type.String({ description: 'Start of the UTC day the search count covers' }),
+  warnings: Type.Array(Type.String(), { description: 'Configuration to fix, in words' }),
 });
 
 /** /admin: the provider's dashboard. */

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LAW_ENFORCEMENT_NOTE_MAX_LENGTH } from '@osint/contract/admin';
+import { END_PLAN_REASON_MAX_LENGTH, LAW_ENFORCEMENT_NOTE_MAX_LENGTH } from '@osint/contract/admin';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 
@@ -22,7 +22,9 @@ const PlanView = Type.Object({
     Type.Literal('FUTURE'),
     Type.Literal('EXPIRED'),
     Type.Literal('SUPERSEDED'),
+    Type.Literal('ENDED'),
   ]),
+  endedEarly: Type.Union([Type.Object({ at: Type.String(), reason: Type.String() }), Type.Null()]),
 });
 
 const LawEnforcementStatus = Type.Object({
@@ -145,6 +147,22 @@ export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncT
         );
         return reply.code(201).send(plan);
       },
+    );
+
+    app.post(
+      '/admin/billing-plans/:id/end',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Ends a plan now, or cancels one not started yet (a trial included); the reason is required, audited and e-mailed to the owner',
+          params: Params,
+          body: Type.Object({ reason: Type.String({ maxLength: END_PLAN_REASON_MAX_LENGTH }) }),
+          response: { 200: PlanView },
+        },
+      },
+      async (request) =>
+        adminOrganizations.endPlan(currentUser(request), request.params.id, request.body, request.ip),
     );
 
     app.post(

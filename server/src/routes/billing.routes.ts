@@ -33,6 +33,7 @@ export const OrderSchema = Type.Object({
   currency: Type.String(),
   createdAt: Type.String(),
   paidAt: Type.Union([Type.String(), Type.Null()]),
+  finalInvoiceNumber: Type.Union([Type.String(), Type.Null()]),
 });
 
 const BuyerText = Type.String({ maxLength: 1000 });
@@ -125,6 +126,8 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
               city: BuyerText,
               country: BuyerText,
             }),
+            vatId: Type.Optional(Type.String({ maxLength: 100 })),
+            purchaseOrder: Type.Optional(Type.String({ maxLength: 100 })),
           }),
         },
       },
@@ -143,6 +146,19 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         sendPdf(reply, await billing.downloadInvoice(currentUser(request), request.params.id)),
+    );
+
+    app.get(
+      '/order/download-final-invoice/:id',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'The final (paid, numbered) invoice of a paid bank order of the organization (PDF)',
+          params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        },
+      },
+      async (request, reply) =>
+        sendPdf(reply, await billing.downloadFinalInvoice(currentUser(request), request.params.id)),
     );
   };
 }

@@ -1,4 +1,4 @@
-import type { AdminDashboard } from '@osint/contract/admin';
+import { CARD_CHECKOUT_NOT_CONFIGURED_WARNING, type AdminDashboard } from '@osint/contract/admin';
 import type { AdminDashboardRepository } from '../repositories/admin-dashboard.repository.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 
@@ -7,6 +7,7 @@ export class AdminDashboardService {
   constructor(
     private readonly dashboard: AdminDashboardRepository,
     private readonly metrics: MetricsRepository,
+    private readonly cardCheckout: boolean,
   ) {}
 
   async get(now = new Date()): Promise<AdminDashboard> {
@@ -16,6 +17,7 @@ export class AdminDashboardService {
       this.dashboard.findCounts(startOfDay),
       this.metrics.indexTotals(),
     ]);
-    return { ...counts, index, searchesSince: startOfDay.toISOString() };
+    const warnings = this.cardCheckout ? [] : [CARD_CHECKOUT_NOT_CONFIGURED_WARNING];
+    return { ...counts, index, searchesSince: startOfDay.toISOString(), warnings };
   }
 }

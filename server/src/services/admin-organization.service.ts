@@ -1,4 +1,6 @@
 import {
+  END_PLAN_MESSAGES,
+  END_PLAN_REASON_MAX_LENGTH,
   LAW_ENFORCEMENT_MESSAGES,
   type LawEnforcementInput,
   type LawEnforcementStatus,
@@ -11,8 +13,9 @@ import {
 } from '@osint/contract/admin';
 import { toViolations } from '@osint/contract/validation';
 import type { UserStatus } from '@osint/contract/api-types';
+import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
 import type { BillingPlanRow } from '../db/schema.ts';
-import { badRequest, notFound } from '../lib/http-error.ts';
+import { badRequest, conflict, notFound } from '../lib/http-error.ts';
 import type { AdminOrganizationRepository } from '../repositories/admin-organization.repository.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
@@ -35,6 +38,7 @@ export class AdminOrganizationService {
     private readonly audit: AuditRepository,
     private readonly orders: OrderRepository,
     private readonly mail: MailService,
+    private readonly publicUrl: string,
   ) {}
 
   async get(id: number): Promise<AdminOrganizationDetail> {
@@ -199,6 +203,52 @@ export class AdminOrganizationService {
     const active = await this.plans.findActive(organizationId);
     return planView(plan, active?.id, new Date());
   }
+
+  /**
+   * POST /api/admin/billing-plans/{id}/end: ends a plan now (or, not started yet, cancels it), a trial
+   * included (spec 000 §1: revoked for misuse). Access follows at once, since access is the plan's dates;
+   * audited with the reason, and the owner is told why by e-mail.
+   */
+  async endPlan(
+    admin: AuthUser,
+    planId: number,
+    input: { reason: string },
+    ip: string | null,
+  ): Promise<AdminBillingPlanView> {
+    const reason = input.reason.trim();
+    if (!reason)
+      throw badRequest(END_PLAN_MESSAGES.reasonRequired, [
+        { field: 'reason', message: END_PLAN_MESSAGES.reasonRequired },
+      ]);
+    if (reason.length > END_PLAN_REASON_MAX_LENGTH)
+      throw badRequest(`The reason can be at most ${END_PLAN_REASON_MAX_LENGTH} characters.`);
+    const now = new Date();
+    const plan = await this.plans.endEarly(planId, { at: now, by: admin.id, reason });
+    if (!plan) {
+      if (!(await this.plans.findById(planId))) throw notFound(END_PLAN_MESSAGES.planNotFound);
+      throw conflict(END_PLAN_MESSAGES.alreadyEnded);
+    }
+    await this.audit.insert({
+      actorUserId: admin.id,
+      organizationId: plan.organization_id,
+      action: 'admin.billing_plan.ended',
+      target: `billing_plan:${plan.id}`,
+      detail: { planType: plan.plan_type, endDate: plan.end_date.toISOString(), note: reason },
+      ip,
+    });
+    const owner = (await this.team.findMembers(plan.organization_id)).find((m) => m.role === 'OWNER');
+    if (owner)
+      await this.mail.send(
+        owner.email,
+        mailTemplates.planEndedByProvider(
+          PLAN_TYPE_LABELS[plan.plan_type],
+          reason,
+          `${this.publicUrl}/contact`,
+        ),
+      );
+    const active = await this.plans.findActive(plan.organization_id, now);
+    return planView(plan, active?.id, now);
+  }
 }
 
 function lawEnforcementStatus(organization: {
@@ -214,13 +264,15 @@ function lawEnforcementStatus(organization: {
 
 function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date): AdminBillingPlanView {
   const state =
-    plan.id === activeId
-      ? 'ACTIVE'
-      : plan.start_date > now
-        ? 'FUTURE'
-        : plan.end_date <= now
-          ? 'EXPIRED'
-          : 'SUPERSEDED';
+    plan.ended_at !== null
+      ? 'ENDED'
+      : plan.id === activeId
+        ? 'ACTIVE'
+        : plan.start_date > now
+          ? 'FUTURE'
+          : plan.end_date <= now
+            ? 'EXPIRED'
+            : 'SUPERSEDED';
   return {
     id: plan.id,
     planType: plan.plan_type,
@@ -229,6 +281,8 @@ function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date)
     seatLimit: plan.seat_limit,
     createdAt: plan.created_at.toISOString(),
     state,
+    endedEarly:
+      plan.ended_at !== null ? { at: plan.ended_at.toISOString(), reason: plan.end_reason ?? '' } : null,
   };
 }
 

@@ -16,6 +16,12 @@ import {
   type BuyerField,
   type OrderDto,
 } from '@osint/contract/pricing';
+import {
+  finalInvoiceNumber,
+  normaliseVatId,
+  validateInvoiceReferences,
+  type InvoiceReferenceField,
+} from '@osint/contract/invoice';
 import { toViolations, type FieldErrors } from '@osint/contract/validation';
 import type { FastifyBaseLogger } from 'fastify';
 import { earliestStartDate, effectiveStartDate, periodMonths } from '../billing/plan-dates.ts';
@@ -111,11 +117,14 @@ export class BillingService {
   /** POST /order: a PENDING bank-transfer order for a fixed period, answered with its proforma invoice. */
   async createBankOrder(user: AuthUser, request: BankOrderRequest, ip: string | null): Promise<InvoiceFile> {
     if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
-    const errors: FieldErrors<BuyerField | 'startDate'> = validateBuyer(request.buyer);
+    const errors: FieldErrors<BuyerField | InvoiceReferenceField | 'startDate'> = {
+      ...validateBuyer(request.buyer),
+      ...validateInvoiceReferences(request),
+    };
     if (!isIsoDate(request.startDate)) errors.startDate = 'Please choose a start date.';
     else if (request.startDate < earliestStartDate()) errors.startDate = BILLING_MESSAGES.startDateInPast;
     const violations = toViolations(errors).map((v) =>
-      v.field === 'startDate' ? v : { ...v, field: `buyer.${v.field}` },
+      ['startDate', 'vatId', 'purchaseOrder'].includes(v.field) ? v : { ...v, field: `buyer.${v.field}` },
     );
     if (violations.length > 0) throw badRequest('Please check the order details.', violations);
 
@@ -138,6 +147,8 @@ export class BillingService {
       amount: price.total,
       organizationName: organization.name,
       buyer: { ...buyer },
+      vatId: request.vatId?.trim() ? normaliseVatId(request.vatId) : null,
+      purchaseOrder: request.purchaseOrder?.trim() || null,
     });
     if (!order) throw conflict(BILLING_MESSAGES.orderPending);
     await this.audit.insert({
@@ -174,7 +185,39 @@ export class BillingService {
     return this.invoiceOf(order);
   }
 
-  private async invoiceOf(order: OrderRow): Promise<InvoiceFile> {
+  /**
+   * GET /order/download-final-invoice/{id}: the paid, numbered invoice of a bank order of the caller's
+   * organization (owners); "No order found." for any other order, or one not paid yet.
+   */
+  async downloadFinalInvoice(user: AuthUser, orderId: number): Promise<InvoiceFile> {
+    const order = await this.orders.findById(orderId);
+    if (!order || order.organization_id !== user.organizationId || user.role !== 'OWNER')
+      throw notFound(BILLING_MESSAGES.noOrderFound);
+    return this.finalInvoiceOf(order);
+  }
+
+  async adminFinalInvoice(orderId: number): Promise<InvoiceFile> {
+    const order = await this.orders.findById(orderId);
+    if (!order) throw notFound(BILLING_MESSAGES.noOrderFound);
+    return this.finalInvoiceOf(order);
+  }
+
+  private async finalInvoiceOf(order: OrderRow): Promise<InvoiceFile> {
+    if (
+      order.payment_method !== 'BANK_TRANSFER' ||
+      order.status !== 'COMPLETED' ||
+      !order.final_invoice_number ||
+      !order.paid_at
+    )
+      throw notFound(BILLING_MESSAGES.noOrderFound);
+    const final = { invoiceNumber: order.final_invoice_number, paidAt: order.paid_at };
+    return this.invoiceOf(order, final);
+  }
+
+  private async invoiceOf(
+    order: OrderRow,
+    final?: { invoiceNumber: string; paidAt: Date },
+  ): Promise<InvoiceFile> {
     const buyer = (order.buyer ?? {}) as Partial<Buyer>;
     const pdf = await renderProformaInvoice(
       {
@@ -196,10 +239,16 @@ export class BillingService {
           city: buyer.city ?? '',
           country: buyer.country ?? '',
         },
+        vatId: order.vat_id,
+        purchaseOrder: order.purchase_order,
+        final,
       },
       this.config.billing,
     );
-    return { fileName: `proforma-invoice-${order.order_number}.pdf`, pdf };
+    const fileName = final
+      ? `invoice-${final.invoiceNumber}.pdf`
+      : `proforma-invoice-${order.order_number}.pdf`;
+    return { fileName, pdf };
   }
 
   // ---- Admin ----
@@ -252,6 +301,7 @@ export class BillingService {
       // A transfer that arrives after the chosen start date still buys every month it paid for.
       const start = effectiveStartDate(utcIsoDate(order.start_date), now);
       await orders.complete(order.id, { paidAt: now, completedBy: admin.id });
+      await orders.assignFinalInvoiceNumber(order.id, now.getUTCFullYear(), finalInvoiceNumber);
       const plan = await plans.insertPaid({
         organizationId: order.organization_id,
         planType: 'ONE_TIME_PAYMENT',
@@ -409,6 +459,7 @@ export function orderDto(order: OrderRow): OrderDto {
     currency: order.currency,
     createdAt: order.created_at.toISOString(),
     paidAt: order.paid_at ? order.paid_at.toISOString() : null,
+    finalInvoiceNumber: order.final_invoice_number,
   };
 }
 

@@ -65,6 +65,11 @@ interface Outcome {
   orderId?: number | null;
 }
 
+/** Card checkout works with a storefront for the popup and a webhook secret for the payments it reports. */
+export function cardCheckoutConfigured(config: Config): boolean {
+  return Boolean(config.billing.fastspring.storefront && config.billing.fastspring.webhookSecret);
+}
+
 /** The repositories of one event's transaction. */
 interface Tx {
   plans: BillingPlanRepository;
@@ -95,7 +100,7 @@ export class FastSpringService {
   checkoutConfig(): CheckoutConfig {
     const { fastspring, bank } = this.config.billing;
     return {
-      configured: Boolean(fastspring.storefront && fastspring.webhookSecret),
+      configured: cardCheckoutConfigured(this.config),
       storefront: fastspring.storefront,
       accessKey: fastspring.accessKey,
       scriptUrl: fastspring.scriptUrl,

@@ -32,7 +32,7 @@ const SOCIAL_LINKS = [
 
 /** Footer of every layout but admin: address, newsletter, social links, legal links by layout, copyright. */
 export function SiteFooter({ legalBase }: { legalBase: '' | '/home' }) {
-  const { session } = useSession();
+  const { session, refresh } = useSession();
   const { showBanner } = useBanner();
   const navigate = useNavigate();
   const [subscribing, setSubscribing] = useState(false);
@@ -45,6 +45,7 @@ export function SiteFooter({ legalBase }: { legalBase: '' | '/home' }) {
     setSubscribing(true);
     try {
       await api('/user/subscribe_newsletter', { method: 'POST', body: { subscribed: true } });
+      await refresh();
       showBanner({ message: NEWSLETTER_MESSAGES.success, type: 'success', icon: 'email' });
     } catch {
       showBanner({ message: NEWSLETTER_MESSAGES.failure, type: 'danger' });
@@ -72,9 +73,15 @@ export function SiteFooter({ legalBase }: { legalBase: '' | '/home' }) {
         <div className="site-footer__newsletter">
           <p className="site-footer__heading">Newsletter</p>
           <p>Be notified by e-mail when your AI data extractor analyses are complete.</p>
-          <Button variant="light" loading={subscribing} onClick={subscribe}>
-            Subscribe
-          </Button>
+          {session?.user.newsletter ? (
+            <p data-testid="footer-newsletter-state">
+              You are subscribed. <Link to="/account">Unsubscribe in your account settings</Link>
+            </p>
+          ) : (
+            <Button variant="light" loading={subscribing} onClick={subscribe}>
+              Subscribe
+            </Button>
+          )}
         </div>
         <div className="site-footer__links">
           <p className="site-footer__heading">Legal</p>

@@ -82,7 +82,16 @@ export const settings = {
 
 /** Saves the proforma invoice of a pending order under the name the server gives it. */
 export async function downloadProforma(orderId: number): Promise<void> {
-  const { blob, fileName } = await apiFile(`/order/download-invoice/${orderId}`, 'invoice');
+  await downloadPdf(`/order/download-invoice/${orderId}`);
+}
+
+/** Saves the final (paid, numbered) invoice of a paid bank order. */
+export async function downloadFinalInvoice(orderId: number): Promise<void> {
+  await downloadPdf(`/order/download-final-invoice/${orderId}`);
+}
+
+async function downloadPdf(path: string): Promise<void> {
+  const { blob, fileName } = await apiFile(path, 'invoice');
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

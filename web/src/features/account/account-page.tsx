@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../lib/session.tsx';
 import { downloadProforma, useBillingPlans, useOrders, useOrganizationUsers } from './account-api.ts';
 import { ActivityPanel } from './activity-panel.tsx';
+import { InvoicesPanel } from './invoices-panel.tsx';
 import { SettingsPanel } from './settings-panel.tsx';
 import { FreeTrialPanel, SubscriptionPanel } from './subscription-panels.tsx';
 import { accountBillingOf, subscriptionViewOf } from './subscription.ts';
@@ -67,6 +68,8 @@ export function AccountPage() {
           onDownloadProforma={downloadProforma}
         />
       )}
+
+      {isOwner && orders.data && <InvoicesPanel orders={orders.data} />}
 
       <SettingsPanel isOwner={isOwner} onAccountDeleted={onAccountDeleted} />
 

@@ -13,6 +13,7 @@ import { PasswordChecklist } from '../../components/password-checklist.tsx';
 import { TextInput } from '../../components/text-field.tsx';
 import { ApiError, violationsByField } from '../../lib/api-client.ts';
 import { settings } from './account-api.ts';
+import { NewsletterSetting } from './newsletter-setting.tsx';
 
 /** Spec 000 §2: Settings with Change password and Delete Account. */
 export function SettingsPanel({
@@ -29,6 +30,7 @@ export function SettingsPanel({
       </h2>
       <div className="account-settings__grid">
         <ChangePasswordForm />
+        <NewsletterSetting />
         <DeleteAccountForm isOwner={isOwner} onDeleted={onAccountDeleted} />
       </div>
     </section>

@@ -3,6 +3,7 @@ import { PLAN_TYPE_LABELS, formatUsd, monthsLabel } from '@osint/contract/pricin
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { invoiceDownloadMessage } from '../pricing/pricing-api.ts';
 import { daysLeft, type PlanFacts, type SubscriptionStatus, type SubscriptionView } from './subscription.ts';
 
 const STATUS_BADGES: Record<SubscriptionStatus, { label: string; tone: string }> = {
@@ -98,13 +99,14 @@ export function SubscriptionPanel({
 }: SubscriptionPanelProps) {
   const badge = STATUS_BADGES[view.status];
   const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState<string>();
   const download = async (orderId: number) => {
     setDownloading(true);
+    setDownloadError(undefined);
     try {
       await onDownloadProforma(orderId);
     } catch (error) {
-      // Spec 001 §8: invoice download failures are logged only.
-      console.error('Proforma invoice download failed', error);
+      setDownloadError(invoiceDownloadMessage(error));
     } finally {
       setDownloading(false);
     }
@@ -183,6 +185,11 @@ export function SubscriptionPanel({
           Contact Support
         </Link>
       </div>
+      {downloadError && (
+        <p className="field__error" role="alert">
+          {downloadError}
+        </p>
+      )}
     </section>
   );
 }

@@ -93,6 +93,8 @@ export const adminApi = {
       method: 'POST',
       body: input,
     }),
+  endPlan: (planId: number, reason: string) =>
+    api<AdminBillingPlanView>(`/admin/billing-plans/${planId}/end`, { method: 'POST', body: { reason } }),
   setLawEnforcement: (organizationId: number, input: LawEnforcementInput) =>
     api<LawEnforcementStatus>(`/admin/organizations/${organizationId}/law-enforcement`, {
       method: 'POST',

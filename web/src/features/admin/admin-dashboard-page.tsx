@@ -2,6 +2,7 @@ import type { AdminDashboard } from '@osint/contract/admin';
 import { formatDateTime } from '@osint/contract/dates';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { MessageBanner } from '../../components/message-banner.tsx';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
 import { AdminHeader, QueryState } from './admin-ui.tsx';
 import './admin.css';
@@ -81,6 +82,9 @@ export function AdminDashboardPage() {
         title={<span id="admin-dashboard-title">Dashboard</span>}
         lead="What waits for you, and how the platform is doing today."
       />
+      {dashboard.data?.warnings.map((warning) => (
+        <MessageBanner key={warning} message={{ message: warning, type: 'danger' }} />
+      ))}
       {dashboard.data ? (
         <ul className="admin-dashboard">
           {tilesOf(dashboard.data).map((tile) => (

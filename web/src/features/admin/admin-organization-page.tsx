@@ -15,6 +15,7 @@ import { useBanner } from '../../components/message-banner.tsx';
 import { TextArea } from '../../components/text-field.tsx';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
 import { AdminHeader, errorText, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
+import { EndPlanModal } from './end-plan-modal.tsx';
 import './admin.css';
 
 const PLAN_STATES: Record<AdminBillingPlanView['state'], { label: string; tone: string }> = {
@@ -22,6 +23,7 @@ const PLAN_STATES: Record<AdminBillingPlanView['state'], { label: string; tone: 
   FUTURE: { label: 'Future', tone: 'info' },
   EXPIRED: { label: 'Expired', tone: 'neutral' },
   SUPERSEDED: { label: 'Superseded', tone: 'warning' },
+  ENDED: { label: 'Ended early', tone: 'danger' },
 };
 
 const BACK = { to: '/admin/organizations', label: 'Organizations' };
@@ -56,6 +58,7 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
     ? ORGANIZATION_TYPES[organization.type]
     : organization.type;
   const { seats } = organization;
+  const [ending, setEnding] = useState<AdminBillingPlanView>();
   return (
     <>
       <AdminHeader
@@ -185,6 +188,9 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
                   <th scope="col">End</th>
                   <th scope="col">Seats</th>
                   <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -198,6 +204,11 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
                       </td>
                       <td data-label="State">
                         <span className={`badge badge--${state.tone}`}>{state.label}</span>
+                        {plan.endedEarly && (
+                          <p className="admin-muted admin-break">
+                            <When iso={plan.endedEarly.at} withTime />: {plan.endedEarly.reason}
+                          </p>
+                        )}
                       </td>
                       <td data-label="Start">
                         <When iso={plan.startDate} />
@@ -209,6 +220,13 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
                       <td data-label="Created">
                         <When iso={plan.createdAt} withTime />
                       </td>
+                      <td>
+                        {plan.state !== 'ENDED' && plan.state !== 'EXPIRED' && (
+                          <Button variant="secondary" onClick={() => setEnding(plan)}>
+                            End plan
+                          </Button>
+                        )}
+                      </td>
                     </tr>
                   );
                 })}
@@ -217,6 +235,10 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
           </div>
         )}
       </div>
+
+      {ending && (
+        <EndPlanModal organizationId={organization.id} plan={ending} onClose={() => setEnding(undefined)} />
+      )}
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Orders</h2>

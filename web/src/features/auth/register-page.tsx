@@ -60,7 +60,8 @@ function RegisterForm({ onRegistered }: { onRegistered: (mail: string) => void }
   const [submitting, setSubmitting] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
-  const allAccepted = agreements.terms && agreements.privacy && agreements.newsletter;
+  // "Accept all" is the required agreements: the newsletter is only ever ticked on its own.
+  const allAccepted = agreements.terms && agreements.privacy;
   const passwordValid = isPasswordValid(password);
 
   // Editing a field takes back the complaint about it; the others stay until the next submit.
@@ -74,7 +75,7 @@ function RegisterForm({ onRegistered }: { onRegistered: (mail: string) => void }
     if (name !== 'newsletter') clearError(name);
   };
   const setAll = (checked: boolean) => {
-    setAgreements({ terms: checked, privacy: checked, newsletter: checked });
+    setAgreements((current) => ({ ...current, terms: checked, privacy: checked }));
     clearError('terms');
     clearError('privacy');
   };

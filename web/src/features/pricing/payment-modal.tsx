@@ -11,6 +11,13 @@ import {
   type BuyerField,
   type PriceBreakdown,
 } from '@osint/contract/pricing';
+import {
+  INVOICE_REFERENCE_LABELS,
+  MAX_PURCHASE_ORDER_LENGTH,
+  MAX_VAT_ID_LENGTH,
+  validateInvoiceReferences,
+  type InvoiceReferenceField,
+} from '@osint/contract/invoice';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { MessageBanner } from '../../components/message-banner.tsx';
@@ -28,6 +35,8 @@ interface PaymentModalProps {
   endDate: string;
   organizationName: string;
   bank: BankDetails | undefined;
+  /** Card checkout is not configured: the modal starts at the buyer's details, no method to choose. */
+  bankOnly?: boolean;
   /** Undefined when card checkout works; otherwise why it does not. */
   cardUnavailable: string | undefined;
   onCard: () => void;
@@ -40,7 +49,8 @@ const FIELDS: BuyerField[] = ['name', 'street', 'cityPostcode', 'city', 'country
 /** Spec 001 §2 payment modal: choose the method, then the buyer's details, then the bank data to pay. */
 export function PaymentModal(props: PaymentModalProps) {
   const { price, startDate, endDate, organizationName, bank, cardUnavailable, onCard, onClose } = props;
-  const [step, setStep] = useState<Step>('choose');
+  const [step, setStep] = useState<Step>(props.bankOnly ? 'bank' : 'choose');
+  const steps: Step[] = props.bankOnly ? ['bank', 'finalize'] : ['choose', 'bank', 'finalize'];
   const [buyer, setBuyer] = useState<Buyer>({
     name: organizationName,
     street: '',
@@ -48,18 +58,22 @@ export function PaymentModal(props: PaymentModalProps) {
     city: '',
     country: '',
   });
-  const [touched, setTouched] = useState<Partial<Record<BuyerField, boolean>>>({});
+  const [references, setReferences] = useState<Record<InvoiceReferenceField, string>>({
+    vatId: '',
+    purchaseOrder: '',
+  });
+  const [touched, setTouched] = useState<Partial<Record<BuyerField | InvoiceReferenceField, boolean>>>({});
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [invoice, setInvoice] = useState<{ blob: Blob; fileName: string }>();
 
-  const errors = validateBuyer(buyer);
+  const errors = { ...validateBuyer(buyer), ...validateInvoiceReferences(references) };
   const valid = Object.keys(errors).length === 0;
   const ordered = step === 'finalize';
 
   const confirm = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched(Object.fromEntries(FIELDS.map((field) => [field, true])));
+    setTouched(Object.fromEntries([...FIELDS, 'vatId', 'purchaseOrder'].map((field) => [field, true])));
     if (!valid || sending) return;
     setSending(true);
     setFailed(false);
@@ -69,6 +83,8 @@ export function PaymentModal(props: PaymentModalProps) {
         startDate,
         period: price.months,
         buyer,
+        ...(references.vatId.trim() ? { vatId: references.vatId } : {}),
+        ...(references.purchaseOrder.trim() ? { purchaseOrder: references.purchaseOrder } : {}),
       });
       setInvoice(file);
       saveFile(file.blob, file.fileName);
@@ -85,14 +101,14 @@ export function PaymentModal(props: PaymentModalProps) {
   return (
     <Modal title={title} size="md" onClose={() => onClose(ordered)}>
       <ol className="pricing-steps" aria-label="Steps">
-        {(['choose', 'bank', 'finalize'] as Step[]).map((s, i) => (
+        {steps.map((s, i) => (
           <li
             key={s}
             className={`pricing-steps__step${s === step ? ' pricing-steps__step--current' : ''}`}
             aria-current={s === step ? 'step' : undefined}
           >
             <span className="pricing-steps__number">{i + 1}</span>
-            {['Method', 'Bank details', 'Finalize'][i]}
+            {{ choose: 'Method', bank: 'Bank details', finalize: 'Finalize' }[s]}
           </li>
         ))}
       </ol>
@@ -161,10 +177,23 @@ export function PaymentModal(props: PaymentModalProps) {
               onBlur={() => setTouched({ ...touched, [field]: true })}
             />
           ))}
+          {(['vatId', 'purchaseOrder'] as InvoiceReferenceField[]).map((field) => (
+            <TextInput
+              key={field}
+              label={INVOICE_REFERENCE_LABELS[field]}
+              value={references[field]}
+              maxLength={field === 'vatId' ? MAX_VAT_ID_LENGTH + 6 : MAX_PURCHASE_ORDER_LENGTH}
+              error={touched[field] ? errors[field] : undefined}
+              onChange={(event) => setReferences({ ...references, [field]: event.target.value })}
+              onBlur={() => setTouched({ ...touched, [field]: true })}
+            />
+          ))}
           <div className="pricing-modal-actions">
-            <Button variant="secondary" onClick={() => setStep('choose')} disabled={sending}>
-              Back
-            </Button>
+            {!props.bankOnly && (
+              <Button variant="secondary" onClick={() => setStep('choose')} disabled={sending}>
+                Back
+              </Button>
+            )}
             <Button type="submit" loading={sending} looksDisabled={!valid}>
               Confirm order
             </Button>
@@ -181,7 +210,9 @@ export function PaymentModal(props: PaymentModalProps) {
           <div className="pricing-copy-list">
             <CopyField label="Account name" value={bank?.accountName ?? ''} />
             <CopyField label="Account number" value={bank?.accountNumber ?? ''} />
-            <CopyField label="Address" value={[bank?.bankName, bank?.address].filter(Boolean).join(', ')} />
+            <CopyField label="Bank" value={bank?.bankName ?? ''} />
+            <CopyField label="SWIFT / BIC" value={bank?.swift ?? ''} />
+            <CopyField label="Bank address" value={bank?.address ?? ''} />
             <CopyField label="Transfer title" value={transferTitle(price.months, buyer.name)} />
             <CopyField label="Amount (USD)" value={String(price.total)} />
           </div>

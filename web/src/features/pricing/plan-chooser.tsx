@@ -2,7 +2,6 @@ import { formatDay } from '@osint/contract/dates';
 import {
   ADDITIONAL_USER_PRICE_USD,
   BASE_PRICE_USD,
-  BILLING_MESSAGES,
   CHECKOUT_DEBOUNCE_MS,
   computePrice,
   formatUsd,
@@ -45,7 +44,8 @@ interface PlanChooserProps {
 }
 
 function cardProblem(state: StoreBuilderState): string | undefined {
-  if (state === 'not-configured') return BILLING_MESSAGES.checkoutNotConfigured;
+  // Without card checkout the page offers bank transfers only and says nothing of cards.
+  if (state === 'not-configured') return undefined;
   if (state === 'failed')
     return 'The card checkout could not be loaded. Please try again later, pay by bank transfer, or contact support.';
   return undefined;
@@ -53,7 +53,10 @@ function cardProblem(state: StoreBuilderState): string | undefined {
 
 /** Spec 001 §2 chooser: plan tabs, start date with its end date, months, users, order summary, main button. */
 export function PlanChooser({ organizationId, organizationName, config, onPurchased }: PlanChooserProps) {
-  const [kind, setKind] = useState<PlanKind>('MONTHLY');
+  const [chosenKind, setKind] = useState<PlanKind>('MONTHLY');
+  // Card checkout not configured on the server: fixed periods by bank transfer only, no monthly tab.
+  const bankOnly = config?.configured === false;
+  const kind: PlanKind = bankOnly ? 'FIXED' : chosenKind;
   const [months, setMonths] = useState(MIN_MONTHS);
   const [users, setUsers] = useState(1);
   const [usersText, setUsersText] = useState('1');
@@ -172,7 +175,7 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
 
         <section className="card pricing-options" aria-label="Plan options">
           <div className="pricing-tabs" role="tablist" aria-label="Plan">
-            {(['MONTHLY', 'FIXED'] as PlanKind[]).map((tab) => (
+            {(bankOnly ? (['FIXED'] as PlanKind[]) : (['MONTHLY', 'FIXED'] as PlanKind[])).map((tab) => (
               <button
                 key={tab}
                 type="button"
@@ -205,7 +208,9 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
             <p className="pricing-options__intro">
               {kind === 'MONTHLY'
                 ? 'Billed every month by card; cancel any time before the next billing date.'
-                : 'Pay once, by card or bank transfer, for 1 to 12 months.'}
+                : bankOnly
+                  ? 'Pay once, by bank transfer, for 1 to 12 months.'
+                  : 'Pay once, by card or bank transfer, for 1 to 12 months.'}
             </p>
             <div className="pricing-options__dates">
               <DatePicker label="Start date" value={startDate} onChange={setStartDate} />
@@ -360,6 +365,7 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
           endDate={endDate}
           organizationName={organizationName}
           bank={config?.bank}
+          bankOnly={bankOnly}
           cardUnavailable={problem ?? (store === 'ready' ? undefined : 'The card checkout is still loading.')}
           onCard={() => {
             setPaying(false);

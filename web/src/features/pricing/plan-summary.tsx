@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import type { BillingPlanInfo } from './pricing-api.ts';
-import { downloadInvoice } from './pricing-api.ts';
+import { downloadInvoice, invoiceDownloadMessage } from './pricing-api.ts';
 import { saveFile } from '../../lib/save-file.ts';
 
 export type SubscriptionStatus = 'ACTIVE' | 'PAYMENT_CONFIRMED' | 'PAYMENT_PENDING' | 'EXPIRED';
@@ -82,16 +82,17 @@ interface PlanSummaryProps {
 /** Spec 001 §2 "Order summary": status badge, plan, period, seats, and what to do next. */
 export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps) {
   const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState<string>();
   const pending = info.pendingOrder;
   const download = async () => {
     if (!pending) return;
     setDownloading(true);
+    setDownloadError(undefined);
     try {
       const file = await downloadInvoice(pending.id);
       saveFile(file.blob, file.fileName);
     } catch (error) {
-      // Spec 001 §8: an invoice download failure is logged only.
-      console.error('Invoice download failed', error);
+      setDownloadError(invoiceDownloadMessage(error));
     } finally {
       setDownloading(false);
     }
@@ -172,6 +173,11 @@ export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps
           Contact Support
         </Link>
       </div>
+      {downloadError && (
+        <p className="field__error" role="alert">
+          {downloadError}
+        </p>
+      )}
     </section>
   );
 }

@@ -1,14 +1,15 @@
-import type {
-  AllBillingPlans,
-  BankOrderRequest,
-  BillingPlanDto,
-  CheckoutConfig,
-  CheckoutSessionRequest,
-  CheckoutSessionResponse,
-  OrderDto,
+import {
+  BILLING_MESSAGES,
+  type AllBillingPlans,
+  type BankOrderRequest,
+  type BillingPlanDto,
+  type CheckoutConfig,
+  type CheckoutSessionRequest,
+  type CheckoutSessionResponse,
+  type OrderDto,
 } from '@osint/contract/pricing';
 import { useQuery } from '@tanstack/react-query';
-import { api, apiFile } from '../../lib/api-client.ts';
+import { ApiError, api, apiFile } from '../../lib/api-client.ts';
 
 export const PLANS_KEY = ['billing', 'plans'] as const;
 export const ORDERS_KEY = ['billing', 'orders'] as const;
@@ -48,6 +49,16 @@ export function placeBankOrder(request: BankOrderRequest) {
 
 export function downloadInvoice(orderId: number) {
   return apiFile(`/order/download-invoice/${orderId}`, 'invoice');
+}
+
+/**
+ * What an invoice download failure tells the user (spec 001 §8): "No order found." when the server has
+ * no such order for the organization (404); any other failure is logged only.
+ */
+export function invoiceDownloadMessage(error: unknown): string | undefined {
+  if (error instanceof ApiError && error.status === 404) return BILLING_MESSAGES.noOrderFound;
+  console.error('Invoice download failed', error);
+  return undefined;
 }
 
 /** Billing plan info of spec 001 §3–§4, derived from the plans and the orders. */

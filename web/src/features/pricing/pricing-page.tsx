@@ -90,8 +90,10 @@ export function PricingPage() {
         </h1>
         <p className="page__lead">
           One licence for your organization: {BASE_PRICE_USD} USD per month with the first user included,{' '}
-          {ADDITIONAL_USER_PRICE_USD} USD per month for every additional user. Pay monthly by card, or once
-          for a fixed period by card or bank transfer.
+          {ADDITIONAL_USER_PRICE_USD} USD per month for every additional user.{' '}
+          {config.data?.configured === false
+            ? 'Pay once for a fixed period by bank transfer.'
+            : 'Pay monthly by card, or once for a fixed period by card or bank transfer.'}
         </p>
       </header>
 

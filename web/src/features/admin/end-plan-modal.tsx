@@ -1,0 +1,86 @@
+import {
+  END_PLAN_MESSAGES,
+  END_PLAN_REASON_MAX_LENGTH,
+  type AdminBillingPlanView,
+} from '@osint/contract/admin';
+import { formatDate } from '@osint/contract/dates';
+import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
+import { useBanner } from '../../components/message-banner.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { TextArea } from '../../components/text-field.tsx';
+import { ADMIN_KEYS, adminApi } from './admin-api.ts';
+import { errorText } from './admin-ui.tsx';
+
+/**
+ * Ends a plan now, or cancels one that has not started (a trial revoked for misuse, spec 000 §1). The
+ * reason is required: it is kept in the audit log and sent to the owner.
+ */
+export function EndPlanModal({
+  organizationId,
+  plan,
+  onClose,
+}: {
+  organizationId: number;
+  plan: AdminBillingPlanView;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const { showBanner } = useBanner();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const end = useMutation({
+    mutationFn: () => adminApi.endPlan(plan.id, reason.trim()),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ADMIN_KEYS.organization(String(organizationId)) });
+      showBanner({ message: END_PLAN_MESSAGES.ended, type: 'success' });
+      onClose();
+    },
+    onError: (failure) => setError(errorText(failure, 'The plan could not be ended.')),
+  });
+  const confirm = () => {
+    if (!reason.trim()) {
+      setError(END_PLAN_MESSAGES.reasonRequired);
+      return;
+    }
+    end.mutate();
+  };
+  const started = plan.state !== 'FUTURE';
+  return (
+    <Modal
+      title={`End the ${PLAN_TYPE_LABELS[plan.planType].toLowerCase()} plan?`}
+      onClose={onClose}
+      size="sm"
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={confirm} loading={end.isPending}>
+            End plan
+          </Button>
+        </>
+      }
+    >
+      <p>
+        {started
+          ? `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) ends now: the organization’s users lose search access at once.`
+          : `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) will not start.`}{' '}
+        The owner is told by e-mail, with the reason.
+      </p>
+      <TextArea
+        label="Reason (required, sent to the owner)"
+        rows={3}
+        maxLength={END_PLAN_REASON_MAX_LENGTH}
+        value={reason}
+        error={error}
+        onChange={(event) => {
+          setReason(event.target.value);
+          setError(undefined);
+        }}
+      />
+    </Modal>
+  );
+}
