@@ -54,6 +54,18 @@ export class BillingPlanRepository {
     ).executeTakeFirst();
   }
 
+  /** The latest end of the paid plans still running or to come after `at`: where a renewal starts. */
+  async findLatestPaidEnd(organizationId: number, at: Date = new Date()): Promise<Date | undefined> {
+    const row = await this.db
+      .selectFrom('billing_plans')
+      .select((eb) => eb.fn.max('end_date').as('end'))
+      .where('organization_id', '=', organizationId)
+      .where('plan_type', '!=', 'TRIAL')
+      .where('end_date', '>', at)
+      .executeTakeFirst();
+    return row?.end ? new Date(row.end) : undefined;
+  }
+
   /** The plan that ended last before `at` (spec 001 §3 expiredBillingPlan). */
   findLastExpired(organizationId: number, at: Date = new Date()) {
     return this.db
