@@ -10,7 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table orders add column order_type text not null default 'PLAN'
       check (order_type in ('PLAN', 'RENEWAL', 'ADD_USERS'));
     alter table orders add column added_users integer check (added_users between 1 and 99);
-    alter table orders add constraint orders_added_users_check
+    alter table orders add constraint orders_added_users_only_for_add_users
       check ((order_type = 'ADD_USERS') = (added_users is not null));
   `.execute(db);
 }

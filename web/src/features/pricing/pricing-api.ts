@@ -1,4 +1,5 @@
 import type {
+  AddUsersOrderRequest,
   AllBillingPlans,
   BankOrderRequest,
   BillingPlanDto,
@@ -6,6 +7,7 @@ import type {
   CheckoutSessionRequest,
   CheckoutSessionResponse,
   OrderDto,
+  RenewOrderRequest,
 } from '@osint/contract/pricing';
 import { useQuery } from '@tanstack/react-query';
 import { api, apiFile } from '../../lib/api-client.ts';
@@ -44,6 +46,18 @@ export function createCheckoutSession(request: CheckoutSessionRequest) {
 
 export function placeBankOrder(request: BankOrderRequest) {
   return apiFile('/order', 'invoice', { method: 'POST', body: request });
+}
+
+export function placeRenewalOrder(request: RenewOrderRequest) {
+  return apiFile('/order/renew', 'invoice', { method: 'POST', body: request });
+}
+
+export function placeAddUsersOrder(request: AddUsersOrderRequest) {
+  return apiFile('/order/add-users', 'invoice', { method: 'POST', body: request });
+}
+
+export function cancelOrder(orderId: number) {
+  return api<OrderDto>(`/order/${orderId}/cancel`, { method: 'POST' });
 }
 
 export function downloadInvoice(orderId: number) {
