@@ -93,15 +93,11 @@ export function PricingPage() {
   const active = info.activeBillingPlan;
   const fixedInForce =
     active && (active.planType === 'ONE_TIME_PAYMENT' || active.planType === 'VIRTUAL') ? active : null;
-  const renewFrom = utcIsoDate(
-    new Date(
-      Math.max(
-        ...[active, info.futureBillingPlan]
-          .filter((plan) => plan !== null && plan.planType !== 'TRIAL')
-          .map((plan) => Date.parse(plan!.endDate)),
-      ),
-    ),
-  );
+  // A renewal starts where the paid plans end: the plan in force, or a renewal already paid for.
+  const paidEnds = [active, info.futureBillingPlan]
+    .filter((plan) => plan !== null && plan.planType !== 'TRIAL')
+    .map((plan) => Date.parse(plan!.endDate));
+  const renewFrom = paidEnds.length > 0 ? utcIsoDate(new Date(Math.max(...paidEnds))) : undefined;
   const refreshBilling = () => {
     void refresh();
     void queryClient.invalidateQueries({ queryKey: PLANS_KEY });
@@ -170,7 +166,7 @@ export function PricingPage() {
               onPurchased={onPurchased}
             />
           )}
-          {extension && fixedInForce && !info.pendingOrder && (
+          {extension && fixedInForce && renewFrom && !info.pendingOrder && (
             <PlanExtension
               key={extension}
               extension={extension}
