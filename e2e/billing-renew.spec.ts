@@ -116,6 +116,20 @@ test('the annual discount shows on the pricing page; an owner cancels a pending 
   test.setTimeout(120_000);
   const email = `owner-cancel-${Date.now()}@harbour-police.example.org`;
   const organization = `Cancel Bureau ${Date.now()}`;
+  // The promo site says it: the home page and the FAQ.
+  await page.goto('/');
+  await expect(
+    page.getByText('Annual is 20% cheaper: 12 months for one user cost $960 USD instead of $1,200 USD.'),
+  ).toBeVisible();
+  await expectAccessible(page, 'home');
+  await page.screenshot({ path: path.join(SCREENS, 'home-1280.png') });
+  await page.goto('/faq');
+  await page.getByRole('button', { name: 'How much does it cost?' }).click();
+  await expect(
+    page.getByText(/Annual is 20% cheaper: a fixed period of 12 months costs 20% less/),
+  ).toBeVisible();
+  await expectAccessible(page, 'faq');
+
   await approvedOwner(page.request, email, organization);
   await signIn(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/home$/);
@@ -188,7 +202,9 @@ test('an owner with a fixed period in force renews it from the day after it ends
 
   await page.getByRole('button', { name: 'Renew', exact: true }).click();
   const renewal = page.getByRole('region', { name: 'Renew your plan' });
-  await expect(renewal.getByText(/the day after your current plan ends/)).toBeVisible();
+  await expect(
+    renewal.getByText(/when your current plan ends, so access continues without a break/),
+  ).toBeVisible();
   await expect(renewal.getByLabel('Number of users')).toHaveValue('3');
   // 12 months × (100 + 2 × 50) = 2,400, 20 % less.
   await expect(renewal.getByTestId('extension-total')).toHaveText('$1,920 USD');

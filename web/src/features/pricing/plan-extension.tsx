@@ -81,7 +81,7 @@ export function PlanExtension({
       </h2>
       <p className="pricing-extension__lead">
         {renewing
-          ? `A new fixed period starts on ${formatDay(renewFrom)}, the day after your current plan ends, so access continues without a break. ${MAX_MONTHS} months cost ${ANNUAL_DISCOUNT_PERCENT}% less.`
+          ? `A new fixed period starts on ${formatDay(renewFrom)}, when your current plan ends, so access continues without a break. ${MAX_MONTHS} months cost ${ANNUAL_DISCOUNT_PERCENT}% less.`
           : `More seats on your plan from today until it ends on ${formatDay(planEnd)}: ${formatUsd(ADDITIONAL_USER_PRICE_USD)} per added user for each month left (${monthsLabel(monthsLeft)}, a started month counts whole).`}
       </p>
       {full || tooLong ? (
