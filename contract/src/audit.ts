@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = {
   'data-extractor.report': 'Generated an AI data extraction report',
   'billing.order_created': 'Placed an order',
   'billing.order_paid': 'Order marked as paid',
+  'billing.order_cancelled': 'Cancelled an order',
   'admin.user.approved': 'Approved a registration',
   'admin.user.rejected': 'Rejected a registration',
   'admin.user.blocked': 'Blocked a user',

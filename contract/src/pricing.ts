@@ -18,6 +18,10 @@ export const MAX_USERS = 100;
 export const MIN_MONTHS = 1;
 export const MAX_MONTHS = 12;
 export const DEFAULT_MONTHS = 1;
+/** A fixed period of this many months is the annual plan… */
+export const ANNUAL_MONTHS = 12;
+/** …and costs this much less (spec 000 §1 and §9: "Annual is 20% cheaper"). */
+export const ANNUAL_DISCOUNT_PERCENT = 20;
 /** Refund window after activation (spec 000 §9), the trial excluded. */
 export const REFUND_DAYS = 14;
 /** The card checkout push waits this long after the last change (spec 001 §9). */
@@ -79,6 +83,12 @@ export interface PriceBreakdown {
   basePrice: number;
   /** 50 USD per additional user per month. */
   additionalUserFee: number;
+  /** Base price plus additional user fee, before the discount. */
+  subtotal: number;
+  /** 20 % of the subtotal for a 12-month fixed period (the annual discount), else 0. */
+  discount: number;
+  /** 20 for the annual plan, else 0. */
+  discountPercent: number;
   total: number;
   currency: typeof CURRENCY;
   /** "Billed monthly" or "One time payment" (spec 001 §2). */
@@ -86,27 +96,77 @@ export interface PriceBreakdown {
 }
 
 /**
- * Monthly: 100 + 50 × (users − 1) per month. Fixed: 100 × months + 50 × months × (users − 1), paid once.
- * Users and months are normalised first, so any input gives a price the server would also charge.
+ * Monthly: 100 + 50 × (users − 1) per month. Fixed: 100 × months + 50 × months × (users − 1), paid once;
+ * a 12-month fixed period 20 % less (12 months for one user: 1,200 − 240 = 960 USD). Users and months are
+ * normalised first, so any input gives a price the server would also charge.
  */
 export function computePrice(input: PriceInput): PriceBreakdown {
   const users = normalizeUserCount(input.users);
   const months = input.kind === 'FIXED' ? normalizeMonths(input.months) : 1;
   const additionalUsers = users - 1;
-  const basePrice = BASE_PRICE_USD * months;
-  const additionalUserFee = ADDITIONAL_USER_PRICE_USD * months * additionalUsers;
+  return breakdown(
+    input.kind,
+    months,
+    users,
+    additionalUsers,
+    BASE_PRICE_USD * months,
+    ADDITIONAL_USER_PRICE_USD * months * additionalUsers,
+  );
+}
+
+/**
+ * "Add users" to a fixed period in force: only the additional user fee, 50 USD per added user for each
+ * month (or part of one) left of the plan; the base price is already paid. `users` is the count added.
+ */
+export function computeAddUsersPrice(input: { users: unknown; months: unknown }): PriceBreakdown {
+  const added = clampInteger(input.users, 1, MAX_USERS - 1);
+  const months = normalizeMonths(input.months);
+  return breakdown('FIXED', months, added, added, 0, ADDITIONAL_USER_PRICE_USD * months * added);
+}
+
+function breakdown(
+  kind: PlanKind,
+  months: number,
+  users: number,
+  additionalUsers: number,
+  basePrice: number,
+  additionalUserFee: number,
+): PriceBreakdown {
+  const subtotal = basePrice + additionalUserFee;
+  const discountPercent = kind === 'FIXED' && months === ANNUAL_MONTHS ? ANNUAL_DISCOUNT_PERCENT : 0;
+  // Every price is a multiple of 10 USD a month, so 20 % of it is whole dollars.
+  const discount = Math.round((subtotal * discountPercent) / 100);
   return {
-    kind: input.kind,
+    kind,
     months,
     users,
     additionalUsers,
     basePrice,
     additionalUserFee,
-    total: basePrice + additionalUserFee,
+    subtotal,
+    discount,
+    discountPercent,
+    total: subtotal - discount,
     currency: CURRENCY,
-    billing: input.kind === 'MONTHLY' ? 'Billed monthly' : 'One time payment',
+    billing: kind === 'MONTHLY' ? 'Billed monthly' : 'One time payment',
   };
 }
+
+/**
+ * Unit prices of the card checkout's items, discount included, so that FastSpring charges exactly
+ * `price.total`: the licence per month (quantity = months) and an additional seat for the whole period
+ * (quantity = additional users).
+ */
+export function checkoutUnitPrices(price: PriceBreakdown): { licence: number; additionalSeat: number } {
+  const factor = 100 - price.discountPercent;
+  return {
+    licence: (BASE_PRICE_USD * factor) / 100,
+    additionalSeat: (ADDITIONAL_USER_PRICE_USD * price.months * factor) / 100,
+  };
+}
+
+/** The discount line of the order summary, the payment modal and the proforma invoice. */
+export const ANNUAL_DISCOUNT_LABEL = `Annual discount (${ANNUAL_DISCOUNT_PERCENT}%)`;
 
 /** "$750" — the invoice and the page show amounts in whole US dollars with a $ sign. */
 export function formatUsd(amount: number): string {
@@ -162,6 +222,15 @@ export function addMonths(start: string, months: number): string {
   const targetMonth = (index % 12) + 1;
   const lastDay = targetMonth === 2 ? 28 : daysInMonth(targetYear, targetMonth);
   return isoOf(targetYear, targetMonth, Math.min(day, lastDay));
+}
+
+/**
+ * Months left from `start` until a plan's `end` (YYYY-MM-DD, exclusive), a part month counted whole: what
+ * "Add users" charges for. At least 1; beyond 12 months it answers 13 (longer than any period sold).
+ */
+export function monthsUntil(start: string, end: string): number {
+  for (let months = 1; months <= MAX_MONTHS; months++) if (addMonths(start, months) >= end) return months;
+  return MAX_MONTHS + 1;
 }
 
 /** End date of a plan: start + months for a fixed period, start + 1 month for a monthly billing period. */
@@ -230,6 +299,9 @@ export const BILLING_MESSAGES = {
   copied: 'Copied to clipboard',
   startDateInPast: 'The start date cannot be in the past.',
   orderPending: 'An order of your organization is already waiting for payment.',
+  orderNotPending: 'Only an order that is waiting for payment can be cancelled.',
+  orderCancelled: 'Your order has been cancelled. You can place a new order.',
+  noFixedPlanInForce: 'Renewing and adding users are available while a fixed-period plan is in force.',
   ownersOnly: 'Only the owner of the organization can buy a plan.',
   checkoutNotConfigured:
     'Card checkout is not configured on this server. Please pay by bank transfer or contact support.',
@@ -281,6 +353,8 @@ export interface AllBillingPlans {
 }
 
 export type OrderStatus = 'PENDING' | 'COMPLETED' | 'CANCELED';
+/** What an order buys: a new plan, the renewal of the plan in force, or users added to it. */
+export type OrderType = 'PLAN' | 'RENEWAL' | 'ADD_USERS';
 export type PaymentMethod = 'BANK_TRANSFER' | 'CARD';
 
 /** GET /api/user/organization/orders (newest first) */
@@ -296,8 +370,13 @@ export interface OrderDto {
   seatLimit: number;
   basePrice: number;
   additionalUserFee: number;
+  /** The annual discount (0 unless 12 months). */
+  discount: number;
   amount: number;
   currency: string;
+  orderType: OrderType;
+  /** ADD_USERS: the users added (seatLimit is the plan's new total); null otherwise. */
+  addedUsers: number | null;
   createdAt: string;
   paidAt: string | null;
   /** The final (paid) invoice's number: set when a bank order is marked paid. */
@@ -305,14 +384,30 @@ export interface OrderDto {
 }
 
 /** POST /api/order */
-export interface BankOrderRequest {
+/** Optional buyer references printed on the invoices of any bank order (see invoice.ts). */
+export interface InvoiceReferences {
+  vatId?: string | undefined;
+  purchaseOrder?: string | undefined;
+}
+
+export interface BankOrderRequest extends InvoiceReferences {
   seatAmount: number;
   startDate: string;
   period: number;
   buyer: Buyer;
-  /** Optional buyer references for the invoices (see invoice.ts). */
-  vatId?: string | undefined;
-  purchaseOrder?: string | undefined;
+}
+
+/** POST /api/order/renew: the plan in force again, from the day after it ends. */
+export interface RenewOrderRequest extends InvoiceReferences {
+  seatAmount: number;
+  period: number;
+  buyer: Buyer;
+}
+
+/** POST /api/order/add-users: users added to the plan in force for its remaining months. */
+export interface AddUsersOrderRequest extends InvoiceReferences {
+  users: number;
+  buyer: Buyer;
 }
 
 /** The bank details of the finalize step and the invoice; the server's configuration fills them. */

@@ -341,6 +341,9 @@ export interface SavedSearchResultsTable {
 export type OrderStatus = 'PENDING' | 'COMPLETED' | 'CANCELED';
 
 /** Bank-transfer and card orders (migration 0006); amounts in whole USD. */
+/** A new plan, the renewal of the plan in force, or users added to it (contract `OrderType`). */
+export type OrderType = 'PLAN' | 'RENEWAL' | 'ADD_USERS';
+
 export interface OrdersTable {
   id: Generated<number>;
   order_number: string;
@@ -356,6 +359,11 @@ export interface OrdersTable {
   seat_limit: number;
   base_price: number;
   additional_user_fee: number;
+  /** The annual discount taken off base price + additional user fee (0 for other periods). */
+  discount: Generated<number>;
+  order_type: Generated<OrderType>;
+  /** ADD_USERS only: how many users the order adds (seat_limit is the plan's new total). */
+  added_users: number | null;
   amount: number;
   currency: Generated<string>;
   organization_name: string;

@@ -1,6 +1,7 @@
 import { formatDay } from '@osint/contract/dates';
 import {
   ADDITIONAL_USER_PRICE_USD,
+  ANNUAL_DISCOUNT_LABEL,
   BASE_PRICE_USD,
   REFUND_DAYS,
   formatUsd,
@@ -8,6 +9,7 @@ import {
   transferTitle,
   utcIsoDate,
   type Buyer,
+  type OrderType,
 } from '@osint/contract/pricing';
 import type { BillingConfig } from '../config.ts';
 import { ACCENT, INK, MUTED, RULE, startDocument } from './pdf-parts.ts';
@@ -23,6 +25,12 @@ export interface InvoiceOrder {
   seats: number;
   basePrice: number;
   additionalUserFee: number;
+  /** The annual discount; none when absent or 0. */
+  discount?: number;
+  /** A new plan when absent. */
+  orderType?: OrderType;
+  /** ADD_USERS: the users added; `seats` is the plan's new total. */
+  addedUsers?: number | null;
   amount: number;
   currency: string;
   buyer: Buyer;
@@ -31,6 +39,12 @@ export interface InvoiceOrder {
   /** Set for the final invoice of a paid order: its number and when the payment was received. */
   final?: { invoiceNumber: string; paidAt: Date } | undefined;
 }
+
+const PLAN_LINES: Record<OrderType, string> = {
+  PLAN: 'OSINT Platform licence, fixed period',
+  RENEWAL: 'OSINT Platform licence, fixed period (renewal)',
+  ADD_USERS: 'Users added to the OSINT Platform licence in force, until it ends',
+};
 
 /**
  * The proforma invoice of a bank-transfer order (spec 001 §2, §9): paid in advance, amounts in USD. With
@@ -99,14 +113,19 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   write(doc, 'Order', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const period = `${formatDay(order.startDate)} – ${formatDay(order.endDate)} (${monthsLabel(order.months)})`;
-  const additionalUsers = order.seats - 1;
+  const addingUsers = order.orderType === 'ADD_USERS';
+  const additionalUsers = addingUsers ? (order.addedUsers ?? 0) : order.seats - 1;
   const rows: [string, string][] = [
-    ['Plan', 'OSINT Platform licence, fixed period'],
+    ['Plan', PLAN_LINES[order.orderType ?? 'PLAN']],
     ['Period', period],
-    ['Seats (users)', String(order.seats)],
+    addingUsers
+      ? ['Seats (users)', `${order.seats} (${additionalUsers} added)`]
+      : ['Seats (users)', String(order.seats)],
     [
       'Base price',
-      `${formatUsd(order.basePrice)} (${formatUsd(BASE_PRICE_USD)} × ${monthsLabel(order.months)}, first user included)`,
+      addingUsers
+        ? `${formatUsd(0)} (paid with the licence)`
+        : `${formatUsd(order.basePrice)} (${formatUsd(BASE_PRICE_USD)} × ${monthsLabel(order.months)}, first user included)`,
     ],
     [
       'Additional user fee',
@@ -115,6 +134,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
         : formatUsd(0),
     ],
   ];
+  if (order.discount) rows.push([ANNUAL_DISCOUNT_LABEL, `−${formatUsd(order.discount)}`]);
   for (const [label, value] of rows) y = row(doc, label, value, left, y, width);
   doc
     .moveTo(left, y + 4)

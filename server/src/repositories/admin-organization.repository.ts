@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { inForceFirst } from './billing-plan.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
 
 /** What the admin pages read about an organization beyond its users: plan history, usage. */
@@ -28,7 +28,7 @@ export class AdminOrganizationRepository {
 
   /**
    * One page of every organization, newest first, with its owner, the plan in force (a paid plan before
-   * a trial, as `BillingPlanRepository.findActive` picks it), seats in use and whether it ever had a plan.
+   * a trial, then the latest start: `inForceFirst`), seats in use and whether it ever had a plan.
    * `search` matches the name, the link or the e-mail address of any of its users.
    */
   async findPage(filter: { search?: string | undefined; offset: number; limit: number; at: Date }) {
@@ -55,15 +55,13 @@ export class AdminOrganizationRepository {
       )
       .leftJoinLateral(
         (eb) =>
-          eb
-            .selectFrom('billing_plans')
-            .select(['plan_type', 'seat_limit', 'end_date'])
-            .whereRef('billing_plans.organization_id', '=', 'organizations.id')
-            .where('start_date', '<=', filter.at)
-            .where('end_date', '>', filter.at)
-            .orderBy(sql`plan_type = 'TRIAL'`)
-            .orderBy('start_date', 'desc')
-            .orderBy('id', 'desc')
+          inForceFirst(
+            eb
+              .selectFrom('billing_plans')
+              .select(['plan_type', 'seat_limit', 'end_date'])
+              .whereRef('billing_plans.organization_id', '=', 'organizations.id'),
+            filter.at,
+          )
             .limit(1)
             .as('active_plan'),
         (join) => join.onTrue(),

@@ -1,6 +1,27 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { PlanType } from '@osint/contract/api-types';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * The one rule for "the plan in force" at `at`, applied to a query over `billing_plans` (one organization's):
+ * the plans whose period [start, end) holds `at`, a paid plan before a trial, then the one that started last.
+ * A paid plan bought during a trial starts at 00:00 UTC of a calendar day, which may be before the trial's
+ * approval time on that same day; it still takes over at once. Access, seat grants, the account page and
+ * the admin pages all read the plan through this rule.
+ */
+export function inForceFirst<DB extends Database, O>(
+  query: SelectQueryBuilder<DB, 'billing_plans', O>,
+  at: Date,
+): SelectQueryBuilder<DB, 'billing_plans', O> {
+  const plans = query as unknown as SelectQueryBuilder<Database, 'billing_plans', O>;
+  return plans
+    .where('billing_plans.start_date', '<=', at)
+    .where('billing_plans.end_date', '>', at)
+    .orderBy(sql`billing_plans.plan_type = 'TRIAL'`)
+    .orderBy('billing_plans.start_date', 'desc')
+    .orderBy('billing_plans.id', 'desc') as unknown as SelectQueryBuilder<DB, 'billing_plans', O>;
+}
 
 export class BillingPlanRepository {
   constructor(private readonly db: Db) {}
@@ -25,21 +46,24 @@ export class BillingPlanRepository {
       .executeTakeFirstOrThrow();
   }
 
-  /**
-   * The plan in force at `at`: a paid plan before a trial that overlaps it (a plan bought during the trial
-   * starts on a calendar day, possibly before the trial's approval time), then the one that started last.
-   */
+  /** The plan in force at `at` (see `inForceFirst`). */
   findActive(organizationId: number, at: Date = new Date()) {
-    return this.db
+    return inForceFirst(
+      this.db.selectFrom('billing_plans').selectAll().where('organization_id', '=', organizationId),
+      at,
+    ).executeTakeFirst();
+  }
+
+  /** The latest end of the paid plans still running or to come after `at`: where a renewal starts. */
+  async findLatestPaidEnd(organizationId: number, at: Date = new Date()): Promise<Date | undefined> {
+    const row = await this.db
       .selectFrom('billing_plans')
-      .selectAll()
+      .select((eb) => eb.fn.max('end_date').as('end'))
       .where('organization_id', '=', organizationId)
-      .where('start_date', '<=', at)
+      .where('plan_type', '!=', 'TRIAL')
       .where('end_date', '>', at)
-      .orderBy(sql`plan_type = 'TRIAL'`)
-      .orderBy('start_date', 'desc')
-      .orderBy('id', 'desc')
       .executeTakeFirst();
+    return row?.end ? new Date(row.end) : undefined;
   }
 
   /** The plan that ended last before `at` (spec 001 §3 expiredBillingPlan). */

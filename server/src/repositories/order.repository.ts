@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { OrderStatus } from '../db/schema.ts';
+import type { OrderStatus, OrderType } from '../db/schema.ts';
 
 export interface NewOrder {
   organizationId: number;
@@ -14,6 +14,10 @@ export interface NewOrder {
   seatLimit: number;
   basePrice: number;
   additionalUserFee: number;
+  /** The annual discount; 0 when omitted. */
+  discount?: number;
+  orderType?: OrderType;
+  addedUsers?: number;
   amount: number;
   currency?: string;
   organizationName: string;
@@ -49,6 +53,9 @@ export class OrderRepository {
         seat_limit: order.seatLimit,
         base_price: order.basePrice,
         additional_user_fee: order.additionalUserFee,
+        discount: order.discount ?? 0,
+        order_type: order.orderType ?? 'PLAN',
+        added_users: order.addedUsers ?? null,
         amount: order.amount,
         ...(order.currency ? { currency: order.currency } : {}),
         organization_name: order.organizationName,
@@ -135,6 +142,17 @@ export class OrderRepository {
       .where('id', '=', orderId)
       .execute();
     return number;
+  }
+
+  /** PENDING → CANCELED, once: false when the order was no longer pending (paid or cancelled meanwhile). */
+  async cancelPending(id: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('orders')
+      .set({ status: 'CANCELED' })
+      .where('id', '=', id)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /** The admin list: newest first, optionally one status, with the organization's current name. */

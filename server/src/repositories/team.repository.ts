@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, User } from '../db/schema.ts';
+import { BillingPlanRepository } from './billing-plan.repository.ts';
 
 export type GrantOutcome = 'granted' | 'already' | 'full';
 
@@ -153,15 +154,7 @@ async function grantSeat(
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow();
   if (user.has_access) return 'already';
-  const plan = await tx
-    .selectFrom('billing_plans')
-    .select('seat_limit')
-    .where('organization_id', '=', organizationId)
-    .where('start_date', '<=', at)
-    .where('end_date', '>', at)
-    .orderBy('start_date', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  const plan = await new BillingPlanRepository(tx).findActive(organizationId, at);
   const used = await tx
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))

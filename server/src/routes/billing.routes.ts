@@ -29,14 +29,30 @@ export const OrderSchema = Type.Object({
   seatLimit: Type.Integer(),
   basePrice: Type.Number(),
   additionalUserFee: Type.Number(),
+  discount: Type.Number(),
   amount: Type.Number(),
   currency: Type.String(),
+  orderType: Type.String(),
+  addedUsers: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.String(),
   paidAt: Type.Union([Type.String(), Type.Null()]),
   finalInvoiceNumber: Type.Union([Type.String(), Type.Null()]),
 });
 
 const BuyerText = Type.String({ maxLength: 1000 });
+/** The buyer's optional references printed on the invoices; checked by the service's validator. */
+const InvoiceReferenceFields = {
+  vatId: Type.Optional(Type.String({ maxLength: 100 })),
+  purchaseOrder: Type.Optional(Type.String({ maxLength: 100 })),
+};
+
+const BuyerSchema = Type.Object({
+  name: BuyerText,
+  street: BuyerText,
+  cityPostcode: BuyerText,
+  city: BuyerText,
+  country: BuyerText,
+});
 
 /** Sends a PDF as a download named by Content-Disposition (the web app saves it under that name). */
 export function sendPdf(reply: FastifyReply, file: InvoiceFile) {
@@ -119,20 +135,69 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
             seatAmount: Type.Integer({ minimum: 1, maximum: MAX_USERS }),
             startDate: Type.String({ maxLength: 10 }),
             period: Type.Integer({ minimum: 1, maximum: MAX_MONTHS }),
-            buyer: Type.Object({
-              name: BuyerText,
-              street: BuyerText,
-              cityPostcode: BuyerText,
-              city: BuyerText,
-              country: BuyerText,
-            }),
-            vatId: Type.Optional(Type.String({ maxLength: 100 })),
-            purchaseOrder: Type.Optional(Type.String({ maxLength: 100 })),
+            buyer: BuyerSchema,
+            ...InvoiceReferenceFields,
           }),
         },
       },
       async (request, reply) =>
         sendPdf(reply, await billing.createBankOrder(currentUser(request), request.body, request.ip ?? null)),
+    );
+
+    app.post(
+      '/order/renew',
+      {
+        schema: {
+          tags: ['billing'],
+          summary:
+            'Renews the fixed period in force from the day after it ends: a PENDING bank-transfer order (PDF)',
+          body: Type.Object({
+            seatAmount: Type.Integer({ minimum: 1, maximum: MAX_USERS }),
+            period: Type.Integer({ minimum: 1, maximum: MAX_MONTHS }),
+            buyer: BuyerSchema,
+            ...InvoiceReferenceFields,
+          }),
+        },
+      },
+      async (request, reply) =>
+        sendPdf(
+          reply,
+          await billing.createRenewalOrder(currentUser(request), request.body, request.ip ?? null),
+        ),
+    );
+
+    app.post(
+      '/order/add-users',
+      {
+        schema: {
+          tags: ['billing'],
+          summary:
+            'Adds users to the fixed period in force until it ends: a PENDING bank-transfer order (PDF)',
+          body: Type.Object({
+            users: Type.Integer({ minimum: 1, maximum: MAX_USERS - 1 }),
+            buyer: BuyerSchema,
+            ...InvoiceReferenceFields,
+          }),
+        },
+      },
+      async (request, reply) =>
+        sendPdf(
+          reply,
+          await billing.createAddUsersOrder(currentUser(request), request.body, request.ip ?? null),
+        ),
+    );
+
+    app.post(
+      '/order/:id/cancel',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'Cancels an order waiting for payment (owners: their organization’s; admins: any)',
+          params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+          response: { 200: OrderSchema },
+        },
+      },
+      async (request) => billing.cancelOrder(currentUser(request), request.params.id, request.ip ?? null),
     );
 
     app.get(

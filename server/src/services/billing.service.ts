@@ -1,20 +1,29 @@
 import { formatDay } from '@osint/contract/dates';
 import {
   BILLING_MESSAGES,
+  computeAddUsersPrice,
   computePrice,
   formatUsd,
   isIsoDate,
+  MAX_MONTHS,
+  MAX_USERS,
+  monthsUntil,
   planEndDate,
   PLAN_TYPE_LABELS,
   startOfUtcDay,
   utcIsoDate,
   validateBuyer,
+  type AddUsersOrderRequest,
   type AllBillingPlans,
   type BankOrderRequest,
+  type InvoiceReferences,
   type BillingPlanDto,
   type Buyer,
   type BuyerField,
   type OrderDto,
+  type OrderType,
+  type PriceBreakdown,
+  type RenewOrderRequest,
 } from '@osint/contract/pricing';
 import {
   finalInvoiceNumber,
@@ -123,32 +132,149 @@ export class BillingService {
     };
     if (!isIsoDate(request.startDate)) errors.startDate = 'Please choose a start date.';
     else if (request.startDate < earliestStartDate()) errors.startDate = BILLING_MESSAGES.startDateInPast;
-    const violations = toViolations(errors).map((v) =>
-      ['startDate', 'vatId', 'purchaseOrder'].includes(v.field) ? v : { ...v, field: `buyer.${v.field}` },
-    );
-    if (violations.length > 0) throw badRequest('Please check the order details.', violations);
+    throwOrderViolations(errors);
+    const price = computePrice({ kind: 'FIXED', users: request.seatAmount, months: request.period });
+    return this.placeBankOrder(user, request.buyer, ip, {
+      orderType: 'PLAN',
+      price,
+      startDate: request.startDate,
+      endDate: planEndDate('FIXED', request.startDate, price.months),
+      seatLimit: price.users,
+      ...invoiceReferencesOf(request),
+    });
+  }
 
+  /**
+   * POST /order/renew: the same kind of fixed period again, starting the day after the organization's paid
+   * plans end (the plan in force, or the renewal already paid for), so access runs on without a gap.
+   */
+  async createRenewalOrder(
+    user: AuthUser,
+    request: RenewOrderRequest,
+    ip: string | null,
+  ): Promise<InvoiceFile> {
+    const current = await this.fixedPlanInForce(user);
+    throwOrderViolations({ ...validateBuyer(request.buyer), ...validateInvoiceReferences(request) });
+    const lastEnd = (await this.plans.findLatestPaidEnd(user.organizationId)) ?? current.end_date;
+    const startDate = utcIsoDate(lastEnd);
+    const price = computePrice({ kind: 'FIXED', users: request.seatAmount, months: request.period });
+    return this.placeBankOrder(user, request.buyer, ip, {
+      orderType: 'RENEWAL',
+      price,
+      startDate,
+      endDate: planEndDate('FIXED', startDate, price.months),
+      seatLimit: price.users,
+      ...invoiceReferencesOf(request),
+    });
+  }
+
+  /**
+   * POST /order/add-users: more seats on the plan in force until it ends. Only the additional user fee is
+   * charged, for every month (or part of one) from today to the plan's end; once paid, a plan with the
+   * new seat total runs from the payment day to that same end.
+   */
+  async createAddUsersOrder(
+    user: AuthUser,
+    request: AddUsersOrderRequest,
+    ip: string | null,
+  ): Promise<InvoiceFile> {
+    const current = await this.fixedPlanInForce(user);
+    const errors: FieldErrors<BuyerField | InvoiceReferenceField | 'users'> = {
+      ...validateBuyer(request.buyer),
+      ...validateInvoiceReferences(request),
+    };
+    if (current.seat_limit + request.users > MAX_USERS)
+      errors.users = `A plan has at most ${MAX_USERS} users; this one has ${current.seat_limit}.`;
+    const today = utcIsoDate();
+    const endDate = utcIsoDate(current.end_date);
+    const months = monthsUntil(today, endDate);
+    if (months > MAX_MONTHS)
+      errors.users = 'Users can be added to plans that end within 12 months. Please contact support.';
+    throwOrderViolations(errors);
+    const price = computeAddUsersPrice({ users: request.users, months });
+    return this.placeBankOrder(user, request.buyer, ip, {
+      orderType: 'ADD_USERS',
+      price,
+      startDate: today,
+      endDate,
+      seatLimit: current.seat_limit + price.users,
+      addedUsers: price.users,
+      ...invoiceReferencesOf(request),
+    });
+  }
+
+  /**
+   * POST /order/{id}/cancel: an owner withdraws the organization's order that waits for payment (an admin
+   * any order); then a new one can be placed. Another organization's order is not found; a paid or
+   * cancelled one stays as it is.
+   */
+  async cancelOrder(user: AuthUser, orderId: number, ip: string | null): Promise<OrderDto> {
+    const order = await this.orders.findById(orderId);
+    const mayCancel =
+      order !== undefined &&
+      (user.isAdmin || (user.role === 'OWNER' && order.organization_id === user.organizationId));
+    if (!order || !mayCancel) throw notFound(BILLING_MESSAGES.noOrderFound);
+    if (order.status !== 'PENDING' || !(await this.orders.cancelPending(order.id)))
+      throw conflict(BILLING_MESSAGES.orderNotPending);
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: order.organization_id,
+      action: 'billing.order_cancelled',
+      target: `order:${order.id}`,
+      detail: { orderNumber: order.order_number, amount: order.amount },
+      ip,
+    });
+    return orderDto({ ...order, status: 'CANCELED' });
+  }
+
+  /** Renew and Add users extend a fixed period in force; a subscription renews itself at FastSpring. */
+  private async fixedPlanInForce(user: AuthUser): Promise<BillingPlanRow> {
+    if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
+    const plan = await this.plans.findActive(user.organizationId);
+    if (!plan || plan.plan_type === 'TRIAL' || plan.plan_type === 'SUBSCRIPTION')
+      throw conflict(BILLING_MESSAGES.noFixedPlanInForce);
+    return plan;
+  }
+
+  private async placeBankOrder(
+    user: AuthUser,
+    rawBuyer: Buyer,
+    ip: string | null,
+    what: {
+      orderType: OrderType;
+      price: PriceBreakdown;
+      startDate: string;
+      endDate: string;
+      seatLimit: number;
+      addedUsers?: number;
+      /** The buyer's own references, printed on the invoices. */
+      vatId?: string | null;
+      purchaseOrder?: string | null;
+    },
+  ): Promise<InvoiceFile> {
     const organization = await this.organizations.findById(user.organizationId);
     if (!organization) throw notFound('Organization not found.');
-    const price = computePrice({ kind: 'FIXED', users: request.seatAmount, months: request.period });
-    const buyer = trimBuyer(request.buyer);
+    const { price } = what;
     const order = await this.orders.insert({
       organizationId: organization.id,
       createdBy: user.id,
       paymentMethod: 'BANK_TRANSFER',
       planKind: 'FIXED',
       status: 'PENDING',
-      startDate: startOfUtcDay(request.startDate),
-      endDate: startOfUtcDay(planEndDate('FIXED', request.startDate, price.months)),
+      orderType: what.orderType,
+      startDate: startOfUtcDay(what.startDate),
+      endDate: startOfUtcDay(what.endDate),
       months: price.months,
-      seatLimit: price.users,
+      seatLimit: what.seatLimit,
+      ...(what.addedUsers ? { addedUsers: what.addedUsers } : {}),
       basePrice: price.basePrice,
       additionalUserFee: price.additionalUserFee,
+      discount: price.discount,
       amount: price.total,
       organizationName: organization.name,
-      buyer: { ...buyer },
-      vatId: request.vatId?.trim() ? normaliseVatId(request.vatId) : null,
-      purchaseOrder: request.purchaseOrder?.trim() || null,
+      buyer: { ...trimBuyer(rawBuyer) },
+      vatId: what.vatId ?? null,
+      purchaseOrder: what.purchaseOrder ?? null,
     });
     if (!order) throw conflict(BILLING_MESSAGES.orderPending);
     await this.audit.insert({
@@ -230,6 +356,9 @@ export class BillingService {
         seats: order.seat_limit,
         basePrice: order.base_price,
         additionalUserFee: order.additional_user_fee,
+        discount: order.discount,
+        orderType: order.order_type,
+        addedUsers: order.added_users,
         amount: order.amount,
         currency: order.currency,
         buyer: {
@@ -300,13 +429,19 @@ export class BillingService {
       if (order.organization_id === null) throw conflict('The organization of this order no longer exists.');
       // A transfer that arrives after the chosen start date still buys every month it paid for.
       const start = effectiveStartDate(utcIsoDate(order.start_date), now);
+      // Added users end with the plan they were added to; a new plan or a renewal runs its months.
+      const end =
+        order.order_type === 'ADD_USERS'
+          ? utcIsoDate(order.end_date)
+          : planEndDate('FIXED', start, order.months);
+      if (end <= start) throw conflict('The plan these users were added to has ended.');
       await orders.complete(order.id, { paidAt: now, completedBy: admin.id });
       await orders.assignFinalInvoiceNumber(order.id, now.getUTCFullYear(), finalInvoiceNumber);
       const plan = await plans.insertPaid({
         organizationId: order.organization_id,
         planType: 'ONE_TIME_PAYMENT',
         startDate: startOfUtcDay(start),
-        endDate: startOfUtcDay(planEndDate('FIXED', start, order.months)),
+        endDate: startOfUtcDay(end),
         seatLimit: order.seat_limit,
         orderId: order.id,
       });
@@ -420,6 +555,23 @@ export class BillingService {
   }
 }
 
+function throwOrderViolations(errors: FieldErrors<string>): void {
+  const violations = toViolations(errors).map((v) =>
+    ['startDate', 'users', 'vatId', 'purchaseOrder'].includes(v.field)
+      ? v
+      : { ...v, field: `buyer.${v.field}` },
+  );
+  if (violations.length > 0) throw badRequest('Please check the order details.', violations);
+}
+
+/** The buyer's invoice references as stored: a VAT ID in its canonical form, blanks as none. */
+function invoiceReferencesOf(request: InvoiceReferences) {
+  return {
+    vatId: request.vatId?.trim() ? normaliseVatId(request.vatId) : null,
+    purchaseOrder: request.purchaseOrder?.trim() || null,
+  };
+}
+
 function trimBuyer(buyer: Buyer): Buyer {
   return {
     name: buyer.name.trim(),
@@ -455,8 +607,11 @@ export function orderDto(order: OrderRow): OrderDto {
     seatLimit: order.seat_limit,
     basePrice: order.base_price,
     additionalUserFee: order.additional_user_fee,
+    discount: order.discount,
     amount: order.amount,
     currency: order.currency,
+    orderType: order.order_type,
+    addedUsers: order.added_users,
     createdAt: order.created_at.toISOString(),
     paidAt: order.paid_at ? order.paid_at.toISOString() : null,
     finalInvoiceNumber: order.final_invoice_number,

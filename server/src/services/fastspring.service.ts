@@ -1,7 +1,6 @@
 import {
-  ADDITIONAL_USER_PRICE_USD,
-  BASE_PRICE_USD,
   BILLING_MESSAGES,
+  checkoutUnitPrices,
   computePrice,
   FASTSPRING_PRODUCTS,
   isIsoDate,
@@ -154,12 +153,15 @@ export class FastSpringService {
     if (violations.length > 0) throw badRequest('Please check the checkout selection.', violations);
 
     const price = computePrice({ kind, users: extraSeats + 1, months: licence!.quantity });
+    // The pricing module's unit prices (the annual discount included) add up to exactly `price.total`,
+    // which the order webhook checks the payment against.
+    const unit = checkoutUnitPrices(price);
     const session = {
       items: [
         {
           product: licence!.productId,
           quantity: kind === 'FIXED' ? price.months : 1,
-          pricing: { price: { USD: BASE_PRICE_USD } },
+          pricing: { price: { USD: unit.licence } },
         },
         ...(price.additionalUsers > 0
           ? [
@@ -167,7 +169,7 @@ export class FastSpringService {
                 product: FASTSPRING_PRODUCTS.additionalSeat,
                 quantity: price.additionalUsers,
                 // A seat of a fixed period is paid for every month of it.
-                pricing: { price: { USD: ADDITIONAL_USER_PRICE_USD * price.months } },
+                pricing: { price: { USD: unit.additionalSeat } },
               },
             ]
           : []),
@@ -301,6 +303,7 @@ export class FastSpringService {
       seatLimit: price.users,
       basePrice: price.basePrice,
       additionalUserFee: price.additionalUserFee,
+      discount: price.discount,
       amount: price.total,
       ...(order.currency ? { currency: order.currency } : {}),
       organizationName: organization.name,
@@ -427,6 +430,7 @@ export class FastSpringService {
       seatLimit: plan.seat_limit,
       basePrice: price.basePrice,
       additionalUserFee: price.additionalUserFee,
+      discount: price.discount,
       amount: price.total,
       organizationName: organization?.name ?? '',
       fastspringOrderId: charge.id,

@@ -1,4 +1,10 @@
 import {
+  ANNUAL_DISCOUNT_LABEL,
+  ANNUAL_DISCOUNT_PERCENT,
+  ANNUAL_MONTHS,
+  checkoutUnitPrices,
+  computeAddUsersPrice,
+  monthsUntil,
   addMonths,
   BASE_PRICE_USD,
   ADDITIONAL_USER_PRICE_USD,
@@ -55,16 +61,19 @@ describe('prices', () => {
 
   it('one user costs only the base price; 12 months × 100 users is the largest order', () => {
     expect(computePrice({ kind: 'FIXED', users: 1, months: 1 }).total).toBe(100);
-    expect(computePrice({ kind: 'FIXED', users: 1, months: 12 }).total).toBe(1200);
-    expect(computePrice({ kind: 'FIXED', users: 100, months: 12 }).total).toBe(1200 + 50 * 12 * 99);
+    expect(computePrice({ kind: 'FIXED', users: 1, months: 12 }).subtotal).toBe(1200);
+    expect(computePrice({ kind: 'FIXED', users: 100, months: 12 }).total).toBe(
+      ((1200 + 50 * 12 * 99) * 80) / 100,
+    );
   });
 
-  it('total = 100 × months + 50 × months × (users − 1) for every allowed selection', () => {
+  it('total = 100 × months + 50 × months × (users − 1) for every allowed selection, 12 months 20 % less', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 12 }), (users, months) => {
         const price = computePrice({ kind: 'FIXED', users, months });
-        expect(price.total).toBe(100 * months + 50 * months * (users - 1));
-        expect(price.basePrice + price.additionalUserFee).toBe(price.total);
+        const full = 100 * months + 50 * months * (users - 1);
+        expect(price.total).toBe(months === 12 ? (full * 80) / 100 : full);
+        expect(price.basePrice + price.additionalUserFee - price.discount).toBe(price.total);
       }),
     );
   });
@@ -200,5 +209,79 @@ describe('checkout and bank transfer', () => {
       BILLING_MESSAGES.buyerRequired.cityPostcode,
     );
     expect(validateBuyer({}).street).toBe(BILLING_MESSAGES.buyerRequired.street);
+  });
+});
+
+describe('annual discount (spec 000 §1, §9: annual is 20% cheaper)', () => {
+  it('takes 20 % off a 12-month fixed period: 1,200 − 240 = 960 USD for one user', () => {
+    expect(ANNUAL_MONTHS).toBe(12);
+    expect(ANNUAL_DISCOUNT_PERCENT).toBe(20);
+    expect(computePrice({ kind: 'FIXED', users: 1, months: 12 })).toMatchObject({
+      basePrice: 1200,
+      additionalUserFee: 0,
+      subtotal: 1200,
+      discountPercent: 20,
+      discount: 240,
+      total: 960,
+    });
+    expect(computePrice({ kind: 'FIXED', users: 4, months: 12 })).toMatchObject({
+      subtotal: 1200 + 1800,
+      discount: 600,
+      total: 2400,
+    });
+    expect(ANNUAL_DISCOUNT_LABEL).toBe('Annual discount (20%)');
+  });
+
+  it('leaves every other period and the monthly subscription at full price', () => {
+    for (let months = 1; months < 12; months++)
+      expect(computePrice({ kind: 'FIXED', users: 3, months })).toMatchObject({
+        discount: 0,
+        discountPercent: 0,
+        total: 200 * months,
+      });
+    expect(computePrice({ kind: 'MONTHLY', users: 1, months: 12 })).toMatchObject({
+      discount: 0,
+      total: 100,
+    });
+  });
+
+  it('is whole dollars for any user count, and the checkout unit prices add up to the total', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 12 }), (users, months) => {
+        const price = computePrice({ kind: 'FIXED', users, months });
+        expect(Number.isInteger(price.discount)).toBe(true);
+        expect(price.total).toBe(price.subtotal - price.discount);
+        const unit = checkoutUnitPrices(price);
+        expect(unit.licence * price.months + unit.additionalSeat * price.additionalUsers).toBe(price.total);
+      }),
+    );
+    expect(checkoutUnitPrices(computePrice({ kind: 'FIXED', users: 2, months: 12 }))).toEqual({
+      licence: 80,
+      additionalSeat: 480,
+    });
+  });
+});
+
+describe('renewing and adding users', () => {
+  it('adds users at 50 USD per added user for every month left, without a base price', () => {
+    expect(computeAddUsersPrice({ users: 2, months: 3 })).toMatchObject({
+      users: 2,
+      additionalUsers: 2,
+      basePrice: 0,
+      additionalUserFee: 300,
+      discount: 0,
+      total: 300,
+    });
+    // Twelve months left: the annual discount applies as to any 12-month fixed period.
+    expect(computeAddUsersPrice({ users: 1, months: 12 })).toMatchObject({ subtotal: 600, total: 480 });
+  });
+
+  it('counts the months left with a part month as a whole one', () => {
+    expect(monthsUntil('2026-01-15', '2026-02-15')).toBe(1);
+    expect(monthsUntil('2026-01-15', '2026-02-16')).toBe(2);
+    expect(monthsUntil('2026-01-15', '2026-01-16')).toBe(1);
+    expect(monthsUntil('2026-01-31', '2026-04-30')).toBe(3);
+    expect(monthsUntil('2026-01-01', '2027-01-01')).toBe(12);
+    expect(monthsUntil('2026-01-01', '2027-01-02')).toBe(13);
   });
 });

@@ -308,6 +308,30 @@ describe('fixed period paid by card', () => {
     ]);
   });
 
+  it('12 months are 20 % cheaper: the session charges the discounted price and the payment check agrees', async () => {
+    const owner = await trialOwner('owner@annual-card.example.org');
+    const session = await checkout(owner, 'FIXED', 2, 12);
+    // 12 × 100 + 12 × 50 = 1,800, 20 % off: 1,440 — 80 USD a month and 480 USD for the additional seat.
+    expect(session.items).toEqual([
+      { product: 'osint-license', quantity: 12, pricing: { price: { USD: 80 } } },
+      { product: 'additional-seat', quantity: 1, pricing: { price: { USD: 480 } } },
+    ]);
+    const completed = fsEvents.orderCompleted(session, { orderId: fsId('ord') });
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+    expect((await plans(owner)).activeBillingPlan).toMatchObject({
+      planType: 'ONE_TIME_PAYMENT',
+      seatLimit: 2,
+    });
+    const orders = await t.request({
+      method: 'GET',
+      url: '/api/user/organization/orders',
+      cookie: owner.cookie,
+    });
+    expect(orders.json()).toEqual([
+      expect.objectContaining({ orderStatus: 'COMPLETED', amount: 1440, discount: 360, months: 12 }),
+    ]);
+  });
+
   it('concurrent deliveries of one event create one payment record and one plan', async () => {
     const owner = await trialOwner('owner@concurrent.example.org');
     const session = await checkout(owner, 'FIXED', 3, 2);

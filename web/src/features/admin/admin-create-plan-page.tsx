@@ -108,7 +108,7 @@ export function AdminCreatePlanPage() {
         eyebrow={organization.data?.name ?? 'Organization'}
         title={<span id="admin-plan-title">Create billing plan</span>}
         back={back}
-        lead="A plan made by hand takes effect on its start date. The plan that started last among those in force decides the seats."
+        lead="A plan made by hand takes effect on its start date. Among the plans in force, a paid plan comes before a trial, then the one that started last; that plan decides the seats."
       />
       {!organization.data ? (
         <QueryState query={organization} notFoundText="This organization does not exist." />

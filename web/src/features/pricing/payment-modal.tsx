@@ -1,5 +1,6 @@
 import { formatDay } from '@osint/contract/dates';
 import {
+  ANNUAL_DISCOUNT_LABEL,
   BILLING_MESSAGES,
   BUYER_LABELS,
   formatUsd,
@@ -9,6 +10,7 @@ import {
   type BankDetails,
   type Buyer,
   type BuyerField,
+  type InvoiceReferences,
   type PriceBreakdown,
 } from '@osint/contract/pricing';
 import {
@@ -42,6 +44,10 @@ interface PaymentModalProps {
   onCard: () => void;
   /** `ordered`: a bank order was placed (user data is refreshed). */
   onClose: (ordered: boolean) => void;
+  /** Places the bank order; a new plan (`POST /order`) unless a renewal or added users say otherwise. */
+  placeOrder?: (buyer: Buyer, references: InvoiceReferences) => Promise<{ blob: Blob; fileName: string }>;
+  /** What is bought, for the first step; "N months for N users" by default. */
+  description?: string;
 }
 
 const FIELDS: BuyerField[] = ['name', 'street', 'cityPostcode', 'city', 'country'];
@@ -49,6 +55,9 @@ const FIELDS: BuyerField[] = ['name', 'street', 'cityPostcode', 'city', 'country
 /** Spec 001 §2 payment modal: choose the method, then the buyer's details, then the bank data to pay. */
 export function PaymentModal(props: PaymentModalProps) {
   const { price, startDate, endDate, organizationName, bank, cardUnavailable, onCard, onClose } = props;
+  const description =
+    props.description ??
+    `${monthsLabel(price.months)} for ${price.users} ${price.users === 1 ? 'user' : 'users'}`;
   const [step, setStep] = useState<Step>(props.bankOnly ? 'bank' : 'choose');
   const steps: Step[] = props.bankOnly ? ['bank', 'finalize'] : ['choose', 'bank', 'finalize'];
   const [buyer, setBuyer] = useState<Buyer>({
@@ -78,14 +87,19 @@ export function PaymentModal(props: PaymentModalProps) {
     setSending(true);
     setFailed(false);
     try {
-      const file = await placeBankOrder({
-        seatAmount: price.users,
-        startDate,
-        period: price.months,
-        buyer,
+      const invoiceReferences: InvoiceReferences = {
         ...(references.vatId.trim() ? { vatId: references.vatId } : {}),
         ...(references.purchaseOrder.trim() ? { purchaseOrder: references.purchaseOrder } : {}),
-      });
+      };
+      const file = props.placeOrder
+        ? await props.placeOrder(buyer, invoiceReferences)
+        : await placeBankOrder({
+            seatAmount: price.users,
+            startDate,
+            period: price.months,
+            buyer,
+            ...invoiceReferences,
+          });
       setInvoice(file);
       saveFile(file.blob, file.fileName);
       setStep('finalize');
@@ -116,10 +130,15 @@ export function PaymentModal(props: PaymentModalProps) {
       {step === 'choose' && (
         <div className="pricing-methods">
           <p className="modal__lead">
-            {monthsLabel(price.months)} for {price.users} {price.users === 1 ? 'user' : 'users'},{' '}
-            {formatDay(startDate)} – {formatDay(endDate)}: <strong>{formatUsd(price.total)} USD</strong>, one
-            time payment.
+            {description}, {formatDay(startDate)} – {formatDay(endDate)}:{' '}
+            <strong>{formatUsd(price.total)} USD</strong>, one time payment.
           </p>
+          {price.discount > 0 && (
+            <p className="pricing-methods__discount" data-testid="modal-discount">
+              {ANNUAL_DISCOUNT_LABEL}: −{formatUsd(price.discount)} (instead of {formatUsd(price.subtotal)}{' '}
+              USD)
+            </p>
+          )}
           <button
             type="button"
             className="pricing-method"

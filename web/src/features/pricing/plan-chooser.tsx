@@ -1,6 +1,9 @@
 import { formatDay } from '@osint/contract/dates';
 import {
   ADDITIONAL_USER_PRICE_USD,
+  ANNUAL_DISCOUNT_LABEL,
+  ANNUAL_DISCOUNT_PERCENT,
+  ANNUAL_MONTHS,
   BASE_PRICE_USD,
   CHECKOUT_DEBOUNCE_MS,
   computePrice,
@@ -208,9 +211,7 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
             <p className="pricing-options__intro">
               {kind === 'MONTHLY'
                 ? 'Billed every month by card; cancel any time before the next billing date.'
-                : bankOnly
-                  ? 'Pay once, by bank transfer, for 1 to 12 months.'
-                  : 'Pay once, by card or bank transfer, for 1 to 12 months.'}
+                : `Pay once, ${bankOnly ? 'by bank transfer' : 'by card or bank transfer'}, for 1 to 12 months. ${ANNUAL_MONTHS} months cost ${ANNUAL_DISCOUNT_PERCENT}% less.`}
             </p>
             <div className="pricing-options__dates">
               <DatePicker label="Start date" value={startDate} onChange={setStartDate} />
@@ -239,7 +240,7 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
                 />
                 <div className="pricing-months__scale" aria-hidden="true">
                   <span>1 month</span>
-                  <span>12 months</span>
+                  <span>12 months, −{ANNUAL_DISCOUNT_PERCENT}%</span>
                 </div>
               </div>
             )}
@@ -324,6 +325,12 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
               )}
             </dd>
           </div>
+          {price.discount > 0 && (
+            <div className="pricing-order__discount">
+              <dt>{ANNUAL_DISCOUNT_LABEL}</dt>
+              <dd data-testid="order-discount">−{formatUsd(price.discount)}</dd>
+            </div>
+          )}
         </dl>
         <div className="pricing-order__total">
           <span>Total</span>

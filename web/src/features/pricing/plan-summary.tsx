@@ -1,5 +1,6 @@
 import { formatDay } from '@osint/contract/dates';
 import {
+  ANNUAL_DISCOUNT_LABEL,
   BILLING_MESSAGES,
   formatUsd,
   monthsLabel,
@@ -10,8 +11,10 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import type { BillingPlanInfo } from './pricing-api.ts';
-import { downloadInvoice, invoiceDownloadMessage } from './pricing-api.ts';
+import { cancelOrder, downloadInvoice, invoiceDownloadMessage } from './pricing-api.ts';
+import type { Extension } from './plan-extension.tsx';
 import { saveFile } from '../../lib/save-file.ts';
 
 export type SubscriptionStatus = 'ACTIVE' | 'PAYMENT_CONFIRMED' | 'PAYMENT_PENDING' | 'EXPIRED';
@@ -24,6 +27,7 @@ interface SummaryView {
   months: number;
   seats: string;
   amount?: number;
+  discount?: number;
 }
 
 const STATUS_BADGES: Record<SubscriptionStatus, { label: string; tone: string }> = {
@@ -56,6 +60,7 @@ function fromOrder(order: OrderDto): SummaryView {
     months: order.months,
     seats: String(order.seatLimit),
     amount: order.amount,
+    discount: order.discount,
   };
 }
 
@@ -77,12 +82,19 @@ interface PlanSummaryProps {
   view: SummaryView;
   roleLabel: string;
   onRenew: () => void;
+  /** Renew or add users to the fixed period in force; undefined when that is not offered. */
+  onExtend: ((extension: Extension) => void) | undefined;
+  /** The pending order was cancelled. */
+  onCancelled: () => void;
 }
 
 /** Spec 001 §2 "Order summary": status badge, plan, period, seats, and what to do next. */
-export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps) {
+export function PlanSummary({ info, view, roleLabel, onRenew, onExtend, onCancelled }: PlanSummaryProps) {
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<string>();
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [cancelError, setCancelError] = useState<string>();
   const pending = info.pendingOrder;
   const download = async () => {
     if (!pending) return;
@@ -95,6 +107,20 @@ export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps
       setDownloadError(invoiceDownloadMessage(error));
     } finally {
       setDownloading(false);
+    }
+  };
+  const cancel = async () => {
+    if (!pending) return;
+    setCancelling(true);
+    setCancelError(undefined);
+    try {
+      await cancelOrder(pending.id);
+      setConfirmingCancel(false);
+      onCancelled();
+    } catch (error) {
+      setCancelError(error instanceof Error ? error.message : 'The order could not be cancelled.');
+    } finally {
+      setCancelling(false);
     }
   };
   const badge = STATUS_BADGES[view.status];
@@ -134,6 +160,12 @@ export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps
           <dt>Seats</dt>
           <dd data-testid="seat-usage">{view.seats}</dd>
         </div>
+        {view.discount ? (
+          <div>
+            <dt>{ANNUAL_DISCOUNT_LABEL}</dt>
+            <dd>−{formatUsd(view.discount)}</dd>
+          </div>
+        ) : null}
         {view.amount !== undefined && (
           <div>
             <dt>Total</dt>
@@ -164,9 +196,22 @@ export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps
 
       <div className="pricing-summary__actions">
         {view.status === 'EXPIRED' && <Button onClick={onRenew}>Renew your plan</Button>}
+        {onExtend && !pending && (
+          <>
+            <Button onClick={() => onExtend('RENEW')}>Renew</Button>
+            <Button variant="secondary" onClick={() => onExtend('ADD_USERS')}>
+              Add users
+            </Button>
+          </>
+        )}
         {pending && (
           <Button variant="secondary" loading={downloading} onClick={() => void download()}>
             Download proforma invoice
+          </Button>
+        )}
+        {pending && (
+          <Button variant="secondary" onClick={() => setConfirmingCancel(true)}>
+            Cancel order
           </Button>
         )}
         <Link className="btn btn-secondary" to="/support">
@@ -177,6 +222,17 @@ export function PlanSummary({ info, view, roleLabel, onRenew }: PlanSummaryProps
         <p className="field__error" role="alert">
           {downloadError}
         </p>
+      )}
+      {confirmingCancel && pending && (
+        <ConfirmDeleteModal
+          title="Cancel order"
+          text={`Cancel order ${pending.orderNumber} (${formatUsd(pending.amount)} USD)? Do not pay its proforma invoice after cancelling. You can place a new order afterwards.`}
+          confirmLabel="Cancel order"
+          busy={cancelling}
+          error={cancelError}
+          onConfirm={() => void cancel()}
+          onClose={() => setConfirmingCancel(false)}
+        />
       )}
     </section>
   );

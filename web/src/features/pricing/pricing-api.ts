@@ -1,5 +1,6 @@
 import {
   BILLING_MESSAGES,
+  type AddUsersOrderRequest,
   type AllBillingPlans,
   type BankOrderRequest,
   type BillingPlanDto,
@@ -7,6 +8,7 @@ import {
   type CheckoutSessionRequest,
   type CheckoutSessionResponse,
   type OrderDto,
+  type RenewOrderRequest,
 } from '@osint/contract/pricing';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, api, apiFile } from '../../lib/api-client.ts';
@@ -45,6 +47,18 @@ export function createCheckoutSession(request: CheckoutSessionRequest) {
 
 export function placeBankOrder(request: BankOrderRequest) {
   return apiFile('/order', 'invoice', { method: 'POST', body: request });
+}
+
+export function placeRenewalOrder(request: RenewOrderRequest) {
+  return apiFile('/order/renew', 'invoice', { method: 'POST', body: request });
+}
+
+export function placeAddUsersOrder(request: AddUsersOrderRequest) {
+  return apiFile('/order/add-users', 'invoice', { method: 'POST', body: request });
+}
+
+export function cancelOrder(orderId: number) {
+  return api<OrderDto>(`/order/${orderId}/cancel`, { method: 'POST' });
 }
 
 export function downloadInvoice(orderId: number) {

@@ -1,6 +1,13 @@
 import { TRIAL_DAYS } from '@osint/contract/constants';
 import { formatDay } from '@osint/contract/dates';
-import { ADDITIONAL_USER_PRICE_USD, BASE_PRICE_USD } from '@osint/contract/pricing';
+import {
+  ADDITIONAL_USER_PRICE_USD,
+  ANNUAL_DISCOUNT_PERCENT,
+  ANNUAL_MONTHS,
+  BASE_PRICE_USD,
+  BILLING_MESSAGES,
+  utcIsoDate,
+} from '@osint/contract/pricing';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +15,7 @@ import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { PlanChooser } from './plan-chooser.tsx';
+import { PlanExtension, type Extension } from './plan-extension.tsx';
 import { PlanSummary, summaryOf } from './plan-summary.tsx';
 import {
   billingPlanInfo,
@@ -33,6 +41,7 @@ export function PricingPage() {
   const orders = useOrders(isOwner);
   const config = useCheckoutConfig();
   const [renewing, setRenewing] = useState(false);
+  const [extension, setExtension] = useState<Extension>();
   const [awaitingCardSince, setAwaitingCardSince] = useState<number>();
 
   useEffect(() => {
@@ -80,6 +89,20 @@ export function PricingPage() {
 
   if (!session) return null;
   const trial = info.hasActiveTrialPlan ? info.activeBillingPlan : null;
+  // Renew and Add users extend a fixed period in force (a subscription renews itself).
+  const active = info.activeBillingPlan;
+  const fixedInForce =
+    active && (active.planType === 'ONE_TIME_PAYMENT' || active.planType === 'VIRTUAL') ? active : null;
+  // A renewal starts where the paid plans end: the plan in force, or a renewal already paid for.
+  const paidEnds = [active, info.futureBillingPlan]
+    .filter((plan) => plan !== null && plan.planType !== 'TRIAL')
+    .map((plan) => Date.parse(plan!.endDate));
+  const renewFrom = paidEnds.length > 0 ? utcIsoDate(new Date(Math.max(...paidEnds))) : undefined;
+  const refreshBilling = () => {
+    void refresh();
+    void queryClient.invalidateQueries({ queryKey: PLANS_KEY });
+    void queryClient.invalidateQueries({ queryKey: ORDERS_KEY });
+  };
 
   return (
     <section className="container page pricing-page" aria-labelledby="pricing-title">
@@ -92,8 +115,9 @@ export function PricingPage() {
           One licence for your organization: {BASE_PRICE_USD} USD per month with the first user included,{' '}
           {ADDITIONAL_USER_PRICE_USD} USD per month for every additional user.{' '}
           {config.data?.configured === false
-            ? 'Pay once for a fixed period by bank transfer.'
-            : 'Pay monthly by card, or once for a fixed period by card or bank transfer.'}
+            ? 'Pay once for a fixed period by bank transfer'
+            : 'Pay monthly by card, or once for a fixed period by card or bank transfer'}
+          ; annual ({ANNUAL_MONTHS} months) is {ANNUAL_DISCOUNT_PERCENT}% cheaper.
         </p>
       </header>
 
@@ -130,6 +154,11 @@ export function PricingPage() {
               view={view}
               roleLabel={session.user.userRole === 'OWNER' ? 'Owner' : 'User'}
               onRenew={() => setRenewing(true)}
+              onExtend={fixedInForce && view.status === 'ACTIVE' ? setExtension : undefined}
+              onCancelled={() => {
+                refreshBilling();
+                showBanner({ message: BILLING_MESSAGES.orderCancelled, type: 'success' });
+              }}
             />
           ) : (
             <PlanChooser
@@ -137,6 +166,20 @@ export function PricingPage() {
               organizationName={session.organization.name}
               config={config.data}
               onPurchased={onPurchased}
+            />
+          )}
+          {extension && fixedInForce && renewFrom && !info.pendingOrder && (
+            <PlanExtension
+              key={extension}
+              extension={extension}
+              plan={fixedInForce}
+              renewFrom={renewFrom}
+              organizationName={session.organization.name}
+              bank={config.data?.bank}
+              onDone={(ordered) => {
+                setExtension(undefined);
+                if (ordered) refreshBilling();
+              }}
             />
           )}
         </>

@@ -1,3 +1,4 @@
+import { ANNUAL_DISCOUNT_PERCENT, ANNUAL_MONTHS, computePrice, formatUsd } from '@osint/contract/pricing';
 import {
   ACTIVATION_LINK_HOURS,
   ADDITIONAL_USER_PRICE_USD,
@@ -24,6 +25,9 @@ export interface FaqGroup {
   title: string;
   entries: readonly FaqEntry[];
 }
+
+/** The annual plan for one user, priced by the pricing module. */
+const ANNUAL_ONE_USER = computePrice({ kind: 'FIXED', users: 1, months: ANNUAL_MONTHS });
 
 const GENERAL: FaqGroup = {
   id: 'general',
@@ -76,6 +80,7 @@ const GENERAL: FaqGroup = {
       answer: [
         `Access is licensed per seat. The price is ${BASE_PRICE_USD} USD per month, which includes the first user, plus ${ADDITIONAL_USER_PRICE_USD} USD per month for each additional user.`,
         `You can choose a monthly subscription that renews every month, or a fixed period of 1 to ${MAX_FIXED_PERIOD_MONTHS} months paid once. For example, an organization with three users pays ${BASE_PRICE_USD + 2 * ADDITIONAL_USER_PRICE_USD} USD per month (${BASE_PRICE_USD} USD for the first user and ${ADDITIONAL_USER_PRICE_USD} USD for each of the other two).`,
+        `Annual is ${ANNUAL_DISCOUNT_PERCENT}% cheaper: a fixed period of ${ANNUAL_MONTHS} months costs ${ANNUAL_DISCOUNT_PERCENT}% less, so ${ANNUAL_MONTHS} months for one user cost ${formatUsd(ANNUAL_ONE_USER.total)} USD instead of ${formatUsd(ANNUAL_ONE_USER.subtotal)} USD.`,
       ],
     },
     {

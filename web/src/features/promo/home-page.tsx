@@ -1,4 +1,5 @@
 import type { ComponentType, MouseEvent } from 'react';
+import { ANNUAL_DISCOUNT_PERCENT, ANNUAL_MONTHS, computePrice, formatUsd } from '@osint/contract/pricing';
 import { Link } from 'react-router';
 import { AccessCta } from './access-cta';
 import {
@@ -170,6 +171,9 @@ interface HomePageProps {
   publicSearchEngineUrl?: string;
 }
 
+/** The annual plan for one user, as the pricing module prices it (spec 000 §1: annual is 20% cheaper). */
+const annual = computePrice({ kind: 'FIXED', users: 1, months: ANNUAL_MONTHS });
+
 export function HomePage({ signedIn, publicSearchEngineUrl = PUBLIC_SEARCH_ENGINE_URL }: HomePageProps) {
   const onHowItWorks = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!isPlainLeftClick(event)) return;
@@ -214,6 +218,10 @@ export function HomePage({ signedIn, publicSearchEngineUrl = PUBLIC_SEARCH_ENGIN
                 See how it works
               </a>
             </div>
+            <p className="promo-hero-note">
+              Annual is {ANNUAL_DISCOUNT_PERCENT}% cheaper: {ANNUAL_MONTHS} months for one user cost{' '}
+              {formatUsd(annual.total)} USD instead of {formatUsd(annual.subtotal)} USD.
+            </p>
           </div>
           <HeroVisual />
         </div>

@@ -1,0 +1,296 @@
+import { spawnSync } from 'node:child_process';
+import { addDays, addMonths, monthsUntil, startOfUtcDay, utcIsoDate } from '@osint/contract/pricing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin, createUser, login } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+// What an owner does with orders beyond the first purchase: the annual discount on the order and its
+// proforma invoice (read back with pdftotext), cancelling an order that waits for payment, renewing the
+// fixed period in force and adding users to it — each paid like any bank order (an admin marks it paid).
+
+const DAY = 86_400_000;
+let t: TestApp;
+let admin: string;
+
+const BUYER = {
+  name: 'Renewal Bureau',
+  street: '1 Quay Road',
+  cityPostcode: '12-345',
+  city: 'Port',
+  country: 'X',
+};
+
+function pdfText(pdf: Buffer): string {
+  const result = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf });
+  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
+  return result.stdout.toString('utf8');
+}
+
+interface Owner {
+  id: number;
+  organizationId: number;
+  cookie: string;
+}
+
+async function owner(
+  email: string,
+  plan?: { type: 'TRIAL' | 'ONE_TIME_PAYMENT' | 'SUBSCRIPTION'; seats: number; end?: Date },
+) {
+  const user = await createUser(t, { email });
+  if (plan)
+    await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: user.organizationId,
+        plan_type: plan.type,
+        start_date: new Date(Date.now() - DAY),
+        end_date: plan.end ?? new Date(Date.now() + 6 * DAY),
+        seat_limit: plan.seats,
+      })
+      .execute();
+  return { ...user, cookie: await login(t, email) };
+}
+
+function post(cookie: string, url: string, payload?: Record<string, unknown>) {
+  return t.request({ method: 'POST', url, cookie, ...(payload ? { payload } : {}) });
+}
+
+async function orders(o: Owner) {
+  return (await t.request({ method: 'GET', url: '/api/user/organization/orders', cookie: o.cookie })).json<
+    {
+      id: number;
+      orderStatus: string;
+      orderType: string;
+      amount: number;
+      discount: number;
+      startDate: string;
+      endDate: string;
+      seatLimit: number;
+      addedUsers: number | null;
+    }[]
+  >();
+}
+
+async function activePlan(o: Owner) {
+  const plans = await t.request({
+    method: 'GET',
+    url: '/api/user/organization/all-billing-plans',
+    cookie: o.cookie,
+  });
+  return plans.json<{
+    activeBillingPlan: { planType: string; seatLimit: number; endDate: string } | null;
+    futureBillingPlan: { seatLimit: number; startDate: string; endDate: string } | null;
+  }>();
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await createAdmin(t);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('annual discount', () => {
+  it('a 12-month order for one user costs 960 USD: the order, its proforma invoice and the paid plan', async () => {
+    const o = await owner('owner@annual.example.org', { type: 'TRIAL', seats: 1 });
+    const response = await post(o.cookie, '/api/order', {
+      seatAmount: 1,
+      startDate: utcIsoDate(),
+      period: 12,
+      buyer: BUYER,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const text = pdfText(response.rawPayload);
+    expect(text).toContain('$1,200 ($100 × 12 months, first user included)');
+    expect(text).toMatch(/Annual discount \(20%\)\s+−\$240/);
+    expect(text).toContain('$960 USD');
+    const [order] = await orders(o);
+    expect(order).toMatchObject({ amount: 960, discount: 240, orderType: 'PLAN' });
+
+    const paid = await post(admin, `/api/admin/orders/${order!.id}/mark-paid`);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().payments).toEqual([expect.objectContaining({ amount: 960 })]);
+    const plans = await activePlan(o);
+    expect(plans.activeBillingPlan).toMatchObject({ planType: 'ONE_TIME_PAYMENT', seatLimit: 1 });
+    expect(plans.activeBillingPlan!.endDate.slice(0, 10)).toBe(addMonths(utcIsoDate(), 12));
+  });
+});
+
+describe('cancel an order', () => {
+  it('an owner cancels the pending order, audited, and can order again; twice or paid is refused', async () => {
+    const o = await owner('owner@cancel.example.org', { type: 'TRIAL', seats: 1 });
+    const order = { seatAmount: 3, startDate: utcIsoDate(), period: 2, buyer: BUYER };
+    expect((await post(o.cookie, '/api/order', order)).statusCode).toBe(200);
+    const [pending] = await orders(o);
+    expect((await post(o.cookie, '/api/order', order)).statusCode).toBe(409);
+
+    const cancelled = await post(o.cookie, `/api/order/${pending!.id}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ id: pending!.id, orderStatus: 'CANCELED' });
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'target', 'organization_id'])
+      .where('action', '=', 'billing.order_cancelled')
+      .where('organization_id', '=', o.organizationId)
+      .execute();
+    expect(audit).toEqual([
+      {
+        action: 'billing.order_cancelled',
+        target: `order:${pending!.id}`,
+        organization_id: o.organizationId,
+      },
+    ]);
+
+    // Cancelling again changes nothing and says why.
+    const again = await post(o.cookie, `/api/order/${pending!.id}/cancel`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Only an order that is waiting for payment can be cancelled.');
+    // A cancelled order cannot be paid.
+    expect((await post(admin, `/api/admin/orders/${pending!.id}/mark-paid`)).statusCode).toBe(409);
+
+    // A new order can be placed, and once paid it can no longer be cancelled.
+    const second = await post(o.cookie, '/api/order', { ...order, seatAmount: 2 });
+    expect(second.statusCode, second.body).toBe(200);
+    const [latest] = await orders(o);
+    expect(latest).toMatchObject({ orderStatus: 'PENDING', seatLimit: 2 });
+    expect((await post(admin, `/api/admin/orders/${latest!.id}/mark-paid`)).statusCode).toBe(200);
+    const paid = await post(o.cookie, `/api/order/${latest!.id}/cancel`);
+    expect(paid.statusCode).toBe(409);
+    expect((await orders(o)).map((row) => row.orderStatus)).toEqual(['COMPLETED', 'CANCELED']);
+  });
+
+  it('another organization’s order is not found, a user of the organization may not; an admin may cancel any', async () => {
+    const o = await owner('owner@cancel-guard.example.org', { type: 'TRIAL', seats: 1 });
+    expect(
+      (
+        await post(o.cookie, '/api/order', {
+          seatAmount: 1,
+          startDate: utcIsoDate(),
+          period: 1,
+          buyer: BUYER,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const [pending] = await orders(o);
+    const stranger = await owner('owner@cancel-stranger.example.org', { type: 'TRIAL', seats: 1 });
+    const foreign = await post(stranger.cookie, `/api/order/${pending!.id}/cancel`);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().message).toBe('No order found.');
+    await createUser(t, {
+      email: 'analyst@cancel-guard.example.org',
+      role: 'USER',
+      organizationId: o.organizationId,
+    });
+    const analyst = await login(t, 'analyst@cancel-guard.example.org');
+    expect((await post(analyst, `/api/order/${pending!.id}/cancel`)).statusCode).toBe(404);
+    expect((await post(o.cookie, `/api/order/${pending!.id + 100000}/cancel`)).statusCode).toBe(404);
+    expect((await orders(o))[0]).toMatchObject({ orderStatus: 'PENDING' });
+
+    const byAdmin = await post(admin, `/api/order/${pending!.id}/cancel`);
+    expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+    expect((await orders(o))[0]).toMatchObject({ orderStatus: 'CANCELED' });
+  });
+});
+
+describe('renew and add users', () => {
+  it('renew: a fixed period from the day after the plan in force ends; paid, it follows without a gap', async () => {
+    const end = startOfUtcDay(addDays(utcIsoDate(), 20));
+    const o = await owner('owner@renew.example.org', { type: 'ONE_TIME_PAYMENT', seats: 2, end });
+    const response = await post(o.cookie, '/api/order/renew', { seatAmount: 3, period: 12, buyer: BUYER });
+    expect(response.statusCode, response.body).toBe(200);
+    const text = pdfText(response.rawPayload);
+    expect(text).toContain('fixed period (renewal)');
+    const renewStart = utcIsoDate(end);
+    const [order] = await orders(o);
+    // 12 months × (100 + 2 × 50) = 2,400, 20 % off: 1,920.
+    expect(order).toMatchObject({
+      orderType: 'RENEWAL',
+      startDate: renewStart,
+      endDate: addMonths(renewStart, 12),
+      seatLimit: 3,
+      discount: 480,
+      amount: 1920,
+    });
+    expect(text).toContain('$1,920 USD');
+
+    expect((await post(admin, `/api/admin/orders/${order!.id}/mark-paid`)).statusCode).toBe(200);
+    const plans = await activePlan(o);
+    expect(plans.activeBillingPlan).toMatchObject({ seatLimit: 2 });
+    expect(plans.futureBillingPlan).toMatchObject({ seatLimit: 3 });
+    expect(plans.futureBillingPlan!.startDate).toBe(end.toISOString());
+    expect(plans.futureBillingPlan!.endDate.slice(0, 10)).toBe(addMonths(renewStart, 12));
+
+    // A second renewal starts after the first one.
+    expect(
+      (await post(o.cookie, '/api/order/renew', { seatAmount: 1, period: 1, buyer: BUYER })).statusCode,
+    ).toBe(200);
+    expect((await orders(o))[0]).toMatchObject({ startDate: addMonths(renewStart, 12) });
+  });
+
+  it('add users: the added users for the months left, paid, make a plan with the new total until the same end', async () => {
+    const endDay = addMonths(addDays(utcIsoDate(), 3), 2); // a little over two months left: 3 months charged
+    const end = startOfUtcDay(endDay);
+    const o = await owner('owner@add-users.example.org', { type: 'ONE_TIME_PAYMENT', seats: 2, end });
+    const months = monthsUntil(utcIsoDate(), endDay);
+    expect(months).toBe(3);
+    const response = await post(o.cookie, '/api/order/add-users', { users: 3, buyer: BUYER });
+    expect(response.statusCode, response.body).toBe(200);
+    const text = pdfText(response.rawPayload);
+    expect(text).toContain('Users added to the OSINT Platform licence in force');
+    expect(text).toContain('5 (3 added)');
+    expect(text).toContain('$450 (3 × $50 × 3 months)');
+    const [order] = await orders(o);
+    expect(order).toMatchObject({
+      orderType: 'ADD_USERS',
+      addedUsers: 3,
+      seatLimit: 5,
+      amount: 450,
+      startDate: utcIsoDate(),
+      endDate: endDay,
+    });
+
+    expect((await post(admin, `/api/admin/orders/${order!.id}/mark-paid`)).statusCode).toBe(200);
+    const plans = await activePlan(o);
+    expect(plans.activeBillingPlan).toMatchObject({ planType: 'ONE_TIME_PAYMENT', seatLimit: 5 });
+    expect(plans.activeBillingPlan!.endDate).toBe(end.toISOString());
+  });
+
+  it('needs a fixed period in force and an owner; the seat total stays within 100', async () => {
+    for (const plan of [
+      undefined,
+      { type: 'TRIAL' as const, seats: 1 },
+      { type: 'SUBSCRIPTION' as const, seats: 1 },
+    ]) {
+      const o = await owner(`owner@no-renew-${(plan?.type ?? 'none').toLowerCase()}.example.org`, plan);
+      for (const [url, body] of [
+        ['/api/order/renew', { seatAmount: 1, period: 1, buyer: BUYER }],
+        ['/api/order/add-users', { users: 1, buyer: BUYER }],
+      ] as const) {
+        const refused = await post(o.cookie, url, body);
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().message).toBe(
+          'Renewing and adding users are available while a fixed-period plan is in force.',
+        );
+      }
+      expect(await orders(o)).toEqual([]);
+    }
+    const o = await owner('owner@full.example.org', { type: 'ONE_TIME_PAYMENT', seats: 98 });
+    const tooMany = await post(o.cookie, '/api/order/add-users', { users: 3, buyer: BUYER });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().violations).toEqual([
+      { field: 'users', message: 'A plan has at most 100 users; this one has 98.' },
+    ]);
+    await createUser(t, {
+      email: 'analyst@full.example.org',
+      role: 'USER',
+      organizationId: o.organizationId,
+    });
+    const analyst = await login(t, 'analyst@full.example.org');
+    expect(
+      (await post(analyst, '/api/order/renew', { seatAmount: 1, period: 1, buyer: BUYER })).statusCode,
+    ).toBe(403);
+    expect(await orders(o)).toEqual([]);
+  });
+});
