@@ -1,6 +1,8 @@
 import { Fragment, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from './button.tsx';
+import { Dropdown, type DropdownOption } from './dropdown.tsx';
 import { LoadingPlaceholder } from './loading-placeholder.tsx';
+import { TextInput } from './text-field.tsx';
 import './data-table.css';
 
 /**
@@ -239,6 +241,48 @@ export function DataTablePager({ page, pageCount, hasNext, onPageChange, summary
         Next
       </Button>
     </nav>
+  );
+}
+
+/** The search box of a list's filters ("Search"). */
+export function SearchFilter({
+  placeholder,
+  value,
+  onChange,
+}: {
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="data-table__filter--search">
+      <TextInput
+        label="Search"
+        type="search"
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+/** A drop-down of a list's filters (status, source). */
+export function SelectFilter<V extends string>({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: (DropdownOption & { value: V })[];
+  value: V;
+  onChange: (value: V) => void;
+}) {
+  return (
+    <div className="data-table__filter--select">
+      <Dropdown label={label} options={options} value={value} onChange={(next) => onChange(next as V)} />
+    </div>
   );
 }
 

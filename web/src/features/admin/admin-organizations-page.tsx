@@ -8,8 +8,7 @@ import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
-import { TextInput } from '../../components/text-field.tsx';
+import { DataTable, SearchFilter, type DataTableColumn } from '../../components/data-table.tsx';
 import { useDebounced } from '../../lib/use-paged-list.ts';
 import { ADMIN_KEYS, ORGANIZATIONS_PAGE_SIZE, adminApi } from './admin-api.ts';
 import { AdminHeader, EmailText, When, errorText } from './admin-ui.tsx';
@@ -84,15 +83,11 @@ export function AdminOrganizationsPage() {
               : undefined
           }
           filters={
-            <div className="data-table__filter--search">
-              <TextInput
-                label="Search"
-                type="search"
-                placeholder="Name, address or e-mail"
-                value={searchInput}
-                onChange={(event) => setSearchInput(event.target.value)}
-              />
-            </div>
+            <SearchFilter
+              placeholder="Name, address or e-mail"
+              value={searchInput}
+              onChange={setSearchInput}
+            />
           }
         />
       </div>

@@ -4,11 +4,15 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { Dropdown } from '../../components/dropdown.tsx';
-import { DataTable, type DataTableColumn, type DataTableState } from '../../components/data-table.tsx';
+import {
+  DataTable,
+  SearchFilter,
+  SelectFilter,
+  type DataTableColumn,
+  type DataTableState,
+} from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
-import { TextInput } from '../../components/text-field.tsx';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { useDebounced } from '../../lib/use-paged-list.ts';
 import { EmailText, UserStatusBadge, When } from './admin-ui.tsx';
@@ -191,23 +195,12 @@ export function AdminUsersPage() {
           paging={{ page, hasNext, onPageChange: goTo }}
           filters={
             <>
-              <div className="data-table__filter--search">
-                <TextInput
-                  label="Search"
-                  type="search"
-                  placeholder="E-mail or organization name"
-                  value={searchInput}
-                  onChange={(event) => setSearchInput(event.target.value)}
-                />
-              </div>
-              <div className="data-table__filter--select">
-                <Dropdown
-                  label="Status"
-                  options={STATUS_FILTERS}
-                  value={status}
-                  onChange={(value) => setStatus(value as '' | UserStatus)}
-                />
-              </div>
+              <SearchFilter
+                placeholder="E-mail or organization name"
+                value={searchInput}
+                onChange={setSearchInput}
+              />
+              <SelectFilter label="Status" options={STATUS_FILTERS} value={status} onChange={setStatus} />
             </>
           }
         />

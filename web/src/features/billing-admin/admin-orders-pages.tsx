@@ -6,12 +6,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
-import { Dropdown } from '../../components/dropdown.tsx';
+import { DataTable, SearchFilter, SelectFilter, type DataTableColumn } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
-import { TextInput } from '../../components/text-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import {
   fetchInvoice,
@@ -209,23 +207,12 @@ export function AdminOrdersPage() {
           }}
           filters={
             <>
-              <div className="data-table__filter--search">
-                <TextInput
-                  label="Search"
-                  type="search"
-                  placeholder="Order number or organization"
-                  value={searchInput}
-                  onChange={(event) => setSearchInput(event.target.value)}
-                />
-              </div>
-              <div className="data-table__filter--select">
-                <Dropdown
-                  label="Status"
-                  options={STATUS_FILTERS}
-                  value={status}
-                  onChange={(value) => setStatus(value as '' | OrderStatus)}
-                />
-              </div>
+              <SearchFilter
+                placeholder="Order number or organization"
+                value={searchInput}
+                onChange={setSearchInput}
+              />
+              <SelectFilter label="Status" options={STATUS_FILTERS} value={status} onChange={setStatus} />
             </>
           }
         />

@@ -3,8 +3,7 @@ import { formatUsd } from '@osint/contract/pricing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
-import { Dropdown } from '../../components/dropdown.tsx';
+import { DataTable, SelectFilter, type DataTableColumn } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import {
@@ -96,16 +95,7 @@ export function AdminPaymentsPage() {
             hasNext: rows.length === PAGE_SIZE,
             onPageChange: (next) => setPageState({ page: next, source }),
           }}
-          filters={
-            <div className="data-table__filter--select">
-              <Dropdown
-                label="Source"
-                options={SOURCES}
-                value={source}
-                onChange={(value) => setSource(value as Source)}
-              />
-            </div>
-          }
+          filters={<SelectFilter label="Source" options={SOURCES} value={source} onChange={setSource} />}
         />
       </div>
     </section>
