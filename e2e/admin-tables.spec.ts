@@ -27,6 +27,7 @@ const ADMIN_LISTS = [
   { path: '/admin/audit', caption: 'Audit log entries, newest first' },
   { path: '/admin/crawls', caption: 'Crawls, newest first' },
   { path: '/admin/jobs', caption: 'Failed jobs, most recent failure first' },
+  { path: '/admin/opt-outs', caption: 'Opt-outs, newest first' },
 ] as const;
 
 async function apiLogin(request: APIRequestContext, mail: string, password: string): Promise<void> {
