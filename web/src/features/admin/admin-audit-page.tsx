@@ -21,6 +21,27 @@ const ACTION_OPTIONS = [
   ...Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label })),
 ];
 
+/** The typed filters after the action: ids take digits only. */
+const TEXT_FILTERS: {
+  key: Exclude<(typeof FILTER_KEYS)[number], 'action'>;
+  label: string;
+  type: 'search' | 'text' | 'date';
+  numeric?: boolean;
+  className: string;
+}[] = [
+  { key: 'user', label: 'User e-mail', type: 'search', className: '' },
+  {
+    key: 'organizationId',
+    label: 'Organization id',
+    type: 'text',
+    numeric: true,
+    className: 'admin-filter--narrow',
+  },
+  { key: 'userId', label: 'User id', type: 'text', numeric: true, className: 'admin-filter--narrow' },
+  { key: 'from', label: 'From', type: 'date', className: 'admin-filter--date' },
+  { key: 'to', label: 'To', type: 'date', className: 'admin-filter--date' },
+];
+
 function queryOf(params: URLSearchParams): AuditQuery {
   const query: AuditQuery = {};
   for (const key of FILTER_KEYS) {
@@ -125,46 +146,19 @@ export function AdminAuditPage() {
                   onChange={(value) => setDraft((d) => ({ ...d, action: value }))}
                 />
               </div>
-              <div className="admin-filter">
-                <TextInput
-                  label="User e-mail"
-                  type="search"
-                  value={draft.user ?? ''}
-                  onChange={(e) => set('user')(e.target.value)}
-                />
-              </div>
-              <div className="admin-filter admin-filter--narrow">
-                <TextInput
-                  label="Organization id"
-                  inputMode="numeric"
-                  value={draft.organizationId ?? ''}
-                  onChange={(e) => set('organizationId')(e.target.value.replace(/\D/g, ''))}
-                />
-              </div>
-              <div className="admin-filter admin-filter--narrow">
-                <TextInput
-                  label="User id"
-                  inputMode="numeric"
-                  value={draft.userId ?? ''}
-                  onChange={(e) => set('userId')(e.target.value.replace(/\D/g, ''))}
-                />
-              </div>
-              <div className="admin-filter admin-filter--date">
-                <TextInput
-                  label="From"
-                  type="date"
-                  value={draft.from ?? ''}
-                  onChange={(e) => set('from')(e.target.value)}
-                />
-              </div>
-              <div className="admin-filter admin-filter--date">
-                <TextInput
-                  label="To"
-                  type="date"
-                  value={draft.to ?? ''}
-                  onChange={(e) => set('to')(e.target.value)}
-                />
-              </div>
+              {TEXT_FILTERS.map((filter) => (
+                <div key={filter.key} className={`admin-filter ${filter.className}`}>
+                  <TextInput
+                    label={filter.label}
+                    type={filter.type}
+                    inputMode={filter.numeric ? 'numeric' : undefined}
+                    value={draft[filter.key] ?? ''}
+                    onChange={(e) =>
+                      set(filter.key)(filter.numeric ? e.target.value.replace(/\D/g, '') : e.target.value)
+                    }
+                  />
+                </div>
+              ))}
               <div className="admin-filter-actions">
                 <Button type="submit">Apply</Button>
                 {filtered && (
