@@ -96,12 +96,24 @@ export function DataTable<T>(props: DataTableProps<T>) {
   );
 }
 
-function StateMessage({ state }: { state: DataTableState }) {
+/** A list's (or a record's) empty, failed or missing state: a title, a line, and what can be done. */
+export function StateMessage({
+  state,
+  role,
+  className,
+  children,
+}: {
+  state: DataTableState;
+  role: 'alert' | 'status';
+  className?: string;
+  children?: ReactNode;
+}) {
   return (
-    <>
+    <div className={joinClasses('data-table__state', className)} role={role}>
       <p className="data-table__state-title">{state.title}</p>
       {state.text && <p>{state.text}</p>}
-    </>
+      {children}
+    </div>
   );
 }
 
@@ -123,20 +135,14 @@ function DataTableBody<T>({
   const cards = useCardLayout();
   if (error)
     return (
-      <div className="data-table__state" role="alert">
-        <StateMessage state={error} />
+      <StateMessage state={error} role="alert">
         <Button variant="secondary" onClick={error.onRetry}>
           Try again
         </Button>
-      </div>
+      </StateMessage>
     );
   if (loading || rows === undefined) return <LoadingPlaceholder />;
-  if (rows.length === 0)
-    return (
-      <div className="data-table__state" role="status">
-        <StateMessage state={empty} />
-      </div>
-    );
+  if (rows.length === 0) return <StateMessage state={empty} role="status" />;
 
   const staleClass = stale ? ' data-table--stale' : '';
   if (cards)

@@ -6,7 +6,13 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { DataTable, SearchFilter, SelectFilter, type DataTableColumn } from '../../components/data-table.tsx';
+import {
+  DataTable,
+  StateMessage,
+  SearchFilter,
+  SelectFilter,
+  type DataTableColumn,
+} from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -263,16 +269,20 @@ export function AdminOrderPage() {
   if (order.isError)
     return (
       <section className="billing-admin-page">
-        <div className="card billing-admin-empty" role="alert">
-          <p className="billing-admin-empty__title">
-            {order.error instanceof ApiError && order.error.status === 404
-              ? 'This order does not exist.'
-              : 'The order could not be loaded.'}
-          </p>
+        <StateMessage
+          className="card"
+          role="alert"
+          state={{
+            title:
+              order.error instanceof ApiError && order.error.status === 404
+                ? 'This order does not exist.'
+                : 'The order could not be loaded.',
+          }}
+        >
           <Link className="btn btn-secondary" to="/admin/orders">
             Back to orders
           </Link>
-        </div>
+        </StateMessage>
       </section>
     );
   const o = order.data;

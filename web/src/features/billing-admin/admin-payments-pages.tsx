@@ -3,7 +3,7 @@ import { formatUsd } from '@osint/contract/pricing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { DataTable, SelectFilter, type DataTableColumn } from '../../components/data-table.tsx';
+import { DataTable, StateMessage, SelectFilter, type DataTableColumn } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import {
@@ -150,16 +150,20 @@ export function AdminPaymentPage() {
   if (payment.isError)
     return (
       <section className="billing-admin-page">
-        <div className="card billing-admin-empty" role="alert">
-          <p className="billing-admin-empty__title">
-            {payment.error instanceof ApiError && payment.error.status === 404
-              ? 'This payment does not exist.'
-              : 'The payment could not be loaded.'}
-          </p>
+        <StateMessage
+          className="card"
+          role="alert"
+          state={{
+            title:
+              payment.error instanceof ApiError && payment.error.status === 404
+                ? 'This payment does not exist.'
+                : 'The payment could not be loaded.',
+          }}
+        >
           <Link className="btn btn-secondary" to="/admin/payments">
             Back to payments
           </Link>
-        </div>
+        </StateMessage>
       </section>
     );
   const p = payment.data;
