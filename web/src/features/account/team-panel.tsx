@@ -9,7 +9,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { TextInput } from '../../components/text-field.tsx';
@@ -126,48 +126,68 @@ export function TeamPanel({
 
       <InviteForm seatsLeft={users.data ? seatsLeft : 0} onInvited={refresh} />
 
-      {users.isPending ? (
-        <LoadingPlaceholder />
-      ) : users.isError ? (
-        <div className="account-empty" role="alert">
-          <p>The users of your organization could not be loaded.</p>
-          <Button variant="secondary" onClick={() => void users.refetch()}>
-            Try again
-          </Button>
-        </div>
-      ) : (
-        <div className="account-table-wrap">
-          <table className="account-table">
-            <caption className="visually-hidden">Users of your organization</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Access</th>
-                <th scope="col">
-                  <span className="visually-hidden">Delete</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => (
-                <UserRow
-                  key={user.hashedId}
-                  user={user}
-                  isCurrent={user.hashedId === currentHashedId}
-                  seatsLeft={seatsLeft}
-                  working={busyHashedId === user.hashedId}
-                  disabled={busy}
-                  onGive={() => give.mutate(user)}
-                  onRemove={() => remove_(user)}
-                  onDelete={() => setDeleting(user)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Users of your organization"
+        tableClassName="account-table"
+        columns={[
+          {
+            header: 'Email',
+            cell: (user) => (
+              <span className="account-user">
+                <EmailAddress email={user.email} />
+                {user.hashedId === currentHashedId && <span className="account-you">You</span>}
+              </span>
+            ),
+          },
+          { header: 'Role', cell: (user) => (user.userRole === 'OWNER' ? 'Owner' : 'User') },
+          {
+            header: 'Status',
+            cell: (user) => (
+              <span className={`badge badge--${STATUS_LABELS[user.status].tone}`}>
+                {STATUS_LABELS[user.status].label}
+              </span>
+            ),
+          },
+          {
+            header: 'Access',
+            cell: (user) => (
+              <AccessCell
+                user={user}
+                seatsLeft={seatsLeft}
+                working={busyHashedId === user.hashedId}
+                disabled={busy}
+                onGive={() => give.mutate(user)}
+                onRemove={() => remove_(user)}
+              />
+            ),
+          },
+        ]}
+        rows={users.data}
+        rowKey={(user) => user.hashedId}
+        rowClassName={(user) => (user.hashedId === currentHashedId ? 'account-row--current' : undefined)}
+        actionsLabel="Delete"
+        actions={(user) =>
+          canDeleteUser(user) && (
+            <Button
+              variant="ghost"
+              className="btn-sm account-delete"
+              disabled={busy}
+              onClick={() => setDeleting(user)}
+              aria-label={`Delete ${user.email}`}
+            >
+              Delete
+            </Button>
+          )
+        }
+        loading={users.isPending}
+        error={
+          users.isError && {
+            title: 'The users of your organization could not be loaded.',
+            onRetry: () => void users.refetch(),
+          }
+        }
+        empty={{ title: 'No users yet.' }}
+      />
 
       {deleting && (
         <Modal
@@ -264,84 +284,51 @@ function SeatMeter({ used, limit }: { used: number | undefined; limit: number })
   );
 }
 
-interface UserRowProps {
+interface AccessCellProps {
   user: OrganizationUser;
-  isCurrent: boolean;
   seatsLeft: number;
   working: boolean;
   disabled: boolean;
   onGive: () => void;
   onRemove: () => void;
-  onDelete: () => void;
 }
 
-function UserRow({
-  user,
-  isCurrent,
-  seatsLeft,
-  working,
-  disabled,
-  onGive,
-  onRemove,
-  onDelete,
-}: UserRowProps) {
+/** Give or remove a seat, or why neither is possible. */
+function AccessCell({ user, seatsLeft, working, disabled, onGive, onRemove }: AccessCellProps) {
   const action = seatActionOf(user, seatsLeft);
-  const status = STATUS_LABELS[user.status];
-  return (
-    <tr className={isCurrent ? 'account-row--current' : undefined}>
-      <td data-label="Email">
-        <span className="account-user">
-          <EmailAddress email={user.email} />
-          {isCurrent && <span className="account-you">You</span>}
-        </span>
-      </td>
-      <td data-label="Role">{user.userRole === 'OWNER' ? 'Owner' : 'User'}</td>
-      <td data-label="Status">
-        <span className={`badge badge--${status.tone}`}>{status.label}</span>
-      </td>
-      <td data-label="Access">
-        {action === 'PENDING' && <span className="account-muted">{TEAM_MESSAGES.invitationSent}</span>}
-        {action === 'REMOVE' && (
-          <Button
-            variant="secondary"
-            className="btn-sm"
-            loading={working}
-            disabled={disabled}
-            onClick={onRemove}
-            aria-label={`${TEAM_MESSAGES.removeAccess}: ${user.email}`}
-          >
-            {TEAM_MESSAGES.removeAccess}
-          </Button>
-        )}
-        {action === 'GIVE' && (
-          <Button
-            className="btn-sm"
-            loading={working}
-            disabled={disabled}
-            onClick={onGive}
-            aria-label={`${TEAM_MESSAGES.giveAccess}: ${user.email}`}
-          >
-            {TEAM_MESSAGES.giveAccess}
-          </Button>
-        )}
-        {action === 'NO_SEATS' && <span className="account-muted">{TEAM_MESSAGES.noSeatsLeft}</span>}
-        {action === 'NONE' && <span className="account-muted">—</span>}
-      </td>
-      <td className="account-table__end">
-        {canDeleteUser(user) && (
-          <Button
-            variant="ghost"
-            className="btn-sm account-delete"
-            disabled={disabled}
-            onClick={onDelete}
-            aria-label={`Delete ${user.email}`}
-          >
-            Delete
-          </Button>
-        )}
-      </td>
-    </tr>
-  );
+  switch (action) {
+    case 'PENDING':
+      return <span className="account-muted">{TEAM_MESSAGES.invitationSent}</span>;
+    case 'REMOVE':
+      return (
+        <Button
+          variant="secondary"
+          className="btn-sm"
+          loading={working}
+          disabled={disabled}
+          onClick={onRemove}
+          aria-label={`${TEAM_MESSAGES.removeAccess}: ${user.email}`}
+        >
+          {TEAM_MESSAGES.removeAccess}
+        </Button>
+      );
+    case 'GIVE':
+      return (
+        <Button
+          className="btn-sm"
+          loading={working}
+          disabled={disabled}
+          onClick={onGive}
+          aria-label={`${TEAM_MESSAGES.giveAccess}: ${user.email}`}
+        >
+          {TEAM_MESSAGES.giveAccess}
+        </Button>
+      );
+    case 'NO_SEATS':
+      return <span className="account-muted">{TEAM_MESSAGES.noSeatsLeft}</span>;
+    default:
+      return <span className="account-muted">—</span>;
+  }
 }
 
 /**

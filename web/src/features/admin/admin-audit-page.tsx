@@ -3,13 +3,13 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { DataTable } from '../../components/data-table.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { TextInput } from '../../components/text-field.tsx';
 import { saveFile } from '../../lib/save-file.ts';
 import { ADMIN_KEYS, adminApi, AUDIT_PAGE_SIZE, type AuditQuery } from './admin-api.ts';
-import { AuditTable } from './admin-audit-table.tsx';
+import { auditColumns } from './admin-audit-table.tsx';
 import { AdminHeader, errorText } from './admin-ui.tsx';
 import './admin.css';
 
@@ -19,6 +19,27 @@ const ACTION_OPTIONS = [
   { value: '', label: 'Every action' },
   ...Object.entries(AUDIT_AREAS).map(([value, label]) => ({ value, label: `${label} (all)` })),
   ...Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label })),
+];
+
+/** The typed filters after the action: ids take digits only. */
+const TEXT_FILTERS: {
+  key: Exclude<(typeof FILTER_KEYS)[number], 'action'>;
+  label: string;
+  type: 'search' | 'text' | 'date';
+  numeric?: boolean;
+  className: string;
+}[] = [
+  { key: 'user', label: 'User e-mail', type: 'search', className: '' },
+  {
+    key: 'organizationId',
+    label: 'Organization id',
+    type: 'text',
+    numeric: true,
+    className: 'admin-filter--narrow',
+  },
+  { key: 'userId', label: 'User id', type: 'text', numeric: true, className: 'admin-filter--narrow' },
+  { key: 'from', label: 'From', type: 'date', className: 'admin-filter--date' },
+  { key: 'to', label: 'To', type: 'date', className: 'admin-filter--date' },
 ];
 
 function queryOf(params: URLSearchParams): AuditQuery {
@@ -91,111 +112,64 @@ export function AdminAuditPage() {
         }
       />
       <div className="card admin-panel">
-        <form className="admin-toolbar admin-audit-filters" onSubmit={submit} aria-label="Filters">
-          <div className="admin-filter admin-filter--wide">
-            <Dropdown
-              label="Action"
-              options={ACTION_OPTIONS}
-              value={draft.action ?? ''}
-              onChange={(value) => setDraft((d) => ({ ...d, action: value }))}
-            />
-          </div>
-          <div className="admin-filter">
-            <TextInput
-              label="User e-mail"
-              type="search"
-              value={draft.user ?? ''}
-              onChange={(e) => set('user')(e.target.value)}
-            />
-          </div>
-          <div className="admin-filter admin-filter--narrow">
-            <TextInput
-              label="Organization id"
-              inputMode="numeric"
-              value={draft.organizationId ?? ''}
-              onChange={(e) => set('organizationId')(e.target.value.replace(/\D/g, ''))}
-            />
-          </div>
-          <div className="admin-filter admin-filter--narrow">
-            <TextInput
-              label="User id"
-              inputMode="numeric"
-              value={draft.userId ?? ''}
-              onChange={(e) => set('userId')(e.target.value.replace(/\D/g, ''))}
-            />
-          </div>
-          <div className="admin-filter admin-filter--date">
-            <TextInput
-              label="From"
-              type="date"
-              value={draft.from ?? ''}
-              onChange={(e) => set('from')(e.target.value)}
-            />
-          </div>
-          <div className="admin-filter admin-filter--date">
-            <TextInput
-              label="To"
-              type="date"
-              value={draft.to ?? ''}
-              onChange={(e) => set('to')(e.target.value)}
-            />
-          </div>
-          <div className="admin-filter-actions">
-            <Button type="submit">Apply</Button>
-            {filtered && (
-              <Button variant="ghost" onClick={() => apply({})}>
-                Clear
-              </Button>
-            )}
-          </div>
-        </form>
-
-        {audit.isPending ? (
-          <LoadingPlaceholder />
-        ) : audit.isError ? (
-          <div className="admin-empty" role="alert">
-            <p className="admin-empty-title">The audit log could not be loaded.</p>
-            <p>{errorText(audit.error, 'Please check your connection.')}</p>
-            <Button variant="secondary" onClick={() => void audit.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : audit.data.entries.length === 0 ? (
-          <div className="admin-empty">
-            <p className="admin-empty-title">No entries match these filters.</p>
-          </div>
-        ) : (
-          <div className={audit.isPlaceholderData ? 'admin-table-wrap--stale' : undefined}>
-            <p className="admin-result-count" aria-live="polite">
-              {total} {total === 1 ? 'entry' : 'entries'}
-            </p>
-            <AuditTable entries={audit.data.entries} caption="Audit log entries, newest first" />
-          </div>
-        )}
-
-        {pages > 1 && (
-          <nav className="admin-pager" aria-label="Pages">
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page <= 1}
-              onClick={() => apply(query, page - 1)}
-            >
-              Previous
-            </Button>
-            <span className="admin-pager-label">
-              Page {page} of {pages}
-            </span>
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page >= pages}
-              onClick={() => apply(query, page + 1)}
-            >
-              Next
-            </Button>
-          </nav>
-        )}
+        <DataTable
+          caption="Audit log entries, newest first"
+          columns={auditColumns}
+          rows={audit.data?.entries}
+          rowKey={(entry) => entry.id}
+          loading={audit.isPending}
+          stale={audit.isPlaceholderData}
+          error={
+            audit.isError && {
+              title: 'The audit log could not be loaded.',
+              text: errorText(audit.error, 'Please check your connection.'),
+              onRetry: () => void audit.refetch(),
+            }
+          }
+          empty={{ title: 'No entries match these filters.' }}
+          heading={
+            audit.data &&
+            total > 0 && (
+              <p className="admin-result-count" aria-live="polite">
+                {total} {total === 1 ? 'entry' : 'entries'}
+              </p>
+            )
+          }
+          paging={{ page, pageCount: pages, onPageChange: (next) => apply(query, next) }}
+          filters={
+            <form className="admin-audit-filters" onSubmit={submit} aria-label="Filters">
+              <div className="admin-filter admin-filter--wide">
+                <Dropdown
+                  label="Action"
+                  options={ACTION_OPTIONS}
+                  value={draft.action ?? ''}
+                  onChange={(value) => setDraft((d) => ({ ...d, action: value }))}
+                />
+              </div>
+              {TEXT_FILTERS.map((filter) => (
+                <div key={filter.key} className={`admin-filter ${filter.className}`}>
+                  <TextInput
+                    label={filter.label}
+                    type={filter.type}
+                    inputMode={filter.numeric ? 'numeric' : undefined}
+                    value={draft[filter.key] ?? ''}
+                    onChange={(e) =>
+                      set(filter.key)(filter.numeric ? e.target.value.replace(/\D/g, '') : e.target.value)
+                    }
+                  />
+                </div>
+              ))}
+              <div className="admin-filter-actions">
+                <Button type="submit">Apply</Button>
+                {filtered && (
+                  <Button variant="ghost" onClick={() => apply({})}>
+                    Clear
+                  </Button>
+                )}
+              </div>
+            </form>
+          }
+        />
       </div>
     </section>
   );

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { TextArea } from '../../components/text-field.tsx';
@@ -50,95 +51,68 @@ export function AdminCrawlsPage() {
             </span>
           )}
         </div>
-        {crawls.isPending ? (
-          <LoadingPlaceholder />
-        ) : crawls.isError ? (
-          <div className="admin-empty" role="alert">
-            <p className="admin-empty-title">The crawls could not be loaded.</p>
-            <Button variant="secondary" onClick={() => void crawls.refetch()}>
-              Try again
+        <DataTable
+          caption="Crawls, newest first"
+          columns={crawlColumns}
+          rows={crawls.data}
+          rowKey={(crawl) => crawl.id}
+          actionsLabel="Details"
+          actions={(crawl) => (
+            <Button
+              variant="ghost"
+              className="btn-sm"
+              aria-expanded={open === crawl.id}
+              onClick={() => setOpen(open === crawl.id ? undefined : crawl.id)}
+            >
+              {open === crawl.id ? 'Hide' : 'Details'}
             </Button>
-          </div>
-        ) : crawls.data.length === 0 ? (
-          <div className="admin-empty">
-            <p className="admin-empty-title">No crawls yet.</p>
-            <p>Start one above with the addresses of the sites to index.</p>
-          </div>
-        ) : (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Crawls, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Seeds</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Pages</th>
-                  <th scope="col">Images</th>
-                  <th scope="col">Faces</th>
-                  <th scope="col">Errors</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Finished</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Details</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {crawls.data.map((crawl) => {
-                  const badge = STATUS_BADGES[crawl.status];
-                  const expanded = open === crawl.id;
-                  return (
-                    <Fragment key={crawl.id}>
-                      <tr>
-                        <td data-label="Seeds">
-                          <span className="admin-seeds admin-break">
-                            {crawl.seeds.slice(0, 2).join(', ')}
-                            {crawl.seeds.length > 2 && ` +${crawl.seeds.length - 2}`}
-                          </span>
-                          {crawl.demo && <span className="badge admin-inline-badge">Demo</span>}
-                        </td>
-                        <td data-label="Status">
-                          <span className={`badge badge--${badge.tone}`}>{badge.label}</span>
-                        </td>
-                        <td data-label="Pages">{crawl.pages}</td>
-                        <td data-label="Images">{crawl.images}</td>
-                        <td data-label="Faces">{crawl.faces}</td>
-                        <td data-label="Errors">{crawl.errors}</td>
-                        <td data-label="Started">
-                          <When iso={crawl.startedAt ?? crawl.createdAt} withTime />
-                        </td>
-                        <td data-label="Finished">
-                          <When iso={crawl.finishedAt} withTime />
-                        </td>
-                        <td className="admin-actions-cell">
-                          <Button
-                            variant="ghost"
-                            className="btn-sm"
-                            aria-expanded={expanded}
-                            onClick={() => setOpen(expanded ? undefined : crawl.id)}
-                          >
-                            {expanded ? 'Hide' : 'Details'}
-                          </Button>
-                        </td>
-                      </tr>
-                      {expanded && (
-                        <tr className="admin-subrow">
-                          <td colSpan={9}>
-                            <CrawlDetailView crawl={crawl} />
-                          </td>
-                        </tr>
-                      )}
-                    </Fragment>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+          )}
+          detail={(crawl) => open === crawl.id && <CrawlDetailView crawl={crawl} />}
+          loading={crawls.isPending}
+          error={
+            crawls.isError && {
+              title: 'The crawls could not be loaded.',
+              onRetry: () => void crawls.refetch(),
+            }
+          }
+          empty={{
+            title: 'No crawls yet.',
+            text: 'Start one above with the addresses of the sites to index.',
+          }}
+        />
       </div>
     </section>
   );
 }
+
+const crawlColumns: DataTableColumn<CrawlRow>[] = [
+  {
+    header: 'Seeds',
+    cell: (crawl) => (
+      <>
+        <span className="admin-seeds admin-break">
+          {crawl.seeds.slice(0, 2).join(', ')}
+          {crawl.seeds.length > 2 && ` +${crawl.seeds.length - 2}`}
+        </span>
+        {crawl.demo && <span className="badge admin-inline-badge">Demo</span>}
+      </>
+    ),
+  },
+  {
+    header: 'Status',
+    cell: (crawl) => (
+      <span className={`badge badge--${STATUS_BADGES[crawl.status].tone}`}>
+        {STATUS_BADGES[crawl.status].label}
+      </span>
+    ),
+  },
+  { header: 'Pages', cell: (crawl) => crawl.pages },
+  { header: 'Images', cell: (crawl) => crawl.images },
+  { header: 'Faces', cell: (crawl) => crawl.faces },
+  { header: 'Errors', cell: (crawl) => crawl.errors },
+  { header: 'Started', cell: (crawl) => <When iso={crawl.startedAt ?? crawl.createdAt} withTime /> },
+  { header: 'Finished', cell: (crawl) => <When iso={crawl.finishedAt} withTime /> },
+];
 
 function CrawlDetailView({ crawl }: { crawl: CrawlRow }) {
   const detail = useQuery({

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { ADMIN_JOBS_PAGE_SIZE, type AdminJobPage, type AdminJobRow } from '@osint/contract/admin-jobs';
 import { Button } from '../../components/button.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { api } from '../../lib/api-client.ts';
 import { AdminHeader, errorText, When } from './admin-ui.tsx';
@@ -41,78 +41,61 @@ export function AdminJobsPage() {
         lead="Background work (e-mails, crawls, saved searches, extractions) that failed on every attempt. Retry a job once its cause is fixed; it runs again from the start."
       />
       <div className="card admin-panel">
-        {jobs.isPending ? (
-          <LoadingPlaceholder />
-        ) : jobs.isError ? (
-          <div className="admin-empty" role="alert">
-            <p className="admin-empty-title">The failed jobs could not be loaded.</p>
-            <Button variant="secondary" onClick={() => void jobs.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : jobs.data.items.length === 0 ? (
-          <div className="admin-empty">
-            <p className="admin-empty-title">No failed jobs.</p>
-            <p>Every background job has completed or is still being tried.</p>
-          </div>
-        ) : (
-          <>
-            <h2 className="admin-section-title admin-panel-heading">
-              {jobs.data.total} failed {jobs.data.total === 1 ? 'job' : 'jobs'}
-            </h2>
-            <div className={`admin-table-wrap${jobs.isPlaceholderData ? ' admin-table-wrap--stale' : ''}`}>
-              <table className="admin-table">
-                <caption className="visually-hidden">Failed jobs, most recent failure first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">#</th>
-                    <th scope="col">Queue</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Last error</th>
-                    <th scope="col">Failed</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {jobs.data.items.map((job) => (
-                    <FailedJobRow key={job.id} job={job} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {lastPage > 1 && (
-              <nav className="admin-pager" aria-label="Pages">
-                <Button
-                  variant="secondary"
-                  className="btn-sm"
-                  disabled={page <= 1}
-                  onClick={() => setPage(page - 1)}
-                >
-                  Previous
-                </Button>
-                <span className="admin-pager-label" aria-live="polite">
-                  Page {page} of {lastPage}
-                </span>
-                <Button
-                  variant="secondary"
-                  className="btn-sm"
-                  disabled={page >= lastPage}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next
-                </Button>
-              </nav>
-            )}
-          </>
-        )}
+        <DataTable
+          caption="Failed jobs, most recent failure first"
+          columns={jobColumns}
+          rows={jobs.data?.items}
+          rowKey={(job) => job.id}
+          actions={(job) => <RetryButton job={job} />}
+          heading={
+            jobs.data &&
+            jobs.data.total > 0 && (
+              <h2 className="admin-section-title admin-panel-heading">
+                {jobs.data.total} failed {jobs.data.total === 1 ? 'job' : 'jobs'}
+              </h2>
+            )
+          }
+          loading={jobs.isPending}
+          stale={jobs.isPlaceholderData}
+          error={
+            jobs.isError && {
+              title: 'The failed jobs could not be loaded.',
+              onRetry: () => void jobs.refetch(),
+            }
+          }
+          empty={{
+            title: 'No failed jobs.',
+            text: 'Every background job has completed or is still being tried.',
+          }}
+          paging={{ page, pageCount: lastPage, onPageChange: setPage }}
+        />
       </div>
     </section>
   );
 }
 
-function FailedJobRow({ job }: { job: AdminJobRow }) {
+const jobColumns: DataTableColumn<AdminJobRow>[] = [
+  { header: '#', cell: (job) => job.id },
+  {
+    header: 'Queue',
+    cell: (job) => (
+      <>
+        {QUEUE_LABELS[job.queue] ?? job.queue}
+        <div className="admin-muted admin-code">{job.queue}</div>
+      </>
+    ),
+  },
+  { header: 'Attempts', cell: (job) => `${job.attempts} of ${job.maxAttempts}` },
+  {
+    header: 'Last error',
+    className: 'admin-break admin-jobs-error',
+    cell: (job) => job.lastError ?? <span className="admin-muted">—</span>,
+  },
+  { header: 'Failed', cell: (job) => <When iso={job.finishedAt ?? job.runAt} withTime /> },
+];
+
+/** Retry of one failed job; its own mutation, so each row shows its own progress. */
+function RetryButton({ job }: { job: AdminJobRow }) {
   const queryClient = useQueryClient();
   const { showBanner } = useBanner();
   const retry = useMutation({
@@ -127,32 +110,14 @@ function FailedJobRow({ job }: { job: AdminJobRow }) {
     },
   });
   return (
-    <tr>
-      <td data-label="#">{job.id}</td>
-      <td data-label="Queue">
-        {QUEUE_LABELS[job.queue] ?? job.queue}
-        <div className="admin-muted admin-code">{job.queue}</div>
-      </td>
-      <td data-label="Attempts">
-        {job.attempts} of {job.maxAttempts}
-      </td>
-      <td data-label="Last error" className="admin-break admin-jobs-error">
-        {job.lastError ?? <span className="admin-muted">—</span>}
-      </td>
-      <td data-label="Failed">
-        <When iso={job.finishedAt ?? job.runAt} withTime />
-      </td>
-      <td className="admin-actions-cell">
-        <Button
-          variant="secondary"
-          className="btn-sm"
-          loading={retry.isPending}
-          onClick={() => retry.mutate()}
-          aria-label={`Retry job ${job.id}`}
-        >
-          Retry
-        </Button>
-      </td>
-    </tr>
+    <Button
+      variant="secondary"
+      className="btn-sm"
+      loading={retry.isPending}
+      onClick={() => retry.mutate()}
+      aria-label={`Retry job ${job.id}`}
+    >
+      Retry
+    </Button>
   );
 }

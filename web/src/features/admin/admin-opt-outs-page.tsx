@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { TextArea, TextInput } from '../../components/text-field.tsx';
 import { type DetectedFace, tooSmallFacesMessage } from '@osint/contract/search';
 import { violationsByField } from '../../lib/api-client.ts';
 import { fileToBase64 } from '../../lib/file-data.ts';
-import { ADMIN_KEYS, adminApi } from './admin-api.ts';
+import { ADMIN_KEYS, adminApi, type OptOutRow } from './admin-api.ts';
 import { AdminHeader, errorText, When } from './admin-ui.tsx';
 import './admin.css';
 
@@ -26,59 +26,39 @@ export function AdminOptOutsPage() {
       <AddOptOutForm />
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Opt-out list</h2>
-        {optOuts.isPending ? (
-          <LoadingPlaceholder />
-        ) : optOuts.isError ? (
-          <div className="admin-empty" role="alert">
-            <p className="admin-empty-title">The opt-outs could not be loaded.</p>
-            <Button variant="secondary" onClick={() => void optOuts.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : optOuts.data.length === 0 ? (
-          <div className="admin-empty">
-            <p className="admin-empty-title">No faces have been opted out.</p>
-            <p>Requests from people who want to be removed are added here.</p>
-          </div>
-        ) : (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Opt-outs, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Added by</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Model</th>
-                </tr>
-              </thead>
-              <tbody>
-                {optOuts.data.map((row) => (
-                  <tr key={row.id}>
-                    <td data-label="#">{row.id}</td>
-                    <td data-label="Reason" className="admin-break">
-                      {row.reason}
-                    </td>
-                    <td data-label="Added by" className="admin-break">
-                      {row.createdBy ?? <span className="admin-muted">—</span>}
-                    </td>
-                    <td data-label="Added">
-                      <When iso={row.createdAt} withTime />
-                    </td>
-                    <td data-label="Model" className="admin-code">
-                      {row.modelId}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Opt-outs, newest first"
+          columns={optOutColumns}
+          rows={optOuts.data}
+          rowKey={(row) => row.id}
+          loading={optOuts.isPending}
+          error={
+            optOuts.isError && {
+              title: 'The opt-outs could not be loaded.',
+              onRetry: () => void optOuts.refetch(),
+            }
+          }
+          empty={{
+            title: 'No faces have been opted out.',
+            text: 'Requests from people who want to be removed are added here.',
+          }}
+        />
       </div>
     </section>
   );
 }
+
+const optOutColumns: DataTableColumn<OptOutRow>[] = [
+  { header: '#', cell: (row) => row.id },
+  { header: 'Reason', className: 'admin-break', cell: (row) => row.reason },
+  {
+    header: 'Added by',
+    className: 'admin-break',
+    cell: (row) => row.createdBy ?? <span className="admin-muted">—</span>,
+  },
+  { header: 'Added', cell: (row) => <When iso={row.createdAt} withTime /> },
+  { header: 'Model', className: 'admin-code', cell: (row) => row.modelId },
+];
 
 type FaceSource = 'photo' | 'faceId';
 

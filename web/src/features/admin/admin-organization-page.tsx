@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { TextArea } from '../../components/text-field.tsx';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
@@ -131,109 +132,33 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Users</h2>
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <caption className="visually-hidden">Users of the organization</caption>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Access</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Last activity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {organization.users.map((user) => (
-                <tr key={user.id}>
-                  <td data-label="User">
-                    <Link className="admin-email admin-break" to={`/admin/users/${user.id}`}>
-                      {user.email}
-                    </Link>
-                  </td>
-                  <td data-label="Role">{user.role === 'OWNER' ? 'Owner' : 'User'}</td>
-                  <td data-label="Status">
-                    <UserStatusBadge status={user.status} />
-                  </td>
-                  <td data-label="Access">{user.access ? 'Yes' : 'No'}</td>
-                  <td data-label="Joined">
-                    <When iso={user.createdAt} />
-                  </td>
-                  <td data-label="Last activity">
-                    <When iso={user.lastActiveAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Users of the organization"
+          columns={memberColumns}
+          rows={organization.users}
+          rowKey={(user) => user.id}
+          empty={{ title: 'No users.' }}
+        />
       </div>
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Plans history</h2>
-        {organization.plans.length === 0 ? (
-          <div className="admin-empty">
-            <p>This organization never had a plan.</p>
-          </div>
-        ) : (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Billing plans, latest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Start</th>
-                  <th scope="col">End</th>
-                  <th scope="col">Seats</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {organization.plans.map((plan) => {
-                  const state = PLAN_STATES[plan.state];
-                  return (
-                    <tr key={plan.id}>
-                      <td data-label="Type">
-                        {PLAN_TYPE_LABELS[plan.planType]}
-                        {plan.planType === 'VIRTUAL' && <span className="admin-muted"> (virtual)</span>}
-                      </td>
-                      <td data-label="State">
-                        <span className={`badge badge--${state.tone}`}>{state.label}</span>
-                        {plan.endedEarly && (
-                          <p className="admin-muted admin-break">
-                            <When iso={plan.endedEarly.at} withTime />: {plan.endedEarly.reason}
-                          </p>
-                        )}
-                      </td>
-                      <td data-label="Start">
-                        <When iso={plan.startDate} />
-                      </td>
-                      <td data-label="End">
-                        <When iso={plan.endDate} />
-                      </td>
-                      <td data-label="Seats">{plan.seatLimit}</td>
-                      <td data-label="Created">
-                        <When iso={plan.createdAt} withTime />
-                      </td>
-                      <td>
-                        {plan.state !== 'ENDED' && plan.state !== 'EXPIRED' && (
-                          <Button variant="secondary" onClick={() => setEnding(plan)}>
-                            End plan
-                          </Button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Billing plans, latest first"
+          columns={planColumns}
+          rows={organization.plans}
+          rowKey={(plan) => plan.id}
+          empty={{ title: 'This organization never had a plan.' }}
+          actionsLabel="Actions"
+          actions={(plan) =>
+            plan.state !== 'ENDED' &&
+            plan.state !== 'EXPIRED' && (
+              <Button variant="secondary" onClick={() => setEnding(plan)}>
+                End plan
+              </Button>
+            )
+          }
+        />
       </div>
 
       {ending && (
@@ -242,57 +167,88 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Orders</h2>
-        {organization.orders.length === 0 ? (
-          <div className="admin-empty">
-            <p>No orders yet.</p>
-          </div>
-        ) : (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Orders, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">Seats</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Placed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {organization.orders.map((order) => (
-                  <tr key={order.id}>
-                    <td data-label="Order">
-                      <Link to={`/admin/orders/${order.id}`}>{order.orderNumber}</Link>
-                    </td>
-                    <td data-label="Status">
-                      <span
-                        className={`badge badge--${order.status === 'COMPLETED' ? 'success' : order.status === 'PENDING' ? 'warning' : 'neutral'}`}
-                      >
-                        {order.status}
-                      </span>
-                    </td>
-                    <td data-label="Payment">{order.paymentMethod === 'CARD' ? 'Card' : 'Bank transfer'}</td>
-                    <td data-label="Period">
-                      <When iso={order.startDate} /> – <When iso={order.endDate} />
-                    </td>
-                    <td data-label="Seats">{order.seatLimit}</td>
-                    <td data-label="Amount">{formatUsd(order.amount)}</td>
-                    <td data-label="Placed">
-                      <When iso={order.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Orders, newest first"
+          columns={orderColumns}
+          rows={organization.orders}
+          rowKey={(order) => order.id}
+          empty={{ title: 'No orders yet.' }}
+        />
       </div>
     </>
   );
 }
+
+const memberColumns: DataTableColumn<AdminOrganizationDetail['users'][number]>[] = [
+  {
+    header: 'User',
+    cell: (user) => (
+      <Link className="admin-email admin-break" to={`/admin/users/${user.id}`}>
+        {user.email}
+      </Link>
+    ),
+  },
+  { header: 'Role', cell: (user) => (user.role === 'OWNER' ? 'Owner' : 'User') },
+  { header: 'Status', cell: (user) => <UserStatusBadge status={user.status} /> },
+  { header: 'Access', cell: (user) => (user.access ? 'Yes' : 'No') },
+  { header: 'Joined', cell: (user) => <When iso={user.createdAt} /> },
+  { header: 'Last activity', cell: (user) => <When iso={user.lastActiveAt} /> },
+];
+
+const planColumns: DataTableColumn<AdminOrganizationDetail['plans'][number]>[] = [
+  {
+    header: 'Type',
+    cell: (plan) => (
+      <>
+        {PLAN_TYPE_LABELS[plan.planType]}
+        {plan.planType === 'VIRTUAL' && <span className="admin-muted"> (virtual)</span>}
+      </>
+    ),
+  },
+  {
+    header: 'State',
+    cell: (plan) => (
+      <>
+        <span className={`badge badge--${PLAN_STATES[plan.state].tone}`}>
+          {PLAN_STATES[plan.state].label}
+        </span>
+        {plan.endedEarly && (
+          <p className="admin-muted admin-break">
+            <When iso={plan.endedEarly.at} withTime />: {plan.endedEarly.reason}
+          </p>
+        )}
+      </>
+    ),
+  },
+  { header: 'Start', cell: (plan) => <When iso={plan.startDate} /> },
+  { header: 'End', cell: (plan) => <When iso={plan.endDate} /> },
+  { header: 'Seats', cell: (plan) => plan.seatLimit },
+  { header: 'Created', cell: (plan) => <When iso={plan.createdAt} withTime /> },
+];
+
+const ORDER_STATUS_TONES: Record<string, string> = { COMPLETED: 'success', PENDING: 'warning' };
+
+const orderColumns: DataTableColumn<AdminOrganizationDetail['orders'][number]>[] = [
+  { header: 'Order', cell: (order) => <Link to={`/admin/orders/${order.id}`}>{order.orderNumber}</Link> },
+  {
+    header: 'Status',
+    cell: (order) => (
+      <span className={`badge badge--${ORDER_STATUS_TONES[order.status] ?? 'neutral'}`}>{order.status}</span>
+    ),
+  },
+  { header: 'Payment', cell: (order) => (order.paymentMethod === 'CARD' ? 'Card' : 'Bank transfer') },
+  {
+    header: 'Period',
+    cell: (order) => (
+      <>
+        <When iso={order.startDate} /> – <When iso={order.endDate} />
+      </>
+    ),
+  },
+  { header: 'Seats', cell: (order) => order.seatLimit },
+  { header: 'Amount', cell: (order) => formatUsd(order.amount) },
+  { header: 'Placed', cell: (order) => <When iso={order.createdAt} /> },
+];
 
 /**
  * Law-enforcement verification: verified organizations may search faces that may belong to minors. To

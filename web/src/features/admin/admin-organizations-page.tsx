@@ -8,9 +8,7 @@ import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../components/button.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
-import { TextInput } from '../../components/text-field.tsx';
+import { DataTable, SearchFilter, type DataTableColumn } from '../../components/data-table.tsx';
 import { useDebounced } from '../../lib/use-paged-list.ts';
 import { ADMIN_KEYS, ORGANIZATIONS_PAGE_SIZE, adminApi } from './admin-api.ts';
 import { AdminHeader, EmailText, When, errorText } from './admin-ui.tsx';
@@ -43,7 +41,6 @@ export function AdminOrganizationsPage() {
   });
   const total = organizations.data?.totalResultCount ?? 0;
   const pages = Math.max(1, Math.ceil(total / ORGANIZATIONS_PAGE_SIZE));
-  const rows = organizations.data?.results ?? [];
 
   return (
     <section className="admin-page" aria-labelledby="admin-organizations-title">
@@ -53,145 +50,101 @@ export function AdminOrganizationsPage() {
         lead="Every organization on the platform: who owns it, its plan in force, the seats in use and where it stands."
       />
       <div className="card admin-panel">
-        <div className="admin-toolbar">
-          <div className="admin-toolbar-search">
-            <TextInput
-              label="Search"
-              type="search"
+        <DataTable
+          caption="Organizations, newest first"
+          columns={organizationColumns}
+          rows={organizations.data?.results}
+          rowKey={(organization) => organization.id}
+          loading={organizations.isPending}
+          stale={organizations.isPlaceholderData}
+          error={
+            organizations.isError && {
+              title: 'The organizations could not be loaded.',
+              text: errorText(organizations.error, 'Please check your connection.'),
+              onRetry: () => void organizations.refetch(),
+            }
+          }
+          empty={
+            search
+              ? {
+                  title: `No organization matches “${search}”.`,
+                  text: 'Try part of the name, the web address or an e-mail address.',
+                }
+              : { title: 'No organizations yet.', text: 'Registrations will appear here.' }
+          }
+          paging={
+            total > 0
+              ? {
+                  page,
+                  pageCount: pages,
+                  onPageChange: goTo,
+                  summary: `${total} ${total === 1 ? 'organization' : 'organizations'}`,
+                }
+              : undefined
+          }
+          filters={
+            <SearchFilter
               placeholder="Name, address or e-mail"
               value={searchInput}
-              onChange={(event) => setSearchInput(event.target.value)}
+              onChange={setSearchInput}
             />
-          </div>
-        </div>
-
-        {organizations.isPending ? (
-          <LoadingPlaceholder />
-        ) : organizations.isError ? (
-          <div className="admin-empty" role="alert">
-            <p className="admin-empty-title">The organizations could not be loaded.</p>
-            <p>{errorText(organizations.error, 'Please check your connection.')}</p>
-            <Button variant="secondary" onClick={() => void organizations.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : rows.length === 0 ? (
-          <div className="admin-empty" role="status">
-            <p className="admin-empty-title">
-              {search ? `No organization matches “${search}”.` : 'No organizations yet.'}
-            </p>
-            <p>
-              {search
-                ? 'Try part of the name, the web address or an e-mail address.'
-                : 'Registrations will appear here.'}
-            </p>
-          </div>
-        ) : (
-          <div
-            className={`admin-table-wrap${organizations.isPlaceholderData ? ' admin-table-wrap--stale' : ''}`}
-          >
-            <table className="admin-table">
-              <caption className="visually-hidden">Organizations, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Organization</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Seats</th>
-                  <th scope="col">Users</th>
-                  <th scope="col">Registered</th>
-                  <th scope="col">Last activity</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((organization) => (
-                  <OrganizationRow key={organization.id} organization={organization} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-
-        {total > 0 && (
-          <nav className="admin-pager" aria-label="Pages">
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page <= 1}
-              onClick={() => goTo(page - 1)}
-            >
-              Previous
-            </Button>
-            <span className="admin-pager-label" aria-live="polite">
-              Page {page} of {pages} · {total} {total === 1 ? 'organization' : 'organizations'}
-            </span>
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page >= pages}
-              onClick={() => goTo(page + 1)}
-            >
-              Next
-            </Button>
-          </nav>
-        )}
+          }
+        />
       </div>
     </section>
   );
 }
 
-function OrganizationRow({ organization }: { organization: AdminOrganizationRow }) {
-  const typeLabel = isOrganizationType(organization.type)
-    ? ORGANIZATION_TYPES[organization.type]
-    : organization.type;
-  return (
-    <tr>
-      <td data-label="Organization">
-        <span className="admin-org">
-          <Link className="admin-org-name" to={`/admin/organizations/${organization.id}`}>
-            {organization.name}
-          </Link>
-          <span className="admin-org-type">{typeLabel}</span>
+const organizationColumns: DataTableColumn<AdminOrganizationRow>[] = [
+  {
+    header: 'Organization',
+    cell: (organization) => (
+      <span className="admin-org">
+        <Link className="admin-org-name" to={`/admin/organizations/${organization.id}`}>
+          {organization.name}
+        </Link>
+        <span className="admin-org-type">
+          {isOrganizationType(organization.type) ? ORGANIZATION_TYPES[organization.type] : organization.type}
         </span>
-      </td>
-      <td data-label="Owner">
-        {organization.owner ? (
-          <Link className="admin-user-link" to={`/admin/users/${organization.owner.id}`}>
-            <EmailText email={organization.owner.email} />
-          </Link>
-        ) : (
-          <span className="admin-muted">—</span>
-        )}
-      </td>
-      <td data-label="Status">
-        <span className={`badge badge--${STATUS_TONES[organization.status]}`}>
-          {ADMIN_ORGANIZATION_STATUS_LABELS[organization.status]}
-        </span>
-      </td>
-      <td data-label="Plan">
-        {organization.plan ? (
-          <span className="admin-plan-cell">
-            {PLAN_TYPE_LABELS[organization.plan.planType]}
-            <span className="admin-muted">
-              {' '}
-              until <When iso={organization.plan.endDate} />
-            </span>
+      </span>
+    ),
+  },
+  {
+    header: 'Owner',
+    cell: (organization) =>
+      organization.owner ? (
+        <Link className="admin-user-link" to={`/admin/users/${organization.owner.id}`}>
+          <EmailText email={organization.owner.email} />
+        </Link>
+      ) : (
+        <span className="admin-muted">—</span>
+      ),
+  },
+  {
+    header: 'Status',
+    cell: (organization) => (
+      <span className={`badge badge--${STATUS_TONES[organization.status]}`}>
+        {ADMIN_ORGANIZATION_STATUS_LABELS[organization.status]}
+      </span>
+    ),
+  },
+  {
+    header: 'Plan',
+    cell: (organization) =>
+      organization.plan ? (
+        <span className="admin-plan-cell">
+          {PLAN_TYPE_LABELS[organization.plan.planType]}
+          <span className="admin-muted">
+            {' '}
+            until <When iso={organization.plan.endDate} />
           </span>
-        ) : (
-          <span className="admin-muted">None</span>
-        )}
-      </td>
-      <td data-label="Seats">
-        {organization.seats.used} / {organization.seats.limit}
-      </td>
-      <td data-label="Users">{organization.userCount}</td>
-      <td data-label="Registered">
-        <When iso={organization.createdAt} />
-      </td>
-      <td data-label="Last activity">
-        <When iso={organization.lastActiveAt} />
-      </td>
-    </tr>
-  );
-}
+        </span>
+      ) : (
+        <span className="admin-muted">None</span>
+      ),
+  },
+  { header: 'Seats', cell: (organization) => `${organization.seats.used} / ${organization.seats.limit}` },
+  { header: 'Users', cell: (organization) => organization.userCount },
+  { header: 'Registered', cell: (organization) => <When iso={organization.createdAt} /> },
+  { header: 'Last activity', cell: (organization) => <When iso={organization.lastActiveAt} /> },
+];

@@ -2,6 +2,7 @@ import type { UserStatus } from '@osint/contract/api-types';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { StateMessage } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '@osint/contract/dates';
@@ -71,18 +72,20 @@ export function QueryState({
 }) {
   if (query.isPending) return <LoadingPlaceholder />;
   const missing = query.error instanceof ApiError && query.error.status === 404;
+  if (missing) return <StateMessage className="card" role="alert" state={{ title: notFoundText }} />;
   return (
-    <div className="card admin-empty" role="alert">
-      <p className="admin-empty-title">{missing ? notFoundText : 'This page could not be loaded.'}</p>
-      {!missing && (
-        <>
-          <p>{query.error instanceof ApiError ? query.error.message : 'Please check your connection.'}</p>
-          <Button variant="secondary" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        </>
-      )}
-    </div>
+    <StateMessage
+      className="card"
+      role="alert"
+      state={{
+        title: 'This page could not be loaded.',
+        text: query.error instanceof ApiError ? query.error.message : 'Please check your connection.',
+      }}
+    >
+      <Button variant="secondary" onClick={() => void query.refetch()}>
+        Try again
+      </Button>
+    </StateMessage>
   );
 }
 

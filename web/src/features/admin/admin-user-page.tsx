@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { ADMIN_KEYS, adminApi } from './admin-api.ts';
@@ -30,6 +31,14 @@ export function AdminUserPage() {
 }
 
 const BACK = { to: '/admin/users', label: 'Users' };
+
+const sessionColumns: DataTableColumn<AdminUserDetail['sessions'][number]>[] = [
+  { header: 'Signed in', cell: (session) => <When iso={session.createdAt} withTime /> },
+  { header: 'Last seen', cell: (session) => <When iso={session.lastSeenAt} withTime /> },
+  { header: 'Expires', cell: (session) => <When iso={session.expiresAt} withTime /> },
+  { header: 'IP', className: 'admin-code', cell: (session) => session.ip ?? '—' },
+  { header: 'Browser', className: 'admin-break admin-muted', cell: (session) => session.userAgent ?? '—' },
+];
 
 function UserDetail({ user }: { user: AdminUserDetail }) {
   const queryClient = useQueryClient();
@@ -162,58 +171,18 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Live sessions</h2>
-        {user.sessions.length === 0 ? (
-          <div className="admin-empty">
-            <p>No live sessions.</p>
-          </div>
-        ) : (
-          <div className="admin-table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Live sessions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Signed in</th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">IP</th>
-                  <th scope="col">Browser</th>
-                </tr>
-              </thead>
-              <tbody>
-                {user.sessions.map((session) => (
-                  <tr key={session.createdAt + session.lastSeenAt}>
-                    <td data-label="Signed in">
-                      <When iso={session.createdAt} withTime />
-                    </td>
-                    <td data-label="Last seen">
-                      <When iso={session.lastSeenAt} withTime />
-                    </td>
-                    <td data-label="Expires">
-                      <When iso={session.expiresAt} withTime />
-                    </td>
-                    <td data-label="IP" className="admin-code">
-                      {session.ip ?? '—'}
-                    </td>
-                    <td data-label="Browser" className="admin-break admin-muted">
-                      {session.userAgent ?? '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption="Live sessions"
+          columns={sessionColumns}
+          rows={user.sessions}
+          rowKey={(session) => session.createdAt + session.lastSeenAt}
+          empty={{ title: 'No live sessions.' }}
+        />
       </div>
 
       <div className="card admin-panel">
         <h2 className="admin-section-title admin-panel-heading">Recent activity</h2>
-        {user.recentActivity.length === 0 ? (
-          <div className="admin-empty">
-            <p>Nothing recorded yet.</p>
-          </div>
-        ) : (
-          <AuditTable entries={user.recentActivity} caption="Recent activity of this user" />
-        )}
+        <AuditTable entries={user.recentActivity} caption="Recent activity of this user" />
       </div>
 
       {confirming && (

@@ -1,20 +1,24 @@
 import type { AdminUserRow, UserStatus } from '@osint/contract/api-types';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { Dropdown } from '../../components/dropdown.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import {
+  DataTable,
+  SearchFilter,
+  SelectFilter,
+  type DataTableColumn,
+  type DataTableState,
+} from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
-import { TextInput } from '../../components/text-field.tsx';
 import { api, ApiError } from '../../lib/api-client.ts';
+import { useDebounced } from '../../lib/use-paged-list.ts';
+import { EmailText, UserStatusBadge, When } from './admin-ui.tsx';
 import './admin.css';
-import { formatDate, formatDateTime } from '@osint/contract/dates';
 
 const PAGE_SIZE = 25;
-const SEARCH_DEBOUNCE_MS = 300;
 const USERS_KEY = ['admin-users'] as const;
 
 const STATUS_FILTERS: { value: '' | UserStatus; label: string }[] = [
@@ -26,26 +30,6 @@ const STATUS_FILTERS: { value: '' | UserStatus; label: string }[] = [
   { value: 'EMAIL_UNVERIFIED', label: 'E-mail unverified' },
   { value: 'INVITED', label: 'Invited' },
 ];
-
-const STATUS_BADGES: Record<UserStatus, { label: string; tone: string }> = {
-  PENDING_APPROVAL: { label: 'Pending approval', tone: 'warning' },
-  ACTIVE: { label: 'Active', tone: 'success' },
-  REJECTED: { label: 'Rejected', tone: 'danger' },
-  BLOCKED: { label: 'Blocked', tone: 'danger' },
-  EMAIL_UNVERIFIED: { label: 'E-mail unverified', tone: 'neutral' },
-  INVITED: { label: 'Invited', tone: 'info' },
-};
-
-// The day fits the column; the exact time is one hover away.
-
-function DateCell({ iso }: { iso: string }) {
-  const date = new Date(iso);
-  return (
-    <time dateTime={iso} title={formatDateTime(date)}>
-      {formatDate(date)}
-    </time>
-  );
-}
 
 interface UsersFilter {
   status: '' | UserStatus;
@@ -72,22 +56,13 @@ function displayHost(link: string): string {
   }
 }
 
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
-
 /** /admin/users: the provider's review of registrations, pending approval first (the server orders them). */
 export function AdminUsersPage() {
   const queryClient = useQueryClient();
   const { showBanner } = useBanner();
   const [status, setStatus] = useState<'' | UserStatus>('');
   const [searchInput, setSearchInput] = useState('');
-  const search = useDebounced(searchInput.trim(), SEARCH_DEBOUNCE_MS);
+  const search = useDebounced(searchInput.trim());
   const [pageState, setPageState] = useState({ page: 1, status, search });
   // A new filter or search starts again at page 1.
   const page = pageState.status === status && pageState.search === search ? pageState.page : 1;
@@ -177,90 +152,58 @@ export function AdminUsersPage() {
       </header>
 
       <div className="card admin-panel">
-        <div className="admin-toolbar">
-          <div className="admin-toolbar-search">
-            <TextInput
-              label="Search"
-              type="search"
-              placeholder="E-mail or organization name"
-              value={searchInput}
-              onChange={(event) => setSearchInput(event.target.value)}
-            />
-          </div>
-          <div className="admin-toolbar-status">
-            <Dropdown
-              label="Status"
-              options={STATUS_FILTERS}
-              value={status}
-              onChange={(value) => setStatus(value as '' | UserStatus)}
-            />
-          </div>
-        </div>
-
-        {users.isPending ? (
-          <LoadingPlaceholder />
-        ) : users.isError ? (
-          <div className="admin-empty" role="alert">
-            <p className="admin-empty-title">The users could not be loaded.</p>
-            <p>{users.error instanceof ApiError ? users.error.message : 'Please check your connection.'}</p>
-            <Button variant="secondary" onClick={() => void users.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : rows.length === 0 ? (
-          <EmptyState status={status} search={search} />
-        ) : (
-          <div className={`admin-table-wrap${users.isPlaceholderData ? ' admin-table-wrap--stale' : ''}`}>
-            <table className="admin-table">
-              <caption className="visually-hidden">Users, pending approval first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">Organization</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Registered</th>
-                  <th scope="col">E-mail verified</th>
-                  <th scope="col">Last activity</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((user) => (
-                  <UserRow
-                    key={user.id}
-                    user={user}
-                    approving={approvingId === user.id}
-                    disabled={busy}
-                    onApprove={() => approve.mutate(user)}
-                    onReject={() => setRejecting(user)}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-
-        {(page > 1 || hasNext) && (
-          <nav className="admin-pager" aria-label="Pages">
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page <= 1}
-              onClick={() => goTo(page - 1)}
-            >
-              Previous
-            </Button>
-            <span className="admin-pager-label" aria-live="polite">
-              Page {page}
-            </span>
-            <Button variant="secondary" className="btn-sm" disabled={!hasNext} onClick={() => goTo(page + 1)}>
-              Next
-            </Button>
-          </nav>
-        )}
+        <DataTable
+          caption="Users, pending approval first"
+          columns={userColumns}
+          rows={users.data}
+          rowKey={(user) => user.id}
+          rowClassName={(user) => (user.status === 'PENDING_APPROVAL' ? 'admin-row--pending' : undefined)}
+          actions={(user) =>
+            user.status === 'PENDING_APPROVAL' && (
+              <>
+                <Button
+                  className="btn-sm"
+                  loading={approvingId === user.id}
+                  disabled={busy}
+                  onClick={() => approve.mutate(user)}
+                  aria-label={`Approve ${user.email}`}
+                >
+                  Approve
+                </Button>
+                <Button
+                  variant="secondary"
+                  className="btn-sm admin-reject"
+                  disabled={busy}
+                  onClick={() => setRejecting(user)}
+                  aria-label={`Reject ${user.email}`}
+                >
+                  Reject
+                </Button>
+              </>
+            )
+          }
+          loading={users.isPending}
+          stale={users.isPlaceholderData}
+          error={
+            users.isError && {
+              title: 'The users could not be loaded.',
+              text: users.error instanceof ApiError ? users.error.message : 'Please check your connection.',
+              onRetry: () => void users.refetch(),
+            }
+          }
+          empty={emptyState(status, search)}
+          paging={{ page, hasNext, onPageChange: goTo }}
+          filters={
+            <>
+              <SearchFilter
+                placeholder="E-mail or organization name"
+                value={searchInput}
+                onChange={setSearchInput}
+              />
+              <SelectFilter label="Status" options={STATUS_FILTERS} value={status} onChange={setStatus} />
+            </>
+          }
+        />
       </div>
 
       {rejecting && (
@@ -292,7 +235,7 @@ export function AdminUsersPage() {
   );
 }
 
-function EmptyState({ status, search }: { status: '' | UserStatus; search: string }) {
+function emptyState(status: '' | UserStatus, search: string): DataTableState {
   const [title, text] =
     status === 'PENDING_APPROVAL' && !search
       ? [
@@ -302,119 +245,61 @@ function EmptyState({ status, search }: { status: '' | UserStatus; search: strin
       : status || search
         ? ['No users match these filters.', 'Change the status or the search to see more.']
         : ['No users yet.', 'Registrations will appear here.'];
-  return (
-    <div className="admin-empty">
-      <p className="admin-empty-title">{title}</p>
-      <p>{text}</p>
-    </div>
-  );
+  return { title, text };
 }
 
-/** Breaks a long address before the @ only, never in the middle of a name. */
-function EmailAddress({ email }: { email: string }) {
-  const at = email.lastIndexOf('@');
-  return (
-    <span className="admin-email">
-      {at > 0 ? (
-        <>
-          {email.slice(0, at)}
-          <wbr />
-          {email.slice(at)}
-        </>
+const userColumns: DataTableColumn<AdminUserRow>[] = [
+  {
+    header: 'User',
+    cell: (user) => (
+      <span className="admin-user">
+        <Link className="admin-user-link admin-email" to={`/admin/users/${user.id}`}>
+          <EmailText email={user.email} />
+        </Link>
+        {user.admin && <span className="badge badge--info admin-inline-badge">Admin</span>}
+      </span>
+    ),
+  },
+  {
+    header: 'Organization',
+    cell: (user) => (
+      <span className="admin-org">
+        <Link className="admin-org-name" to={`/admin/organizations/${user.organization.id}`}>
+          {user.organization.name}
+        </Link>
+        <span className="admin-org-type">
+          {isOrganizationType(user.organization.type)
+            ? ORGANIZATION_TYPES[user.organization.type]
+            : user.organization.type}
+        </span>
+        {user.organization.link && (
+          <a
+            className="admin-org-link"
+            href={externalHref(user.organization.link)}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            {displayHost(user.organization.link)}
+          </a>
+        )}
+      </span>
+    ),
+  },
+  { header: 'Status', cell: (user) => <UserStatusBadge status={user.status} /> },
+  { header: 'Role', cell: (user) => (user.role === 'OWNER' ? 'Owner' : 'User') },
+  { header: 'Registered', cell: (user) => <When iso={user.createdAt} /> },
+  {
+    header: 'E-mail verified',
+    cell: (user) =>
+      user.emailVerifiedAt ? (
+        <When iso={user.emailVerifiedAt} />
       ) : (
-        email
-      )}
-    </span>
-  );
-}
-
-interface UserRowProps {
-  user: AdminUserRow;
-  approving: boolean;
-  disabled: boolean;
-  onApprove: () => void;
-  onReject: () => void;
-}
-
-function UserRow({ user, approving, disabled, onApprove, onReject }: UserRowProps) {
-  const badge = STATUS_BADGES[user.status] ?? { label: user.status, tone: 'neutral' };
-  const typeLabel = isOrganizationType(user.organization.type)
-    ? ORGANIZATION_TYPES[user.organization.type]
-    : user.organization.type;
-  const pendingApproval = user.status === 'PENDING_APPROVAL';
-  return (
-    <tr className={pendingApproval ? 'admin-row--pending' : undefined}>
-      <td data-label="User">
-        <span className="admin-user">
-          <Link className="admin-user-link" to={`/admin/users/${user.id}`}>
-            <EmailAddress email={user.email} />
-          </Link>
-          {user.admin && <span className="badge badge--info admin-inline-badge">Admin</span>}
-        </span>
-      </td>
-      <td data-label="Organization">
-        <span className="admin-org">
-          <Link className="admin-org-name" to={`/admin/organizations/${user.organization.id}`}>
-            {user.organization.name}
-          </Link>
-          <span className="admin-org-type">{typeLabel}</span>
-          {user.organization.link && (
-            <a
-              className="admin-org-link"
-              href={externalHref(user.organization.link)}
-              target="_blank"
-              rel="noopener noreferrer"
-            >
-              {displayHost(user.organization.link)}
-            </a>
-          )}
-        </span>
-      </td>
-      <td data-label="Status">
-        <span className={`badge badge--${badge.tone}`}>{badge.label}</span>
-      </td>
-      <td data-label="Role">{user.role === 'OWNER' ? 'Owner' : 'User'}</td>
-      <td data-label="Registered">
-        <DateCell iso={user.createdAt} />
-      </td>
-      <td data-label="E-mail verified">
-        {user.emailVerifiedAt ? (
-          <DateCell iso={user.emailVerifiedAt} />
-        ) : (
-          <span className="admin-muted">Not verified</span>
-        )}
-      </td>
-      <td data-label="Last activity">
-        {user.lastActiveAt ? (
-          <DateCell iso={user.lastActiveAt} />
-        ) : (
-          <span className="admin-muted">Never</span>
-        )}
-      </td>
-      <td className="admin-actions-cell">
-        {pendingApproval && (
-          <div className="admin-actions">
-            <Button
-              className="btn-sm"
-              loading={approving}
-              disabled={disabled}
-              onClick={onApprove}
-              aria-label={`Approve ${user.email}`}
-            >
-              Approve
-            </Button>
-            <Button
-              variant="secondary"
-              className="btn-sm admin-reject"
-              disabled={disabled}
-              onClick={onReject}
-              aria-label={`Reject ${user.email}`}
-            >
-              Reject
-            </Button>
-          </div>
-        )}
-      </td>
-    </tr>
-  );
-}
+        <span className="admin-muted">Not verified</span>
+      ),
+  },
+  {
+    header: 'Last activity',
+    cell: (user) =>
+      user.lastActiveAt ? <When iso={user.lastActiveAt} /> : <span className="admin-muted">Never</span>,
+  },
+];

@@ -1,15 +1,21 @@
 import { formatDateTime, formatDay } from '@osint/contract/dates';
 import { saveFile } from '../../lib/save-file.ts';
+import { useDebounced } from '../../lib/use-paged-list.ts';
 import { formatUsd, monthsLabel, type OrderStatus } from '@osint/contract/pricing';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
-import { Dropdown } from '../../components/dropdown.tsx';
+import {
+  DataTable,
+  StateMessage,
+  SearchFilter,
+  SelectFilter,
+  type DataTableColumn,
+} from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
-import { TextInput } from '../../components/text-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import {
   fetchInvoice,
@@ -35,15 +41,6 @@ const STATUS_BADGE: Record<OrderStatus, { label: string; tone: string }> = {
   COMPLETED: { label: 'Completed', tone: 'success' },
   CANCELED: { label: 'Canceled', tone: 'danger' },
 };
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 function errorText(error: unknown): string {
   return error instanceof ApiError ? error.message : 'Please check your connection and try again.';
@@ -115,11 +112,40 @@ function ConfirmPaid({
   );
 }
 
+const orderColumns: DataTableColumn<AdminOrder>[] = [
+  {
+    header: 'Order',
+    cell: (order) => (
+      <Link className="billing-admin-strong" to={`/admin/orders/${order.id}`}>
+        {order.orderNumber}
+      </Link>
+    ),
+  },
+  { header: 'Organization', cell: (order) => order.organization.name },
+  {
+    header: 'Status',
+    cell: (order) => (
+      <span className={`badge badge--${STATUS_BADGE[order.orderStatus].tone}`}>
+        {STATUS_BADGE[order.orderStatus].label}
+      </span>
+    ),
+  },
+  { header: 'Method', cell: (order) => (order.paymentMethod === 'CARD' ? 'Card' : 'Bank transfer') },
+  {
+    header: 'Period',
+    className: 'billing-admin-nowrap',
+    cell: (order) => `${formatDay(order.startDate)} – ${formatDay(order.endDate)}`,
+  },
+  { header: 'Seats', cell: (order) => order.seatLimit },
+  { header: 'Amount', numeric: true, cell: (order) => `${formatUsd(order.amount)} ${order.currency}` },
+  { header: 'Created', className: 'billing-admin-nowrap', cell: (order) => formatDateTime(order.createdAt) },
+];
+
 /** /admin/orders: bank transfers waiting for payment first in mind, every order searchable. */
 export function AdminOrdersPage() {
   const [status, setStatus] = useState<'' | OrderStatus>('PENDING');
   const [searchInput, setSearchInput] = useState('');
-  const search = useDebounced(searchInput.trim(), 300);
+  const search = useDebounced(searchInput.trim());
   const [pageState, setPageState] = useState({ page: 1, status, search });
   const page = pageState.status === status && pageState.search === search ? pageState.page : 1;
   const [confirming, setConfirming] = useState<AdminOrder>();
@@ -151,130 +177,51 @@ export function AdminOrdersPage() {
       </header>
 
       <div className="card billing-admin-panel">
-        <div className="billing-admin-toolbar">
-          <div className="billing-admin-toolbar__search">
-            <TextInput
-              label="Search"
-              type="search"
-              placeholder="Order number or organization"
-              value={searchInput}
-              onChange={(event) => setSearchInput(event.target.value)}
-            />
-          </div>
-          <div className="billing-admin-toolbar__filter">
-            <Dropdown
-              label="Status"
-              options={STATUS_FILTERS}
-              value={status}
-              onChange={(value) => setStatus(value as '' | OrderStatus)}
-            />
-          </div>
-        </div>
-
-        {orders.isPending ? (
-          <LoadingPlaceholder />
-        ) : orders.isError ? (
-          <div className="billing-admin-empty" role="alert">
-            <p className="billing-admin-empty__title">The orders could not be loaded.</p>
-            <p>{errorText(orders.error)}</p>
-            <Button variant="secondary" onClick={() => void orders.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : rows.length === 0 ? (
-          <div className="billing-admin-empty">
-            <p className="billing-admin-empty__title">
-              {status === 'PENDING' && !search
+        <DataTable
+          caption="Orders, newest first"
+          columns={orderColumns}
+          rows={orders.data}
+          rowKey={(order) => order.id}
+          actions={(order) =>
+            order.orderStatus === 'PENDING' &&
+            order.paymentMethod === 'BANK_TRANSFER' && (
+              <Button className="btn-sm" disabled={paid.isPending} onClick={() => setConfirming(order)}>
+                Mark as paid
+              </Button>
+            )
+          }
+          loading={orders.isPending}
+          stale={orders.isPlaceholderData}
+          error={
+            orders.isError && {
+              title: 'The orders could not be loaded.',
+              text: errorText(orders.error),
+              onRetry: () => void orders.refetch(),
+            }
+          }
+          empty={{
+            title:
+              status === 'PENDING' && !search
                 ? 'No bank transfers are waiting for payment.'
-                : 'No orders match.'}
-            </p>
-            <p>New bank-transfer orders appear here when an owner confirms one on the pricing page.</p>
-          </div>
-        ) : (
-          <div
-            className={`billing-admin-table-wrap${orders.isPlaceholderData ? ' billing-admin-table-wrap--stale' : ''}`}
-          >
-            <table className="billing-admin-table">
-              <caption className="visually-hidden">Orders, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Organization</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">Seats</th>
-                  <th scope="col" className="billing-admin-num">
-                    Amount
-                  </th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((order) => (
-                  <tr key={order.id}>
-                    <td>
-                      <Link className="billing-admin-strong" to={`/admin/orders/${order.id}`}>
-                        {order.orderNumber}
-                      </Link>
-                    </td>
-                    <td>{order.organization.name}</td>
-                    <td>
-                      <span className={`badge badge--${STATUS_BADGE[order.orderStatus].tone}`}>
-                        {STATUS_BADGE[order.orderStatus].label}
-                      </span>
-                    </td>
-                    <td>{order.paymentMethod === 'CARD' ? 'Card' : 'Bank transfer'}</td>
-                    <td className="billing-admin-nowrap">
-                      {formatDay(order.startDate)} – {formatDay(order.endDate)}
-                    </td>
-                    <td>{order.seatLimit}</td>
-                    <td className="billing-admin-num billing-admin-nowrap">
-                      {formatUsd(order.amount)} {order.currency}
-                    </td>
-                    <td className="billing-admin-nowrap">{formatDateTime(order.createdAt)}</td>
-                    <td className="billing-admin-actions">
-                      {order.orderStatus === 'PENDING' && order.paymentMethod === 'BANK_TRANSFER' && (
-                        <Button
-                          className="btn-sm"
-                          disabled={paid.isPending}
-                          onClick={() => setConfirming(order)}
-                        >
-                          Mark as paid
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-
-        {(page > 1 || rows.length === PAGE_SIZE) && (
-          <nav className="billing-admin-pager" aria-label="Pages">
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page <= 1}
-              onClick={() => setPageState({ page: page - 1, status, search })}
-            >
-              Previous
-            </Button>
-            <span aria-live="polite">Page {page}</span>
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={rows.length < PAGE_SIZE}
-              onClick={() => setPageState({ page: page + 1, status, search })}
-            >
-              Next
-            </Button>
-          </nav>
-        )}
+                : 'No orders match.',
+            text: 'New bank-transfer orders appear here when an owner confirms one on the pricing page.',
+          }}
+          paging={{
+            page,
+            hasNext: rows.length === PAGE_SIZE,
+            onPageChange: (next) => setPageState({ page: next, status, search }),
+          }}
+          filters={
+            <>
+              <SearchFilter
+                placeholder="Order number or organization"
+                value={searchInput}
+                onChange={setSearchInput}
+              />
+              <SelectFilter label="Status" options={STATUS_FILTERS} value={status} onChange={setStatus} />
+            </>
+          }
+        />
       </div>
 
       {confirming && (
@@ -322,16 +269,20 @@ export function AdminOrderPage() {
   if (order.isError)
     return (
       <section className="billing-admin-page">
-        <div className="card billing-admin-empty" role="alert">
-          <p className="billing-admin-empty__title">
-            {order.error instanceof ApiError && order.error.status === 404
-              ? 'This order does not exist.'
-              : 'The order could not be loaded.'}
-          </p>
+        <StateMessage
+          className="card"
+          role="alert"
+          state={{
+            title:
+              order.error instanceof ApiError && order.error.status === 404
+                ? 'This order does not exist.'
+                : 'The order could not be loaded.',
+          }}
+        >
           <Link className="btn btn-secondary" to="/admin/orders">
             Back to orders
           </Link>
-        </div>
+        </StateMessage>
       </section>
     );
   const o = order.data;

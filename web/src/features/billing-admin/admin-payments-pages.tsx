@@ -3,8 +3,7 @@ import { formatUsd } from '@osint/contract/pricing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Button } from '../../components/button.tsx';
-import { Dropdown } from '../../components/dropdown.tsx';
+import { DataTable, StateMessage, SelectFilter, type DataTableColumn } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import {
@@ -74,110 +73,70 @@ export function AdminPaymentsPage() {
       </header>
 
       <div className="card billing-admin-panel">
-        <div className="billing-admin-toolbar">
-          <div className="billing-admin-toolbar__filter">
-            <Dropdown
-              label="Source"
-              options={SOURCES}
-              value={source}
-              onChange={(value) => setSource(value as Source)}
-            />
-          </div>
-        </div>
-        {payments.isPending ? (
-          <LoadingPlaceholder />
-        ) : payments.isError ? (
-          <div className="billing-admin-empty" role="alert">
-            <p className="billing-admin-empty__title">The payments could not be loaded.</p>
-            <Button variant="secondary" onClick={() => void payments.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : rows.length === 0 ? (
-          <div className="billing-admin-empty">
-            <p className="billing-admin-empty__title">No payments yet.</p>
-            <p>
-              FastSpring events appear when the webhook receives them; bank transfers when an order is marked
-              as paid.
-            </p>
-          </div>
-        ) : (
-          <div
-            className={`billing-admin-table-wrap${payments.isPlaceholderData ? ' billing-admin-table-wrap--stale' : ''}`}
-          >
-            <table className="billing-admin-table">
-              <caption className="visually-hidden">Payments, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Organization</th>
-                  <th scope="col">Order</th>
-                  <th scope="col" className="billing-admin-num">
-                    Amount
-                  </th>
-                  <th scope="col">Outcome</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((payment) => (
-                  <tr key={payment.id}>
-                    <td className="billing-admin-nowrap">
-                      <Link to={`/admin/payments/${payment.id}`}>{formatDateTime(payment.receivedAt)}</Link>
-                    </td>
-                    <td>{payment.source === 'FASTSPRING' ? 'FastSpring' : 'Bank transfer'}</td>
-                    <td className="billing-admin-mono">
-                      {payment.eventType}
-                      {payment.source === 'FASTSPRING' && !payment.live && (
-                        <span className="badge billing-admin-inline">test</span>
-                      )}
-                    </td>
-                    <td>{payment.organization?.name ?? <span className="billing-admin-muted">—</span>}</td>
-                    <td>
-                      {payment.orderId ? (
-                        <Link to={`/admin/orders/${payment.orderId}`}>
-                          {payment.orderNumber ?? `#${payment.orderId}`}
-                        </Link>
-                      ) : (
-                        <span className="billing-admin-muted">—</span>
-                      )}
-                    </td>
-                    <td className="billing-admin-num billing-admin-nowrap">{amountOf(payment)}</td>
-                    <td>
-                      <OutcomeBadge payment={payment} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {(page > 1 || rows.length === PAGE_SIZE) && (
-          <nav className="billing-admin-pager" aria-label="Pages">
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={page <= 1}
-              onClick={() => setPageState({ page: page - 1, source })}
-            >
-              Previous
-            </Button>
-            <span aria-live="polite">Page {page}</span>
-            <Button
-              variant="secondary"
-              className="btn-sm"
-              disabled={rows.length < PAGE_SIZE}
-              onClick={() => setPageState({ page: page + 1, source })}
-            >
-              Next
-            </Button>
-          </nav>
-        )}
+        <DataTable
+          caption="Payments, newest first"
+          columns={paymentColumns}
+          rows={payments.data}
+          rowKey={(payment) => payment.id}
+          loading={payments.isPending}
+          stale={payments.isPlaceholderData}
+          error={
+            payments.isError && {
+              title: 'The payments could not be loaded.',
+              onRetry: () => void payments.refetch(),
+            }
+          }
+          empty={{
+            title: 'No payments yet.',
+            text: 'FastSpring events appear when the webhook receives them; bank transfers when an order is marked as paid.',
+          }}
+          paging={{
+            page,
+            hasNext: rows.length === PAGE_SIZE,
+            onPageChange: (next) => setPageState({ page: next, source }),
+          }}
+          filters={<SelectFilter label="Source" options={SOURCES} value={source} onChange={setSource} />}
+        />
       </div>
     </section>
   );
 }
+
+const paymentColumns: DataTableColumn<AdminPayment>[] = [
+  {
+    header: 'Received',
+    className: 'billing-admin-nowrap',
+    cell: (payment) => <Link to={`/admin/payments/${payment.id}`}>{formatDateTime(payment.receivedAt)}</Link>,
+  },
+  { header: 'Source', cell: (payment) => (payment.source === 'FASTSPRING' ? 'FastSpring' : 'Bank transfer') },
+  {
+    header: 'Event',
+    className: 'billing-admin-mono',
+    cell: (payment) => (
+      <>
+        {payment.eventType}
+        {payment.source === 'FASTSPRING' && !payment.live && (
+          <span className="badge billing-admin-inline">test</span>
+        )}
+      </>
+    ),
+  },
+  {
+    header: 'Organization',
+    cell: (payment) => payment.organization?.name ?? <span className="billing-admin-muted">—</span>,
+  },
+  {
+    header: 'Order',
+    cell: (payment) =>
+      payment.orderId ? (
+        <Link to={`/admin/orders/${payment.orderId}`}>{payment.orderNumber ?? `#${payment.orderId}`}</Link>
+      ) : (
+        <span className="billing-admin-muted">—</span>
+      ),
+  },
+  { header: 'Amount', numeric: true, cell: amountOf },
+  { header: 'Outcome', cell: (payment) => <OutcomeBadge payment={payment} /> },
+];
 
 /** /admin/payments/:id: one payment with the event exactly as FastSpring sent it. */
 export function AdminPaymentPage() {
@@ -191,16 +150,20 @@ export function AdminPaymentPage() {
   if (payment.isError)
     return (
       <section className="billing-admin-page">
-        <div className="card billing-admin-empty" role="alert">
-          <p className="billing-admin-empty__title">
-            {payment.error instanceof ApiError && payment.error.status === 404
-              ? 'This payment does not exist.'
-              : 'The payment could not be loaded.'}
-          </p>
+        <StateMessage
+          className="card"
+          role="alert"
+          state={{
+            title:
+              payment.error instanceof ApiError && payment.error.status === 404
+                ? 'This payment does not exist.'
+                : 'The payment could not be loaded.',
+          }}
+        >
           <Link className="btn btn-secondary" to="/admin/payments">
             Back to payments
           </Link>
-        </div>
+        </StateMessage>
       </section>
     );
   const p = payment.data;
