@@ -523,6 +523,13 @@ export interface AppSettingsTable {
   created_at: CreatedAt;
 }
 
+/** Stored files (thumbnails of indexed images) by key, in the database every process shares (migration 0024). */
+export interface StoredBlobsTable {
+  key: string;
+  bytes: Buffer;
+  created_at: CreatedAt;
+}
+
 export interface RateLimitWindowsTable {
   key: string;
   count: number;
@@ -563,6 +570,7 @@ export interface Database {
   data_extraction_wikipedia: DataExtractionWikipediaTable;
   app_settings: AppSettingsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  stored_blobs: StoredBlobsTable;
 }
 
 export type User = Selectable<UsersTable>;
