@@ -130,6 +130,8 @@ const common = {
   HOST: '127.0.0.1',
   PUBLIC_URL: 'http://127.0.0.1',
   LOG_LEVEL: 'warn',
+  // One machine: the outbox in the shared DATA_DIR is fine here (production mode otherwise needs MAIL_URL).
+  MAIL_OUTBOX: '1',
 };
 started = performance.now();
 const manifest = path.join(dataDir, 'face-index');

@@ -5,14 +5,23 @@ import path from 'node:path';
 export interface Config {
   port: number;
   host: string;
-  /** Where all local state lives: PGlite database, face index files, thumbnails, outgoing mail. */
+  /**
+   * This machine's local state. Embedded (no DATABASE_URL): the PGlite database, face index snapshots and
+   * the mail outbox. Production mode (DATABASE_URL): machine-local scratch only (face index snapshots this
+   * process may rebuild from the database); nothing in it is shared with another process or machine.
+   */
   dataDir: string;
   /** The product's own origin, used in e-mail links and for the Origin check on state-changing calls. */
   publicUrl: string;
   /** PostgreSQL server instead of the embedded PGlite database. */
   databaseUrl: string | undefined;
-  /** smtp://host:port; unset writes every message as an .eml file to DATA_DIR/outbox. */
+  /** smtp://host:port; unset writes every message as an .eml file to DATA_DIR/outbox (embedded mode). */
   mailUrl: string | undefined;
+  /**
+   * MAIL_OUTBOX=1: keep the .eml outbox in production mode although DATA_DIR is not shared (one machine
+   * only: trials, tests, benchmarks). Without it production mode refuses to start without MAIL_URL.
+   */
+  mailOutboxInProduction: boolean;
   mailFrom: string;
   supportEmail: string;
   adminEmail: string | undefined;
@@ -123,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     mailUrl: env.MAIL_URL || undefined,
+    mailOutboxInProduction: flag(env.MAIL_OUTBOX, false),
     mailFrom: env.MAIL_FROM ?? 'OSINT Platform <no-reply@osint.localhost>',
     supportEmail: env.SUPPORT_EMAIL ?? 'support@osint.localhost',
     adminEmail: env.ADMIN_EMAIL || undefined,
@@ -167,6 +177,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     billing: loadBillingConfig(env),
     ...overrides,
   };
+}
+
+/**
+ * Why this configuration cannot start, or undefined. Production mode (DATABASE_URL: several processes,
+ * possibly on several machines) sends mail through SMTP: an outbox in one process's machine-local DATA_DIR
+ * would be read by nobody.
+ */
+export function productionModeProblem(config: Config): string | undefined {
+  if (config.databaseUrl && !config.mailUrl && !config.mailOutboxInProduction) {
+    return (
+      'Production mode (DATABASE_URL is set) sends e-mail through SMTP: set MAIL_URL=smtp://host:port ' +
+      '(DATA_DIR is machine-local, so an outbox there would reach nobody).'
+    );
+  }
+  return undefined;
 }
 
 function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {

@@ -9,6 +9,7 @@ import { RateLimitRepository } from './repositories/rate-limit.repository.ts';
 import { createMailTransport, type MailTransport } from './mail/mail-transport.ts';
 import { AdminOrganizationRepository } from './repositories/admin-organization.repository.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
+import { BlobRepository } from './repositories/blob.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from './repositories/crawl-frontier.repository.ts';
 import { BillingPlanRepository } from './repositories/billing-plan.repository.ts';
 import { OrderRepository } from './repositories/order.repository.ts';
@@ -130,7 +131,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     r.team,
     config.publicUrl,
   );
-  const indexer = new IndexerService(r.webIndex, faceEngine, config.dataDir, r.audit, log, queryFaces);
+  // Thumbnails live in the database: every process, on any machine, serves what the worker stored.
+  const blobs = new BlobRepository(db);
+  const indexer = new IndexerService(r.webIndex, faceEngine, blobs, r.audit, log, queryFaces);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });
   const extractionAnalyzer = new TextAnalyzer({
@@ -214,10 +217,18 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       access,
       queue,
       r.audit,
-      config.dataDir,
+      blobs,
     ),
     dataExtractor: new DataExtractorService(extractions, new SearchRepository(db), access, queue, r.audit),
-    extractionPipeline: new ExtractionPipeline(extractions, faceIndex, extractionAnalyzer, mail, config, log),
+    extractionPipeline: new ExtractionPipeline(
+      extractions,
+      faceIndex,
+      extractionAnalyzer,
+      mail,
+      config,
+      log,
+      blobs,
+    ),
     search: new SearchService(
       faceEngine,
       faceIndex,
@@ -225,7 +236,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       new SearchRepository(db),
       access,
       config.socialMediaHosts,
-      config.dataDir,
+      blobs,
       r.audit,
       r.organizations,
       minorGate,
@@ -256,7 +267,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   jobRunner.register(QUEUES.retentionSweep, () => services.retention.runSweepJob());
   jobRunner.register(QUEUES.runExtraction, (payload) => services.extractionPipeline.runJob(payload));
-  return { repositories, services, jobRunner, queue, mailTransport };
+  return { repositories, services, jobRunner, queue, mailTransport, blobs };
 }
 
 export type Container = ReturnType<typeof createContainer>;

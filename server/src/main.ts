@@ -1,20 +1,32 @@
-import { loadConfig } from './config.ts';
+import { loadConfig, productionModeProblem } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startDemoData } from './demo/demo-site.ts';
 import { importDemoWatchlistIfNone } from './extractor/watchlist-file.ts';
 import { acquireDataDirLock } from './lib/data-dir-lock.ts';
+import { importLegacyThumbnails } from './services/legacy-thumbnail-import.ts';
 
 /** Starts the product: migrate, seed start-up accounts, serve the API and web app, run the workers. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const problem = productionModeProblem(config);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   // The embedded database admits one process; `npm run crawl` checks this file before opening it.
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir, 'server');
   process.on('exit', () => lock?.release());
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   const { app, container } = await buildApp(config, database.db);
+  const imported = await importLegacyThumbnails(
+    config.dataDir,
+    container.blobs,
+    container.repositories.webIndex,
+  );
+  if (imported > 0) app.log.info(`${imported} thumbnails moved from ${config.dataDir} into the database.`);
 
   const seeded = await container.services.seed.run();
   if (seeded.length > 0) {

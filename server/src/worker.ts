@@ -1,8 +1,9 @@
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, productionModeProblem } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { indexingThreadCount } from './face/face-engine.ts';
+import { importLegacyThumbnails } from './services/legacy-thumbnail-import.ts';
 
 /**
  * `npm run worker`: a process that only runs jobs (crawls, indexing, mail…) against a shared PostgreSQL
@@ -18,9 +19,20 @@ async function main(): Promise<void> {
       'npm run worker needs DATABASE_URL: the embedded database admits only one process (npm start).',
     );
   }
+  const problem = productionModeProblem(config);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   const { app, container } = await buildApp(config, database.db);
+  const imported = await importLegacyThumbnails(
+    config.dataDir,
+    container.blobs,
+    container.repositories.webIndex,
+  );
+  if (imported > 0) app.log.info(`${imported} thumbnails moved from ${config.dataDir} into the database.`);
   await app.ready();
   container.jobRunner.start();
   // The scheduled chains, as `npm start` starts them when it runs jobs (API processes with WORKERS=0 do not).

@@ -5,6 +5,7 @@ import { indexingThreadCount } from '../face/face-engine.ts';
 import { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
+import { BlobRepository } from '../repositories/blob.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
 import { FaceModelRepository } from '../repositories/face-model.repository.ts';
 import { JobRepository } from '../repositories/job.repository.ts';
@@ -129,7 +130,13 @@ async function crawl(
   const log = cliLogger(progress);
   const crawls = new CrawlRepository(db);
   const audit = new AuditRepository(db);
-  const indexer = new IndexerService(new WebIndexRepository(db), faceEngine, config.dataDir, audit, log);
+  const indexer = new IndexerService(
+    new WebIndexRepository(db),
+    faceEngine,
+    new BlobRepository(db),
+    audit,
+    log,
+  );
   // No job runner here: this process runs the crawl itself and queues nothing.
   const queue = new JobQueue(new JobRepository(db), undefined);
   const service = new CrawlService(

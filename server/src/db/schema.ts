@@ -546,6 +546,13 @@ export interface AppSettingsTable {
   created_at: CreatedAt;
 }
 
+/** Stored files (thumbnails of indexed images) by key, in the database every process shares (migration 0024). */
+export interface StoredBlobsTable {
+  key: string;
+  bytes: Buffer;
+  created_at: CreatedAt;
+}
+
 export interface RateLimitWindowsTable {
   key: string;
   count: number;
@@ -609,6 +616,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   rate_limit_windows: RateLimitWindowsTable;
   minor_reviews: MinorReviewsTable;
+  stored_blobs: StoredBlobsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -323,6 +323,17 @@ export class WebIndexRepository {
     return deleted.map(toFaceInImage);
   }
 
+  /** Which of these thumbnail keys an image still names (the one-time import of an old DATA_DIR). */
+  async findNamedThumbnailPaths(paths: readonly string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('images')
+      .select('thumbnail_path')
+      .where('thumbnail_path', 'in', [...paths])
+      .execute();
+    return new Set(rows.flatMap((r) => (r.thumbnail_path ? [r.thumbnail_path] : [])));
+  }
+
   /**
    * Forgets the thumbnails of those images that have no face left (an opt-out removed their last one):
    * nothing may show the person any more. Returns the thumbnail files to delete (relative to DATA_DIR).

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { DEFAULT_CRAWL_OPTIONS, crawlOptionsFromConfig } from '../crawler/crawl-options.ts';
@@ -26,6 +24,7 @@ import type {
 import { matchedFaceOf } from '../repositories/search.repository.ts';
 import { FaceModelMismatchError } from './face-index.service.ts';
 import type { MailService } from './mail.service.ts';
+import type { BlobStore } from '../lib/blob-store.ts';
 
 export interface ExtractionJobPayload {
   extractionId: number;
@@ -71,6 +70,8 @@ export class ExtractionPipeline {
     private readonly mail: MailService,
     private readonly config: Config,
     private readonly log: FastifyBaseLogger,
+    /** Thumbnails of indexed images. */
+    private readonly blobs: BlobStore,
   ) {}
 
   async runJob(payload: unknown): Promise<void> {
@@ -334,7 +335,7 @@ export class ExtractionPipeline {
   private async readThumbnail(relative: string | null): Promise<Buffer | null> {
     if (!relative) return null;
     // A thumbnail gone from the index (re-crawl, opt-out) leaves the result without one.
-    return fs.readFile(path.join(this.config.dataDir, relative)).catch(() => null);
+    return this.blobs.get(relative);
   }
 
   /**

@@ -1,6 +1,4 @@
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CrawledImage, CrawledPage, ImageOccurrence } from '../crawler/crawler.ts';
 import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
@@ -8,6 +6,7 @@ import { pairFaces } from '../face/face-box-overlap.ts';
 import { ImageDecodeError } from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { isIndexableFace, matchThresholdOf, similarity } from '../face/similarity.ts';
+import { thumbnailKey, type BlobStore } from '../lib/blob-store.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type {
@@ -55,7 +54,8 @@ export class IndexerService {
   constructor(
     private readonly webIndex: WebIndexRepository,
     private readonly faceEngine: LazyFaceEngine,
-    private readonly dataDir: string,
+    /** Thumbnails, in the database every process shares. */
+    private readonly blobs: BlobStore,
     private readonly audit: AuditRepository,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
     /** Faces of recent uploads, for opt-outs by photo. */
@@ -244,14 +244,10 @@ export class IndexerService {
       const orphaned = await tx.releaseOrphanedThumbnails([...new Set(removed.map((f) => f.imageId))]);
       return { id, removedFaces: removed.length, orphaned };
     });
-    // After the commit: a failed transaction must not have deleted files the index still names.
-    await Promise.all(
-      result.orphaned.map((relative) =>
-        fs.rm(path.join(this.dataDir, relative), { force: true }).catch((error: unknown) => {
-          this.log.warn({ err: error, thumbnail: relative }, 'could not delete an opted-out thumbnail');
-        }),
-      ),
-    );
+    // After the commit: a failed transaction must not have deleted thumbnails the index still names.
+    await this.blobs.delete(result.orphaned).catch((error: unknown) => {
+      this.log.warn({ err: error, thumbnails: result.orphaned }, 'could not delete opted-out thumbnails');
+    });
     await this.audit.insert({
       actorUserId: adminId,
       organizationId: null,
@@ -351,23 +347,16 @@ export class IndexerService {
     }
   }
 
-  /** DATA_DIR/thumbnails/<first 2 hex>/<sha256>.jpg; returns the path relative to DATA_DIR. */
+  /** Stores the thumbnail under its key (thumbnailKey) and returns the key, which images.thumbnail_path keeps. */
   private async writeThumbnail(sha256: string, thumbnail: Buffer): Promise<string> {
-    const relative = path.posix.join('thumbnails', sha256.slice(0, 2), `${sha256}.jpg`);
-    const file = path.join(this.dataDir, relative);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // Write then rename: a reader never sees half a file, and two writers of the same bytes agree.
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const key = thumbnailKey(sha256);
     try {
-      await fs.writeFile(temporary, thumbnail);
-      await fs.rename(temporary, file);
+      await this.blobs.put(key, thumbnail);
     } catch (error) {
-      // A full disk (ENOSPC) leaves a partial file: removed, or it would keep the disk full. Nothing is
-      // stored for the image, so the crawler retries it, and a later crawl indexes it (issue 8).
-      await fs.rm(temporary, { force: true }).catch(() => undefined);
+      // Nothing is stored for the image, so the crawler retries it, and a later crawl indexes it (issue 8).
       const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`Could not save the thumbnail ${relative}: ${reason}`, { cause: error });
+      throw new Error(`Could not save the thumbnail ${key}: ${reason}`, { cause: error });
     }
-    return relative;
+    return key;
   }
 }

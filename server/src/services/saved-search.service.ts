@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import {
   SAVE_NAME_MAX_LENGTH,
   SAVE_NAME_TOO_LONG,
@@ -23,6 +21,7 @@ import {
 } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { AuthUser } from './session.service.ts';
+import type { BlobStore } from '../lib/blob-store.ts';
 
 export interface SaveSearchRequest {
   name: string;
@@ -76,7 +75,8 @@ export class SavedSearchService {
     private readonly access: AccessService,
     private readonly queue: JobQueue,
     private readonly audit: AuditRepository,
-    private readonly dataDir: string,
+    /** Thumbnails of indexed images. */
+    private readonly blobs: BlobStore,
   ) {}
 
   /** POST /api/search/save: records the saved search as PENDING and queues the copy. */
@@ -128,7 +128,7 @@ export class SavedSearchService {
       let read = thumbnails.get(relative);
       if (!read) {
         // A thumbnail gone from the index (re-crawl, opt-out) leaves the result without one.
-        read = fs.readFile(path.join(this.dataDir, relative)).catch(() => null);
+        read = this.blobs.get(relative);
         thumbnails.set(relative, read);
       }
       return read;

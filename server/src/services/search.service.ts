@@ -5,8 +5,6 @@ import {
   type UploadImageResponse,
 } from '@osint/contract/search';
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
@@ -40,6 +38,7 @@ import type { MinorReviewService } from './minor-review.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { AuthUser } from './session.service.ts';
+import type { BlobStore } from '../lib/blob-store.ts';
 
 /** Spec 001 §1: query photos of at most 1.5 MB. */
 export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
@@ -92,7 +91,8 @@ export class SearchService {
     private readonly searches: SearchRepository,
     private readonly access: AccessService,
     private readonly socialMediaHosts: readonly string[],
-    private readonly dataDir: string,
+    /** Thumbnails of indexed images. */
+    private readonly blobs: BlobStore,
     private readonly audit: AuditRepository,
     private readonly organizations: OrganizationRepository,
     private readonly minorGate: MinorGateService,
@@ -432,9 +432,9 @@ export class SearchService {
   private async thumbnailOf(imageId: number, organizationId: number): Promise<Buffer> {
     const row = await this.searches.findThumbnailPathForOrganization(imageId, organizationId);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
-    return fs.readFile(path.join(this.dataDir, row.thumbnail_path)).catch(() => {
-      throw notFound('Thumbnail not found.');
-    });
+    const bytes = await this.blobs.get(row.thumbnail_path);
+    if (!bytes) throw notFound('Thumbnail not found.');
+    return bytes;
   }
 
   /**

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -156,7 +155,7 @@ beforeAll(async () => {
     .execute();
   cookie = await login(t, OWNER);
 
-  // 40 indexed images with real thumbnail files under DATA_DIR, as the indexer writes them.
+  // 40 indexed images with real thumbnails in the database, as the indexer stores them.
   const imageIds: number[] = [];
   for (let i = 0; i < 40; i++) {
     const thumbnail = await sharp({
@@ -166,8 +165,7 @@ beforeAll(async () => {
       .toBuffer();
     const hash = `${i.toString(16).padStart(2, '0')}${'ab'.repeat(31)}`;
     const relative = path.posix.join('thumbnails', hash.slice(0, 2), `${hash}.jpg`);
-    await fs.mkdir(path.join(fault.dataDir, path.dirname(relative)), { recursive: true });
-    await fs.writeFile(path.join(fault.dataDir, relative), thumbnail);
+    await t.container.blobs.put(relative, thumbnail);
     const row = await t.db
       .insertInto('images')
       .values({

@@ -225,12 +225,13 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
     expect(detail.faces).toBe(faces.length);
     expect(detail.images).toBe(4); // four image URLs fetched, three contents
 
-    // Thumbnails: DATA_DIR/thumbnails/<2 hex>/<sha256>.jpg, JPEG, at most 256 px.
+    // Thumbnails: keyed thumbnails/<2 hex>/<sha256>.jpg in the database (none in DATA_DIR), JPEG, at most 256 px.
     for (const image of images) {
       expect(image.thumbnail_path).toBe(
         `thumbnails/${image.content_hash.slice(0, 2)}/${image.content_hash}.jpg`,
       );
-      const thumbnail = fs.readFileSync(path.join(t.config.dataDir, image.thumbnail_path!));
+      const thumbnail = (await t.container.blobs.get(image.thumbnail_path!))!;
+      expect(fs.existsSync(path.join(t.config.dataDir, image.thumbnail_path!))).toBe(false);
       const meta = await sharp(thumbnail).metadata();
       expect(meta.format).toBe('jpeg');
       expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(256);

@@ -221,9 +221,9 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
 
   it('survives the removal of its images from the live index', async () => {
     const thumbnails = await t.db.selectFrom('images').select('thumbnail_path').execute();
-    for (const row of thumbnails) {
-      if (row.thumbnail_path) await fs.rm(path.join(t.config.dataDir, row.thumbnail_path), { force: true });
-    }
+    await t.container.blobs.delete(
+      thumbnails.flatMap((row) => (row.thumbnail_path ? [row.thumbnail_path] : [])),
+    );
     await t.db.deleteFrom('faces').execute();
     const answer = (await results(cookies.a, saved.hash)).json<SavedResults>();
     expect(answer.results).toEqual(savedResults.results);

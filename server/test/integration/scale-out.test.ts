@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
@@ -12,20 +14,23 @@ import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 const unitDescriptor = () =>
   new Float32Array(SHIPPED_MODEL.dimensions).fill(1 / Math.sqrt(SHIPPED_MODEL.dimensions));
 
-// Scale-out (issue 8): a worker instance (jobs, face index writer) and an API instance (WORKERS=0, face
-// index reader) of the real application over one database and one DATA_DIR. On PostgreSQL each has
-// its own connection pool, as two processes would; on PGlite (one connection) they share it.
+// Scale-out (issues 8 and 18): a worker instance (jobs, face index writer) and two API instances
+// (WORKERS=0, face index readers) of the real application over one database, each with its own DATA_DIR
+// as on separate machines: PostgreSQL is the only shared part (thumbnails in it, each reader's index built
+// from it and following its change log). On PostgreSQL each has its own connection pool, as separate
+// processes would; on PGlite (one connection) they share it.
 
 const GONE = 'The selected face is no longer available. Please upload the photo again.';
 
 interface SearchAnswer {
-  results: { imageUrl: string | null; similarity: number }[];
+  results: { imageUrl: string | null; thumbnailUrl: string; similarity: number }[];
   numberOfResults: number;
 }
 
 let cluster: AppCluster;
 let worker: TestApp;
 let api: TestApp;
+let api2: TestApp;
 let site: DemoSite;
 let photos: Map<string, Buffer>;
 let analystA: string;
@@ -68,16 +73,27 @@ function search(on: TestApp, cookie: string, faces: string[]) {
 }
 
 async function foundOn(on: TestApp, cookie: string, face: string, file: string): Promise<boolean> {
+  return (await hitOn(on, cookie, face, file)) !== undefined;
+}
+
+async function hitOn(on: TestApp, cookie: string, face: string, file: string) {
   const response = await search(on, cookie, [face]);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json<SearchAnswer>().results.some((r) => r.imageUrl?.endsWith(file));
+  return response.json<SearchAnswer>().results.find((r) => r.imageUrl?.endsWith(file));
+}
+
+/** Files under a DATA_DIR (relative paths), to show what an instance keeps on its own machine. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
 beforeAll(async () => {
   site = await startDemoSite({ port: 0 });
   photos = await renderDemoPhotos();
-  cluster = await createAppCluster(['worker', 'api']);
-  [worker, api] = cluster.apps as [TestApp, TestApp];
+  // One face-engine thread each: three instances share the machine's cores.
+  cluster = await createAppCluster(['worker', 'api', 'api'], { faceThreads: 1 }, { separateDataDirs: true });
+  [worker, api, api2] = cluster.apps as [TestApp, TestApp, TestApp];
   const a = await analyst('analyst@agency-a.example.org');
   analystA = a.cookie;
   organizationA = a.organizationId;
@@ -92,7 +108,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () => {
+describe(`scale-out: a worker and two API instances, each on its own DATA_DIR, over one ${TEST_DATABASE_KIND} database`, () => {
   let marshOnApi: string;
 
   it('indexes through the worker and finds the faces through the API instance without a restart', async () => {
@@ -118,6 +134,29 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(await api.container.services.faceIndex.size()).toBe(Number(indexed.n));
+  }, 240_000); // three instances crawl and analyse on a shared 2-core machine
+
+  it('finds the crawled face with its thumbnail through both API instances, though neither shares a disk', async () => {
+    expect(new Set(cluster.dataDirs).size).toBe(3);
+    const thumbnails: Buffer[] = [];
+    for (const instance of [api, api2]) {
+      const face = await uploadFace(instance, analystA, DEMO_PHOTOS.marsh.file);
+      const hit = await hitOn(instance, analystA, face, DEMO_PHOTOS.marsh.file);
+      expect(hit, 'the crawled face is found').toBeDefined();
+      const thumbnail = await instance.request({ method: 'GET', url: hit!.thumbnailUrl, cookie: analystA });
+      expect(thumbnail.statusCode, thumbnail.body).toBe(200);
+      expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+      thumbnails.push(thumbnail.rawPayload);
+    }
+    expect(thumbnails[0]!.length).toBeGreaterThan(500);
+    expect(thumbnails[1]!.equals(thumbnails[0]!)).toBe(true);
+    // No thumbnail on any machine's disk: the worker that stored them kept none in its DATA_DIR either.
+    for (const dir of cluster.dataDirs) {
+      expect((await filesUnder(dir)).filter((f) => f.startsWith('thumbnails'))).toEqual([]);
+    }
+    expect(await api2.container.services.faceIndex.size()).toBe(
+      await worker.container.services.faceIndex.size(),
+    );
   });
 
   it('accepts a face token made by one instance on the other (nothing kept in memory)', async () => {
@@ -174,7 +213,9 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
     expect(tooLong.statusCode).toBe(400);
   });
 
-  it('an opt-out through one instance removes the faces from the other at once', async () => {
+  it('an opt-out through one instance removes the faces, and their thumbnails, from every other at once', async () => {
+    const before = await hitOn(api2, analystA, marshOnApi, DEMO_PHOTOS.marsh.file);
+    expect(before).toBeDefined();
     const adminFace = await uploadFace(api, admin, DEMO_PHOTOS.marsh.file);
     const optOut = await api.request({
       method: 'POST',
@@ -184,8 +225,15 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
     });
     expect(optOut.statusCode, optOut.body).toBe(201);
     expect(optOut.json<{ removedFaces: number }>().removedFaces).toBeGreaterThan(0);
-    for (const instance of [worker, api]) {
+    for (const instance of [worker, api, api2]) {
       expect(await foundOn(instance, analystA, marshOnApi, DEMO_PHOTOS.marsh.file)).toBe(false);
+      // The image had only her face: its thumbnail is gone from the database, for every instance.
+      const thumbnail = await instance.request({
+        method: 'GET',
+        url: before!.thumbnailUrl,
+        cookie: analystA,
+      });
+      expect(thumbnail.statusCode).toBe(404);
     }
     const faces = await worker.db
       .selectFrom('faces')
@@ -193,5 +241,6 @@ describe(`scale-out: two instances over one ${TEST_DATABASE_KIND} database`, () 
       .executeTakeFirstOrThrow();
     expect(await worker.container.services.faceIndex.size()).toBe(Number(faces.n));
     expect(await api.container.services.faceIndex.size()).toBe(Number(faces.n));
+    expect(await api2.container.services.faceIndex.size()).toBe(Number(faces.n));
   });
 });

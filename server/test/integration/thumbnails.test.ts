@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,19 +21,17 @@ describe('thumbnails: who may see an indexed image', () => {
   let seatless: string;
   let otherOrganization: string;
   let adminCookie: string;
-  let portrait: { imageId: number; faceId: number; file: string; bytes: Buffer };
+  let portrait: { imageId: number; faceId: number; key: string; bytes: Buffer };
   let unreturned: number;
   let organizationOfAnalyst: number;
 
-  /** An indexed image with one face and its thumbnail file in DATA_DIR. */
+  /** An indexed image with one face and its thumbnail in the blob store (the database). */
   async function indexedImage(name: string, colour: string) {
     const bytes = await sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
       .jpeg()
       .toBuffer();
     const relative = path.posix.join('thumbnails', 'ab', `${name}.jpg`);
-    const file = path.join(t.config.dataDir, relative);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, bytes);
+    await t.container.blobs.put(relative, bytes);
     const image = await t.db
       .insertInto('images')
       .values({ content_hash: name, thumbnail_path: relative, face_count: 1, analyzed_at: new Date() })
@@ -58,7 +55,7 @@ describe('thumbnails: who may see an indexed image', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     await t.db.insertInto('face_index_log').values({ face_id: face.id, op: 'add' }).execute();
-    return { imageId: image.id, faceId: face.id, file, bytes };
+    return { imageId: image.id, faceId: face.id, key: relative, bytes };
   }
 
   /** A stored search of the organization that returned the image. */
@@ -143,7 +140,7 @@ describe('thumbnails: who may see an indexed image', () => {
     });
     expect(optOut.statusCode, optOut.body).toBeLessThan(300);
     expect((await get(portrait.imageId, analyst)).statusCode).toBe(404);
-    await expect(fs.access(portrait.file)).rejects.toThrow();
+    expect(await t.container.blobs.get(portrait.key)).toBeNull();
     const image = await t.db
       .selectFrom('images')
       .select('thumbnail_path')

@@ -12,13 +12,15 @@ import { TEST_DATABASE_KIND, withClient } from './test-database.ts';
 export interface AppCluster {
   /** The instances in the order of `roles`: a 'worker' runs jobs and writes the face index, an 'api' does not. */
   apps: TestApp[];
-  /** The shared DATA_DIR (thumbnails, face index snapshots), as a shared volume in production. */
+  /** The DATA_DIR of the first instance (of every instance unless `separateDataDirs`). */
   dataDir: string;
+  /** Each instance's DATA_DIR, in the order of `roles`. */
+  dataDirs: string[];
   close(): Promise<void>;
 }
 
 /**
- * Several instances of the real application over one fresh database and one DATA_DIR, as production
+ * Several instances of the real application over one fresh database and one DATA_DIR (or one each: `separateDataDirs`), as production
  * runs N API processes (WORKERS=0) beside worker processes. On PostgreSQL every instance has its own
  * connection pool; PGlite admits one connection, so there the instances share it (they still have their
  * own services, face index, rate limiter and job runner).
@@ -26,8 +28,16 @@ export interface AppCluster {
 export async function createAppCluster(
   roles: ('worker' | 'api')[],
   overrides: Partial<Config> = {},
+  /** Every instance on its own DATA_DIR, as on separate machines with PostgreSQL the only shared part. */
+  options: { separateDataDirs?: boolean } = {},
 ): Promise<AppCluster> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'osint-cluster-'));
+  const dataDirs = [dataDir];
+  for (const _ of roles.slice(1)) {
+    dataDirs.push(
+      options.separateDataDirs ? await fs.mkdtemp(path.join(os.tmpdir(), 'osint-cluster-')) : dataDir,
+    );
+  }
   const handles: DatabaseHandle[] = [];
   let dropDatabase = async () => undefined as unknown;
   if (TEST_DATABASE_KIND === 'pglite') {
@@ -49,7 +59,7 @@ export async function createAppCluster(
   }
   const apps: TestApp[] = [];
   for (const [i, role] of roles.entries()) {
-    const config = testConfig(dataDir, { ...overrides, runWorkers: role === 'worker' });
+    const config = testConfig(dataDirs[i]!, { ...overrides, runWorkers: role === 'worker' });
     const db = handles[i]!.db;
     const { app, container } = await buildApp(config, db);
     await app.ready();
@@ -59,11 +69,12 @@ export async function createAppCluster(
   return {
     apps,
     dataDir,
+    dataDirs,
     close: async () => {
       for (const app of apps) await app.close();
       for (const handle of new Set(handles)) await handle.close();
       await dropDatabase();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      for (const dir of new Set(dataDirs)) await fs.rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -29,7 +29,15 @@ export function startWorkerProcess(
   ];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, DEMO_DATA: '0', JOB_STALE_AFTER_MS: '3000', LOG_LEVEL: 'error', ...env },
+    // MAIL_OUTBOX: the test reads the mail the workers send from the outbox of the DATA_DIR they share.
+    env: {
+      ...process.env,
+      DEMO_DATA: '0',
+      JOB_STALE_AFTER_MS: '3000',
+      LOG_LEVEL: 'error',
+      MAIL_OUTBOX: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const logs: Record<string, unknown>[] = [];
