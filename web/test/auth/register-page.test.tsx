@@ -43,25 +43,27 @@ afterEach(() => {
 });
 
 describe('RegisterPage agreements', () => {
-  test('Accept all ticks and clears the terms, privacy and newsletter boxes together', async () => {
+  test('Accept all ticks and clears the required agreements only, never the newsletter', async () => {
     const user = renderPage();
     const boxes = [checkbox(/Terms of Service/), checkbox(/Privacy Policy/), checkbox(/newsletter/)];
     expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([false, false, false]);
 
     await user.click(checkbox('Accept all'));
-    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([true, true, true]);
-
-    // Unticking one box means "all" is no longer true.
-    await user.click(boxes[2]!);
-    expect((checkbox('Accept all') as HTMLInputElement).checked).toBe(false);
     expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([true, true, false]);
 
-    // Ticking the last one by hand makes "all" true again.
-    await user.click(boxes[2]!);
+    // Unticking a required box means "all" is no longer true.
+    await user.click(boxes[1]!);
+    expect((checkbox('Accept all') as HTMLInputElement).checked).toBe(false);
+    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([true, false, false]);
+
+    // Ticking it by hand makes "all" true again; the newsletter is the user's own choice either way.
+    await user.click(boxes[1]!);
     expect((checkbox('Accept all') as HTMLInputElement).checked).toBe(true);
+    await user.click(boxes[2]!);
+    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([true, true, true]);
 
     await user.click(checkbox('Accept all'));
-    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([false, false, false]);
+    expect(boxes.map((b) => (b as HTMLInputElement).checked)).toEqual([false, false, true]);
   });
 
   test('the legal documents open in a new tab so the form is kept', () => {
@@ -157,7 +159,7 @@ describe('RegisterPage with the server', () => {
         organizationName: 'Acme Intelligence',
         organizationLink: 'acme-intel.com',
         organizationType: 'government',
-        newsletter: true,
+        newsletter: false,
       },
     });
 

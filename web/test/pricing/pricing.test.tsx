@@ -27,7 +27,16 @@ const NOT_CONFIGURED: CheckoutConfig = {
   bank: BANK,
 };
 
-function renderChooser(config: CheckoutConfig = NOT_CONFIGURED) {
+/** Card checkout set up (its script never loads in this test: the chooser prices without it). */
+const CONFIGURED: CheckoutConfig = {
+  ...NOT_CONFIGURED,
+  configured: true,
+  storefront: 'osint.test.onfastspring.com/popup-osint',
+  accessKey: 'key',
+  scriptUrl: '/no-script.js',
+};
+
+function renderChooser(config: CheckoutConfig = CONFIGURED) {
   const user = userEvent.setup();
   render(
     <PlanChooser
@@ -129,9 +138,13 @@ describe('plan chooser', () => {
     expect(screen.getByRole('button', { name: /Start date/ }).textContent).toContain(formatDay(today));
   });
 
-  test('says clearly when card checkout is not configured', () => {
-    renderChooser();
-    expect(screen.getByText(BILLING_MESSAGES.checkoutNotConfigured)).toBeTruthy();
+  test('without card checkout offers fixed periods by bank transfer only, and no message for developers', () => {
+    renderChooser(NOT_CONFIGURED);
+    expect(screen.queryByRole('tab', { name: 'Monthly subscription' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Fixed period' })).toBeTruthy();
+    expect(screen.getByText('One time payment')).toBeTruthy();
+    expect(screen.queryByText(/not configured/i)).toBeNull();
+    expect(screen.queryByText(BILLING_MESSAGES.checkoutNotConfigured)).toBeNull();
   });
 });
 
