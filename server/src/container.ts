@@ -60,6 +60,9 @@ import { SeedService } from './services/seed.service.ts';
 import { SessionService } from './services/session.service.ts';
 import { SupportService } from './services/support.service.ts';
 import { WatchlistService } from './services/watchlist.service.ts';
+import { FaceWatchRepository } from './repositories/face-watch.repository.ts';
+import { FaceWatchService } from './services/face-watch.service.ts';
+import { FaceWatchMatcher } from './services/face-watch-matcher.ts';
 import { TextAnalyzer } from './extractor/analyzer.ts';
 import { LlmClient } from './extractor/llm-client.ts';
 import { DEFAULT_WIKIPEDIA_URL, WikipediaClient } from './extractor/wikipedia-client.ts';
@@ -128,6 +131,15 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       : undefined,
   });
   const extractions = new DataExtractionRepository(db);
+  const faceWatchRepository = new FaceWatchRepository(db);
+  const socialMedia = (url: string) => {
+    const host = new URL(url).hostname.toLowerCase();
+    return config.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
+  };
+  const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
+    publicUrl: config.publicUrl,
+    isSocialMedia: socialMedia,
+  });
   const services = {
     sessions,
     mail,
@@ -216,7 +228,17 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.organizations,
       minorGate,
     ),
-    metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
+    faceWatches: new FaceWatchService(
+      faceWatchRepository,
+      new SearchRepository(db),
+      queryFaces,
+      faceEngine,
+      access,
+      minorGate,
+      r.audit,
+    ),
+    faceAlerts,
+    metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken, faceAlerts),
     adminDashboard: new AdminDashboardService(new AdminDashboardRepository(db), new MetricsRepository(db)),
     adminJobs: new AdminJobsService(repositories.jobs, queue, repositories.audit),
     retention: new RetentionService(
@@ -235,6 +257,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   jobRunner.register(QUEUES.retentionSweep, () => services.retention.runSweepJob());
   jobRunner.register(QUEUES.runExtraction, (payload) => services.extractionPipeline.runJob(payload));
+  jobRunner.register(QUEUES.faceAlertDigest, (payload) => faceAlerts.runDigestJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport };
 }
 

@@ -133,6 +133,40 @@ export class QueryFaceTokens {
     return face;
   }
 
+  /**
+   * Seals a descriptor kept at rest (a watched face): the same key and cipher as tokens, without an
+   * expiry, and bound to what it belongs to (e.g. `face-watch:<organization>`) so a sealed descriptor
+   * copied to another row or organization does not open.
+   */
+  async sealStored(descriptor: Float32Array, boundTo: string): Promise<Buffer> {
+    const key = await this.getKey();
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(`stored:${boundTo}`, 'utf8'));
+    const plain = Buffer.from(descriptor.buffer, descriptor.byteOffset, descriptor.byteLength);
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([iv, sealed, cipher.getAuthTag()]);
+  }
+
+  /** The descriptor sealed by sealStored with the same binding, or undefined. */
+  async openStored(sealed: Buffer, boundTo: string): Promise<Float32Array | undefined> {
+    if (sealed.length < IV_BYTES + TAG_BYTES + 4) return undefined;
+    const key = await this.getKey();
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(`stored:${boundTo}`, 'utf8'));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      const plain = Buffer.concat([
+        decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
+      if (plain.length % 4 !== 0) return undefined;
+      return new Float32Array(new Uint8Array(plain).buffer);
+    } catch {
+      return undefined;
+    }
+  }
+
   private getKey(): Promise<Buffer> {
     this.key ??= this.loadKey().catch((error: unknown) => {
       this.key = undefined; // a database that is down now may answer on the next upload
