@@ -131,6 +131,18 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       : undefined,
   });
   const extractions = new DataExtractionRepository(db);
+  const search = new SearchService(
+    faceEngine,
+    faceIndex,
+    queryFaces,
+    new SearchRepository(db),
+    access,
+    config.socialMediaHosts,
+    config.dataDir,
+    r.audit,
+    r.organizations,
+    minorGate,
+  );
   const faceWatchRepository = new FaceWatchRepository(db);
   const socialMedia = (url: string) => {
     const host = new URL(url).hostname.toLowerCase();
@@ -216,18 +228,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     ),
     dataExtractor: new DataExtractorService(extractions, new SearchRepository(db), access, queue, r.audit),
     extractionPipeline: new ExtractionPipeline(extractions, faceIndex, extractionAnalyzer, mail, config, log),
-    search: new SearchService(
-      faceEngine,
-      faceIndex,
-      queryFaces,
-      new SearchRepository(db),
-      access,
-      config.socialMediaHosts,
-      config.dataDir,
-      r.audit,
-      r.organizations,
-      minorGate,
-    ),
+    search,
     faceWatches: new FaceWatchService(
       faceWatchRepository,
       new SearchRepository(db),
@@ -236,6 +237,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       access,
       minorGate,
       r.audit,
+      search,
     ),
     faceAlerts,
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken, faceAlerts),

@@ -265,6 +265,8 @@ export interface FaceWatchesTable {
   note: Generated<string>;
   type: Generated<SearchType>;
   descriptor_sealed: Buffer | null;
+  /** The watched face's crop (JPEG), to show it and to search it again; deleted with the descriptor. */
+  face_image: Buffer | null;
   model_id: string;
   possible_minor: Generated<boolean>;
   muted: Generated<boolean>;

@@ -15,6 +15,7 @@ export interface FaceWatchRow {
   createdAt: Date;
   endsAt: Date;
   endedAt: Date | null;
+  hasFaceImage: boolean;
   alertCount: number;
   newAlertCount: number;
 }
@@ -93,6 +94,7 @@ export class FaceWatchRepository {
     note: string;
     type: SearchType;
     descriptorSealed: Buffer;
+    faceImage: Buffer | null;
     modelId: string;
     possibleMinor: boolean;
     endsAt: Date;
@@ -106,6 +108,7 @@ export class FaceWatchRepository {
         note: watch.note,
         type: watch.type,
         descriptor_sealed: watch.descriptorSealed,
+        face_image: watch.faceImage,
         model_id: watch.modelId,
         possible_minor: watch.possibleMinor,
         ends_at: watch.endsAt,
@@ -140,6 +143,7 @@ export class FaceWatchRepository {
         'w.created_at',
         'w.ends_at',
         'w.ended_at',
+        sql<boolean>`w.face_image is not null`.as('has_face_image'),
         sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id)`.as('alert_count'),
         sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id and a.status = 'NEW')`.as(
           'new_alert_count',
@@ -161,16 +165,39 @@ export class FaceWatchRepository {
       createdAt: row.created_at,
       endsAt: row.ends_at,
       endedAt: row.ended_at,
+      hasFaceImage: row.has_face_image,
       alertCount: Number(row.alert_count),
       newAlertCount: Number(row.new_alert_count),
     }));
+  }
+
+  /** An active watch of the organization, with what searching its face again needs. */
+  async findActiveWatch(id: number, organizationId: number) {
+    return this.db
+      .selectFrom('face_watches')
+      .select(['id', 'descriptor_sealed', 'face_image', 'model_id', 'possible_minor', 'type'])
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /** The watched face's crop, of a watch of the organization. */
+  async findFaceImage(id: number, organizationId: number): Promise<Buffer | null> {
+    const row = await this.db
+      .selectFrom('face_watches')
+      .select('face_image')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.face_image ?? null;
   }
 
   /** Ends a watch of the organization and deletes its descriptor; false when there is no such active watch. */
   async endWatch(id: number, organizationId: number): Promise<boolean> {
     const result = await this.db
       .updateTable('face_watches')
-      .set({ ended_at: sql`now()`, descriptor_sealed: null, changed_at: sql`now()` })
+      .set({ ended_at: sql`now()`, descriptor_sealed: null, face_image: null, changed_at: sql`now()` })
       .where('id', '=', id)
       .where('organization_id', '=', organizationId)
       .where('ended_at', 'is', null)
@@ -201,7 +228,7 @@ export class FaceWatchRepository {
   async endExpired(now: Date): Promise<number> {
     const result = await this.db
       .updateTable('face_watches')
-      .set({ ended_at: now, descriptor_sealed: null, changed_at: now })
+      .set({ ended_at: now, descriptor_sealed: null, face_image: null, changed_at: now })
       .where('ended_at', 'is', null)
       .where('ends_at', '<=', now)
       .executeTakeFirst();

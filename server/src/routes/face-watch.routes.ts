@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
+import { sendJpeg } from './replies.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 const AlertStatus = Type.Union([Type.Literal('NEW'), Type.Literal('SEEN')]);
@@ -23,6 +24,7 @@ const Watch = Type.Object({
   createdAt: Type.String(),
   endsAt: Type.String(),
   endedAt: Type.Union([Type.String(), Type.Null()]),
+  image: Type.Union([Type.String(), Type.Null()]),
   alertCount: Type.Integer(),
   newAlertCount: Type.Integer(),
 });
@@ -62,6 +64,7 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
             faceHash: Type.Optional(Type.String({ minLength: 1, maxLength: QUERY_FACE_TOKEN_MAX_LENGTH })),
             searchHash: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
             endsAt: Type.Optional(Type.String({ format: 'date-time' })),
+            faceImage: Type.Optional(Type.String({ minLength: 1, maxLength: 1_500_000 })),
           }),
           response: { 201: Type.Object({ id: Type.Integer() }) },
         },
@@ -113,6 +116,29 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         await faceWatches.end(currentUser(request), request.params.id);
         return reply.code(204).send();
+      },
+    );
+
+    app.get(
+      '/watches/:id/image',
+      { schema: { tags: ['face-watch'], summary: 'The watched face', params: Type.Object({ id: Id }) } },
+      async (request, reply) =>
+        sendJpeg(reply, await faceWatches.faceImage(currentUser(request), request.params.id)),
+    );
+
+    app.post(
+      '/watches/:id/search',
+      {
+        schema: {
+          tags: ['face-watch'],
+          summary: 'Searches the watched face now (a regular search, to save, report or extract from)',
+          params: Type.Object({ id: Id }),
+          response: { 200: Type.Object({ searchHash: Type.String() }) },
+        },
+      },
+      async (request) => {
+        const answer = await faceWatches.searchNow(currentUser(request), request.params.id);
+        return { searchHash: answer.searchHash };
       },
     );
 

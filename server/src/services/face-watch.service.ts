@@ -9,6 +9,8 @@ import type { FaceBox, ImageSize, SearchRepository } from '../repositories/searc
 import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
+import type { SearchAnswer, SearchService } from './search.service.ts';
+import { normaliseFace } from '../lib/face-image.ts';
 import type { AuthUser } from './session.service.ts';
 
 const DAY_MS = 86_400_000;
@@ -35,6 +37,8 @@ export interface FaceWatchView {
   createdAt: string;
   endsAt: string;
   endedAt: string | null;
+  /** URL of the watched face's crop (null: none kept, or the watch ended). */
+  image: string | null;
   alertCount: number;
   newAlertCount: number;
 }
@@ -67,6 +71,7 @@ export class FaceWatchService {
     private readonly access: AccessService,
     private readonly minorGate: MinorGateService,
     private readonly audit: AuditRepository,
+    private readonly search: Pick<SearchService, 'search'>,
   ) {}
 
   /** POST /api/watches: the face of a search token (`faceHash`) or the searched face of a stored search. */
@@ -79,6 +84,8 @@ export class FaceWatchService {
       faceHash?: string | undefined;
       searchHash?: string | undefined;
       endsAt?: string | undefined;
+      /** The face's crop (base64 JPEG) as the upload answered it, with a faceHash. */
+      faceImage?: string | undefined;
     },
   ): Promise<{ id: number }> {
     const access = await this.access.require(user);
@@ -86,6 +93,7 @@ export class FaceWatchService {
     if (!name) throw badRequest('Please give the watch a name.');
     if (!input.faceHash === !input.searchHash) throw badRequest('Give either faceHash or searchHash.');
     const endsAt = this.endDate(input.endsAt);
+    const uploadedCrop = input.faceImage ? await normaliseFace(input.faceImage) : null;
     const face = input.faceHash
       ? await this.faceOfToken(user, input.faceHash)
       : await this.faceOfSearch(user, input.searchHash!);
@@ -102,6 +110,7 @@ export class FaceWatchService {
       note: input.note?.trim() ?? '',
       type: input.type ?? face.type,
       descriptorSealed: await this.tokens.sealStored(face.descriptor, watchBinding(user.organizationId)),
+      faceImage: face.crop ?? uploadedCrop,
       modelId: face.modelId,
       possibleMinor: face.possibleMinor,
       endsAt,
@@ -130,6 +139,7 @@ export class FaceWatchService {
         createdAt: row.createdAt.toISOString(),
         endsAt: row.endsAt.toISOString(),
         endedAt: row.endedAt?.toISOString() ?? null,
+        image: row.hasFaceImage ? `/api/watches/${row.id}/image` : null,
         alertCount: row.alertCount,
         newAlertCount: row.newAlertCount,
       })),
@@ -169,6 +179,38 @@ export class FaceWatchService {
       action: 'face-watch.ended',
       target: `face-watch:${id}`,
     });
+  }
+
+  /** GET /api/watches/{id}/image */
+  async faceImage(user: AuthUser, id: number): Promise<Buffer> {
+    await this.access.require(user);
+    const image = await this.watches.findFaceImage(id, user.organizationId);
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  /**
+   * POST /api/watches/{id}/search ("Save as search" on the alerts page): searches the watched face now, as
+   * an upload of it would, so the analyst can save, report or extract from a regular search.
+   */
+  async searchNow(user: AuthUser, id: number): Promise<SearchAnswer> {
+    await this.access.require(user);
+    const watch = await this.watches.findActiveWatch(id, user.organizationId);
+    if (!watch?.descriptor_sealed) throw notFound('Watch not found.');
+    const descriptor = await this.tokens.openStored(
+      watch.descriptor_sealed,
+      watchBinding(user.organizationId),
+    );
+    if (!descriptor) throw badRequest(FACE_GONE_MESSAGE);
+    const token = await this.tokens.seal({
+      descriptor,
+      modelId: watch.model_id,
+      organizationId: user.organizationId,
+      userId: user.id,
+      possibleMinor: watch.possible_minor,
+    });
+    const crop = watch.face_image ? Buffer.from(watch.face_image).toString('base64') : undefined;
+    return this.search.search(user, [token], watch.type, crop);
   }
 
   /** GET /api/alerts. Trial plans see where a face was found, not the original sources (as in search). */
@@ -250,7 +292,7 @@ export class FaceWatchService {
   private async faceOfToken(user: AuthUser, faceHash: string) {
     const face = await this.tokens.open(faceHash, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
-    return { ...face, type: 'OSINT' as SearchType };
+    return { ...face, type: 'OSINT' as SearchType, crop: null };
   }
 
   /**
@@ -271,6 +313,7 @@ export class FaceWatchService {
       modelId: engine.modelId,
       possibleMinor: isPossibleMinor(face.age),
       type: search.type,
+      crop,
     };
   }
 }

@@ -204,6 +204,20 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
     { route: 'GET /api/saved-search', method: 'GET', url: () => '/api/saved-search', seated: 200 },
     { route: 'GET /api/watches', method: 'GET', url: () => '/api/watches', seated: 200 },
     { route: 'GET /api/alerts', method: 'GET', url: () => '/api/alerts', seated: 200 },
+    // The fixture's watch keeps no face crop: the route's own 404.
+    {
+      route: 'GET /api/watches/{id}/image',
+      method: 'GET',
+      url: () => `/api/watches/${watchId}/image`,
+      seated: 404,
+    },
+    // The fixture's sealed descriptor is not one this key sealed: the route's own 400.
+    {
+      route: 'POST /api/watches/{id}/search',
+      method: 'POST',
+      url: () => `/api/watches/${watchId}/search`,
+      seated: 400,
+    },
     {
       route: 'GET /api/saved-search/results/{hash}',
       method: 'GET',

@@ -109,13 +109,14 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       payload: { img: photos.portrait.toString('base64') },
     });
     expect(upload.statusCode, upload.body).toBe(200);
-    const faceHash = upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash;
+    const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+    const faceHash = face.hash;
 
     const created = await t.request({
       method: 'POST',
       url: '/api/watches',
       cookie: analyst.cookie,
-      payload: { faceHash, name: 'Subject of case 17' },
+      payload: { faceHash, name: 'Subject of case 17', faceImage: face.base64 },
     });
     expect(created.statusCode, created.body).toBe(201);
     watchId = created.json<{ id: number }>().id;
@@ -277,6 +278,37 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       payload: { ids: [alert!.id] },
     });
     expect(foreign.json()).toEqual({ updated: 0 });
+  });
+
+  it('"Save as search" searches the watched face now: a regular search with the face and the alert image', async () => {
+    const image = await t.request({
+      method: 'GET',
+      url: `/api/watches/${watchId}/image`,
+      cookie: analyst.cookie,
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    const response = await t.request({
+      method: 'POST',
+      url: `/api/watches/${watchId}/search`,
+      cookie: analyst.cookie,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { searchHash } = response.json<{ searchHash: string }>();
+    const search = await t.request({
+      method: 'GET',
+      url: `/api/search/${searchHash}`,
+      cookie: analyst.cookie,
+    });
+    const stored = search.json<{ image: string | null; results: { sourceUrl: string }[] }>();
+    expect(stored.image).toBe(`/api/search/${searchHash}/image`);
+    expect(stored.results.map((result) => result.sourceUrl)).toContain(`http://127.0.0.1:${firstSite.port}/`);
+    const foreign = await t.request({
+      method: 'POST',
+      url: `/api/watches/${watchId}/search`,
+      cookie: other.cookie,
+    });
+    expect(foreign.statusCode).toBe(404);
   });
 
   it('an opt-out of the person takes the alert away', async () => {

@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 // Face alerts (issue 17): an organization watches a face and is told when a newly indexed image shows it.
 // - face_watches: the watched face's descriptor, sealed with the query-face key (AES-256-GCM) like query
 //   tokens: biometric data the organization chose to keep. Ending a watch deletes the descriptor
-//   (descriptor_sealed null); `changed_at` tells the matcher to reload its matrix.
+//   (descriptor_sealed null) and its face crop (face_image, kept to show and to search the face again);
+//   `changed_at` tells the matcher to reload its matrix.
 // - face_alerts: one per (watch, photo): the first image of the photo with its page, box and similarity;
 //   copies of the same photo elsewhere (perceptual hash) are face_alert_copies of that alert. Both follow
 //   their face: a face removed (opt-out, takedown) takes its alerts and copies with it.
@@ -19,6 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       note text not null default '',
       type text not null default 'OSINT' check (type in ('OSINT', 'SOCIAL_MEDIA_SEARCH')),
       descriptor_sealed bytea,
+      face_image bytea,
       model_id text not null,
       possible_minor boolean not null default false,
       muted boolean not null default false,
@@ -27,7 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ended_at timestamptz,
       notified_at timestamptz,
       changed_at timestamptz not null default now(),
-      check (ended_at is null or descriptor_sealed is null)
+      check (ended_at is null or (descriptor_sealed is null and face_image is null))
     );
     create index face_watches_organization_idx on face_watches (organization_id);
     create index face_watches_active_idx on face_watches (id) where ended_at is null;
