@@ -58,7 +58,7 @@ test('watch a face, a crawl finds it on a new page: badge, alerts page with its 
     await dialog.getByRole('button', { name: 'Watch' }).click();
     const confirmation = page.getByRole('dialog', { name: 'Watching this face' });
     await expect(confirmation).toBeVisible();
-    await confirmation.getByRole('button', { name: 'Close' }).click();
+    await confirmation.getByRole('button', { name: 'Close', exact: true }).last().click();
 
     // The admin crawls a new page; the worker's matcher raises the alert.
     const crawl = await page.request.post('/api/admin/crawl', {

@@ -26,6 +26,26 @@ interface WatchMatrix {
   watches: ActiveFaceWatch[];
 }
 
+/**
+ * Rows of a row-major matrix of L2-normalised vectors whose cosine with `vector` is at or above
+ * `threshold`, with their similarity (a dot product per row).
+ */
+export function rowsAtOrAbove(
+  matrix: Float32Array,
+  dimensions: number,
+  vector: Float32Array,
+  threshold: number,
+): { row: number; similarity: number }[] {
+  const found: { row: number; similarity: number }[] = [];
+  const rows = matrix.length / dimensions;
+  for (let row = 0, offset = 0; row < rows; row++, offset += dimensions) {
+    let dot = 0;
+    for (let i = 0; i < dimensions; i++) dot += matrix[offset + i]! * vector[i]!;
+    if (dot >= threshold) found.push({ row, similarity: dot });
+  }
+  return found;
+}
+
 export interface FaceWatchMatcherOptions {
   /** Log entries per transaction. */
   batchSize?: number;
@@ -148,17 +168,14 @@ export class FaceWatchMatcher {
     const threshold = matchThresholdOf(face.modelId);
     const { vectors, dimensions, watches } = matrix;
     const found: { watch: ActiveFaceWatch; similarity: number }[] = [];
-    for (let w = 0, offset = 0; w < watches.length; w++, offset += dimensions) {
-      let dot = 0;
-      for (let i = 0; i < dimensions; i++) dot += vectors[offset + i]! * vector[i]!;
-      if (dot < threshold) continue;
-      const watch = watches[w]!;
+    for (const { row, similarity } of rowsAtOrAbove(vectors, dimensions, vector, threshold)) {
+      const watch = watches[row]!;
       // Faces indexed before the watch began are in the search it came from, not news.
       if (face.at < watch.createdAt) continue;
       // The minors gate: possible minors only for verified law enforcement.
       if (face.possibleMinor === true && !watch.lawEnforcement) continue;
       if (this.options.isSocialMedia(face.sourceUrl) !== (watch.type === 'SOCIAL_MEDIA_SEARCH')) continue;
-      found.push({ watch, similarity: dot });
+      found.push({ watch, similarity });
     }
     return found;
   }

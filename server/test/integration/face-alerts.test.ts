@@ -325,6 +325,43 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(await t.db.selectFrom('face_alert_copies').select('id').execute()).toEqual([]);
   });
 
+  it('retention deletes the alerts of an organization inactive for 30 days (alerts are no activity)', async () => {
+    // An alert written now on an existing face, as the matcher would.
+    const face = await t.db
+      .selectFrom('faces')
+      .select(['id', 'image_id'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('face_alerts')
+      .values({
+        watch_id: watchId,
+        organization_id: analyst.organizationId,
+        face_id: face.id,
+        image_id: face.image_id,
+        similarity: 0.9,
+        image_url: 'http://127.0.0.1/photo.jpg',
+        source_url: 'http://127.0.0.1/',
+        first_indexed_at: new Date(),
+        face_box_x: 1,
+        face_box_y: 1,
+        face_box_width: 40,
+        face_box_height: 40,
+        log_seq: 1,
+      })
+      .execute();
+    const retention = t.container.services.retention;
+    expect((await retention.sweep(new Date())).map((d) => d.organizationId)).not.toContain(
+      analyst.organizationId,
+    );
+    const later = new Date(Date.now() + 31 * 86_400_000);
+    const deleted = await retention.sweep(later);
+    expect(deleted.find((d) => d.organizationId === analyst.organizationId)?.deleted).toMatchObject({
+      faceAlerts: 1,
+    });
+    expect(await t.db.selectFrom('face_alerts').select('id').execute()).toEqual([]);
+  });
+
   it('ending a watch deletes its descriptor', async () => {
     const ended = await t.request({
       method: 'DELETE',
