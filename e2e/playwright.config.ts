@@ -59,6 +59,8 @@ export default defineConfig({
       DEMO_DATA: '1',
       DEMO_SITE_PORT: String(Number(process.env.E2E_PORT) + 1),
       RATE_LIMIT: '0',
+      // e2e/face-alerts.spec.ts serves a page of its own on the loopback address for the admin to crawl.
+      CRAWL_TRUSTED_ADDRESSES: '127.0.0.1',
       LOG_LEVEL: 'warn',
       // Card checkout against the local FastSpring stand-in of e2e/billing.spec.ts.
       ...fastspringEnv(),

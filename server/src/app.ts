@@ -31,6 +31,7 @@ import { adminUserRoutes } from './routes/admin-user.routes.ts';
 import { healthRoutes } from './routes/health.routes.ts';
 import { metricsRoutes } from './routes/metrics.routes.ts';
 import { adminJobsRoutes } from './routes/admin-jobs.routes.ts';
+import { faceWatchRoutes } from './routes/face-watch.routes.ts';
 import { savedSearchRoutes } from './routes/saved-search.routes.ts';
 import { dataExtractorRoutes } from './routes/data-extractor.routes.ts';
 import { adminDataExtractorRoutes } from './routes/admin-data-extractor.routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp(
       await api.register(minorReviewRoutes(container.services));
       await api.register(adminMinorReviewRoutes(container.services));
       await api.register(savedSearchRoutes(container.services));
+      await api.register(faceWatchRoutes(container.services));
       await api.register(dataExtractorRoutes(container.services));
       await api.register(adminDataExtractorRoutes(container.services));
       await api.register(adminSavedSearchRoutes(container.services));
@@ -183,6 +185,7 @@ export async function buildApp(
     await container.services.crawl.shutdown();
     await container.jobRunner.stop();
     await container.services.faceIndex.stop();
+    await container.services.faceAlerts.stop();
     await container.services.faceEngine.close();
     container.mailTransport.close();
   });

@@ -63,6 +63,9 @@ import { SeedService } from './services/seed.service.ts';
 import { SessionService } from './services/session.service.ts';
 import { SupportService } from './services/support.service.ts';
 import { WatchlistService } from './services/watchlist.service.ts';
+import { FaceWatchRepository } from './repositories/face-watch.repository.ts';
+import { FaceWatchService } from './services/face-watch.service.ts';
+import { FaceWatchMatcher } from './services/face-watch-matcher.ts';
 import { TextAnalyzer } from './extractor/analyzer.ts';
 import { LlmClient } from './extractor/llm-client.ts';
 import { DEFAULT_WIKIPEDIA_URL, WikipediaClient } from './extractor/wikipedia-client.ts';
@@ -144,6 +147,28 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       : undefined,
   });
   const extractions = new DataExtractionRepository(db);
+  const search = new SearchService(
+    faceEngine,
+    faceIndex,
+    queryFaces,
+    new SearchRepository(db),
+    access,
+    config.socialMediaHosts,
+    blobs,
+    r.audit,
+    r.organizations,
+    minorGate,
+    minorReviews,
+  );
+  const faceWatchRepository = new FaceWatchRepository(db);
+  const socialMedia = (url: string) => {
+    const host = new URL(url).hostname.toLowerCase();
+    return config.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
+  };
+  const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
+    publicUrl: config.publicUrl,
+    isSocialMedia: socialMedia,
+  });
   const services = {
     sessions,
     mail,
@@ -229,21 +254,20 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       log,
       blobs,
     ),
-    search: new SearchService(
-      faceEngine,
-      faceIndex,
-      queryFaces,
+    search,
+    faceWatches: new FaceWatchService(
+      faceWatchRepository,
       new SearchRepository(db),
+      queryFaces,
+      faceEngine,
       access,
-      config.socialMediaHosts,
-      blobs,
-      r.audit,
-      r.organizations,
       minorGate,
-      minorReviews,
+      r.audit,
+      search,
     ),
+    faceAlerts,
     minorReviews,
-    metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
+    metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken, faceAlerts),
     adminDashboard: new AdminDashboardService(
       new AdminDashboardRepository(db),
       new MetricsRepository(db),
@@ -267,6 +291,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
   jobRunner.register(QUEUES.retentionSweep, () => services.retention.runSweepJob());
   jobRunner.register(QUEUES.runExtraction, (payload) => services.extractionPipeline.runJob(payload));
+  jobRunner.register(QUEUES.faceAlertDigest, (payload) => faceAlerts.runDigestJob(payload));
   return { repositories, services, jobRunner, queue, mailTransport, blobs };
 }
 

@@ -44,6 +44,8 @@ async function main(): Promise<void> {
     container.jobRunner.start();
     await container.services.billing.startPlanSweep();
     await container.services.retention.startSweep();
+    // Face alerts follow the index's change log from their own cursor (workers take turns on it).
+    container.services.faceAlerts.start();
   }
   // Open the face index now rather than on the first search; a failure is logged, not fatal.
   container.services.faceIndex

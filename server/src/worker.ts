@@ -38,6 +38,8 @@ async function main(): Promise<void> {
   // The scheduled chains, as `npm start` starts them when it runs jobs (API processes with WORKERS=0 do not).
   await container.services.billing.startPlanSweep();
   await container.services.retention.startSweep();
+  // Face alerts follow the index's change log from their own cursor (workers take turns on it).
+  container.services.faceAlerts.start();
   await container.services.faceIndex.start();
   app.log.info('worker started');
 

@@ -260,6 +260,69 @@ export interface FaceModelsTable {
 
 export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
 
+/** Watched faces (migration 0022); the descriptor is sealed, and deleted when the watch ends. */
+export interface FaceWatchesTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number | null;
+  name: string;
+  note: Generated<string>;
+  type: Generated<SearchType>;
+  descriptor_sealed: Buffer | null;
+  /** The watched face's crop (JPEG), to show it and to search it again; deleted with the descriptor. */
+  face_image: Buffer | null;
+  model_id: string;
+  possible_minor: Generated<boolean>;
+  muted: Generated<boolean>;
+  created_at: CreatedAt;
+  ends_at: Timestamp;
+  ended_at: Timestamp | null;
+  notified_at: Timestamp | null;
+  changed_at: DefaultedTimestamp;
+}
+
+export type FaceAlertStatus = 'NEW' | 'SEEN';
+
+export interface FaceAlertsTable {
+  id: Generated<number>;
+  watch_id: number;
+  organization_id: number;
+  face_id: number;
+  image_id: number;
+  phash: string | null;
+  similarity: number;
+  image_url: string;
+  source_url: string;
+  source_title: Generated<string>;
+  first_indexed_at: Timestamp;
+  face_box_x: number;
+  face_box_y: number;
+  face_box_width: number;
+  face_box_height: number;
+  image_width: number | null;
+  image_height: number | null;
+  status: Generated<FaceAlertStatus>;
+  log_seq: number;
+  created_at: CreatedAt;
+}
+
+export interface FaceAlertCopiesTable {
+  id: Generated<number>;
+  alert_id: number;
+  face_id: number;
+  image_id: number;
+  image_url: string;
+  source_url: string;
+  created_at: CreatedAt;
+}
+
+export interface FaceWatchCursorTable {
+  id: number;
+  seq: number;
+  log_at: Date | null;
+  updated_at: DefaultedTimestamp;
+}
+
 export interface SearchesTable {
   id: Generated<number>;
   hashed_id: string;
@@ -600,6 +663,10 @@ export interface Database {
   face_opt_outs: FaceOptOutsTable;
   face_models: FaceModelsTable;
   searches: SearchesTable;
+  face_watches: FaceWatchesTable;
+  face_alerts: FaceAlertsTable;
+  face_alert_copies: FaceAlertCopiesTable;
+  face_watch_cursor: FaceWatchCursorTable;
   search_results: SearchResultsTable;
   saved_searches: SavedSearchesTable;
   saved_search_results: SavedSearchResultsTable;

@@ -12,6 +12,7 @@ export const QUEUES = {
   retentionSweep: 'retention.sweep',
   runExtraction: 'data-extractor.run',
   passwordReset: 'user.password-reset',
+  faceAlertDigest: 'face-alert.digest',
 } as const;
 
 export class JobQueue {

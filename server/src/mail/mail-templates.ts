@@ -24,6 +24,16 @@ ${action ? `<p><a href="${escapeHtml(action.url)}" style="background:#2563eb;col
 }
 
 export const mailTemplates = {
+  // Deliberately without the watch's name or any photo: mailboxes are not where biometric leads belong.
+  faceAlerts: (link: string) =>
+    layout(
+      'New face alerts',
+      [
+        'A face your organization watches was found in newly indexed images.',
+        'Sign in to review the alerts.',
+      ],
+      { label: 'Open alerts', url: link },
+    ),
   lawEnforcementVerified: (organizationName: string) =>
     layout('Law-enforcement verification', [
       `${organizationName} has been verified as a law-enforcement organization.`,

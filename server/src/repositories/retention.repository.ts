@@ -11,6 +11,8 @@ export interface RetentionDeletion {
   searches: number;
   savedSearches: number;
   extractions: number;
+  /** Face alerts (issue 17); the watches themselves stay, ending on their end date. */
+  faceAlerts: number;
 }
 
 /**
@@ -48,7 +50,9 @@ export class RetentionRepository {
       select o.id, max(activity.at) as last_activity_at
       from organizations o
       join activity on activity.organization_id = o.id
+      -- Alerts are content to delete, but the matcher writes them: they are no sign of activity.
       where o.id in (select organization_id from content)
+        or o.id in (select organization_id from face_alerts)
       group by o.id
       having max(activity.at) is null or max(activity.at) < ${cutoff}
       order by o.id`.execute(this.db);
@@ -88,10 +92,15 @@ export class RetentionRepository {
         .deleteFrom('searches')
         .where('organization_id', '=', organizationId)
         .executeTakeFirst();
+      const faceAlerts = await tx
+        .deleteFrom('face_alerts')
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
       return {
         searches: Number(searches.numDeletedRows),
         savedSearches: Number(savedSearches.numDeletedRows),
         extractions: Number(extractions.numDeletedRows),
+        faceAlerts: Number(faceAlerts.numDeletedRows),
       };
     });
   }

@@ -300,19 +300,37 @@ export class SearchRepository {
    * thumbnails are shown with results, and image ids (sequential) must not open the whole index.
    */
   findThumbnailPathForOrganization(imageId: number, organizationId: number) {
-    return this.db
-      .selectFrom('images')
-      .select('thumbnail_path')
-      .where('id', '=', imageId)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('search_results')
-            .innerJoin('searches', 'searches.id', 'search_results.search_id')
-            .select('search_results.id')
-            .where('search_results.image_id', '=', imageId)
-            .where('searches.organization_id', '=', organizationId),
-        ),
-      )
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('images')
+        .select('thumbnail_path')
+        .where('id', '=', imageId)
+        // Images the organization's searches returned, or that its face alerts show (issue 17).
+        .where(({ exists, or, selectFrom }) =>
+          or([
+            exists(
+              selectFrom('search_results')
+                .innerJoin('searches', 'searches.id', 'search_results.search_id')
+                .select('search_results.id')
+                .where('search_results.image_id', '=', imageId)
+                .where('searches.organization_id', '=', organizationId),
+            ),
+            exists(
+              selectFrom('face_alerts')
+                .select('face_alerts.id')
+                .where('face_alerts.image_id', '=', imageId)
+                .where('face_alerts.organization_id', '=', organizationId),
+            ),
+            exists(
+              selectFrom('face_alert_copies')
+                .innerJoin('face_alerts', 'face_alerts.id', 'face_alert_copies.alert_id')
+                .select('face_alert_copies.id')
+                .where('face_alert_copies.image_id', '=', imageId)
+                .where('face_alerts.organization_id', '=', organizationId),
+            ),
+          ]),
+        )
+        .executeTakeFirst()
+    );
   }
 }

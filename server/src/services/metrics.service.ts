@@ -3,6 +3,7 @@ import { QUEUES } from '../jobs/job-queue.ts';
 import { Counter, Histogram, renderGauge } from '../lib/prometheus.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 import type { FaceIndexService } from './face-index.service.ts';
+import type { FaceWatchMatcher } from './face-watch-matcher.ts';
 
 const JOB_STATES = ['QUEUED', 'RUNNING', 'DONE', 'DEAD'] as const;
 const CRAWL_STATES = ['QUEUED', 'RUNNING', 'DONE', 'STOPPED', 'FAILED'] as const;
@@ -29,6 +30,7 @@ export class MetricsService {
     private readonly repository: MetricsRepository,
     private readonly faceIndex: FaceIndexService,
     metricsToken: string | undefined,
+    private readonly faceAlerts?: Pick<FaceWatchMatcher, 'lagSeconds'>,
   ) {
     this.tokenHash = metricsToken ? sha256(metricsToken) : undefined;
   }
@@ -51,12 +53,13 @@ export class MetricsService {
   }
 
   async render(): Promise<string> {
-    const [jobs, crawls, crawlTotals, index, faceIndexSize] = await Promise.all([
+    const [jobs, crawls, crawlTotals, index, faceIndexSize, alertLag] = await Promise.all([
       this.repository.jobCounts(),
       this.repository.crawlCounts(),
       this.repository.crawlTotals(),
       this.repository.indexTotals(),
       this.faceIndex.size(),
+      this.faceAlerts?.lagSeconds() ?? 0,
     ]);
     const queues = [...new Set([...Object.values(QUEUES), ...jobs.map((j) => j.queue)])].sort();
     const jobSamples = queues.flatMap((queue) =>
@@ -95,6 +98,11 @@ export class MetricsService {
         renderGauge('osint_face_index_size', "Faces in this process's search index.", [
           { value: faceIndexSize },
         ]),
+        renderGauge(
+          'osint_face_alerts_lag_seconds',
+          'How long the oldest newly indexed face not yet matched against the face watches has waited (0: caught up).',
+          [{ value: Math.round(alertLag * 1000) / 1000 }],
+        ),
       ].join('\n') + '\n'
     );
   }

@@ -61,6 +61,20 @@ export class MinorGateService {
         : undefined;
     const decision = minorGateDecision(possibleMinor, verified, reviewIds !== undefined);
     if (decision !== 'refuse') return { decision, reviewIds: reviewIds ?? [] };
+    return this.refuse(user);
+  }
+
+  /**
+   * Whether a face may be watched. A watch searches every new image for as long as it runs, so only law
+   * enforcement may watch a possible minor: a review's approval allows one search, never a watch.
+   */
+  async admitWatch(user: AuthUser, possibleMinor: boolean): Promise<void> {
+    if (!possibleMinor || (await this.isLawEnforcement(user.organizationId))) return;
+    await this.refuse(user);
+  }
+
+  /** Audits the refusal (who, when; never the photo) and answers 403. */
+  private async refuse(user: AuthUser): Promise<never> {
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,

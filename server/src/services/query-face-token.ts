@@ -50,6 +50,7 @@ const SETTING_KEY = 'query_face_key';
 const TOKEN_KEY_INFO = 'query face token v1';
 const FINGERPRINT_KEY_INFO = 'query face fingerprint v1';
 const STORED_FACE_KEY_INFO = 'stored face crop v1';
+const STORED_DESCRIPTOR_KEY_INFO = 'stored face descriptor v1';
 
 /**
  * The faces found in an upload travel to the browser as sealed tokens instead of staying in one
@@ -181,19 +182,52 @@ export class QueryFaceTokens {
       .digest('base64url');
   }
 
+  /**
+   * Seals a descriptor kept at rest (a watched face) under its own derived key, without an expiry, and
+   * bound to what it belongs to (e.g. `face-watch:<organization>`) so a sealed descriptor copied to
+   * another row or organization does not open.
+   */
+  async sealStored(descriptor: Float32Array, boundTo: string): Promise<Buffer> {
+    const plain = Buffer.from(descriptor.buffer, descriptor.byteOffset, descriptor.byteLength);
+    return this.sealAtRest(plain, STORED_DESCRIPTOR_KEY_INFO, `stored:${boundTo}`);
+  }
+
+  /** The descriptor sealed by sealStored with the same binding, or undefined. */
+  async openStored(sealed: Buffer, boundTo: string): Promise<Float32Array | undefined> {
+    if (sealed.length < IV_BYTES + TAG_BYTES + 4) return undefined;
+    try {
+      const plain = await this.openAtRest(sealed, STORED_DESCRIPTOR_KEY_INFO, `stored:${boundTo}`);
+      if (plain.length % 4 !== 0) return undefined;
+      return new Float32Array(new Uint8Array(plain).buffer);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Encrypts bytes kept at rest (a face crop waiting for review): iv ‖ ciphertext ‖ tag. */
-  async sealBytes(plain: Buffer): Promise<Buffer> {
-    const key = await this.getKey(STORED_FACE_KEY_INFO);
+  sealBytes(plain: Buffer): Promise<Buffer> {
+    return this.sealAtRest(plain, STORED_FACE_KEY_INFO);
+  }
+
+  /** The bytes sealBytes encrypted; throws when they were altered or sealed with another key. */
+  openBytes(sealed: Buffer): Promise<Buffer> {
+    return this.openAtRest(sealed, STORED_FACE_KEY_INFO);
+  }
+
+  /** AES-256-GCM under the key derived for `keyInfo`, with optional associated data: iv ‖ ciphertext ‖ tag. */
+  private async sealAtRest(plain: Buffer, keyInfo: string, associated?: string): Promise<Buffer> {
+    const key = await this.getKey(keyInfo);
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
+    if (associated) cipher.setAAD(Buffer.from(associated, 'utf8'));
     const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
     return Buffer.concat([iv, sealed, cipher.getAuthTag()]);
   }
 
-  /** The bytes sealBytes encrypted; throws when they were altered or sealed with another key. */
-  async openBytes(sealed: Buffer): Promise<Buffer> {
-    const key = await this.getKey(STORED_FACE_KEY_INFO);
+  private async openAtRest(sealed: Buffer, keyInfo: string, associated?: string): Promise<Buffer> {
+    const key = await this.getKey(keyInfo);
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+    if (associated) decipher.setAAD(Buffer.from(associated, 'utf8'));
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     return Buffer.concat([
       decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),

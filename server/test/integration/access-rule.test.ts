@@ -21,7 +21,7 @@ import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
-const WORK_TAGS = new Set(['search', 'saved-search', 'data-extractor']);
+const WORK_TAGS = new Set(['search', 'saved-search', 'data-extractor', 'face-watch']);
 
 interface RouteCase {
   /** The route as the OpenAPI document names it. */
@@ -56,6 +56,7 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
   let searchHash: string;
   let saved: { id: number; hashedId: string; resultId: number };
   let extraction: { hashedId: string; resultHashedId: string };
+  let watchId: number;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -134,6 +135,20 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       })
       .execute();
     extraction = { hashedId: extractionRow.hashed_id, resultHashedId: resultIds[0]! };
+    watchId = (
+      await t.db
+        .insertInto('face_watches')
+        .values({
+          organization_id: seated.organizationId,
+          user_id: seated.id,
+          name: 'Watched by the organization',
+          descriptor_sealed: Buffer.alloc(64, 1),
+          model_id: 'test-model',
+          ends_at: new Date(Date.now() + 86_400_000),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
   afterAll(() => t.close());
 
@@ -202,6 +217,22 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       payload: () => ({ searchHash }),
     },
     { route: 'GET /api/saved-search', method: 'GET', url: () => '/api/saved-search', seated: 200 },
+    { route: 'GET /api/watches', method: 'GET', url: () => '/api/watches', seated: 200 },
+    { route: 'GET /api/alerts', method: 'GET', url: () => '/api/alerts', seated: 200 },
+    // The fixture's watch keeps no face crop: the route's own 404.
+    {
+      route: 'GET /api/watches/{id}/image',
+      method: 'GET',
+      url: () => `/api/watches/${watchId}/image`,
+      seated: 404,
+    },
+    // The fixture's sealed descriptor is not one this key sealed: the route's own 400.
+    {
+      route: 'POST /api/watches/{id}/search',
+      method: 'POST',
+      url: () => `/api/watches/${watchId}/search`,
+      seated: 400,
+    },
     {
       route: 'GET /api/saved-search/results/{hash}',
       method: 'GET',
@@ -288,6 +319,35 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       payload: () => ({ searchHash, image: faceJpeg }),
     },
     {
+      route: 'POST /api/watches',
+      method: 'POST',
+      url: () => '/api/watches',
+      seated: 201,
+      payload: () => ({ faceHash: faceToken, name: 'Watched' }),
+    },
+    {
+      route: 'PATCH /api/watches/{id}',
+      method: 'PATCH',
+      url: () => `/api/watches/${watchId}`,
+      seated: 204,
+      payload: () => ({ muted: true }),
+    },
+    // No alert to mark or remove yet: the seat holder gets the route's own answer (none updated, 404).
+    {
+      route: 'POST /api/alerts/seen',
+      method: 'POST',
+      url: () => '/api/alerts/seen',
+      seated: 200,
+      payload: () => ({ ids: [987654] }),
+    },
+    { route: 'DELETE /api/alerts/{id}', method: 'DELETE', url: () => '/api/alerts/987654', seated: 404 },
+    {
+      route: 'DELETE /api/watches/{id}',
+      method: 'DELETE',
+      url: () => `/api/watches/${watchId}`,
+      seated: 204,
+    },
+    {
       route: 'POST /api/saved-search/update',
       method: 'POST',
       url: () => '/api/saved-search/update',
@@ -369,6 +429,11 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
     savedSearches: await t.db.selectFrom('saved_searches').select(['id', 'name', 'description']).execute(),
     savedResults: await t.db.selectFrom('saved_search_results').select('id').execute(),
     extractions: await t.db.selectFrom('data_extractions').select(['id', 'name']).execute(),
+    watches: await t.db
+      .selectFrom('face_watches')
+      .select(['id', 'muted', 'ended_at'])
+      .orderBy('id')
+      .execute(),
     results: await t.db
       .selectFrom('data_extraction_results')
       .select(['id', 'person_name', 'checked', 'removed'])

@@ -172,6 +172,7 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
       searches: 1,
       savedSearches: 1,
       extractions: 1,
+      faceAlerts: 0,
     });
     expect(await counts('idle')).toEqual({ searches: 0, savedSearches: 0, extractions: 0 });
     expect(await counts('adminOnly')).toEqual({ searches: 0, savedSearches: 0, extractions: 0 });

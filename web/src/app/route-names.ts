@@ -8,6 +8,7 @@ export const ROUTES = {
   account: '/account',
   'data-extractor': '/data-extractor',
   'saved-searches': '/saved-searches',
+  alerts: '/alerts',
   login: '/login',
   register: '/register',
   'forgot-password': '/forgot-password',

@@ -30,6 +30,7 @@ import {
   AdminSavedSearchesPage,
   SavedSearchesPage,
 } from '../features/saved-searches/saved-searches-page.tsx';
+import { AlertsPage } from '../features/face-alerts/alerts-page.tsx';
 import { SearchHistoryPage } from '../features/search/search-history-page.tsx';
 import { SearchPage } from '../features/search/search-page.tsx';
 import {
@@ -147,6 +148,11 @@ export const routes: RouteObject[] = [
             path: '/data-extractor/:hashedId?',
             element: <DataExtractorPage />,
             handle: { name: 'data-extractor', title: 'AI Data Extractor' },
+          },
+          {
+            path: '/alerts/:watchId?',
+            element: <AlertsPage />,
+            handle: { name: 'alerts', title: 'Alerts' },
           },
           {
             path: '/saved-searches/:hashedId?',

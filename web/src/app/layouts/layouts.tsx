@@ -1,3 +1,4 @@
+import { useAlertBadge } from '../../features/face-alerts/use-alert-badge.ts';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
@@ -102,6 +103,8 @@ export function UserLayout() {
   useRefreshOnFlaggedRoutes();
   // The menu alert: done extractions nobody has opened yet (spec 001 §4).
   const newExtractions = useExtractionAlert(Boolean(session?.user.access));
+  // Face alerts nobody has looked at yet (issue 17).
+  const newAlerts = useAlertBadge(Boolean(session?.user.access));
   if (!session) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   const { user } = session;
   const items: MenuItem[] = [
@@ -110,6 +113,7 @@ export function UserLayout() {
     { to: '/search', label: 'Search' },
     { to: '/data-extractor', label: 'AI Data Extractor', marker: newExtractions },
     { to: '/saved-searches', label: 'Saved Searches' },
+    { to: '/alerts', label: 'Alerts', marker: newAlerts, markerLabel: 'new alerts' },
     { to: '/account', label: 'Account' },
     { to: '/support', label: 'Support' },
     ...(user.admin ? [{ to: '/admin/users', label: 'Admin Panel' }] : []),

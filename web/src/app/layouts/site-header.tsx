@@ -7,6 +7,8 @@ export interface MenuItem {
   /** Exact match only (Home would otherwise stay active under every path). */
   end?: boolean;
   marker?: boolean;
+  /** What the marker says to screen readers (default: new results). */
+  markerLabel?: string;
 }
 
 function Logo() {
@@ -72,7 +74,9 @@ export function SiteHeader({
               <li key={item.to}>
                 <NavLink to={item.to} end={item.end ?? false} className="main-menu__link">
                   {item.label}
-                  {item.marker && <span className="main-menu__marker" aria-label="new results" />}
+                  {item.marker && (
+                    <span className="main-menu__marker" aria-label={item.markerLabel ?? 'new results'} />
+                  )}
                 </NavLink>
               </li>
             ))}

@@ -17,6 +17,7 @@ import { ResultViewer } from '../../components/results/result-viewer.tsx';
 import { RemovalInfoModal } from '../../components/removal-info-modal.tsx';
 import { ReportModal } from '../../components/report-modal.tsx';
 import { PREFERENCE_KEYS, readFlag, writeFlag } from '../../lib/preferences.ts';
+import { WatchFaceModal } from '../face-alerts/watch-face-modal.tsx';
 import { SaveSearchModal } from './save-search-modal.tsx';
 import { generateSearchReport, removeRecords } from './search-api.ts';
 
@@ -59,6 +60,7 @@ export function SearchResults({
   const [pendingRemoval, setPendingRemoval] = useState<SearchResult>();
   const [saveOpen, setSaveOpen] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
+  const [watchOpen, setWatchOpen] = useState(false);
   const [viewing, setViewing] = useState<number>();
   // The results are new content that replaced the search form: focus starts at their heading, so a
   // screen reader reads it and the next Tab goes on from there (WCAG 2.4.3).
@@ -104,6 +106,12 @@ export function SearchResults({
           <Button variant="secondary" onClick={onNewSearch}>
             New search
           </Button>
+          {/* The watch is made from the searched face the search kept. */}
+          {imageUrl && (
+            <Button variant="secondary" onClick={() => setWatchOpen(true)}>
+              Watch this face
+            </Button>
+          )}
           {count > 0 && (
             <Button variant="secondary" onClick={() => setReportOpen(true)}>
               Generate report
@@ -168,6 +176,7 @@ export function SearchResults({
           onClose={() => setReportOpen(false)}
         />
       )}
+      {watchOpen && <WatchFaceModal searchHash={response.searchHash} onClose={() => setWatchOpen(false)} />}
       {saveOpen && (
         <SaveSearchModal searchHash={response.searchHash} image={image} onClose={() => setSaveOpen(false)} />
       )}

@@ -1,0 +1,574 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
+import type { FaceBox, ImageSize } from './search.repository.ts';
+
+export interface FaceWatchRow {
+  id: number;
+  organizationId: number;
+  userId: number | null;
+  name: string;
+  note: string;
+  type: SearchType;
+  modelId: string;
+  muted: boolean;
+  createdAt: Date;
+  endsAt: Date;
+  endedAt: Date | null;
+  hasFaceImage: boolean;
+  alertCount: number;
+  newAlertCount: number;
+}
+
+/** An active watch as the matcher needs it: its sealed descriptor and who to tell. */
+export interface ActiveFaceWatch {
+  id: number;
+  organizationId: number;
+  descriptorSealed: Buffer;
+  modelId: string;
+  type: SearchType;
+  createdAt: Date;
+  /** Muted: alerts are still recorded, nobody is e-mailed. */
+  muted: boolean;
+  /** The organization is verified law enforcement: possible minors may raise its alerts. */
+  lawEnforcement: boolean;
+}
+
+/** A face the log added, with the image and the page it was first seen on. */
+export interface NewlyIndexedFace {
+  seq: number;
+  at: Date;
+  faceId: number;
+  descriptor: Buffer;
+  modelId: string;
+  possibleMinor: boolean | null;
+  /** Set on faces a reindex re-derived from an older model's face: not a new sighting. */
+  rederived: boolean;
+  imageId: number;
+  phash: string | null;
+  firstIndexedAt: Date;
+  box: FaceBox;
+  imageSize: ImageSize | null;
+  imageUrl: string | null;
+  sourceUrl: string | null;
+  sourceTitle: string;
+}
+
+export interface FaceAlertRow {
+  id: number;
+  watchId: number;
+  imageId: number;
+  sourceUrl: string;
+  imageUrl: string;
+  sourceTitle: string;
+  similarity: number;
+  faceBox: FaceBox;
+  imageSize: ImageSize | null;
+  createdAt: Date;
+  status: FaceAlertStatus;
+  copies: { imageId: number; imageUrl: string; sourceUrl: string }[];
+}
+
+export interface NewFaceAlert {
+  watchId: number;
+  organizationId: number;
+  face: NewlyIndexedFace;
+  similarity: number;
+}
+
+/**
+ * Watched faces, their alerts and the matcher's position in face_index_log. Every read of watches and
+ * alerts names the organization; only the matcher (which works for every organization) reads across them.
+ */
+export class FaceWatchRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (tx: FaceWatchRepository, db: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((tx) => work(new FaceWatchRepository(tx), tx));
+  }
+
+  async insertWatch(watch: {
+    organizationId: number;
+    userId: number;
+    name: string;
+    note: string;
+    type: SearchType;
+    descriptorSealed: Buffer;
+    faceImage: Buffer | null;
+    modelId: string;
+    possibleMinor: boolean;
+    endsAt: Date;
+  }): Promise<number> {
+    const row = await this.db
+      .insertInto('face_watches')
+      .values({
+        organization_id: watch.organizationId,
+        user_id: watch.userId,
+        name: watch.name,
+        note: watch.note,
+        type: watch.type,
+        descriptor_sealed: watch.descriptorSealed,
+        face_image: watch.faceImage,
+        model_id: watch.modelId,
+        possible_minor: watch.possibleMinor,
+        ends_at: watch.endsAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async countActive(organizationId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('face_watches')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('organization_id', '=', organizationId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async listWatches(organizationId: number): Promise<FaceWatchRow[]> {
+    const rows = await this.db
+      .selectFrom('face_watches as w')
+      .select([
+        'w.id',
+        'w.organization_id',
+        'w.user_id',
+        'w.name',
+        'w.note',
+        'w.type',
+        'w.model_id',
+        'w.muted',
+        'w.created_at',
+        'w.ends_at',
+        'w.ended_at',
+        sql<boolean>`w.face_image is not null`.as('has_face_image'),
+        sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id)`.as('alert_count'),
+        sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id and a.status = 'NEW')`.as(
+          'new_alert_count',
+        ),
+      ])
+      .where('w.organization_id', '=', organizationId)
+      .orderBy('w.ended_at', (ob) => ob.desc().nullsFirst())
+      .orderBy('w.id', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      userId: row.user_id,
+      name: row.name,
+      note: row.note,
+      type: row.type,
+      modelId: row.model_id,
+      muted: row.muted,
+      createdAt: row.created_at,
+      endsAt: row.ends_at,
+      endedAt: row.ended_at,
+      hasFaceImage: row.has_face_image,
+      alertCount: Number(row.alert_count),
+      newAlertCount: Number(row.new_alert_count),
+    }));
+  }
+
+  /** An active watch of the organization, with what searching its face again needs. */
+  async findActiveWatch(id: number, organizationId: number) {
+    return this.db
+      .selectFrom('face_watches')
+      .select(['id', 'descriptor_sealed', 'face_image', 'model_id', 'possible_minor', 'type'])
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /** The watched face's crop, of a watch of the organization. */
+  async findFaceImage(id: number, organizationId: number): Promise<Buffer | null> {
+    const row = await this.db
+      .selectFrom('face_watches')
+      .select('face_image')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return row?.face_image ?? null;
+  }
+
+  /** Ends a watch of the organization and deletes its descriptor; false when there is no such active watch. */
+  async endWatch(id: number, organizationId: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('face_watches')
+      .set({ ended_at: sql`now()`, descriptor_sealed: null, face_image: null, changed_at: sql`now()` })
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async updateWatch(
+    id: number,
+    organizationId: number,
+    change: { muted?: boolean | undefined; endsAt?: Date | undefined },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('face_watches')
+      .set({
+        ...(change.muted !== undefined ? { muted: change.muted } : {}),
+        ...(change.endsAt ? { ends_at: change.endsAt } : {}),
+        changed_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Ends every watch past its end date (deleting descriptors); returns how many. */
+  async endExpired(now: Date): Promise<number> {
+    const result = await this.db
+      .updateTable('face_watches')
+      .set({ ended_at: now, descriptor_sealed: null, face_image: null, changed_at: now })
+      .where('ended_at', 'is', null)
+      .where('ends_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** What changes when watches do: the matcher reloads its matrix when this differs from last time. */
+  async watchesVersion(): Promise<string> {
+    const row = await this.db
+      .selectFrom('face_watches')
+      .select([(eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.max('changed_at').as('changed')])
+      .executeTakeFirstOrThrow();
+    return `${row.count}:${row.changed ? new Date(row.changed).getTime() : 0}`;
+  }
+
+  /** Active watches of every organization (the matcher's matrix). */
+  async activeWatches(): Promise<ActiveFaceWatch[]> {
+    const rows = await this.db
+      .selectFrom('face_watches as w')
+      .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+      .select([
+        'w.id',
+        'w.organization_id',
+        'w.descriptor_sealed',
+        'w.model_id',
+        'w.type',
+        'w.created_at',
+        'w.muted',
+        'o.law_enforcement_verified_at',
+      ])
+      .where('w.ended_at', 'is', null)
+      .where('w.descriptor_sealed', 'is not', null)
+      .orderBy('w.id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      descriptorSealed: row.descriptor_sealed!,
+      modelId: row.model_id,
+      type: row.type,
+      createdAt: row.created_at,
+      muted: row.muted,
+      lawEnforcement: row.law_enforcement_verified_at !== null,
+    }));
+  }
+
+  /** Locks the matcher's cursor row for this transaction: one matcher at a time, others skip. */
+  async lockCursor(): Promise<{ seq: number } | undefined> {
+    const result = await sql<{ seq: string | number }>`
+      select seq from face_watch_cursor where id = 1 for update skip locked`.execute(this.db);
+    const row = result.rows[0];
+    return row ? { seq: Number(row.seq) } : undefined;
+  }
+
+  async advanceCursor(seq: number, logAt: Date | null): Promise<void> {
+    await this.db
+      .updateTable('face_watch_cursor')
+      .set({ seq, ...(logAt ? { log_at: logAt } : {}), updated_at: sql`now()` })
+      .where('id', '=', 1)
+      .execute();
+  }
+
+  async cursor(): Promise<{ seq: number; logAt: Date | null } | undefined> {
+    const row = await this.db
+      .selectFrom('face_watch_cursor')
+      .select(['seq', 'log_at'])
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return row && { seq: Number(row.seq), logAt: row.log_at };
+  }
+
+  /** The oldest log entry the matcher has not passed yet (undefined: it is caught up). */
+  async oldestUnprocessedEntry(afterSeq: number): Promise<{ seq: number; at: Date } | undefined> {
+    const row = await this.db
+      .selectFrom('face_index_log')
+      .select(['seq', 'at'])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row && { seq: Number(row.seq), at: row.at };
+  }
+
+  /**
+   * Log entries after `afterSeq` (at most `limit`): their seq and time, and for `add` entries whose face
+   * still exists the face with its image and the page it was first seen on. A face deleted since (opt-out)
+   * carries nothing, so it can never raise an alert.
+   */
+  async logSince(
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ lastSeq: number; lastAt: Date; faces: NewlyIndexedFace[] } | undefined> {
+    const entries = await this.db
+      .selectFrom('face_index_log')
+      .select(['seq', 'face_id', 'op', 'at'])
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    if (entries.length === 0) return undefined;
+    const added = entries.filter((entry) => entry.op === 'add');
+    const at = new Map(added.map((entry) => [Number(entry.face_id), entry]));
+    const rows =
+      added.length === 0
+        ? []
+        : await this.db
+            .selectFrom('faces as f')
+            .innerJoin('images as i', 'i.id', 'f.image_id')
+            .select([
+              'f.id',
+              'f.descriptor',
+              'f.model_id',
+              'f.possible_minor',
+              'f.previous_face_id',
+              'f.box_x',
+              'f.box_y',
+              'f.box_width',
+              'f.box_height',
+              'i.id as image_id',
+              'i.phash',
+              'i.first_indexed_at',
+              'i.width',
+              'i.height',
+              sql<string | null>`(select o.image_url from image_occurrences o where o.image_id = i.id
+                order by o.first_seen_at, o.id limit 1)`.as('image_url'),
+              sql<string | null>`(select p.url from image_occurrences o join pages p on p.id = o.page_id
+                where o.image_id = i.id order by o.first_seen_at, o.id limit 1)`.as('page_url'),
+              sql<string | null>`(select p.title from image_occurrences o join pages p on p.id = o.page_id
+                where o.image_id = i.id order by o.first_seen_at, o.id limit 1)`.as('page_title'),
+            ])
+            .where(sql<boolean>`f.id = any(${added.map((entry) => Number(entry.face_id))}::bigint[])`)
+            .execute();
+    const last = entries.at(-1)!;
+    return {
+      lastSeq: Number(last.seq),
+      lastAt: last.at,
+      faces: rows
+        .map((row) => {
+          const entry = at.get(Number(row.id))!;
+          return {
+            seq: Number(entry.seq),
+            at: entry.at,
+            faceId: Number(row.id),
+            descriptor: row.descriptor,
+            modelId: row.model_id,
+            possibleMinor: row.possible_minor,
+            rederived: row.previous_face_id !== null,
+            imageId: row.image_id,
+            phash: row.phash,
+            firstIndexedAt: row.first_indexed_at,
+            box: { x: row.box_x, y: row.box_y, width: row.box_width, height: row.box_height },
+            imageSize: row.width && row.height ? { width: row.width, height: row.height } : null,
+            imageUrl: row.image_url,
+            sourceUrl: row.page_url,
+            sourceTitle: row.page_title ?? '',
+          };
+        })
+        .sort((a, b) => a.seq - b.seq),
+    };
+  }
+
+  /** Alerts of a watch whose photo has a perceptual hash: candidates for "same photo, another copy". */
+  async alertPhashes(watchId: number): Promise<{ id: number; imageId: number; phash: string }[]> {
+    const rows = await this.db
+      .selectFrom('face_alerts')
+      .select(['id', 'image_id', 'phash'])
+      .where('watch_id', '=', watchId)
+      .where('phash', 'is not', null)
+      .execute();
+    return rows.map((row) => ({ id: row.id, imageId: row.image_id, phash: row.phash! }));
+  }
+
+  /** Inserts an alert; undefined when the watch already has one for that image (a replay). */
+  async insertAlert(alert: NewFaceAlert): Promise<number | undefined> {
+    const { face } = alert;
+    const row = await this.db
+      .insertInto('face_alerts')
+      .values({
+        watch_id: alert.watchId,
+        organization_id: alert.organizationId,
+        face_id: face.faceId,
+        image_id: face.imageId,
+        phash: face.phash,
+        similarity: alert.similarity,
+        image_url: face.imageUrl ?? '',
+        source_url: face.sourceUrl ?? '',
+        source_title: face.sourceTitle,
+        first_indexed_at: face.firstIndexedAt,
+        face_box_x: Math.round(face.box.x),
+        face_box_y: Math.round(face.box.y),
+        face_box_width: Math.round(face.box.width),
+        face_box_height: Math.round(face.box.height),
+        image_width: face.imageSize?.width ?? null,
+        image_height: face.imageSize?.height ?? null,
+        log_seq: face.seq,
+      })
+      .onConflict((oc) => oc.columns(['watch_id', 'image_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Adds a copy of an alert's photo; false when it was already there (a replay). */
+  async insertCopy(alertId: number, face: NewlyIndexedFace): Promise<boolean> {
+    const row = await this.db
+      .insertInto('face_alert_copies')
+      .values({
+        alert_id: alertId,
+        face_id: face.faceId,
+        image_id: face.imageId,
+        image_url: face.imageUrl ?? '',
+        source_url: face.sourceUrl ?? '',
+      })
+      .onConflict((oc) => oc.columns(['alert_id', 'image_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Whether an image is already an alert or a copy of one for this watch (a replay must not add it again). */
+  async watchHasImage(watchId: number, imageId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('face_alerts as a')
+      .leftJoin('face_alert_copies as c', 'c.alert_id', 'a.id')
+      .select('a.id')
+      .where('a.watch_id', '=', watchId)
+      .where((eb) => eb.or([eb('a.image_id', '=', imageId), eb('c.image_id', '=', imageId)]))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The watch's owner to tell, and when the last message went (null: never). */
+  async watchForDigest(
+    watchId: number,
+  ): Promise<
+    { email: string | null; notifiedAt: Date | null; endedAt: Date | null; muted: boolean } | undefined
+  > {
+    const row = await this.db
+      .selectFrom('face_watches as w')
+      .leftJoin('users as u', 'u.id', 'w.user_id')
+      .select(['u.email', 'w.notified_at', 'w.ended_at', 'w.muted'])
+      .where('w.id', '=', watchId)
+      .executeTakeFirst();
+    return row && { email: row.email, notifiedAt: row.notified_at, endedAt: row.ended_at, muted: row.muted };
+  }
+
+  async markNotified(watchId: number, at: Date): Promise<void> {
+    await this.db.updateTable('face_watches').set({ notified_at: at }).where('id', '=', watchId).execute();
+  }
+
+  /** New alerts of a watch created after `since`. */
+  async countNewAlertsSince(watchId: number, since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('face_alerts')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('watch_id', '=', watchId)
+      .where('status', '=', 'NEW')
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async findAlerts(filter: {
+    organizationId: number;
+    watchId?: number | undefined;
+    status?: FaceAlertStatus | undefined;
+    offset: number;
+    limit: number;
+  }): Promise<{ rows: FaceAlertRow[]; total: number }> {
+    let query = this.db.selectFrom('face_alerts as a').where('a.organization_id', '=', filter.organizationId);
+    if (filter.watchId !== undefined) query = query.where('a.watch_id', '=', filter.watchId);
+    if (filter.status) query = query.where('a.status', '=', filter.status);
+    const [rows, total] = await Promise.all([
+      query
+        .selectAll('a')
+        .orderBy('a.created_at', 'desc')
+        .orderBy('a.id', 'desc')
+        .offset(filter.offset)
+        .limit(filter.limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+    ]);
+    const copies =
+      rows.length === 0
+        ? []
+        : await this.db
+            .selectFrom('face_alert_copies')
+            .select(['alert_id', 'image_id', 'image_url', 'source_url'])
+            .where(
+              'alert_id',
+              'in',
+              rows.map((row) => row.id),
+            )
+            .orderBy('id')
+            .execute();
+    return {
+      total: Number(total.count),
+      rows: rows.map((row) => ({
+        id: row.id,
+        watchId: row.watch_id,
+        imageId: row.image_id,
+        sourceUrl: row.source_url,
+        imageUrl: row.image_url,
+        sourceTitle: row.source_title,
+        similarity: row.similarity,
+        faceBox: {
+          x: row.face_box_x,
+          y: row.face_box_y,
+          width: row.face_box_width,
+          height: row.face_box_height,
+        },
+        imageSize:
+          row.image_width && row.image_height ? { width: row.image_width, height: row.image_height } : null,
+        createdAt: row.created_at,
+        status: row.status,
+        copies: copies
+          .filter((copy) => copy.alert_id === row.id)
+          .map((copy) => ({ imageId: copy.image_id, imageUrl: copy.image_url, sourceUrl: copy.source_url })),
+      })),
+    };
+  }
+
+  async markSeen(ids: readonly number[], organizationId: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db
+      .updateTable('face_alerts')
+      .set({ status: 'SEEN' })
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', [...ids])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async removeAlert(id: number, organizationId: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('face_alerts')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+}

@@ -1,0 +1,319 @@
+import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
+import { isPossibleMinor } from '../face/age/possible-minor.ts';
+import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
+import { faceSizePx, l2Normalise } from '../face/similarity.ts';
+import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
+import type { AuditRepository } from '../repositories/audit.repository.ts';
+import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
+import type { FaceBox, ImageSize, SearchRepository } from '../repositories/search.repository.ts';
+import type { AccessService } from './access.service.ts';
+import type { MinorGateService } from './minor-gate.service.ts';
+import type { QueryFaceTokens } from './query-face-token.ts';
+import type { SearchAnswer, SearchService } from './search.service.ts';
+import { normaliseFace } from '../lib/face-image.ts';
+import type { AuthUser } from './session.service.ts';
+
+const DAY_MS = 86_400_000;
+/** A watch ends after this many days unless renewed. */
+export const DEFAULT_WATCH_DAYS = 90;
+/** Longest a watch may run before it must be renewed. */
+export const MAX_WATCH_DAYS = 365;
+/** Active watches an organization may keep, per seat of its plan. */
+export const WATCHES_PER_SEAT = 50;
+
+export const WATCH_LIMIT_MESSAGE =
+  'Your organization watches as many faces as its plan allows. End a watch before starting another.';
+const FACE_GONE_MESSAGE = 'The selected face is no longer available. Please upload the photo again.';
+
+/** The descriptor of a watch is sealed bound to its organization: copied elsewhere, it does not open. */
+export const watchBinding = (organizationId: number) => `face-watch:${organizationId}`;
+
+export interface FaceWatchView {
+  id: number;
+  name: string;
+  note: string;
+  type: SearchType;
+  muted: boolean;
+  createdAt: string;
+  endsAt: string;
+  endedAt: string | null;
+  /** URL of the watched face's crop (null: none kept, or the watch ended). */
+  image: string | null;
+  alertCount: number;
+  newAlertCount: number;
+}
+
+export interface FaceAlertView {
+  id: number;
+  watchId: number;
+  sourceUrl: string | null;
+  imageUrl: string | null;
+  thumbnailUrl: string;
+  sourceTitle: string;
+  similarity: number;
+  faceBox: FaceBox;
+  imageSize: ImageSize | null;
+  createdAt: string;
+  status: FaceAlertStatus;
+  copies: { thumbnailUrl: string; imageUrl: string | null; sourceUrl: string | null }[];
+}
+
+/**
+ * Watched faces of an organization and the alerts they raised (issue 17). The matching itself is
+ * FaceWatchMatcher's, in the worker.
+ */
+export class FaceWatchService {
+  constructor(
+    private readonly watches: FaceWatchRepository,
+    private readonly searches: SearchRepository,
+    private readonly tokens: QueryFaceTokens,
+    private readonly engine: LazyFaceEngine,
+    private readonly access: AccessService,
+    private readonly minorGate: MinorGateService,
+    private readonly audit: AuditRepository,
+    private readonly search: Pick<SearchService, 'search'>,
+  ) {}
+
+  /** POST /api/watches: the face of a search token (`faceHash`) or the searched face of a stored search. */
+  async create(
+    user: AuthUser,
+    input: {
+      name: string;
+      note?: string | undefined;
+      type?: SearchType | undefined;
+      faceHash?: string | undefined;
+      searchHash?: string | undefined;
+      endsAt?: string | undefined;
+      /** The face's crop (base64 JPEG) as the upload answered it, with a faceHash. */
+      faceImage?: string | undefined;
+    },
+  ): Promise<{ id: number }> {
+    const access = await this.access.require(user);
+    const name = input.name.trim();
+    if (!name) throw badRequest('Please give the watch a name.');
+    if (!input.faceHash === !input.searchHash) throw badRequest('Give either faceHash or searchHash.');
+    const endsAt = this.endDate(input.endsAt);
+    const uploadedCrop = input.faceImage ? await normaliseFace(input.faceImage) : null;
+    const face = input.faceHash
+      ? await this.faceOfToken(user, input.faceHash)
+      : await this.faceOfSearch(user, input.searchHash!);
+    // Possible minors are watched only by organizations that may search them (the minors gate).
+    await this.minorGate.admitWatch(user, face.possibleMinor);
+    const limit = (access.plan?.seat_limit ?? 1) * WATCHES_PER_SEAT;
+    if ((await this.watches.countActive(user.organizationId)) >= limit) {
+      throw new HttpError(409, WATCH_LIMIT_MESSAGE);
+    }
+    const id = await this.watches.insertWatch({
+      organizationId: user.organizationId,
+      userId: user.id,
+      name,
+      note: input.note?.trim() ?? '',
+      type: input.type ?? face.type,
+      descriptorSealed: await this.tokens.sealStored(face.descriptor, watchBinding(user.organizationId)),
+      faceImage: face.crop ?? uploadedCrop,
+      modelId: face.modelId,
+      possibleMinor: face.possibleMinor,
+      endsAt,
+    });
+    // Who started watching, until when; never the face.
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'face-watch.created',
+      target: `face-watch:${id}`,
+      detail: { from: input.faceHash ? 'upload' : 'search', endsAt: endsAt.toISOString() },
+    });
+    return { id };
+  }
+
+  async list(user: AuthUser): Promise<{ results: FaceWatchView[] }> {
+    await this.access.require(user);
+    const rows = await this.watches.listWatches(user.organizationId);
+    return {
+      results: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        note: row.note,
+        type: row.type,
+        muted: row.muted,
+        createdAt: row.createdAt.toISOString(),
+        endsAt: row.endsAt.toISOString(),
+        endedAt: row.endedAt?.toISOString() ?? null,
+        image: row.hasFaceImage ? `/api/watches/${row.id}/image` : null,
+        alertCount: row.alertCount,
+        newAlertCount: row.newAlertCount,
+      })),
+    };
+  }
+
+  /** PATCH /api/watches/{id}: mute or unmute, renew (a new end date). */
+  async update(
+    user: AuthUser,
+    id: number,
+    change: { muted?: boolean | undefined; endsAt?: string | undefined },
+  ): Promise<void> {
+    await this.access.require(user);
+    const endsAt = change.endsAt === undefined ? undefined : this.endDate(change.endsAt);
+    if (!(await this.watches.updateWatch(id, user.organizationId, { muted: change.muted, endsAt }))) {
+      throw notFound('Watch not found.');
+    }
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'face-watch.changed',
+      target: `face-watch:${id}`,
+      detail: {
+        ...(change.muted !== undefined ? { muted: change.muted } : {}),
+        ...(endsAt ? { endsAt: endsAt.toISOString() } : {}),
+      },
+    });
+  }
+
+  /** DELETE /api/watches/{id}: ends the watch and deletes its descriptor; its alerts stay. */
+  async end(user: AuthUser, id: number): Promise<void> {
+    await this.access.require(user);
+    if (!(await this.watches.endWatch(id, user.organizationId))) throw notFound('Watch not found.');
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'face-watch.ended',
+      target: `face-watch:${id}`,
+    });
+  }
+
+  /** GET /api/watches/{id}/image */
+  async faceImage(user: AuthUser, id: number): Promise<Buffer> {
+    await this.access.require(user);
+    const image = await this.watches.findFaceImage(id, user.organizationId);
+    if (!image) throw notFound('Image not found.');
+    return image;
+  }
+
+  /**
+   * POST /api/watches/{id}/search ("Save as search" on the alerts page): searches the watched face now, as
+   * an upload of it would, so the analyst can save, report or extract from a regular search.
+   */
+  async searchNow(user: AuthUser, id: number): Promise<SearchAnswer> {
+    await this.access.require(user);
+    const watch = await this.watches.findActiveWatch(id, user.organizationId);
+    if (!watch?.descriptor_sealed) throw notFound('Watch not found.');
+    const descriptor = await this.tokens.openStored(
+      watch.descriptor_sealed,
+      watchBinding(user.organizationId),
+    );
+    if (!descriptor) throw badRequest(FACE_GONE_MESSAGE);
+    const token = await this.tokens.seal({
+      descriptor,
+      modelId: watch.model_id,
+      organizationId: user.organizationId,
+      userId: user.id,
+      possibleMinor: watch.possible_minor,
+    });
+    const crop = watch.face_image ? Buffer.from(watch.face_image).toString('base64') : undefined;
+    return this.search.search(user, [token], watch.type, crop);
+  }
+
+  /** GET /api/alerts. Trial plans see where a face was found, not the original sources (as in search). */
+  async alerts(
+    user: AuthUser,
+    query: { pageNumber: number; pageSize: number; watchId?: number | undefined; status?: FaceAlertStatus },
+  ): Promise<{ results: FaceAlertView[]; totalResultCount: number }> {
+    const access = await this.access.require(user);
+    const { rows, total } = await this.watches.findAlerts({
+      organizationId: user.organizationId,
+      watchId: query.watchId,
+      status: query.status,
+      offset: (query.pageNumber - 1) * query.pageSize,
+      limit: query.pageSize,
+    });
+    const hidden = access.restricted;
+    return {
+      totalResultCount: total,
+      results: rows.map((row) => ({
+        id: row.id,
+        watchId: row.watchId,
+        sourceUrl: hidden ? null : row.sourceUrl,
+        imageUrl: hidden ? null : row.imageUrl,
+        thumbnailUrl: `/api/thumbnails/${row.imageId}`,
+        sourceTitle: row.sourceTitle,
+        similarity: Math.round(row.similarity * 1000) / 1000,
+        faceBox: row.faceBox,
+        imageSize: row.imageSize,
+        createdAt: row.createdAt.toISOString(),
+        status: row.status,
+        copies: row.copies.map((copy) => ({
+          thumbnailUrl: `/api/thumbnails/${copy.imageId}`,
+          imageUrl: hidden ? null : copy.imageUrl,
+          sourceUrl: hidden ? null : copy.sourceUrl,
+        })),
+      })),
+    };
+  }
+
+  /** POST /api/alerts/seen: the analyst viewed these alerts (audited). */
+  async markSeen(user: AuthUser, ids: number[]): Promise<{ updated: number }> {
+    await this.access.require(user);
+    const updated = await this.watches.markSeen([...new Set(ids)], user.organizationId);
+    if (updated > 0) {
+      await this.audit.insert({
+        actorUserId: user.id,
+        organizationId: user.organizationId,
+        action: 'face-alert.viewed',
+        detail: { alerts: updated },
+      });
+    }
+    return { updated };
+  }
+
+  async removeAlert(user: AuthUser, id: number): Promise<void> {
+    await this.access.require(user);
+    if (!(await this.watches.removeAlert(id, user.organizationId))) throw notFound('Alert not found.');
+    await this.audit.insert({
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      action: 'face-alert.removed',
+      target: `face-alert:${id}`,
+    });
+  }
+
+  private endDate(value: string | undefined): Date {
+    const now = Date.now();
+    if (value === undefined) return new Date(now + DEFAULT_WATCH_DAYS * DAY_MS);
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime()) || date.getTime() <= now) {
+      throw badRequest('The end date must be a date in the future.');
+    }
+    if (date.getTime() > now + MAX_WATCH_DAYS * DAY_MS) {
+      throw badRequest(`A watch runs at most ${MAX_WATCH_DAYS} days; renew it later.`);
+    }
+    return date;
+  }
+
+  private async faceOfToken(user: AuthUser, faceHash: string) {
+    const face = await this.tokens.open(faceHash, user.organizationId);
+    if (!face) throw badRequest(FACE_GONE_MESSAGE);
+    return { ...face, type: 'OSINT' as SearchType, crop: null };
+  }
+
+  /**
+   * The searched face of a stored search: searches keep the face's crop, not its descriptor, so the crop
+   * is analysed again with the active model (its largest face).
+   */
+  private async faceOfSearch(user: AuthUser, searchHash: string) {
+    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+    if (!search) throw notFound('Search not found.');
+    const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
+    if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
+    const engine = await this.engine.get();
+    const analysis = await engine.analyze(crop, { organizationId: user.organizationId, minFaceSize: 20 });
+    const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
+    if (!face) throw badRequest(FACE_GONE_MESSAGE);
+    return {
+      descriptor: l2Normalise(Float32Array.from(face.descriptor)),
+      modelId: engine.modelId,
+      possibleMinor: isPossibleMinor(face.age),
+      type: search.type,
+      crop,
+    };
+  }
+}
