@@ -7,6 +7,7 @@ import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/d
 import { bruteForceSearch, cosineSimilarity } from '../../src/face/index/exact-rerank.ts';
 import { InMemoryFaceVectorSource } from '../../src/face/index/in-memory-face-vector-source.ts';
 import { PgvectorFaceIndexSync, pgvectorTableFor } from '../../src/face/index/pgvector-face-index-sync.ts';
+import { FaceVectorRepository } from '../../src/repositories/face-vector.repository.ts';
 import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { kyselySqlClient } from '../../src/repositories/sql-client.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
@@ -108,6 +109,55 @@ describe.skipIf(missing !== undefined)('pgvector face index on PostgreSQL', () =
     expect(moved.map((hit) => hit.faceId).sort()).toEqual(
       [entries[60]!.faceId, entries[1_100]!.faceId].sort(),
     );
+  });
+
+  it('many searches catching up at once share the pool without running it dry', async () => {
+    // The real faces table and change log, read through the pool as in the product.
+    const model = 'synthetic-busy@1';
+    const { entries } = syntheticFaces(300, DIMENSIONS, 17);
+    const image = await handle.db
+      .insertInto('images')
+      .values({
+        content_hash: 'pgvector-busy',
+        phash: null,
+        width: 100,
+        height: 100,
+        mime_type: 'image/jpeg',
+        thumbnail_path: null,
+        analyzed_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const store = (batch: typeof entries) =>
+      new WebIndexRepository(handle.db).transaction(async (repository) => {
+        await repository.lockFaceIndexLog();
+        return repository.insertFaces(
+          batch.map((entry) => ({
+            imageId: image.id,
+            box: { x: 0, y: 0, width: 50, height: 50 },
+            score: 0.9,
+            quality: 0.9,
+            descriptor: entry.vector,
+            modelId: model,
+          })),
+        );
+      });
+    await store(entries.slice(0, 50));
+    const source = new FaceVectorRepository(handle.db, model);
+    const db = kyselySqlClient(handle.db);
+    const first = new PgvectorFaceIndexSync({ db, source, model, dimensions: DIMENSIONS });
+    await first.open();
+    for (let start = 50; start < entries.length; start += 50) await store(entries.slice(start, start + 50));
+
+    // The test database's pool has 5 connections; twelve searches catch up at once. The one applying the
+    // log reads it through the pool while the others wait: they must not hold every connection meanwhile.
+    const syncs = Array.from(
+      { length: 12 },
+      () => new PgvectorFaceIndexSync({ db, source, model, dimensions: DIMENSIONS }),
+    );
+    const seqs = await Promise.all(syncs.map((sync) => sync.refresh()));
+    expect(new Set(seqs)).toEqual(new Set([await source.latestSeq()]));
+    expect(await first.index.count()).toBe(300);
   });
 
   it('a filtered search keeping 10 % of the faces finds what an exact scan finds', async () => {

@@ -9,6 +9,8 @@ const PGVECTOR_INDEX_LOCK = 7_310_002;
 /** The one bookkeeping table: which table holds each model's vectors, and how far the change log is applied to it. */
 const STATE_TABLE = 'face_vector_tables';
 const POSTGRES_IDENTIFIER_LENGTH = 63;
+/** How soon a search looks again while another process is catching the table up. */
+const CATCH_UP_RETRY_MS = 5;
 
 /** The table of one descriptor model's vectors: `face_vectors_<model>`, e.g. `face_vectors_blazeface_dlib128_5pt_1`. */
 export function pgvectorTableFor(model: string): string {
@@ -101,21 +103,35 @@ export class PgvectorFaceIndexSync {
 
   async stop(): Promise<void> {}
 
-  /** Applies the log entries committed since the table was last caught up; returns the seq applied. */
+  /**
+   * Applies the log entries committed before this call that the table does not have yet; returns the seq
+   * the table is caught up to. One process applies them while the others wait for it: they try the lock
+   * and, when another holds it, look again shortly, so that no connection sits blocked on the lock while the
+   * holder needs the pool to read the log (a small pool would otherwise run dry).
+   */
   async refresh(): Promise<number> {
-    const applied = (await this.appliedSeq(this.db)) ?? 0;
-    if ((await this.source.latestSeq()) <= applied) return applied;
-    return this.db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1)', [PGVECTOR_INDEX_LOCK]);
-      // Another process may have caught up while this one waited for the lock.
-      const from = (await this.appliedSeq(tx)) ?? 0;
-      const index = new PgvectorFaceIndex(inTransaction(tx), this.indexOptions);
-      const { seq } = await catchUpFaceIndex(index, this.source, from);
-      if (seq !== from) {
-        await tx.query(`update ${STATE_TABLE} set applied_seq = $2 where model_id = $1`, [this.model, seq]);
-      }
-      return seq;
-    });
+    const target = await this.source.latestSeq();
+    for (;;) {
+      const applied = (await this.appliedSeq(this.db)) ?? 0;
+      if (target <= applied) return applied;
+      const caughtUp = await this.db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ locked: boolean }>(
+          'select pg_try_advisory_xact_lock($1) as locked',
+          [PGVECTOR_INDEX_LOCK],
+        );
+        if (!rows[0]?.locked) return undefined;
+        // Another process may have caught up since the look above.
+        const from = (await this.appliedSeq(tx)) ?? 0;
+        const index = new PgvectorFaceIndex(inTransaction(tx), this.indexOptions);
+        const { seq } = await catchUpFaceIndex(index, this.source, from);
+        if (seq !== from) {
+          await tx.query(`update ${STATE_TABLE} set applied_seq = $2 where model_id = $1`, [this.model, seq]);
+        }
+        return seq;
+      });
+      if (caughtUp !== undefined) return caughtUp;
+      await new Promise((resolve) => setTimeout(resolve, CATCH_UP_RETRY_MS));
+    }
   }
 
   private async appliedSeq(db: SqlQueryable): Promise<number | undefined> {
