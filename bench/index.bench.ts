@@ -1,12 +1,18 @@
 // Face index benchmark: build time, memory per vector, query latency and recall@10 against exact
 // search, on synthetic clustered face descriptors of the shipped model's size (see bench/lib/synthetic-face-vectors.ts).
 //
-//   npm run bench:index                          100k and 1M faces, the shipped settings
+//   npm run bench:index                          both engines side by side on 100k and 1M faces
+//   npm run bench:index -- --engine pgvector     one engine (usearch | pgvector | usearch,pgvector)
 //   npm run bench:index -- --sizes 100000        quicker
-//   npm run bench:index -- --sweep               also tries other quantisations and connectivities
+//   npm run bench:index -- --sweep               usearch only, in detail: candidate counts, and other
+//                                                quantisations and connectivities (--quantization i8
+//                                                --connectivity 16: the shipped graph only)
 //
-// Latency is one query at a time through UsearchFaceIndex.search (HNSW candidates + exact re-rank
-// + threshold), with the full-precision vectors in memory: a database lookup adds its own time.
+// Both engines get the same descriptors and the same queries and are searched as the product searches
+// them (FaceIndex.search: candidates, filter, exact re-rank, threshold), with their shipped settings.
+// usearch: in this process, the full-precision vectors in memory (a database lookup adds its own time).
+// pgvector: a PostgreSQL server with the vector extension (--database-url, else a throwaway cluster from
+// /usr/lib/postgresql/*/bin, as the tests start), the candidates and exact scores in one query.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,15 +20,24 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import pg from 'pg';
 import { MetricKind, exactSearch } from 'usearch';
 import { bruteForceSearch } from '../server/src/face/index/exact-rerank.ts';
 import { DEFAULT_USEARCH_OPTIONS, UsearchFaceIndex } from '../server/src/face/index/usearch-face-index.ts';
-import type { FaceVectorEntry, FaceVectorLookup } from '../server/src/face/index/face-index.ts';
+import { PgvectorFaceIndex } from '../server/src/face/index/pgvector-face-index.ts';
+import type {
+  FaceIndex,
+  FaceSearchOptions,
+  FaceVectorEntry,
+  FaceVectorLookup,
+} from '../server/src/face/index/face-index.ts';
 import type {
   FaceIndexQuantization,
   UsearchFaceIndexOptions,
 } from '../server/src/face/index/usearch-face-index.ts';
 import { generateFaceSet, generateQueries } from './lib/synthetic-face-vectors.ts';
+import { poolSqlClient } from './lib/pgvector-bench-server.ts';
+import { startThrowawayPostgres } from '../server/test/support/postgres-server.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../server/src/face/pipeline/pipeline-catalog.ts';
 
 const { values: args } = parseArgs({
@@ -36,6 +51,9 @@ const { values: args } = parseArgs({
     connectivity: { type: 'string', default: '' },
     // Internal: run in a child process to build one index and measure its memory.
     'build-probe': { type: 'string' },
+    engine: { type: 'string', default: 'usearch,pgvector' },
+    'database-url': { type: 'string' },
+    clients: { type: 'string', default: '8' },
   },
 });
 
@@ -134,7 +152,7 @@ async function buildProbe(probe: {
 }
 
 async function measureSearch(
-  index: UsearchFaceIndex,
+  index: Pick<FaceIndex, 'search'>,
   queries: Float32Array[],
   truth: Set<number>[],
   search: { limit: number; minSimilarity: number; filter?: (faceId: number) => boolean },
@@ -256,6 +274,211 @@ async function benchSize(count: number): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------------ engines side by side
+
+const engines = args.engine.split(',').map((name) => name.trim());
+for (const engine of engines) {
+  if (engine !== 'usearch' && engine !== 'pgvector')
+    throw new Error(`--engine: usearch or pgvector, not ${engine}`);
+}
+const clientCount = Number(args.clients);
+
+interface EngineRow {
+  engine: string;
+  build: string;
+  memory: string;
+  recall: number;
+  single: { p50: number; p95: number };
+  concurrent: { p50: number; p95: number; perSecond: number };
+  filtered: { recall: number; p50: number; p95: number };
+}
+
+/** `clients` searches in flight at once, as many API requests would be: latency of each, and throughput. */
+async function measureConcurrent(
+  index: Pick<FaceIndex, 'search'>,
+  queries: Float32Array[],
+  search: FaceSearchOptions,
+  clients: number,
+): Promise<{ p50: number; p95: number; perSecond: number }> {
+  const times: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < queries.length) {
+        const query = queries[next++]!;
+        const begun = performance.now();
+        await index.search(query, search);
+        times.push(performance.now() - begun);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+    perSecond: (queries.length / elapsed) * 1000,
+  };
+}
+
+interface Workload {
+  count: number;
+  entries: FaceVectorEntry[];
+  lookup: FaceVectorLookup;
+  queries: Float32Array[];
+  truth: Set<number>[];
+  keptTruth: Set<number>[];
+}
+
+const keptByFilter = (faceId: number) => faceId % 10 === 0;
+
+async function measureEngine(
+  engine: string,
+  index: Pick<FaceIndex, 'search'>,
+  work: Workload,
+  build: string,
+  memory: string,
+): Promise<EngineRow> {
+  const plain = { limit: 10, minSimilarity: -1 };
+  const single = await measureSearch(index, work.queries, work.truth, plain);
+  const concurrent = await measureConcurrent(index, work.queries, plain, clientCount);
+  const filtered = await measureSearch(index, work.queries, work.keptTruth, {
+    ...plain,
+    filter: keptByFilter,
+  });
+  const row = { engine, build, memory, recall: single.recall, single, concurrent, filtered };
+  console.log(`${engine}: ${JSON.stringify(row)}`);
+  return row;
+}
+
+async function benchUsearch(work: Workload): Promise<EngineRow> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'face-index-bench-'));
+  try {
+    const file = path.join(tmp, 'faces.usearch');
+    const built = await buildInChild(work.count, shipped, file);
+    const fileBytes = fs.statSync(file).size / work.count;
+    const index = UsearchFaceIndex.open(file, shipped, work.lookup, 'load');
+    return await measureEngine(
+      `usearch (${describe(shipped)}, ${DEFAULT_USEARCH_OPTIONS.search.minCandidates} candidates)`,
+      index,
+      work,
+      `${seconds(built.buildMs)} (${Math.round(work.count / (built.buildMs / 1000))}/s)`,
+      `API process RSS +${built.bytesPerVector.toFixed(0)} B/face (${((built.bytesPerVector * work.count) / 2 ** 20).toFixed(0)} MiB); snapshot ${fileBytes.toFixed(0)} B/face`,
+    );
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The server's memory settings for the run: the index must fit the build memory, and the cache should hold it. */
+const PGVECTOR_SERVER_SETTINGS = { shared_buffers: '2GB', maintenance_work_mem: '2GB', work_mem: '16MB' };
+
+async function benchPgvector(work: Workload): Promise<EngineRow> {
+  const throwaway = args['database-url'] ? undefined : await startThrowawayPostgres();
+  const url = args['database-url'] ?? throwaway!.url;
+  if (throwaway) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    for (const [name, value] of Object.entries(PGVECTOR_SERVER_SETTINGS)) {
+      await admin.query(`alter system set ${name} = '${value}'`);
+    }
+    await admin.end();
+    throwaway.halt();
+    await throwaway.resume();
+  }
+  const pool = new pg.Pool({ connectionString: url, max: clientCount + 1 });
+  try {
+    const db = poolSqlClient(pool);
+    const table = `bench_face_vectors_${work.count}`;
+    const index = new PgvectorFaceIndex(db, { dimensions, table });
+    await db.query(`drop table if exists ${table}`);
+    await index.createSchema();
+    let started = performance.now();
+    for (let start = 0; start < work.count; start += 10_000) {
+      await index.add(work.entries.slice(start, start + 10_000));
+    }
+    const loadMs = performance.now() - started;
+    started = performance.now();
+    await index.createIndex();
+    const indexMs = performance.now() - started;
+    const { rows } = await db.query<{ index_bytes: string; table_bytes: string; shared_buffers: string }>(
+      `select pg_relation_size('${table}_hnsw') as index_bytes, pg_total_relation_size('${table}') - ` +
+        `pg_relation_size('${table}_hnsw') as table_bytes, current_setting('shared_buffers') as shared_buffers`,
+    );
+    const indexBytes = Number(rows[0]!.index_bytes) / work.count;
+    const tableBytes = Number(rows[0]!.table_bytes) / work.count;
+    // One untimed pass reads the index into shared buffers: the figures are those of a warm server.
+    for (const query of work.queries) await index.search(query, { limit: 10, minSimilarity: -1 });
+    return await measureEngine(
+      'pgvector (HNSW vector_cosine_ops m=16 efConstruction=64, 100 candidates)',
+      index,
+      work,
+      `${seconds(loadMs + indexMs)} (load ${seconds(loadMs)}, HNSW ${seconds(indexMs)})`,
+      `HNSW ${indexBytes.toFixed(0)} B/face (${((indexBytes * work.count) / 2 ** 20).toFixed(0)} MiB), table ${tableBytes.toFixed(0)} B/face; shared_buffers ${rows[0]!.shared_buffers}`,
+    );
+  } finally {
+    await pool.end();
+    throwaway?.stop();
+  }
+}
+
+async function compareEngines(count: number): Promise<EngineRow[]> {
+  console.log(
+    `\n## ${count.toLocaleString('en')} faces × ${dimensions}-d, ${queryCount} queries, ${engines.join(' and ')}`,
+  );
+  let started = performance.now();
+  const set = generateFaceSet({ count, dimensions });
+  const generated = generateQueries(set, queryCount);
+  const queries = Array.from({ length: queryCount }, (_, q) =>
+    generated.vectors.subarray(q * dimensions, (q + 1) * dimensions),
+  );
+  const entries: FaceVectorEntry[] = Array.from({ length: count }, (_, i) => ({
+    faceId: i + 1,
+    vector: set.vectors.subarray(i * dimensions, (i + 1) * dimensions),
+  }));
+  console.log(`data generated in ${seconds(performance.now() - started)}`);
+  started = performance.now();
+  const topTen = (vectors: Float32Array, idOf: (row: number) => number) => {
+    const exact = exactSearch(vectors, generated.vectors, dimensions, 10, MetricKind.Cos, 0);
+    return queries.map((_, q) => {
+      const keys = 'get' in exact ? exact.get(q).keys : exact.keys;
+      return new Set(Array.from(keys, (key) => idOf(Number(key))));
+    });
+  };
+  const truth = topTen(set.vectors, (row) => row + 1);
+  const kept = entries.filter((entry) => keptByFilter(entry.faceId));
+  const keptVectors = new Float32Array(kept.length * dimensions);
+  kept.forEach((entry, i) => keptVectors.set(entry.vector, i * dimensions));
+  const keptTruth = topTen(keptVectors, (row) => kept[row]!.faceId);
+  console.log(
+    `exact top-10 (all faces, and the 10 % the filter keeps) in ${seconds(performance.now() - started)}`,
+  );
+
+  const work: Workload = { count, entries, lookup: flatLookup(set.vectors), queries, truth, keptTruth };
+  const rows: EngineRow[] = [];
+  for (const engine of engines)
+    rows.push(engine === 'usearch' ? await benchUsearch(work) : await benchPgvector(work));
+  return rows;
+}
+
+function printComparison(results: { count: number; rows: EngineRow[] }[]): void {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  console.log(
+    `\n| faces | engine | build | memory | recall@10 | p50 / p95, 1 client | p50 / p95, ${clientCount} clients (queries/s) | 10 % filter: recall@10, p50 / p95 |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const { count, rows } of results) {
+    for (const row of rows) {
+      console.log(
+        `| ${count.toLocaleString('en')} | ${row.engine} | ${row.build} | ${row.memory} | ${row.recall.toFixed(3)} | ` +
+          `${ms(row.single.p50)} / ${ms(row.single.p95)} | ${ms(row.concurrent.p50)} / ${ms(row.concurrent.p95)} ` +
+          `(${row.concurrent.perSecond.toFixed(0)}) | ${row.filtered.recall.toFixed(3)}, ${ms(row.filtered.p50)} / ${ms(row.filtered.p95)} |`,
+      );
+    }
+  }
+}
+
 if (args['build-probe']) {
   await buildProbe(JSON.parse(args['build-probe']) as Parameters<typeof buildProbe>[0]);
   process.exit(0);
@@ -268,7 +491,13 @@ console.log(
       .map((load) => load.toFixed(1))
       .join(' ')}, shipped ${describe(shipped)} efSearch=${DEFAULT_USEARCH_OPTIONS.expansionSearch}`,
 );
-for (const size of sizes) await benchSize(size);
+if (args.sweep) {
+  for (const size of sizes) await benchSize(size);
+} else {
+  const results: { count: number; rows: EngineRow[] }[] = [];
+  for (const count of sizes) results.push({ count, rows: await compareEngines(count) });
+  printComparison(results);
+}
 console.log(
   `\nload average at the end: ${os
     .loadavg()

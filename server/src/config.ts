@@ -15,6 +15,11 @@ export interface Config {
   publicUrl: string;
   /** PostgreSQL server instead of the embedded PGlite database. */
   databaseUrl: string | undefined;
+  /**
+   * Which face index searches use (FACE_INDEX): 'usearch' (default; HNSW in every process's memory, snapshots
+   * under DATA_DIR) or 'pgvector' (HNSW inside PostgreSQL; needs DATABASE_URL and the vector extension).
+   */
+  faceIndex: FaceIndexEngine;
   /** smtp://host:port; unset writes every message as an .eml file to DATA_DIR/outbox (embedded mode). */
   mailUrl: string | undefined;
   /**
@@ -98,6 +103,15 @@ export interface BillingConfig {
   };
 }
 
+export type FaceIndexEngine = 'usearch' | 'pgvector';
+
+/** FACE_INDEX; the schema migration reads it too (it creates pgvector's extension only when selected). */
+export function faceIndexEngine(value: string | undefined): FaceIndexEngine {
+  if (value === undefined || value === '' || value === 'usearch') return 'usearch';
+  if (value === 'pgvector') return 'pgvector';
+  throw new Error(`FACE_INDEX must be usearch or pgvector, not ${value}`);
+}
+
 export const DEFAULT_SOCIAL_MEDIA_HOSTS = [
   'facebook.com',
   'instagram.com',
@@ -122,6 +136,9 @@ function flag(value: string | undefined, fallback: boolean): boolean {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  if (faceIndexEngine(env.FACE_INDEX) === 'pgvector' && !env.DATABASE_URL) {
+    throw new Error('FACE_INDEX=pgvector needs a PostgreSQL server (DATABASE_URL)');
+  }
   const port = Number(env.PORT ?? 3000);
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -131,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,
+    faceIndex: faceIndexEngine(env.FACE_INDEX),
     mailUrl: env.MAIL_URL || undefined,
     mailOutboxInProduction: flag(env.MAIL_OUTBOX, false),
     mailFrom: env.MAIL_FROM ?? 'OSINT Platform <no-reply@osint.localhost>',

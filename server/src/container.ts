@@ -121,6 +121,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     config.runWorkers ? 'writer' : 'reader',
     log,
     faceModels,
+    undefined,
+    config.faceIndex,
   );
   const auditLog = new AuditService(r.audit);
   const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
+import type { FaceIndexEngine } from '../config.ts';
 import type { FaceIndexHit } from '../face/index/face-index.ts';
 import { FaceIndexStore } from '../face/index/face-index-store.ts';
 import { FaceIndexSync } from '../face/index/face-index-sync.ts';
+import { PgvectorFaceIndexSync } from '../face/index/pgvector-face-index-sync.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../face/pipeline/pipeline-catalog.ts';
 import { FaceVectorRepository } from '../repositories/face-vector.repository.ts';
+import { kyselySqlClient } from '../repositories/sql-client.ts';
 import type { FaceModel, FaceModelService } from './face-model.service.ts';
 
 /** The shipped pipeline's model id and dimensions (what a fresh install indexes with). */
@@ -37,14 +40,15 @@ export class FaceModelMismatchError extends Error {
 
 interface ModelIndex {
   model: FaceModel;
-  sync: FaceIndexSync;
+  sync: FaceIndexSync | PgvectorFaceIndexSync;
   opened: Promise<void>;
 }
 
 /**
  * This process's view of the face index of the active descriptor model: a usearch snapshot under
  * DATA_DIR/face-index/<model> plus the change log applied since. The process that runs workers writes
- * snapshots; API-only processes read them.
+ * snapshots; API-only processes read them. With FACE_INDEX=pgvector the index is a table in PostgreSQL
+ * instead, shared by every process and caught up from the same change log (PgvectorFaceIndexSync).
  *
  * The active model is read from the database before every search and on every poll: when a reindex
  * switches models, the process opens the new model's snapshot (published by the reindex before the
@@ -66,6 +70,7 @@ export class FaceIndexService {
     private readonly log: FastifyBaseLogger,
     private readonly models: Pick<FaceModelService, 'active'>,
     private readonly pollIntervalMs = 1000,
+    private readonly engine: FaceIndexEngine = 'usearch',
   ) {}
 
   /** Opens (or builds) the active model's index and follows the change log and the active model. */
@@ -141,15 +146,16 @@ export class FaceIndexService {
       await previous.opened;
       return previous;
     }
-    const sync = new FaceIndexSync({
-      source: new FaceVectorRepository(this.db, model.modelId),
-      index: { dimensions: model.dimensions },
-      store: this.dataDir === ':memory:' ? undefined : faceIndexStoreFor(this.dataDir, model.modelId),
-      role: this.role,
-      model: model.modelId,
-      pollIntervalMs: this.pollIntervalMs,
-      onError: (error) => this.log.error({ err: error }, 'face index sync failed'),
-    });
+    const source = new FaceVectorRepository(this.db, model.modelId);
+    const sync =
+      this.engine === 'pgvector'
+        ? new PgvectorFaceIndexSync({
+            db: kyselySqlClient(this.db),
+            source,
+            model: model.modelId,
+            dimensions: model.dimensions,
+          })
+        : this.usearchSync(model, source);
     const opened = sync.open().then(() => {
       if (!this.stopped) sync.start();
     });
@@ -161,6 +167,18 @@ export class FaceIndexService {
       await previous.sync.stop();
     }
     return next;
+  }
+
+  private usearchSync(model: FaceModel, source: FaceVectorRepository): FaceIndexSync {
+    return new FaceIndexSync({
+      source,
+      index: { dimensions: model.dimensions },
+      store: this.dataDir === ':memory:' ? undefined : faceIndexStoreFor(this.dataDir, model.modelId),
+      role: this.role,
+      model: model.modelId,
+      pollIntervalMs: this.pollIntervalMs,
+      onError: (error) => this.log.error({ err: error }, 'face index sync failed'),
+    });
   }
 
   /** Follows the active model between searches too, so that the writer moves to a new model on its own. */
