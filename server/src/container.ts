@@ -44,7 +44,8 @@ import { FaceModelService } from './services/face-model.service.ts';
 import { AppSettingsRepository } from './repositories/app-settings.repository.ts';
 import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
-import { SearchService } from './services/search.service.ts';
+import { ImageUrlFetcher } from './services/image-url-fetcher.ts';
+import { MAX_UPLOAD_BYTES, SearchService } from './services/search.service.ts';
 import { MinorGateService } from './services/minor-gate.service.ts';
 import { AccessService } from './services/access.service.ts';
 import { AccountSettingsService } from './services/account-settings.service.ts';
@@ -215,6 +216,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       r.organizations,
       minorGate,
+      new ImageUrlFetcher(config, r.crawls, MAX_UPLOAD_BYTES),
     ),
     metrics: new MetricsService(new MetricsRepository(db), faceIndex, config.metricsToken),
     adminDashboard: new AdminDashboardService(new AdminDashboardRepository(db), new MetricsRepository(db)),
