@@ -1,6 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { linkIn, readOutbox } from '../server/test/support/outbox.ts';
 import { screenshots, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
-import { E2E_ADMIN, signIn } from './support/session.ts';
+import { mailedLink } from './support/outbox.ts';
+import { E2E_ADMIN, signIn, signOut } from './support/session.ts';
 import { expectAccessible } from './support/accessibility.ts';
 
 // The rest of the specification: search by image URL (fetched by the server), the login page's
@@ -62,4 +64,100 @@ test('search by a pasted image URL, then search a result image from the viewer',
   ).toBeVisible({
     timeout: 30_000,
   });
+});
+
+const PASSWORD = 'Harbour.Watch7';
+
+/** The confirmation link of the `n`-th confirmation e-mail to `to` (1: the first), once it is written. */
+async function mailedLinkNumber(to: string, n: number): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const mails = (await readOutbox(process.env.E2E_DATA_DIR!)).filter(
+        (m) => m.to.includes(to) && /confirm/i.test(m.subject),
+      );
+      link = mails[n - 1] && linkIn(mails[n - 1]!, `${process.env.E2E_BASE_URL}/verify-email/`);
+      return link;
+    })
+    .toBeTruthy();
+  return link!;
+}
+
+async function register(page: Page, email: string): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Organization name').fill('Harbour Police Department');
+  await page.getByLabel('Organization link').fill('https://harbour-police.example.org');
+  await page.getByRole('button', { name: /Organization type/ }).click();
+  await page.getByRole('option', { name: 'Police' }).click();
+  await page.getByLabel('Accept all').check();
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText('Your registration is almost done')).toBeVisible();
+}
+
+/** Signed in as the admin: approves, rejects or blocks the user `email` through the admin API. */
+async function adminAction(page: Page, email: string, action: 'approve' | 'reject' | 'block') {
+  const users = await page.request.get(`/api/admin/users?search=${encodeURIComponent(email)}`);
+  const [row] = (await users.json()) as { id: number }[];
+  const response = await page.request.post(`/api/admin/users/${row!.id}/${action}`, {
+    headers: { origin: process.env.E2E_BASE_URL! },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+}
+
+test('the login page tells an unconfirmed registrant to confirm (and resends the link), a declined and a blocked user why', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now();
+  const unconfirmed = `unconfirmed-${stamp}@harbour-police.example.org`;
+  await register(page, unconfirmed);
+  await mailedLink(unconfirmed, /confirm/i, '/verify-email/');
+
+  await signIn(page, unconfirmed, PASSWORD);
+  await expect(
+    page.getByText(
+      'Please confirm your e-mail address first: open the link we sent you, or send it again below.',
+    ),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Resend e-mail' }).click();
+  await expect(page.getByText('The email has been resent successfully.')).toBeVisible();
+  await screenshots(page, 'login-unconfirmed');
+  // The resent link confirms the address: the account then waits for approval.
+  const resent = await mailedLinkNumber(unconfirmed, 2);
+  await page.goto(resent);
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+  await signIn(page, unconfirmed, PASSWORD);
+  await expect(page.getByText('Your account is still under our verification process.')).toBeVisible();
+
+  // Declined: confirmed, then rejected by the admin.
+  const declined = `declined-${stamp}@harbour-police.example.org`;
+  await register(page, declined);
+  await page.goto(await mailedLink(declined, /confirm/i, '/verify-email/'));
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+  // Blocked: confirmed, approved, then blocked.
+  const blocked = `blocked-${stamp}@harbour-police.example.org`;
+  await register(page, blocked);
+  await page.goto(await mailedLink(blocked, /confirm/i, '/verify-email/'));
+  await expect(page.getByText('Registration Successful')).toBeVisible();
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await adminAction(page, declined, 'reject');
+  await adminAction(page, blocked, 'approve');
+  await adminAction(page, blocked, 'block');
+  await signOut(page);
+
+  await signIn(page, declined, PASSWORD);
+  await expect(
+    page.getByText('Your access request was declined. Contact our support for more information.'),
+  ).toBeVisible();
+  await expect(page.getByText('Your account is still under our verification process.')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Resend e-mail' })).toHaveCount(0);
+  await screenshots(page, 'login-declined');
+  await signIn(page, blocked, PASSWORD);
+  await expect(
+    page.getByText('Your account has been blocked. Contact our support for more information.'),
+  ).toBeVisible();
+  await expectAccessible(page, 'the login page of a blocked user');
 });
