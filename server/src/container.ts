@@ -129,6 +129,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       : undefined,
   });
   const extractions = new DataExtractionRepository(db);
+  const extractionPipeline = new ExtractionPipeline(
+    extractions,
+    faceIndex,
+    extractionAnalyzer,
+    mail,
+    config,
+    log,
+  );
   const services = {
     sessions,
     mail,
@@ -203,8 +211,15 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       config.dataDir,
     ),
-    dataExtractor: new DataExtractorService(extractions, new SearchRepository(db), access, queue, r.audit),
-    extractionPipeline: new ExtractionPipeline(extractions, faceIndex, extractionAnalyzer, mail, config, log),
+    dataExtractor: new DataExtractorService(
+      extractions,
+      new SearchRepository(db),
+      access,
+      queue,
+      r.audit,
+      extractionPipeline,
+    ),
+    extractionPipeline,
     search: new SearchService(
       faceEngine,
       faceIndex,
