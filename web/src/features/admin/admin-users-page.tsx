@@ -2,6 +2,7 @@ import type { AdminUserRow, UserStatus } from '@osint/contract/api-types';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { PREFERENCE_KEYS, readChoice, writeChoice } from '../../lib/preferences.ts';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
@@ -85,7 +86,18 @@ function useDebounced<T>(value: T, delay: number): T {
 export function AdminUsersPage() {
   const queryClient = useQueryClient();
   const { showBanner } = useBanner();
-  const [status, setStatus] = useState<'' | UserStatus>('');
+  // The table last visited (spec 001 §3 preferences) opens again.
+  const [status, setStatusState] = useState<'' | UserStatus>(() =>
+    readChoice(
+      PREFERENCE_KEYS.lastUsersTable,
+      STATUS_FILTERS.map((f) => f.value),
+      '',
+    ),
+  );
+  const setStatus = (value: '' | UserStatus) => {
+    writeChoice(PREFERENCE_KEYS.lastUsersTable, value);
+    setStatusState(value);
+  };
   const [searchInput, setSearchInput] = useState('');
   const search = useDebounced(searchInput.trim(), SEARCH_DEBOUNCE_MS);
   const [pageState, setPageState] = useState({ page: 1, status, search });
