@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { linkIn, readOutbox } from '../server/test/support/outbox.ts';
 import { screenshots, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
@@ -160,4 +161,86 @@ test('the login page tells an unconfirmed registrant to confirm (and resends the
     page.getByText('Your account has been blocked. Contact our support for more information.'),
   ).toBeVisible();
   await expectAccessible(page, 'the login page of a blocked user');
+});
+
+test('a renamed extraction result shows and prints the flags of its new name', async ({ page }) => {
+  test.setTimeout(300_000);
+  const origin = { origin: process.env.E2E_BASE_URL! };
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await waitForDemoIndex(page);
+  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
+  // Her portrait, by its address; searched, and extracted.
+  const faces = await page.request.post('/api/upload-image-url', {
+    headers: origin,
+    data: { url: demoPhotoUrl('helena-marsh.jpg') },
+  });
+  expect(faces.status(), await faces.text()).toBe(200);
+  const face = ((await faces.json()) as { faces: { hash: string; base64: string }[] }).faces[0]!;
+  const search = await page.request.post('/api/search', {
+    headers: origin,
+    data: { faces: [face.hash], type: 'OSINT' },
+  });
+  const { searchHash } = (await search.json()) as { searchHash: string };
+  const started = await page.request.post('/api/data-extractor', {
+    headers: origin,
+    data: { searchHash, image: face.base64, name: 'Rename check' },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+  const { id } = (await started.json()) as { id: string };
+  await expect
+    .poll(
+      async () => {
+        const list = (await (
+          await page.request.get('/api/data-extractor?status=DONE&pageSize=100')
+        ).json()) as {
+          dataExtractorListItemList: { id: string }[];
+        };
+        return list.dataExtractorListItemList.some((item) => item.id === id);
+      },
+      { timeout: 120_000, intervals: [1000] },
+    )
+    .toBe(true);
+
+  await page.goto(`/data-extractor/${id}`);
+  const results = page.getByRole('list', { name: 'Extracted results' });
+  // A result of hers flagged as a politician (the pages call her the mayor).
+  const profile = results
+    .getByRole('article', { name: 'Helena Marsh', exact: true })
+    .filter({ has: page.getByLabel('Flags').filter({ hasText: 'Politician' }) })
+    .filter({ has: page.getByRole('button', { name: 'Edit Helena Marsh' }) })
+    .first();
+  await expect(profile.getByLabel('Flags')).toContainText('Politician');
+  await profile.getByRole('button', { name: 'Edit Helena Marsh' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit result' });
+  await edit.getByLabel('Name', { exact: true }).fill('Priya Anand');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  // The list shows the best name's results: the renamed one is under all results.
+  await page
+    .getByRole('navigation', { name: 'Names found' })
+    .getByRole('button', { name: /ALL RESULTS/ })
+    .click();
+  const renamed = results.getByRole('article', { name: 'Priya Anand', exact: true });
+  await expect(renamed).toBeVisible();
+  // Her flag and its evidence were hers: the page says nothing of the kind about Priya Anand.
+  await expect(renamed.getByLabel('Flags')).toHaveCount(0);
+  await expect(renamed.getByText(/Why flagged/)).toHaveCount(0);
+  await screenshots(page, 'extractor-renamed-result');
+
+  const details = (await (
+    await page.request.get(`/api/data-extractor/results/details/${id}?pageSize=100`)
+  ).json()) as { responses: { hashedId: string; personName: string }[] };
+  const priya = details.responses.find((r) => r.personName === 'Priya Anand')!;
+  const report = await page.request.post(`/api/data-extractor/results/${id}/generate-report`, {
+    headers: origin,
+    data: { hashedId: [priya.hashedId], containWikipediaData: false },
+  });
+  expect(report.status()).toBe(200);
+  const text = execFileSync('pdftotext', ['-layout', '-', '-'], {
+    input: await report.body(),
+    encoding: 'utf8',
+  });
+  expect(text).toContain('Priya Anand');
+  expect(text).not.toContain('Politically exposed person');
 });
