@@ -128,6 +128,8 @@ export interface SearchHistoryResponse {
 
 /** The search's own address: reload, Back and a colleague's link reopen it. */
 export const searchResultsPath = (searchHash: string) => `/search/results/${encodeURIComponent(searchHash)}`;
+/** The search page's address that has the server fetch the photo at `imageUrl` and search it (spec 001 §2). */
+export const searchImagePath = (imageUrl: string) => `/search/${encodeURIComponent(imageUrl)}`;
 export const SEARCH_HISTORY_PAGE_SIZE = 10;
 
 export type SavedSearchStatus = 'PENDING' | 'COMPLETED';
@@ -201,6 +203,17 @@ export const SEARCH_MESSAGES = {
   updateFailure: 'Something went wrong while updating search result.',
   restricted: 'Viewing the original source of this image is available only to subscribers.',
 } as const;
+
+/** Search by image URL (POST /api/upload-image-url): why an address gave no photo to search. */
+export const IMAGE_URL_MESSAGES = {
+  invalidUrl: 'Please enter a valid image address starting with http:// or https://.',
+  refused: 'Images are fetched only from public web servers; this address is not allowed.',
+  unreachable: 'The image could not be downloaded from this address. Check the address and try again.',
+  notFound: 'The address did not return an image: its server answered with an error.',
+} as const;
+
+/** The longest image address accepted (browsers and servers rarely go beyond it). */
+export const MAX_IMAGE_URL_LENGTH = 2048;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

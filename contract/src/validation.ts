@@ -79,6 +79,11 @@ export const LOGIN_MESSAGES = {
   emailFormat: "Email's format is invalid.",
   wrongCredentials: 'Wrong e-mail or password. Please check the provided information.',
   notApproved: 'Your account is still under our verification process.',
+  /** After the right password only: the login page then offers to send the confirmation link again. */
+  emailUnverified:
+    'Please confirm your e-mail address first: open the link we sent you, or send it again below.',
+  declined: 'Your access request was declined. Contact our support for more information.',
+  blocked: 'Your account has been blocked. Contact our support for more information.',
   failure: 'Something went wrong while trying to login. Please try again later.',
 } as const;
 

@@ -45,7 +45,8 @@ import { FaceModelService } from './services/face-model.service.ts';
 import { AppSettingsRepository } from './repositories/app-settings.repository.ts';
 import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
-import { SearchService } from './services/search.service.ts';
+import { ImageUrlFetcher } from './services/image-url-fetcher.ts';
+import { MAX_UPLOAD_BYTES, SearchService } from './services/search.service.ts';
 import { MinorGateService } from './services/minor-gate.service.ts';
 import { MinorReviewRepository } from './repositories/minor-review.repository.ts';
 import { MinorReviewService } from './services/minor-review.service.ts';
@@ -149,6 +150,15 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       : undefined,
   });
   const extractions = new DataExtractionRepository(db);
+  const extractionPipeline = new ExtractionPipeline(
+    extractions,
+    faceIndex,
+    extractionAnalyzer,
+    mail,
+    config,
+    log,
+    blobs,
+  );
   const search = new SearchService(
     faceEngine,
     faceIndex,
@@ -161,6 +171,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     r.organizations,
     minorGate,
     minorReviews,
+    new ImageUrlFetcher(config, r.crawls, MAX_UPLOAD_BYTES),
   );
   const faceWatchRepository = new FaceWatchRepository(db);
   const socialMedia = (url: string) => {
@@ -246,16 +257,15 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       blobs,
     ),
-    dataExtractor: new DataExtractorService(extractions, new SearchRepository(db), access, queue, r.audit),
-    extractionPipeline: new ExtractionPipeline(
+    dataExtractor: new DataExtractorService(
       extractions,
-      faceIndex,
-      extractionAnalyzer,
-      mail,
-      config,
-      log,
-      blobs,
+      new SearchRepository(db),
+      access,
+      queue,
+      r.audit,
+      extractionPipeline,
     ),
+    extractionPipeline,
     search,
     faceWatches: new FaceWatchService(
       faceWatchRepository,

@@ -94,6 +94,15 @@ export interface ExtractionAnalysis {
   wikipedia: WikipediaSummary | null;
 }
 
+/** What a result's page and the watch-lists say about one name (a result renamed by hand). */
+export interface NameAssessment extends FlagSet {
+  evidence: FlagEvidence[];
+  /** The sentence of the page that says who the named person is; '' when there is none. */
+  personDesc: string;
+}
+
 export interface ExtractionAnalyzer {
   analyze(results: ResultInput[], sightings: FaceSightingInput[]): Promise<ExtractionAnalysis>;
+  /** The flags and evidence of `personName` on the result's page and in the watch-lists. */
+  assessName(result: ResultInput, personName: string): Promise<NameAssessment>;
 }

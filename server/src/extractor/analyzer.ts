@@ -5,6 +5,7 @@ import type {
   ExtractionAnalyzer,
   FaceSightingInput,
   FlagSet,
+  NameAssessment,
   ResultAnalysis,
   ResultInput,
   WikipediaSummary,
@@ -227,6 +228,29 @@ export class TextAnalyzer implements ExtractionAnalyzer {
       wikipedia = await this.options.wikipedia.lookup(bestName).catch(() => null);
     }
     return { results: analyses, bestName, namesFound: chosenClusters.size, wikipedia };
+  }
+
+  /**
+   * A result renamed by hand: the page's evidence about the new name (the other people named on the page
+   * are not taken for it) and its watch-list matches, as the analysis finds them for a name it chose.
+   */
+  async assessName(result: ResultInput, personName: string): Promise<NameAssessment> {
+    const people = peopleOfResult(result);
+    const tokens = nameTokens(personName);
+    const named = people.find((p) => sameNameVariant(p.tokens, tokens));
+    const subject = subjectWithVariants(personName, named);
+    const others = people.filter((p) => p !== named && !sameNameVariant(p.tokens, tokens));
+    const evidence = findEvidence(
+      pageTexts(result),
+      subject,
+      others.map((o) => subjectOf(o.name)),
+    );
+    evidence.push(...(await this.watchlistEvidence(personName)));
+    const personDesc = describingSentence(
+      [result.image.caption, result.image.nearbyText, result.page.text],
+      subject,
+    );
+    return { evidence, personDesc: personDesc.slice(0, 500), ...flagsOf(evidence) };
   }
 
   private async watchlistEvidence(name: string): Promise<FlagEvidence[]> {

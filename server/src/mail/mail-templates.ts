@@ -180,22 +180,22 @@ export const mailTemplates = {
       ],
       { label: 'Open pricing', url: link },
     ),
-  extractionDone: (name: string, resultCount: number, bestName: string | null, link: string) =>
+  // The person the pages name is not written in the e-mail (mail leaves the product): the link opens it.
+  extractionDone: (name: string, resultCount: number, link: string) =>
     layout(
       `Your AI data extraction is ready: ${name}`,
       [
         `The AI data extractor has analysed ${resultCount} ${resultCount === 1 ? 'result' : 'results'} of your search.`,
-        bestName ? `The pages most often name the person ${bestName}.` : 'The pages did not name the person.',
-        'Names, flags and the persons seen with them are leads to verify, not identifications.',
+        'Open the extraction to see the names, flags and the persons seen with them: leads to verify, not identifications.',
       ],
       { label: 'Open the extraction', url: link },
     ),
-  extractionDoneForTeam: (name: string, startedBy: string | null, bestName: string | null, link: string) =>
+  extractionDoneForTeam: (name: string, startedBy: string | null, link: string) =>
     layout(
       `An AI data extraction is ready: ${name}`,
       [
         `An AI data extraction${startedBy ? ` started by ${startedBy}` : ''} in your organization has finished.`,
-        ...(bestName ? [`The pages most often name the person ${bestName}.`] : []),
+        'Open the extraction to see what the pages say.',
       ],
       { label: 'Open the extraction', url: link },
     ),

@@ -27,15 +27,39 @@ function body(statusCode: number, message: string, violations?: Violation[]): Ap
 
 /** Turns schema errors into field violations: "/mail" → "mail"; a missing property names itself. */
 function schemaViolations(error: FastifyError): Violation[] {
-  return (error.validation ?? []).map((issue) => {
-    const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const pathField = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const field = [pathField, missing].filter(Boolean).join('.') || (error.validationContext ?? 'body');
-    return {
-      field,
-      message: missing ? `${missing} is required` : `${field} ${issue.message ?? 'is invalid'}`,
-    };
-  });
+  const issues = error.validation ?? [];
+  // A choice of values (a union of literals) fails every branch: one violation naming the choices,
+  // not one "must be equal to constant" per branch.
+  const choicePaths = new Set(issues.filter((i) => i.keyword === 'anyOf').map((i) => i.instancePath));
+  const choices = new Map<string, unknown[]>();
+  for (const issue of issues) {
+    if (issue.keyword !== 'const' || !choicePaths.has(issue.instancePath)) continue;
+    const allowed = (issue.params as { allowedValue?: unknown }).allowedValue;
+    choices.set(issue.instancePath, [...(choices.get(issue.instancePath) ?? []), allowed]);
+  }
+  return issues
+    .filter((issue) => issue.keyword === 'anyOf' || !choices.has(issue.instancePath))
+    .map((issue) => {
+      const allowed = issue.keyword === 'anyOf' ? choices.get(issue.instancePath) : undefined;
+      if (allowed) {
+        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+        return { field, message: `${field} must be one of: ${allowed.map(String).join(', ')}` };
+      }
+      return issueViolation(error, issue);
+    });
+}
+
+function issueViolation(
+  error: FastifyError,
+  issue: NonNullable<FastifyError['validation']>[number],
+): Violation {
+  const missing = (issue.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const pathField = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const field = [pathField, missing].filter(Boolean).join('.') || (error.validationContext ?? 'body');
+  return {
+    field,
+    message: missing ? `${missing} is required` : `${field} ${issue.message ?? 'is invalid'}`,
+  };
 }
 
 function isDataException(error: unknown): boolean {

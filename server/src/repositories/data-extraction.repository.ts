@@ -358,9 +358,12 @@ export class DataExtractionRepository {
     });
   }
 
-  /** The search's results still shown (not removed), in rank order, with the page and image texts. */
-  findSearchResultsToAnalyse(searchId: number): Promise<SearchResultToAnalyse[]> {
-    return this.db
+  /**
+   * The search's results still shown (not removed), in rank order, with the page and image texts; only
+   * the result `recordHash` when given.
+   */
+  findSearchResultsToAnalyse(searchId: number, recordHash?: string): Promise<SearchResultToAnalyse[]> {
+    let query = this.db
       .selectFrom('search_results')
       .leftJoin('images', 'images.id', 'search_results.image_id')
       .leftJoin('pages', 'pages.url', 'search_results.source_url')
@@ -392,9 +395,9 @@ export class DataExtractionRepository {
         'occ.nearby_text',
       ])
       .where('search_results.search_id', '=', searchId)
-      .where('search_results.removed_at', 'is', null)
-      .orderBy('search_results.rank')
-      .execute();
+      .where('search_results.removed_at', 'is', null);
+    if (recordHash !== undefined) query = query.where('search_results.record_hash', '=', recordHash);
+    return query.orderBy('search_results.rank').execute();
   }
 
   /** Descriptors of faces (for the face index), by id. */
@@ -799,7 +802,13 @@ export class DataExtractionRepository {
 
   async updateResult(
     resultId: number,
-    change: { personName: string; personDesc?: string | undefined; alternativeNames: string[] },
+    change: {
+      personName: string;
+      personDesc?: string | undefined;
+      alternativeNames: string[];
+      /** The flags and their evidence for the name (a renamed result's are its new name's). */
+      flags?: { politician: boolean; sanctions: boolean; criminal: boolean; evidence: FlagEvidence[] };
+    },
   ): Promise<void> {
     await this.db
       .updateTable('data_extraction_results')
@@ -807,6 +816,14 @@ export class DataExtractionRepository {
         person_name: change.personName,
         ...(change.personDesc === undefined ? {} : { person_desc: change.personDesc }),
         alternative_names: JSON.stringify(change.alternativeNames),
+        ...(change.flags === undefined
+          ? {}
+          : {
+              politician: change.flags.politician,
+              sanctions: change.flags.sanctions,
+              criminal: change.flags.criminal,
+              evidence: JSON.stringify(change.flags.evidence),
+            }),
       })
       .where('id', '=', resultId)
       .execute();

@@ -283,6 +283,17 @@ export class SearchRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Results of the search still shown (the ones the analyst removed left out). */
+  async countShownResults(searchId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('search_results')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('search_id', '=', searchId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   async markResultsRemoved(searchId: number, recordHashes: readonly string[]): Promise<number> {
     if (recordHashes.length === 0) return 0;
     const result = await this.db

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MAX_IMAGE_URL_LENGTH } from '@osint/contract/search';
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
@@ -59,6 +60,29 @@ const DetectedFace = Type.Object({
   }),
 });
 
+/** The faces of a query photo (POST /api/upload-image and /api/upload-image-url). */
+const UploadAnswer = Type.Object({
+  faces: Type.Array(DetectedFace, { description: 'Faces offered for search, largest first' }),
+  smallFaceCount: Type.Integer({
+    description: 'Faces found but smaller than minFaceSize, not offered for search',
+  }),
+  smallFaceSizes: Type.Array(Type.Integer(), {
+    description: 'Shorter box side (pixels) of each face too small to search, largest first',
+  }),
+  smallFaceBoxes: Type.Array(Box, {
+    description: "Box of each face too small to search, in the photo's pixels, as smallFaceSizes orders them",
+  }),
+  minFaceSize: Type.Integer({
+    description: 'Smallest searchable face (width and height, pixels)',
+  }),
+  reliableFaceSize: Type.Integer({
+    description: 'Offered faces under this size (width or height, pixels) are marked small',
+  }),
+  minorsSearchable: Type.Boolean({
+    description: 'The organization is verified law enforcement: faces marked possibleMinor may be searched',
+  }),
+});
+
 /** Face search (spec 001 §7 Search). */
 export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { search, rateLimiter } = services;
@@ -75,29 +99,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
             'Detects the faces of a photo (JPG, PNG, BMP, TIFF; at most 1.5 MB); the photo is not stored',
           body: Type.Object({ img: Type.String({ minLength: 1 }) }),
           response: {
-            200: Type.Object({
-              faces: Type.Array(DetectedFace, { description: 'Faces offered for search, largest first' }),
-              smallFaceCount: Type.Integer({
-                description: 'Faces found but smaller than minFaceSize, not offered for search',
-              }),
-              smallFaceSizes: Type.Array(Type.Integer(), {
-                description: 'Shorter box side (pixels) of each face too small to search, largest first',
-              }),
-              smallFaceBoxes: Type.Array(Box, {
-                description:
-                  "Box of each face too small to search, in the photo's pixels, as smallFaceSizes orders them",
-              }),
-              minFaceSize: Type.Integer({
-                description: 'Smallest searchable face (width and height, pixels)',
-              }),
-              reliableFaceSize: Type.Integer({
-                description: 'Offered faces under this size (width or height, pixels) are marked small',
-              }),
-              minorsSearchable: Type.Boolean({
-                description:
-                  'The organization is verified law enforcement: faces marked possibleMinor may be searched',
-              }),
-            }),
+            200: UploadAnswer,
           },
         },
       },
@@ -105,6 +107,31 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
         const user = currentUser(request);
         await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
         return search.uploadImage(user, request.body.img);
+      },
+    );
+
+    app.post(
+      '/upload-image-url',
+      {
+        schema: {
+          tags: ['search'],
+          summary:
+            'Detects the faces of the photo at a web address, fetched by the server with the limits of an upload; the photo is not stored',
+          body: Type.Object({
+            url: Type.String({
+              minLength: 1,
+              maxLength: MAX_IMAGE_URL_LENGTH,
+              description: 'http(s) address of the photo',
+            }),
+          }),
+          response: { 200: UploadAnswer },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        // One budget with uploads: a photo by address costs the face engine as much as an uploaded one.
+        await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        return search.uploadImageUrl(user, request.body.url);
       },
     );
 

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CONTACT_SUBJECTS } from '@osint/contract/validation';
 import type { Services } from '../container.ts';
 
 // Base64 makes attachments a third larger: 10 MB of files fit in 14 MB of JSON.
@@ -15,7 +16,11 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
           tags: ['support'],
           body: Type.Object({
             email: Type.String({ maxLength: 320 }),
-            subject: Type.String({ maxLength: 200 }),
+            // The four subjects of the form; a blank one reaches the form's own "Subject is required".
+            subject: Type.Union([
+              ...CONTACT_SUBJECTS.map((subject) => Type.Literal(subject)),
+              Type.String({ pattern: '^\\s*$', maxLength: 200 }),
+            ]),
             message: Type.String({ maxLength: 20_000 }),
             files: Type.Optional(
               Type.Array(Type.Object({ fileName: Type.String({ maxLength: 500 }), base64: Type.String() }), {

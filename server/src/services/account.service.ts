@@ -62,7 +62,10 @@ export class AccountService {
   /**
    * Creates the organization and its owner, unverified, and sends the confirmation link. The answer is
    * the same whether or not the address already has an account (no account enumeration): the owner of
-   * an address in use gets an e-mail instead, and the password is hashed either way so both take as long.
+   * an address in use gets an e-mail instead (a new confirmation link while the account is unconfirmed,
+   * as "Resend e-mail" sends; the account keeps the password it was made with, or whoever registers
+   * someone else's address could set the password its owner then confirms), and the password is hashed
+   * either way so both take as long.
    */
   async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
     const errors = validateRegistration(input);
@@ -77,15 +80,18 @@ export class AccountService {
       const abandoned =
         existing.status === 'EMAIL_UNVERIFIED' && !(await this.tokens.hasUsable(existing.id, 'VERIFY_EMAIL'));
       if (!abandoned) {
-        await this.mail.send(
-          existing.email,
-          existing.status === 'EMAIL_UNVERIFIED'
-            ? mailTemplates.registrationWaiting()
-            : mailTemplates.registrationAttempt(
-                `${this.config.publicUrl}/login`,
-                `${this.config.publicUrl}/forgot-password`,
-              ),
-        );
+        if (existing.status !== 'EMAIL_UNVERIFIED') {
+          await this.mail.send(
+            existing.email,
+            mailTemplates.registrationAttempt(
+              `${this.config.publicUrl}/login`,
+              `${this.config.publicUrl}/forgot-password`,
+            ),
+          );
+        } else if (!(await this.resendVerificationTo(existing))) {
+          // The links' cap is reached: the owner is told the request is waiting, without a new link.
+          await this.mail.send(existing.email, mailTemplates.registrationWaiting());
+        }
         await this.audit.insert({
           actorUserId: null,
           organizationId: existing.organization_id,
@@ -140,8 +146,18 @@ export class AccountService {
   async resendVerification(mail: string): Promise<void> {
     const user = await this.users.findByEmail(normalizeEmail(mail));
     if (user?.status !== 'EMAIL_UNVERIFIED') return;
-    if ((await this.tokens.countIssued(user.id, 'VERIFY_EMAIL')) >= MAX_VERIFICATION_LINKS) return;
+    await this.resendVerificationTo(user);
+  }
+
+  /**
+   * A new confirmation link for an unconfirmed account (resend, or a registration of the same address
+   * again), within the cap; false when the cap is reached. Only the address's mailbox gets the link, so
+   * whoever asked learns nothing new.
+   */
+  private async resendVerificationTo(user: { id: number; email: string }): Promise<boolean> {
+    if ((await this.tokens.countIssued(user.id, 'VERIFY_EMAIL')) >= MAX_VERIFICATION_LINKS) return false;
     await this.sendVerificationLink(user.id, user.email);
+    return true;
   }
 
   /**
@@ -236,9 +252,12 @@ export class AccountService {
       case 'ACTIVE':
         break;
       case 'REJECTED':
-        throw forbidden('Your access request was declined. Contact our support for more information.');
+        throw forbidden(LOGIN_MESSAGES.declined);
       case 'BLOCKED':
-        throw forbidden('Your account has been blocked. Contact our support for more information.');
+        throw forbidden(LOGIN_MESSAGES.blocked);
+      // Told only to someone who knows the password, so it reveals nothing to a guesser.
+      case 'EMAIL_UNVERIFIED':
+        throw forbidden(LOGIN_MESSAGES.emailUnverified);
       default:
         throw forbidden(LOGIN_MESSAGES.notApproved);
     }

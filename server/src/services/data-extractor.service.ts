@@ -33,7 +33,11 @@ import type {
 } from '../repositories/data-extraction.repository.ts';
 import { matchedFaceForReport, type SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
-import { EXTRACTION_MAX_ATTEMPTS, type ExtractionJobPayload } from './extraction-pipeline.ts';
+import {
+  EXTRACTION_MAX_ATTEMPTS,
+  type ExtractionJobPayload,
+  type ExtractionPipeline,
+} from './extraction-pipeline.ts';
 import type { AuthUser } from './session.service.ts';
 
 /**
@@ -153,6 +157,7 @@ export class DataExtractorService {
     private readonly access: AccessService,
     private readonly queue: JobQueue,
     private readonly audit: AuditRepository,
+    private readonly names: Pick<ExtractionPipeline, 'assessName'>,
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
@@ -177,7 +182,8 @@ export class DataExtractorService {
       name,
       description: request.description?.trim() ?? '',
       image,
-      resultCount: search.result_count,
+      // The results the extraction will read: those still shown (removed ones are left out).
+      resultCount: await this.searches.countShownResults(search.id),
     });
     await this.queue.enqueue(QUEUES.runExtraction, { extractionId: id } satisfies ExtractionJobPayload, {
       uniqueKey: `data-extractor:${id}`,
@@ -372,7 +378,11 @@ export class DataExtractorService {
     return { checked };
   }
 
-  /** PATCH …/results/{id}: the person's name (one of the alternatives, or any non-blank name). */
+  /**
+   * PATCH …/results/{id}: the person's name (one of the alternatives, or any non-blank name). A new name
+   * gets its own flags, evidence and (unless the description was edited too) description, from the page
+   * and the watch-lists: the old name's would otherwise be shown, and printed in the report, under it.
+   */
   async updateResult(user: AuthUser, ref: string, name: string, description: string | undefined) {
     const personName = trimmedName(name);
     const result = await this.findResult(editor(user), ref);
@@ -380,10 +390,28 @@ export class DataExtractorService {
     const alternatives = [result.person_name, ...result.alternative_names].filter(
       (n, i, all) => n && n !== personName && all.indexOf(n) === i,
     );
+    let flags;
+    let personDesc = description?.trim();
+    if (personName !== result.person_name) {
+      const extraction = await this.extractions.findForJob(result.extraction_id);
+      const assessed = await this.names.assessName(extraction?.search_id ?? null, result, personName, {
+        similarity: result.similarity,
+        crawledAt: result.crawled_at,
+      });
+      flags = {
+        politician: assessed.politician,
+        sanctions: assessed.sanctions,
+        criminal: assessed.criminal,
+        evidence: assessed.evidence,
+      };
+      // A description left as it was describes the old name's person: the new name's replaces it.
+      if (personDesc === undefined || personDesc === result.person_desc) personDesc = assessed.personDesc;
+    }
     await this.extractions.updateResult(result.id, {
       personName,
-      personDesc: description?.trim(),
+      personDesc,
       alternativeNames: alternatives,
+      flags,
     });
     await this.refreshAggregates(result.extraction_id);
   }

@@ -11,6 +11,7 @@ import type {
   ImageOnPage,
   PageText,
   ResultInput,
+  NameAssessment,
 } from '../extractor/analysis-types.ts';
 import { matchThresholdOf, similarity } from '../face/similarity.ts';
 import { newPublicId } from '../lib/secure-token.ts';
@@ -204,6 +205,37 @@ export class ExtractionPipeline {
     return results;
   }
 
+  /**
+   * A result renamed by hand: what its page (from the index, or fetched again) and the watch-lists say
+   * about the new name, so that its flags and evidence are the new name's and not the old one's.
+   */
+  async assessName(
+    searchId: number | null,
+    result: { record_hash: string; source_url: string; image_url: string; source_title: string },
+    personName: string,
+    base: Pick<ResultInput, 'similarity' | 'crawledAt'>,
+  ): Promise<NameAssessment> {
+    const [indexed] =
+      searchId === null
+        ? []
+        : await this.extractions.findSearchResultsToAnalyse(searchId, result.record_hash);
+    let texts: { page: PageText; image: ImageOnPage };
+    if (indexed) texts = await this.textsOf(indexed);
+    else {
+      // The search is gone (or the result removed from it): the page is read again.
+      const fetched = await this.refetchPage(result.source_url, result.image_url);
+      texts = {
+        page: {
+          url: result.source_url,
+          title: fetched?.title || result.source_title,
+          text: fetched?.text ?? '',
+        },
+        image: fetched?.image ?? { imageUrl: result.image_url, alt: '', caption: '', nearbyText: '' },
+      };
+    }
+    return this.analyzer.assessName({ key: result.record_hash, ...texts, ...base }, personName);
+  }
+
   /** The page and image texts of a result: from the index, or fetched again when the page is gone. */
   private async textsOf(row: SearchResultToAnalyse): Promise<{ page: PageText; image: ImageOnPage }> {
     const image: ImageOnPage = {
@@ -352,8 +384,8 @@ export class ExtractionPipeline {
           jobs,
           recipient.email,
           recipient.id === row.user_id
-            ? mailTemplates.extractionDone(row.name, row.result_count, row.best_name, link)
-            : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, row.best_name, link),
+            ? mailTemplates.extractionDone(row.name, row.result_count, link)
+            : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, link),
         );
       }
     });

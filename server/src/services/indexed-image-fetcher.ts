@@ -137,14 +137,9 @@ export class IndexedImageFetcher implements ImageBytesSource {
   }
 
   private crawlSettings(): Promise<CrawlSettings[]> {
-    this.crawls ??= this.crawlRepository.findAllOptions().then((rows) =>
-      rows.map((row) => ({
-        isDemo: row.is_demo,
-        options: normaliseHosts(
-          (typeof row.options === 'string' ? JSON.parse(row.options) : row.options) as StoredCrawlOptions,
-        ),
-      })),
-    );
+    this.crawls ??= this.crawlRepository
+      .findAllOptions()
+      .then((rows) => rows.map((row) => ({ isDemo: row.is_demo, options: storedCrawlOptionsOf(row) })));
     return this.crawls;
   }
 
@@ -157,6 +152,13 @@ export class IndexedImageFetcher implements ImageBytesSource {
     })();
     return this.demoPhotos;
   }
+}
+
+/** A crawls row's stored options, pinned host names in lower case. */
+export function storedCrawlOptionsOf(row: { options: unknown }): StoredCrawlOptions {
+  return normaliseHosts(
+    (typeof row.options === 'string' ? JSON.parse(row.options) : row.options) as StoredCrawlOptions,
+  );
 }
 
 function normaliseHosts(options: StoredCrawlOptions): StoredCrawlOptions {

@@ -33,6 +33,7 @@ import type {
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AccessService } from './access.service.ts';
+import type { ImageUrlSource } from './image-url-fetcher.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import type { MinorReviewService } from './minor-review.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
@@ -97,12 +98,25 @@ export class SearchService {
     private readonly organizations: OrganizationRepository,
     private readonly minorGate: MinorGateService,
     private readonly minorReviews: Pick<MinorReviewService, 'latestOfFaces'>,
+    private readonly imageUrls: ImageUrlSource,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
   async uploadImage(user: AuthUser, base64: string): Promise<UploadImageResponse> {
     await this.access.require(user);
-    const image = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
+    return this.detectFaces(user, Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64'));
+  }
+
+  /**
+   * Finds the faces of the photo at `url`, fetched by the server (spec 001 §2 /search/{imageUrl}): the
+   * same answer and errors as an upload of that photo. The photo is analysed in memory and never stored.
+   */
+  async uploadImageUrl(user: AuthUser, url: string): Promise<UploadImageResponse> {
+    await this.access.require(user);
+    return this.detectFaces(user, await this.imageUrls.bytesOf(url));
+  }
+
+  private async detectFaces(user: AuthUser, image: Buffer): Promise<UploadImageResponse> {
     if (image.length > MAX_UPLOAD_BYTES) throw new HttpError(413, UPLOAD_TOO_BIG_MESSAGE);
     if (image.length === 0) throw badRequest(DECODE_MESSAGES.UNSUPPORTED_FORMAT);
     const engine = await this.engine.get();

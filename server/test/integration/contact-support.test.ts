@@ -105,6 +105,12 @@ describe('contact form (POST /api/support/contact-support)', () => {
       ],
       ['a missing subject', { subject: '' }, 'subject', 'Subject is required'],
       ['a blank subject', { subject: '  ' }, 'subject', 'Subject is required'],
+      [
+        'a subject that is not one of the four',
+        { subject: 'Other' },
+        'subject',
+        'subject must be one of: General Inquiry, Product Support, Billing, Feedback',
+      ],
       ['a missing message', { message: '' }, 'message', 'Message is required'],
       ['a blank message', { message: '\n \n' }, 'message', 'Message is required'],
     ])('refuses %s', async (_label, change, field, message) => {

@@ -4,6 +4,7 @@ import type {
   ExtractionListResponse,
   ExtractionSummary,
 } from '@osint/contract/data-extractor';
+import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
@@ -124,5 +125,68 @@ describe('AI data extractor over the demo sites', () => {
     expect(festival.seenWithNames).toEqual(expect.arrayContaining(['Priya Anand', 'Jo Whitcombe']));
     const northwind = results.find((r) => r.sourceUrl!.endsWith('/news/northwind-logistics-expands'))!;
     expect(northwind.seenWithNames).toEqual(expect.arrayContaining(['Carla Mendes', 'Lena Fischer']));
+
+    // 4. Renaming a result recomputes its flags and evidence for the new name. Her profile page calls her
+    // the mayor: flagged as a politician with that page's sentence as evidence. Renamed "Priya Anand"
+    // (a festival organiser, not on that page), none of it stays; renamed back, it returns.
+    const profile = results.find((r) => r.sourceUrl!.includes('/people/') || /profile/i.test(r.sourceTitle))!;
+    expect(profile, 'her profile page among the results').toBeDefined();
+    expect(profile.politician).toBe(true);
+    const mayorEvidence = profile.evidence.filter((e) => e.flag === 'politician').map((e) => e.text);
+    expect(mayorEvidence.join(' ')).toMatch(/mayor/i);
+    const rename = (name: string) =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/data-extractor/results/${profile.hashedId}`,
+        cookie,
+        payload: { name, description: profile.personDesc },
+      });
+    const resultNow = async () =>
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/data-extractor/results/details/${id}?pageSize=100`,
+          cookie,
+        })
+      )
+        .json<ExtractionDetailsResponse>()
+        .responses.find((r) => r.hashedId === profile.hashedId)!;
+    expect((await rename('Priya Anand')).statusCode).toBe(204);
+    const renamed = await resultNow();
+    expect(renamed.personName).toBe('Priya Anand');
+    expect({
+      politician: renamed.politician,
+      sanctions: renamed.sanctions,
+      criminal: renamed.criminal,
+    }).toEqual({
+      politician: false,
+      sanctions: false,
+      criminal: false,
+    });
+    expect(renamed.evidence).toEqual([]);
+    // The description, left as it was, described her: the page says nothing of Priya Anand.
+    expect(renamed.personDesc).toBe('');
+    // The report prints the new name without the old name's flag and evidence.
+    const report = await t.request({
+      method: 'POST',
+      url: `/api/data-extractor/results/${id}/generate-report`,
+      cookie,
+      payload: { hashedId: [profile.hashedId], containWikipediaData: false },
+    });
+    expect(report.statusCode).toBe(200);
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], {
+      input: report.rawPayload,
+      encoding: 'utf8',
+    });
+    expect(text).toContain('Priya Anand');
+    expect(text).not.toContain('Politically exposed person');
+    // (Her page's title, which names her as mayor, is still printed as the source page's title.)
+    expect(text.replace(/\s+/g, ' ')).toMatch(/Priya Anand 1 link · politician 0 ·/);
+
+    expect((await rename('Helena Marsh')).statusCode).toBe(204);
+    const back = await resultNow();
+    expect(back.politician).toBe(true);
+    expect(back.personDesc).toBe(profile.personDesc);
+    expect(back.evidence.filter((e) => e.flag === 'politician').map((e) => e.text)).toEqual(mayorEvidence);
   }, 150_000);
 });

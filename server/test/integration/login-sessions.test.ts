@@ -70,20 +70,27 @@ describe('login, sessions and newsletter', () => {
       expect(unknown.body).toBe(wrongPassword.body);
     });
 
-    it.each(['unverified@login.example.org', 'pending@login.example.org'])(
-      'refuses %s with 403 "still under verification"',
-      async (mail) => {
-        const response = await postLogin(mail, FIXTURE_PASSWORD);
-        expect(response.statusCode).toBe(403);
-        expect(response.json().message).toBe('Your account is still under our verification process.');
-        expect(response.json().message).toBe(LOGIN_MESSAGES.notApproved);
-        expect(response.headers['set-cookie']).toBeUndefined();
-      },
-    );
+    it('tells an unconfirmed account with the right password to confirm its address, a wrong one nothing', async () => {
+      const response = await postLogin('unverified@login.example.org', FIXTURE_PASSWORD);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe(LOGIN_MESSAGES.emailUnverified);
+      expect(response.headers['set-cookie']).toBeUndefined();
+      const wrong = await postLogin('unverified@login.example.org', 'Wrong.Pass1');
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json().message).toBe(LOGIN_MESSAGES.wrongCredentials);
+    });
+
+    it.each(['pending@login.example.org'])('refuses %s with 403 "still under verification"', async (mail) => {
+      const response = await postLogin(mail, FIXTURE_PASSWORD);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toBe('Your account is still under our verification process.');
+      expect(response.json().message).toBe(LOGIN_MESSAGES.notApproved);
+      expect(response.headers['set-cookie']).toBeUndefined();
+    });
 
     it.each([
-      ['rejected@login.example.org', /declined/],
-      ['blocked@login.example.org', /blocked/],
+      ['rejected@login.example.org', /^Your access request was declined\./],
+      ['blocked@login.example.org', /has been blocked\./],
     ])('refuses %s with 403 and no session', async (mail, message) => {
       const response = await postLogin(mail, FIXTURE_PASSWORD);
       expect(response.statusCode).toBe(403);

@@ -42,7 +42,8 @@ describe('registration, e-mail confirmation, approval and sign-in', () => {
       payload: { mail, password: PASSWORD },
     });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(LOGIN_MESSAGES.notApproved);
+    // Unconfirmed: the login page offers to send the link again.
+    expect(refused.json().message).toBe(LOGIN_MESSAGES.emailUnverified);
 
     const message = await waitForMail(t.config.dataDir, mail, /confirm/i);
     const link = linkIn(message, `${t.config.publicUrl}/verify-email/`);

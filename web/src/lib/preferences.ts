@@ -6,6 +6,8 @@ export const PREFERENCE_KEYS = {
   /** The extractor's criminal-information and multiple-names banners were dismissed. */
   dismissedCriminalsInfo: 'osint.dismissedCriminalsInfo',
   dismissedNamesInfo: 'osint.dismissedNamesInfo',
+  /** The admin users table last looked at (its status filter: pending approval, active, …). */
+  lastUsersTable: 'osint.lastUsersTable',
 } as const;
 
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[keyof typeof PREFERENCE_KEYS];
@@ -25,5 +27,23 @@ export function writeFlag(key: PreferenceKey, value: boolean): void {
     else localStorage.removeItem(key);
   } catch {
     // Not remembered; the question comes back next time, which is harmless.
+  }
+}
+
+/** A remembered choice among `allowed` values; `fallback` when none (or no longer a valid one) is kept. */
+export function readChoice<T extends string>(key: PreferenceKey, allowed: readonly T[], fallback: T): T {
+  try {
+    const value = localStorage.getItem(key);
+    return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function writeChoice(key: PreferenceKey, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Not remembered: the default table shows next time.
   }
 }

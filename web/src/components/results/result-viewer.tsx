@@ -1,5 +1,6 @@
-import type { SearchResult } from '@osint/contract/search';
+import { searchImagePath, type SearchResult } from '@osint/contract/search';
 import { useEffect } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../button.tsx';
 import { Modal } from '../modal.tsx';
 import {
@@ -89,6 +90,15 @@ export function ResultViewer<T extends SearchResult>({
           )}
           <ResultFacts result={result} />
           <SourceLinks result={result} actions={actions} />
+          {result.imageUrl && !actions.restricted && (
+            // The server fetches the image from its page and finds its faces, as for a pasted address.
+            <Link
+              className="btn btn-secondary btn-sm result-viewer__search"
+              to={searchImagePath(result.imageUrl)}
+            >
+              Search this image
+            </Link>
+          )}
         </div>
       </div>
     </Modal>

@@ -2,6 +2,7 @@ import type { AdminUserRow, UserStatus } from '@osint/contract/api-types';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { PREFERENCE_KEYS, readChoice, writeChoice } from '../../lib/preferences.ts';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import {
@@ -60,7 +61,18 @@ function displayHost(link: string): string {
 export function AdminUsersPage() {
   const queryClient = useQueryClient();
   const { showBanner } = useBanner();
-  const [status, setStatus] = useState<'' | UserStatus>('');
+  // The table last visited (spec 001 §3 preferences) opens again.
+  const [status, setStatusState] = useState<'' | UserStatus>(() =>
+    readChoice(
+      PREFERENCE_KEYS.lastUsersTable,
+      STATUS_FILTERS.map((f) => f.value),
+      '',
+    ),
+  );
+  const setStatus = (value: '' | UserStatus) => {
+    writeChoice(PREFERENCE_KEYS.lastUsersTable, value);
+    setStatusState(value);
+  };
   const [searchInput, setSearchInput] = useState('');
   const search = useDebounced(searchInput.trim());
   const [pageState, setPageState] = useState({ page: 1, status, search });

@@ -1,10 +1,11 @@
+import { VERIFY_EMAIL_MESSAGES } from '@osint/contract/constants';
 import { LOGIN_MESSAGES, validateLogin, type FieldErrors } from '@osint/contract/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { MessageBanner, type BannerMessage } from '../../components/message-banner.tsx';
 import { TextInput } from '../../components/text-field.tsx';
-import { ApiError } from '../../lib/api-client.ts';
+import { api, ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { focusFirstInvalid } from './focus-first-invalid.ts';
@@ -12,11 +13,20 @@ import './auth.css';
 
 type LoginField = 'email' | 'password';
 
+const SERVER_REFUSALS: ReadonlySet<string> = new Set([
+  LOGIN_MESSAGES.declined,
+  LOGIN_MESSAGES.blocked,
+  LOGIN_MESSAGES.emailUnverified,
+]);
+
 /** Spec 000 §8: the login answers a visitor can get, by HTTP status. */
 export function loginFailureMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return LOGIN_MESSAGES.wrongCredentials;
-    if (error.status === 403) return LOGIN_MESSAGES.notApproved;
+    // The server says why an account with the right password may not sign in (declined, blocked, e-mail
+    // not confirmed); any other refusal is the verification still under way.
+    if (error.status === 403)
+      return SERVER_REFUSALS.has(error.message) ? error.message : LOGIN_MESSAGES.notApproved;
     // A rate limit carries its own advice (when to try again); anything else gets the generic sentence.
     if (error.status === 429 && error.message) return error.message;
   }
@@ -39,6 +49,8 @@ export function LoginPage() {
   const [failure, setFailure] = useState<BannerMessage>();
   const [submitting, setSubmitting] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  /** The address of an account that signed in with the right password but never confirmed its e-mail. */
+  const [unconfirmed, setUnconfirmed] = useState<string>();
 
   const clearError = (field: LoginField) => setErrors(({ [field]: _cleared, ...rest }) => rest);
 
@@ -53,7 +65,9 @@ export function LoginPage() {
       await login(mail.trim(), password);
       navigate(returnPath(location.state), { replace: true });
     } catch (error) {
-      setFailure({ message: loginFailureMessage(error), type: 'danger' });
+      const message = loginFailureMessage(error);
+      setFailure({ message, type: 'danger' });
+      setUnconfirmed(message === LOGIN_MESSAGES.emailUnverified ? mail.trim() : undefined);
       setSubmitting(false);
     }
   };
@@ -71,6 +85,7 @@ export function LoginPage() {
     >
       <form className="form auth-form" noValidate onSubmit={onSubmit} ref={form}>
         {failure && <MessageBanner message={failure} />}
+        {unconfirmed && <ResendConfirmation mail={unconfirmed} />}
         <TextInput
           label="Email"
           type="email"
@@ -105,5 +120,36 @@ export function LoginPage() {
         </Button>
       </form>
     </AuthCard>
+  );
+}
+
+/** "Resend e-mail" for an unconfirmed account (spec 000 §4): a new confirmation link to its address. */
+function ResendConfirmation({ mail }: { mail: string }) {
+  const [resending, setResending] = useState(false);
+  const [notice, setNotice] = useState<BannerMessage>();
+  const resend = async () => {
+    setResending(true);
+    setNotice(undefined);
+    try {
+      await api('/user/resend-verification', { method: 'POST', body: { mail } });
+      setNotice({ message: VERIFY_EMAIL_MESSAGES.resendSuccess, type: 'success', icon: 'email' });
+    } catch (error) {
+      const detail = error instanceof ApiError && error.status === 429 ? error.message : undefined;
+      setNotice({
+        message: VERIFY_EMAIL_MESSAGES.resendFailure,
+        type: 'danger',
+        ...(detail ? { additionalMessage: detail } : {}),
+      });
+    } finally {
+      setResending(false);
+    }
+  };
+  return (
+    <div className="auth-resend">
+      {notice && <MessageBanner message={notice} />}
+      <Button variant="secondary" loading={resending} onClick={() => void resend()}>
+        Resend e-mail
+      </Button>
+    </div>
   );
 }

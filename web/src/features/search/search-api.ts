@@ -12,6 +12,14 @@ export function uploadImage(base64: string): Promise<UploadImageResponse> {
   return api<UploadImageResponse>('/upload-image', { method: 'POST', body: { img: base64 } });
 }
 
+/**
+ * The faces of the photo at a web address (spec 001 §2 /search/{imageUrl}). The server fetches it: the
+ * page's Content-Security-Policy lets the browser load nothing from other sites.
+ */
+export function uploadImageUrl(url: string): Promise<UploadImageResponse> {
+  return api<UploadImageResponse>('/upload-image-url', { method: 'POST', body: { url } });
+}
+
 /** `image`: the chosen face's crop from the upload answer, kept with the search for its history. */
 export function runSearch(faces: string[], type: SearchType, image?: string): Promise<SearchResponse> {
   return api<SearchResponse>('/search', { method: 'POST', body: { faces, type, image } });
@@ -56,15 +64,6 @@ export function saveSearch(body: {
   image: string;
 }): Promise<{ id: number; hash: string; status: string }> {
   return api('/search/save', { method: 'POST', body });
-}
-
-/** Spec 001 §2: /search/{imageUrl} downloads the image as a file before searching it. */
-export async function downloadImage(url: string): Promise<File> {
-  const response = await fetch(url, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`Image download failed with ${response.status}`);
-  const blob = await response.blob();
-  const name = decodeURIComponent(new URL(url, window.location.href).pathname.split('/').pop() || 'image');
-  return new File([blob], name, { type: blob.type });
 }
 
 /** Asks the platform to review a face refused as a possible minor (its crop as the upload answered it). */

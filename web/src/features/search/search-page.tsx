@@ -1,4 +1,6 @@
 import {
+  IMAGE_URL_MESSAGES,
+  MAX_IMAGE_URL_LENGTH,
   MAX_UPLOAD_BYTES,
   POSSIBLE_MINOR_MESSAGE,
   SEARCH_MESSAGES,
@@ -7,9 +9,10 @@ import {
   type DetectedFace,
   type FaceBox,
   type SearchType,
+  type UploadImageResponse,
 } from '@osint/contract/search';
 import type { MinorReviewView } from '@osint/contract/minor-review';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useReducer, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
@@ -19,15 +22,21 @@ import { fileToBase64 } from '../../lib/file-data.ts';
 import { useSession } from '../../lib/session.tsx';
 import { FaceChooser, isSearchableFace } from './face-chooser.tsx';
 import { PhotoTipsModal } from './photo-tips-modal.tsx';
-import { downloadImage, runSearch, uploadImage } from './search-api.ts';
+import { runSearch, uploadImage, uploadImageUrl } from './search-api.ts';
 import { UploadArea } from './upload-area.tsx';
 import './search.css';
 
 type Phase = 'idle' | 'detecting' | 'ready' | 'choosing' | 'searching';
 
+interface Preview {
+  url: string | undefined;
+  name: string;
+}
+
 interface State {
   phase: Phase;
-  preview?: { url: string; name: string } | undefined;
+  /** The photo shown while its faces are chosen; no url for a photo fetched by the server from an address. */
+  preview?: Preview | undefined;
   faces: DetectedFace[];
   selected: string[];
   smallFaceCount: number;
@@ -44,7 +53,7 @@ interface State {
 
 type Action =
   | { type: 'reset' }
-  | { type: 'file'; preview: { url: string; name: string }; requestedType?: SearchType | undefined }
+  | { type: 'file'; preview: Preview; requestedType?: SearchType | undefined }
   | {
       type: 'detected';
       faces: DetectedFace[];
@@ -198,24 +207,16 @@ export function SearchPage() {
     [showBanner, hideBanner, refresh, navigate],
   );
 
-  const detect = useCallback(
-    async (file: File, requestedType?: SearchType) => {
-      hideBanner();
-      if (!isAcceptedFile(file)) {
-        fail(SEARCH_MESSAGES.unsupportedFile);
-        return;
-      }
-      if (file.size > MAX_UPLOAD_BYTES) {
-        fail(SEARCH_MESSAGES.tooBig);
-        return;
-      }
+  /** Sends the photo (uploaded, or fetched by the server from its address) and shows its faces. */
+  const findFaces = useCallback(
+    async (preview: Preview, send: () => Promise<UploadImageResponse>, requestedType?: SearchType) => {
       generation.current += 1;
       const run = generation.current;
       if (previewUrl.current) URL.revokeObjectURL(previewUrl.current);
-      previewUrl.current = URL.createObjectURL(file);
-      dispatch({ type: 'file', preview: { url: previewUrl.current, name: file.name }, requestedType });
+      previewUrl.current = preview.url;
+      dispatch({ type: 'file', preview, requestedType });
       try {
-        const answer = await uploadImage(await fileToBase64(file));
+        const answer = await send();
         if (run !== generation.current) return;
         if (answer.faces.length === 0) {
           fail(
@@ -235,12 +236,43 @@ export function SearchPage() {
           void refresh();
           fail(SEARCH_MESSAGES.detectFailure);
         } else if (error instanceof ApiError && error.status === 400) {
-          // The server says what is wrong with the file (not an image, too many pixels, damaged).
+          // The server says what is wrong with the file or the address (not an image, too many
+          // pixels, damaged, not reachable).
           fail(error.message);
         } else fail(SEARCH_MESSAGES.detectFailure);
       }
     },
-    [fail, hideBanner, refresh],
+    [fail, refresh],
+  );
+
+  const detect = useCallback(
+    async (file: File, requestedType?: SearchType) => {
+      hideBanner();
+      if (!isAcceptedFile(file)) {
+        fail(SEARCH_MESSAGES.unsupportedFile);
+        return;
+      }
+      if (file.size > MAX_UPLOAD_BYTES) {
+        fail(SEARCH_MESSAGES.tooBig);
+        return;
+      }
+      const preview = { url: URL.createObjectURL(file), name: file.name };
+      await findFaces(preview, async () => uploadImage(await fileToBase64(file)), requestedType);
+    },
+    [fail, hideBanner, findFaces],
+  );
+
+  const detectUrl = useCallback(
+    async (address: string, requestedType?: SearchType) => {
+      hideBanner();
+      const url = address.trim();
+      if (!/^https?:\/\/\S+$/i.test(url)) {
+        fail(IMAGE_URL_MESSAGES.invalidUrl);
+        return;
+      }
+      await findFaces({ url: undefined, name: url }, () => uploadImageUrl(url), requestedType);
+    },
+    [fail, hideBanner, findFaces],
   );
 
   // A face chosen while a search waits for one (auto-search, or a click during detection) runs it.
@@ -250,23 +282,15 @@ export function SearchPage() {
     }
   }, [state.phase, state.requestedType, state.selected, state.faces, search]);
 
-  // /search/{imageUrl}: download the image and search it at once. The address is then replaced by
-  // /search (a reload must not search again), which changes imageUrl: the download carries on.
+  // /search/{imageUrl}: the server fetches the photo and it is searched at once. The address is then
+  // replaced by /search (a reload must not search again), which changes imageUrl: the detection carries on.
   const handledUrl = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!imageUrl || handledUrl.current === imageUrl) return;
     handledUrl.current = imageUrl;
     navigate('/search', { replace: true });
-    const run = generation.current;
-    downloadImage(imageUrl)
-      .then((file) => {
-        if (run === generation.current) void detect(file, 'OSINT');
-      })
-      .catch((error: unknown) => {
-        console.error('Image download failed', error);
-        if (run === generation.current) fail(SEARCH_MESSAGES.searchFailure);
-      });
-  }, [imageUrl, navigate, detect, fail]);
+    void detectUrl(imageUrl, 'OSINT');
+  }, [imageUrl, navigate, detectUrl]);
 
   useEffect(
     () => () => {
@@ -313,6 +337,7 @@ export function SearchPage() {
           onChangeFaces={state.faces.length > 1 ? () => dispatch({ type: 'choose' }) : undefined}
           chosenFacesRef={chosenFaces}
         />
+        {!state.preview && <ImageUrlForm onSubmit={(url) => void detectUrl(url)} />}
         {state.preview && (
           <div className="search-upload__actions">
             {state.smallFaceCount > 0 && state.phase !== 'detecting' && (
@@ -375,6 +400,40 @@ export function SearchPage() {
         />
       )}
     </section>
+  );
+}
+
+/** "Or paste an image URL": the server fetches the photo at the address, with the limits of an upload. */
+function ImageUrlForm({ onSubmit }: { onSubmit: (url: string) => void }) {
+  const [url, setUrl] = useState('');
+  const inputId = useId();
+  return (
+    <form
+      className="search-url"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (url.trim()) onSubmit(url);
+      }}
+    >
+      <label className="search-url__label" htmlFor={inputId}>
+        or paste an image URL
+      </label>
+      <div className="search-url__row">
+        <input
+          id={inputId}
+          className="input search-url__input"
+          type="url"
+          inputMode="url"
+          placeholder="https://example.org/photo.jpg"
+          maxLength={MAX_IMAGE_URL_LENGTH}
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+        />
+        <Button type="submit" variant="secondary" disabled={!url.trim()}>
+          Find faces
+        </Button>
+      </div>
+    </form>
   );
 }
 

@@ -5,7 +5,8 @@ import { SmallFaceMark } from './small-face-mark.tsx';
 export const ACCEPTED_TYPES = '.jpg,.jpeg,.png,.bmp,.tif,.tiff,image/jpeg,image/png,image/bmp,image/tiff';
 
 interface UploadAreaProps {
-  preview: { url: string; name: string } | undefined;
+  /** No url: a photo the server fetched from the address in `name` (the browser may not load it). */
+  preview: { url: string | undefined; name: string } | undefined;
   detecting: boolean;
   disabled: boolean;
   selectedFaces: DetectedFace[];
@@ -43,8 +44,10 @@ export function UploadArea({
     return (
       <div className="upload-preview">
         <figure className="upload-preview__figure" aria-busy={detecting || undefined}>
-          {previewBroken ? (
-            <div className="upload-preview__fallback">{preview.name}</div>
+          {!preview.url || previewBroken ? (
+            <div className="upload-preview__fallback">
+              {preview.url ? preview.name : `Photo at ${preview.name}`}
+            </div>
           ) : (
             <img
               className="upload-preview__image"
