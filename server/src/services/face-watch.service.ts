@@ -1,3 +1,4 @@
+import type { FaceAlert, FaceWatch } from '@osint/contract/face-alerts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
@@ -5,7 +6,7 @@ import { faceSizePx, l2Normalise } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
-import type { FaceBox, ImageSize, SearchRepository } from '../repositories/search.repository.ts';
+import type { SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
@@ -27,36 +28,6 @@ const FACE_GONE_MESSAGE = 'The selected face is no longer available. Please uplo
 
 /** The descriptor of a watch is sealed bound to its organization: copied elsewhere, it does not open. */
 export const watchBinding = (organizationId: number) => `face-watch:${organizationId}`;
-
-export interface FaceWatchView {
-  id: number;
-  name: string;
-  note: string;
-  type: SearchType;
-  muted: boolean;
-  createdAt: string;
-  endsAt: string;
-  endedAt: string | null;
-  /** URL of the watched face's crop (null: none kept, or the watch ended). */
-  image: string | null;
-  alertCount: number;
-  newAlertCount: number;
-}
-
-export interface FaceAlertView {
-  id: number;
-  watchId: number;
-  sourceUrl: string | null;
-  imageUrl: string | null;
-  thumbnailUrl: string;
-  sourceTitle: string;
-  similarity: number;
-  faceBox: FaceBox;
-  imageSize: ImageSize | null;
-  createdAt: string;
-  status: FaceAlertStatus;
-  copies: { thumbnailUrl: string; imageUrl: string | null; sourceUrl: string | null }[];
-}
 
 /**
  * Watched faces of an organization and the alerts they raised (issue 17). The matching itself is
@@ -126,7 +97,7 @@ export class FaceWatchService {
     return { id };
   }
 
-  async list(user: AuthUser): Promise<{ results: FaceWatchView[] }> {
+  async list(user: AuthUser): Promise<{ results: FaceWatch[] }> {
     await this.access.require(user);
     const rows = await this.watches.listWatches(user.organizationId);
     return {
@@ -217,7 +188,7 @@ export class FaceWatchService {
   async alerts(
     user: AuthUser,
     query: { pageNumber: number; pageSize: number; watchId?: number | undefined; status?: FaceAlertStatus },
-  ): Promise<{ results: FaceAlertView[]; totalResultCount: number }> {
+  ): Promise<{ results: FaceAlert[]; totalResultCount: number }> {
     const access = await this.access.require(user);
     const { rows, total } = await this.watches.findAlerts({
       organizationId: user.organizationId,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
-import type { FaceAlertView } from '../../src/services/face-watch.service.ts';
+import type { FaceAlert } from '@osint/contract/face-alerts';
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
 import { createAdmin, mailJobsTo, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createOwner, type Member } from '../support/team-fixtures.ts';
@@ -65,7 +65,7 @@ async function crawl(server: TestServer): Promise<CrawlDetail> {
 async function alertsOf(member: Member, query = '') {
   const response = await t.request({ method: 'GET', url: `/api/alerts${query}`, cookie: member.cookie });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ results: FaceAlertView[]; totalResultCount: number }>();
+  return response.json<{ results: FaceAlert[]; totalResultCount: number }>();
 }
 
 const alertMails = async () =>
