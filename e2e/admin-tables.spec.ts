@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectAccessible } from './support/accessibility.ts';
-import { mailedLink } from './support/outbox.ts';
-import { E2E_ADMIN } from './support/session.ts';
+import { apiLogin, createOrganizationWithPlan, origin } from './support/organization.ts';
 
 // Issue 15 item 11: every admin list and the account's users table at 1440 and 390 px. At 390 px the
 // Orders table was 991 px wide and "Mark as paid" was off-screen; now each row is a card and nothing is
@@ -12,7 +11,6 @@ import { E2E_ADMIN } from './support/session.ts';
 
 const PASSWORD = 'Lakeside.Watch7';
 const SCREENS = process.env.E2E_SCREENS_DIR ?? path.join(os.tmpdir(), 'osint-admin-tables-screens');
-const origin = () => ({ origin: process.env.E2E_BASE_URL! });
 
 test.beforeAll(() => {
   fs.mkdirSync(SCREENS, { recursive: true });
@@ -29,11 +27,6 @@ const ADMIN_LISTS = [
   { path: '/admin/jobs', caption: 'Failed jobs, most recent failure first' },
   { path: '/admin/opt-outs', caption: 'Opt-outs, newest first' },
 ] as const;
-
-async function apiLogin(request: APIRequestContext, mail: string, password: string): Promise<void> {
-  const response = await request.post('/api/user/login', { headers: origin(), data: { mail, password } });
-  expect(response.status(), await response.text()).toBe(200);
-}
 
 /** How far the page reaches sideways: more than the viewport means a sideways scroll. */
 const pageWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
@@ -52,38 +45,15 @@ async function screenshot(page: Page, name: string, width: number): Promise<void
  * An approved owner with a 3-seat plan, an analyst invited (still pending) and a bank-transfer order
  * waiting for payment: a row with an action in the team panel and in the admin orders.
  */
-async function ownerWithPendingOrder(page: Page, admin: APIRequestContext) {
+async function ownerWithPendingOrder(page: Page, browser: Browser) {
   const stamp = Date.now();
   const owner = `owner-${stamp}@lakeside-unit.example.org`;
-  const registered = await page.request.post('/api/user/register', {
-    headers: origin(),
-    data: {
-      mail: owner,
-      password: PASSWORD,
-      organizationName: `Lakeside Unit ${stamp}`,
-      organizationLink: 'https://lakeside-unit.example.org',
-      organizationType: 'police',
-      newsletter: false,
-    },
+  const { admin, adminContext } = await createOrganizationWithPlan(page, browser, {
+    owner,
+    password: PASSWORD,
+    organizationName: `Lakeside Unit ${stamp}`,
+    seats: 3,
   });
-  expect(registered.status()).toBe(201);
-  const hash = (await mailedLink(owner, /confirm/i, '/verify-email/')).split('/verify-email/')[1]!;
-  expect((await page.request.post(`/api/user/validate/${hash}`, { headers: origin() })).status()).toBe(200);
-  const [row] = (await (await admin.get(`/api/admin/users?search=${encodeURIComponent(owner)}`)).json()) as {
-    id: number;
-    organization: { id: number };
-  }[];
-  expect((await admin.post(`/api/admin/users/${row!.id}/approve`, { headers: origin() })).status()).toBe(200);
-  const plan = await admin.post(`/api/admin/organizations/${row!.organization.id}/billing-plans`, {
-    headers: origin(),
-    data: {
-      planType: 'VIRTUAL',
-      startDate: new Date().toISOString(),
-      endDate: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      seatLimit: 3,
-    },
-  });
-  expect(plan.status()).toBe(201);
   await apiLogin(page.request, owner, PASSWORD);
   const analyst = `a-rather-long-analyst-address-${stamp}@lakeside-unit.example.org`;
   const invite = await page.request.post('/api/user/invite', { headers: origin(), data: { email: analyst } });
@@ -109,7 +79,7 @@ async function ownerWithPendingOrder(page: Page, admin: APIRequestContext) {
     organization: { name: string };
   }[];
   const pending = orders.find((o) => o.organization.name === `Lakeside Unit ${stamp}`)!;
-  return { owner, analyst, orderNumber: pending.orderNumber };
+  return { owner, analyst, orderNumber: pending.orderNumber, adminContext };
 }
 
 test('every admin list and the team panel fit a 390 px screen with their row actions; 1440 px shows tables', async ({
@@ -117,10 +87,7 @@ test('every admin list and the team panel fit a 390 px screen with their row act
   browser,
 }) => {
   test.setTimeout(300_000);
-  const adminContext = await browser.newContext();
-  const admin = adminContext.request;
-  await apiLogin(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-  const { analyst, orderNumber } = await ownerWithPendingOrder(page, admin);
+  const { analyst, orderNumber, adminContext } = await ownerWithPendingOrder(page, browser);
 
   // The owner's users: a table on a wide screen, cards on a phone with "Delete" and the seat buttons.
   await page.goto('/account');

@@ -1,4 +1,10 @@
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { mailedLink } from './outbox.ts';
 import { E2E_ADMIN } from './session.ts';
 
@@ -11,13 +17,14 @@ export async function apiLogin(request: APIRequestContext, mail: string, passwor
 
 /**
  * An approved organization whose owner confirmed the e-mail, with a VIRTUAL plan of `seats` seats, made
- * through the API as the product's own pages would. Returns the organization's id and an admin session.
+ * through the API as the product's own pages would. Returns the organization's id and a browser context
+ * signed in as the admin (and its API requests).
  */
 export async function createOrganizationWithPlan(
   page: Page,
   browser: Browser,
   options: { owner: string; password: string; organizationName: string; seats: number },
-): Promise<{ organizationId: number; admin: APIRequestContext }> {
+): Promise<{ organizationId: number; admin: APIRequestContext; adminContext: BrowserContext }> {
   const registered = await page.request.post('/api/user/register', {
     headers: origin(),
     data: {
@@ -32,7 +39,8 @@ export async function createOrganizationWithPlan(
   expect(registered.status()).toBe(201);
   const hash = (await mailedLink(options.owner, /confirm/i, '/verify-email/')).split('/verify-email/')[1]!;
   expect((await page.request.post(`/api/user/validate/${hash}`, { headers: origin() })).status()).toBe(200);
-  const admin = (await browser.newContext()).request;
+  const adminContext = await browser.newContext();
+  const admin = adminContext.request;
   await apiLogin(admin, E2E_ADMIN.email, E2E_ADMIN.password);
   const users = await admin.get(`/api/admin/users?search=${encodeURIComponent(options.owner)}`);
   const [row] = (await users.json()) as { id: number; organization: { id: number } }[];
@@ -47,5 +55,5 @@ export async function createOrganizationWithPlan(
     },
   });
   expect(plan.status()).toBe(201);
-  return { organizationId: row!.organization.id, admin };
+  return { organizationId: row!.organization.id, admin, adminContext };
 }

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, User } from '../db/schema.ts';
 import { BillingPlanRepository } from './billing-plan.repository.ts';
+import { SeatRepository } from './seat.repository.ts';
 
 export type GrantOutcome = 'granted' | 'already' | 'full';
 
@@ -155,14 +156,8 @@ async function grantSeat(
     .executeTakeFirstOrThrow();
   if (user.has_access) return 'already';
   const plan = await new BillingPlanRepository(tx).findActive(organizationId, at);
-  const used = await tx
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('organization_id', '=', organizationId)
-    .where('has_access', '=', true)
-    .where('status', 'in', ['ACTIVE', 'INVITED'])
-    .executeTakeFirstOrThrow();
-  if (Number(used.count) >= (plan?.seat_limit ?? 0)) return 'full';
+  const used = await new SeatRepository(tx).countWithAccess(organizationId);
+  if (used >= (plan?.seat_limit ?? 0)) return 'full';
   await tx.updateTable('users').set({ has_access: true }).where('id', '=', userId).execute();
   return 'granted';
 }
