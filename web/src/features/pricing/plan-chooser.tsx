@@ -9,7 +9,6 @@ import {
   computePrice,
   formatUsd,
   localIsoDate,
-  MAX_MONTHS,
   MAX_USERS,
   MIN_MONTHS,
   monthsLabel,
@@ -27,6 +26,7 @@ import { DatePicker } from './date-picker.tsx';
 import { PaymentModal } from './payment-modal.tsx';
 import { createCheckoutSession } from './pricing-api.ts';
 import { openCheckout, pushSession, useStoreBuilder, type StoreBuilderState } from './store-builder.ts';
+import { MonthsField } from './months-field.tsx';
 
 const BENEFITS = [
   'Unlimited face search',
@@ -223,27 +223,7 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
               </div>
             </div>
 
-            {kind === 'FIXED' && (
-              <div className="field pricing-months">
-                <label className="field__label" htmlFor={`${ids}-months`}>
-                  Period: <strong>{monthsLabel(months)}</strong>
-                </label>
-                <input
-                  id={`${ids}-months`}
-                  type="range"
-                  min={MIN_MONTHS}
-                  max={MAX_MONTHS}
-                  step={1}
-                  value={months}
-                  aria-valuetext={monthsLabel(months)}
-                  onChange={(event) => setMonths(Number(event.target.value))}
-                />
-                <div className="pricing-months__scale" aria-hidden="true">
-                  <span>1 month</span>
-                  <span>12 months, −{ANNUAL_DISCOUNT_PERCENT}%</span>
-                </div>
-              </div>
-            )}
+            {kind === 'FIXED' && <MonthsField id={`${ids}-months`} months={months} onChange={setMonths} />}
 
             <div className="field pricing-users">
               <label className="field__label" htmlFor={`${ids}-users`}>

@@ -21,6 +21,7 @@ import { useId, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { PaymentModal } from './payment-modal.tsx';
 import { placeAddUsersOrder, placeRenewalOrder } from './pricing-api.ts';
+import { MonthsField } from './months-field.tsx';
 
 export type Extension = 'RENEW' | 'ADD_USERS';
 
@@ -92,23 +93,7 @@ export function PlanExtension({
         </p>
       ) : (
         <div className="pricing-extension__form">
-          {renewing && (
-            <div className="field pricing-months">
-              <label className="field__label" htmlFor={`${ids}-months`}>
-                Period: <strong>{monthsLabel(months)}</strong>
-              </label>
-              <input
-                id={`${ids}-months`}
-                type="range"
-                min={MIN_MONTHS}
-                max={MAX_MONTHS}
-                step={1}
-                value={months}
-                aria-valuetext={monthsLabel(months)}
-                onChange={(event) => setMonths(Number(event.target.value))}
-              />
-            </div>
-          )}
+          {renewing && <MonthsField id={`${ids}-months`} months={months} onChange={setMonths} />}
           <div className="field">
             <label className="field__label" htmlFor={`${ids}-users`}>
               {renewing ? 'Number of users' : 'Users to add'}
