@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
-import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { TextInput } from '../../components/text-field.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { deleteWatchlist, EXTRACTOR_KEYS, fetchWatchlists, importWatchlist } from './data-extractor-api.ts';
@@ -20,6 +20,23 @@ import { formatDateTime } from '@osint/contract/dates';
 const namePattern = new RegExp(WATCHLIST_NAME_PATTERN);
 const FORMAT_LABELS = { ftm: 'FollowTheMoney JSON lines', csv: 'Simple CSV' } as const;
 const count = new Intl.NumberFormat('en-GB');
+const WATCHLIST_COLUMNS: DataTableColumn<WatchlistSummary>[] = [
+  { header: 'List', cell: (list) => list.listName },
+  { header: 'Format', cell: (list) => FORMAT_LABELS[list.format] },
+  { header: 'Entries', cell: (list) => count.format(list.entryCount), numeric: true },
+  { header: 'Politicians', cell: (list) => count.format(list.politicianCount), numeric: true },
+  { header: 'Sanctions', cell: (list) => count.format(list.sanctionsCount), numeric: true },
+  { header: 'Criminal', cell: (list) => count.format(list.criminalCount), numeric: true },
+  {
+    header: 'Imported',
+    cell: (list) => (
+      <>
+        <time dateTime={list.importedAt}>{formatDateTime(list.importedAt)}</time>
+        <span className="extractor-table__by">{list.importedBy ?? 'command line or demo'}</span>
+      </>
+    ),
+  },
+];
 const counted = (n: number, one: string, many: string) => `${count.format(n)} ${n === 1 ? one : many}`;
 
 /**
@@ -70,72 +87,37 @@ export function AdminWatchlistsPage() {
 
       <div className="card extractor-panel">
         <h2 className="extractor-section__title">Imported lists</h2>
-        {lists.isPending ? (
-          <LoadingPlaceholder />
-        ) : lists.isError ? (
-          <div className="extractor-empty" role="alert">
-            <p className="extractor-empty__title">The watch-lists could not be loaded.</p>
-            <Button variant="secondary" onClick={() => void lists.refetch()}>
-              Try again
+        <DataTable
+          caption="Imported watch-lists"
+          columns={WATCHLIST_COLUMNS}
+          rows={lists.data?.lists}
+          rowKey={(list) => list.listName}
+          loading={lists.isPending}
+          error={
+            lists.isError && {
+              title: 'The watch-lists could not be loaded.',
+              onRetry: () => void lists.refetch(),
+            }
+          }
+          empty={{
+            title: 'No watch-list has been imported.',
+            text: 'Without a list, flags come from the pages’ own words only.',
+          }}
+          actionsLabel="Actions"
+          actions={(list) => (
+            <Button
+              variant="secondary"
+              className="btn-sm"
+              aria-label={`Delete ${list.listName}`}
+              onClick={() => {
+                setDeleteError(undefined);
+                setDeleting(list);
+              }}
+            >
+              Delete
             </Button>
-          </div>
-        ) : lists.data.lists.length === 0 ? (
-          <div className="extractor-empty">
-            <p className="extractor-empty__title">No watch-list has been imported.</p>
-            <p>Without a list, flags come from the pages’ own words only.</p>
-          </div>
-        ) : (
-          <div className="extractor-table-wrap">
-            <table className="extractor-table">
-              <caption className="visually-hidden">Imported watch-lists</caption>
-              <thead>
-                <tr>
-                  <th scope="col">List</th>
-                  <th scope="col">Format</th>
-                  <th scope="col">Entries</th>
-                  <th scope="col">Politicians</th>
-                  <th scope="col">Sanctions</th>
-                  <th scope="col">Criminal</th>
-                  <th scope="col">Imported</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {lists.data.lists.map((list) => (
-                  <tr key={list.listName}>
-                    <th scope="row" data-label="List">
-                      {list.listName}
-                    </th>
-                    <td data-label="Format">{FORMAT_LABELS[list.format]}</td>
-                    <td data-label="Entries">{count.format(list.entryCount)}</td>
-                    <td data-label="Politicians">{count.format(list.politicianCount)}</td>
-                    <td data-label="Sanctions">{count.format(list.sanctionsCount)}</td>
-                    <td data-label="Criminal">{count.format(list.criminalCount)}</td>
-                    <td data-label="Imported">
-                      <time dateTime={list.importedAt}>{formatDateTime(list.importedAt)}</time>
-                      <span className="extractor-table__by">{list.importedBy ?? 'command line or demo'}</span>
-                    </td>
-                    <td>
-                      <Button
-                        variant="secondary"
-                        className="btn-sm"
-                        aria-label={`Delete ${list.listName}`}
-                        onClick={() => {
-                          setDeleteError(undefined);
-                          setDeleting(list);
-                        }}
-                      >
-                        Delete
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+          )}
+        />
       </div>
       {deleting && (
         <ConfirmDeleteModal
