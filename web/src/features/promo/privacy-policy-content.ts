@@ -149,7 +149,7 @@ export const PRIVACY_POLICY: LegalDocumentContent = {
         'We keep personal data no longer than necessary:',
         {
           list: [
-            'uploaded photos are not stored;',
+            'uploaded photos are not stored; when a user saves a search or watches a face for alerts, a small picture of the chosen face is kept with the saved search or the watch, and a watch’s face picture and descriptor are deleted when the watch ends;',
             `results, saved searches, analyses and search history are deleted after ${INACTIVITY_RETENTION_DAYS} days of inactivity of the customer’s account; users may delete them earlier, and deleting a user deletes that user’s saved searches and analyses;`,
             `system logs are anonymized after ${LOG_RETENTION_DAYS} days: IP addresses and the link to the user are removed and the user’s e-mail address is replaced by a pseudonym; records of billing and of our administrators’ actions keep their author for ${RECORD_RETENTION_YEARS} years;`,
             `billing and administrative records, including support correspondence, are kept for ${RECORD_RETENTION_YEARS} years to meet tax, accounting and legal obligations;`,
