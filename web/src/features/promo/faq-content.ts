@@ -91,7 +91,7 @@ const GENERAL: FaqGroup = {
         {
           list: [
             'by card, through the secure checkout of our payment provider, which acts as merchant of record and issues your receipt;',
-            'by bank transfer on a proforma invoice, which you download when you place the order. Transfers usually take 1 to 5 business days to reach us, and the plan activates automatically once the payment is confirmed.',
+            'by bank transfer on a proforma invoice, which you download when you place the order. Transfers usually take 1 to 5 business days to reach us, and the plan activates as soon as we confirm the payment.',
           ],
         },
         `If the service is not right for you, you may ask for a refund within ${REFUND_WINDOW_DAYS} days after your subscription is activated. The free trial is not part of that period.`,

@@ -234,7 +234,7 @@ export function HomePage({ signedIn, publicSearchEngineUrl = PUBLIC_SEARCH_ENGIN
           <ul className="promo-hero-stats">
             <li>
               <strong>Public web</strong>
-              <span>indexed by our own crawler, with a first-indexed date on every result</span>
+              <span>indexed by our own crawler</span>
             </li>
             <li>
               <strong>Minutes</strong>

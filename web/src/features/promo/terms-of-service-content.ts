@@ -58,7 +58,8 @@ export const TERMS_OF_SERVICE: LegalDocumentContent = {
           list: [
             'face search: an Authorised User uploads a photo, selects a detected face and receives visually similar faces found on publicly available websites, each with its source page and the date on which it was first indexed; social networks are searched only when the user chooses the separate social-media search;',
             'the AI data extractor: an automated analysis of the content surrounding selected results that reports names, possible links to criminal activity, political exposure or sanctions lists, and other persons seen together with the subject, together with the evidence for each finding;',
-            'saved searches, PDF reports of searches and analyses, and team accounts with seat management.',
+            'face alerts: an Authorised User may watch a face for a limited period and is told when a newly indexed image shows a similar face;',
+            'saved searches and analyses shared within the Customer’s organization, PDF reports of searches and analyses, and team accounts with seat management.',
           ],
         },
         'Results are indications drawn from public sources and automated analysis. They may be incomplete, outdated or wrong, and a visual similarity is never proof of identity. The Customer must verify every result independently before relying on it, and in particular before taking any decision that produces legal or similarly significant effects for a person.',
