@@ -8,6 +8,8 @@ export const PREFERENCE_KEYS = {
   dismissedNamesInfo: 'osint.dismissedNamesInfo',
   /** The admin users table last looked at (its status filter: pending approval, active, …). */
   lastUsersTable: 'osint.lastUsersTable',
+  /** "Show access-restricted modal", kept inverted: set once "Don't show this again" was ticked. */
+  hideAccessRestrictedModal: 'osint.hideAccessRestrictedModal',
 } as const;
 
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[keyof typeof PREFERENCE_KEYS];

@@ -9,7 +9,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
+import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { Dropdown } from '../../components/dropdown.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
@@ -143,7 +143,7 @@ function DetailView({
   // Results start selected (spec 001 §3 isSelected); kept as the unselected ones, reset by new filters.
   const [unselected, setUnselected] = useState<ReadonlySet<string>>(new Set());
   const [wikiSelected, setWikiSelected] = useState(true);
-  const [restrictedOpen, setRestrictedOpen] = useState(false);
+  const { openRestricted, restrictedModal } = useAccessRestrictedModal();
   const [editing, setEditing] = useState<ExtractedResult>();
   const [removing, setRemoving] = useState<ExtractedResult>();
   const [report, setReport] = useState<{ ids: string[]; wikipedia: boolean }>();
@@ -441,7 +441,7 @@ function DetailView({
                 selected={!unselected.has(result.hashedId)}
                 restricted={restricted}
                 onToggle={() => toggle(result.hashedId)}
-                onRestricted={() => setRestrictedOpen(true)}
+                onRestricted={openRestricted}
                 onCheck={() => check(result)}
                 onEdit={() => setEditing(result)}
                 onDelete={() => askRemove(result)}
@@ -458,7 +458,7 @@ function DetailView({
         </div>
       )}
 
-      {restrictedOpen && <AccessRestrictedModal onClose={() => setRestrictedOpen(false)} />}
+      {restrictedModal}
       {editing && (
         <EditResultModal
           currentName={editing.personName}

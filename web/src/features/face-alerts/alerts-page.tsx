@@ -4,7 +4,7 @@ import { searchResultsPath, type SearchResult } from '@osint/contract/search';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
+import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
@@ -82,7 +82,7 @@ export function AlertsPage() {
   const watchId = watchParam ? Number(watchParam) : undefined;
   const [status, setStatus] = useState<StatusFilter>('ALL');
   const [viewing, setViewing] = useState<number>();
-  const [restrictedOpen, setRestrictedOpen] = useState(false);
+  const { openRestricted, restrictedModal } = useAccessRestrictedModal();
   const [ending, setEnding] = useState<FaceWatch>();
   const [busyWatch, setBusyWatch] = useState<number>();
   const queryClient = useQueryClient();
@@ -258,7 +258,7 @@ export function AlertsPage() {
             grouping
             resetKey={`${watchId ?? 'all'}:${status}`}
             restricted={restricted}
-            onRestricted={() => setRestrictedOpen(true)}
+            onRestricted={openRestricted}
             onRemove={(result) => void removeAlert(result.alertId).then(refresh)}
             onOpen={(result) => open(results.findIndex((r) => r.id === result.id))}
           />
@@ -268,12 +268,12 @@ export function AlertsPage() {
         <ResultViewer
           results={results}
           index={Math.min(viewing, results.length - 1)}
-          actions={{ restricted, onRestricted: () => setRestrictedOpen(true) }}
+          actions={{ restricted, onRestricted: openRestricted }}
           onIndex={open}
           onClose={() => setViewing(undefined)}
         />
       )}
-      {restrictedOpen && <AccessRestrictedModal onClose={() => setRestrictedOpen(false)} />}
+      {restrictedModal}
       {ending && (
         <ConfirmDeleteModal
           title="End this watch?"

@@ -27,7 +27,7 @@ const REASONS: readonly Reason[] = [
   },
   {
     title: 'Privacy by design',
-    text: `Uploaded photos are never stored, results are deleted after ${INACTIVITY_RETENTION_DAYS} days of inactivity, and nobody is tracked in real time.`,
+    text: `Uploaded photos are not stored, results are deleted after ${INACTIVITY_RETENTION_DAYS} days of inactivity, and nobody is tracked in real time.`,
     Icon: EyeOffIcon,
   },
   {
@@ -37,7 +37,7 @@ const REASONS: readonly Reason[] = [
   },
   {
     title: 'A constantly growing index',
-    text: 'More than a terabyte of new images is indexed every day, and each result shows when it was first indexed.',
+    text: 'Our own crawler keeps indexing publicly available websites, and each result shows when it was first indexed.',
     Icon: DatabaseIcon,
   },
   {

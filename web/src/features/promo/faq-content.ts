@@ -70,8 +70,8 @@ const GENERAL: FaqGroup = {
       question: 'Is there a free trial?',
       answer: [
         `Yes. Every approved organization receives a ${TRIAL_DAYS}-day free trial, and no credit card is required. The trial starts when our team approves your account.`,
-        'During the trial one user of the organization has access at a time; the owner can move that access to a colleague whenever needed. Search works as in a paid plan, while opening the original source pages of results is reserved for subscribers.',
-        'Billing starts after the trial unless you cancel in writing before it ends. We may revoke a trial that is used in breach of our Terms of Service.',
+        'During the trial one user of the organization has access at a time; the owner can move that access to a colleague whenever needed. Search works as in a paid plan, but the trial hides the source links of results: opening the original image and the page it was published on is reserved for subscribers.',
+        'The trial ends by itself on its last day. Nothing is billed unless your owner orders a plan, by card or by bank transfer. We may revoke a trial that is used in breach of our Terms of Service.',
       ],
     },
     {
@@ -91,7 +91,7 @@ const GENERAL: FaqGroup = {
         {
           list: [
             'by card, through the secure checkout of our payment provider, which acts as merchant of record and issues your receipt;',
-            'by bank transfer on a proforma invoice, which you download when you place the order. Transfers usually take 1 to 5 business days to reach us, and the plan activates automatically once the payment is confirmed.',
+            'by bank transfer on a proforma invoice, which you download when you place the order. Transfers usually take 1 to 5 business days to reach us, and the plan activates as soon as we confirm the payment.',
           ],
         },
         `If the service is not right for you, you may ask for a refund within ${REFUND_WINDOW_DAYS} days after your subscription is activated. The free trial is not part of that period.`,
@@ -102,7 +102,7 @@ const GENERAL: FaqGroup = {
       question: 'Can my whole team use one account?',
       answer: [
         'Each organization has one owner, usually the person who registered it. The owner invites colleagues by their corporate e-mail address from the Account page and decides who has access: every user with access occupies one seat of your plan.',
-        'The owner can give access, remove it again or delete users without access at any time, so seats always follow the people who actually work on your cases. Each user’s searches and extractions stay under their own login.',
+        'The owner can give access, remove it again or delete users without access at any time, so seats always follow the people who actually work on your cases. Saved searches and AI data extractions belong to the organization: every user of your organization sees them, whoever started them.',
       ],
     },
   ],
@@ -132,7 +132,8 @@ const TECHNICAL: FaqGroup = {
       id: 'photo-storage',
       question: 'Do you store the photos we upload?',
       answer: [
-        'No. Uploaded photos are used only to compute the search and are never stored, and we do not build permanent databases of the people you look for.',
+        'No. Uploaded photos are analysed in memory to compute the search and are not stored, and we do not build permanent databases of the people you look for.',
+        'Only two actions of yours keep a small picture of the face you chose: saving a search keeps it as the cover of the saved search, and watching a face for alerts keeps it with the face’s descriptor until the watch ends.',
         `Your results, saved searches and history are kept for your organization while you work with them, and are deleted automatically after ${INACTIVITY_RETENTION_DAYS} days of inactivity.`,
       ],
     },
@@ -141,7 +142,7 @@ const TECHNICAL: FaqGroup = {
       question: 'Where do the results come from, and how current are they?',
       answer: [
         'Results come from publicly available websites such as news portals, company pages, public registers and blogs. Social networks are not searched by default; a separate social-media search is available when you need it.',
-        'The index is updated continuously with more than one terabyte of new images every day. Each result shows the date on which it was first indexed, so you can judge how recent a publication is. The platform does not track anyone in real time.',
+        'The index is built by our own crawler, which visits public websites, follows their robots.txt rules and keeps adding the images it finds; copies of one photo on several sites are grouped together. Each result shows the date on which it was first indexed, so you can judge how recent a publication is. The platform does not track anyone in real time.',
       ],
     },
     {

@@ -75,7 +75,7 @@ const STEPS: readonly Step[] = [
   {
     label: 'Solution',
     title: 'Search the open web by face',
-    text: `${PRODUCT_NAME} compares the face with an index of images from publicly available websites, growing by more than a terabyte of new images every day, and shows you where it has been published.`,
+    text: `${PRODUCT_NAME} compares the face with an index of images that our own crawler collects from publicly available websites, and shows you where it has been published.`,
     Icon: SolutionIcon,
   },
   {
@@ -93,7 +93,7 @@ const STEPS: readonly Step[] = [
   {
     label: 'Philosophy',
     title: 'Powerful, therefore restricted',
-    text: 'Only verified organizations get access. Uploaded photos are never stored, nobody is tracked in real time, and every result supports human judgement instead of replacing it.',
+    text: 'Only verified organizations get access. Uploaded photos are not stored, nobody is tracked in real time, and every result supports human judgement instead of replacing it.',
     Icon: PhilosophyIcon,
   },
 ];
@@ -219,6 +219,11 @@ export function HomePage({ signedIn, publicSearchEngineUrl = PUBLIC_SEARCH_ENGIN
               </a>
             </div>
             <p className="promo-hero-note">
+              The trial searches like a paid plan but hides the source links of results: opening the original
+              image and its page is for subscribers. It ends by itself, and nothing is billed unless you order
+              a plan.
+            </p>
+            <p className="promo-hero-note">
               Annual is {ANNUAL_DISCOUNT_PERCENT}% cheaper: {ANNUAL_MONTHS} months for one user cost{' '}
               {formatUsd(annual.total)} USD instead of {formatUsd(annual.subtotal)} USD.
             </p>
@@ -228,8 +233,8 @@ export function HomePage({ signedIn, publicSearchEngineUrl = PUBLIC_SEARCH_ENGIN
         <div className="container">
           <ul className="promo-hero-stats">
             <li>
-              <strong>1 TB+</strong>
-              <span>of new images indexed every day</span>
+              <strong>Public web</strong>
+              <span>indexed by our own crawler</span>
             </li>
             <li>
               <strong>Minutes</strong>

@@ -54,10 +54,11 @@ export const PRIVACY_POLICY: LegalDocumentContent = {
         'We process personal data in the following activities:',
         {
           list: [
-            'Face search (on behalf of customers). A user uploads a photo; we detect the faces in it and compute their descriptors in memory, compare them with the index and return similar faces. The photo itself is never written to storage, and its descriptors are discarded shortly after the search.',
+            'Face search (on behalf of customers). A user uploads a photo; we detect the faces in it and compute their descriptors in memory, compare them with the index and return similar faces. The photo itself is never written to storage, and its descriptors are discarded shortly after the search unless the user saves the search or watches the face, as described below.',
             'The index. We collect images from publicly accessible web pages. For each image we record its address, the page that published it, the text near it, the date on which we first indexed it and the descriptors of the faces it shows. Social networks are indexed separately and searched only when a user requests it.',
             'AI data extractor (on behalf of customers). For results a user selects, we analyse the surrounding pages to identify names, links to criminal activity, political exposure or sanctions lists, and other persons seen with the subject. Each finding keeps the evidence it is based on, such as the sentence on the page or the watch-list entry.',
-            'Saved searches and reports (on behalf of customers). We keep the results a user saves and generate PDF reports on request.',
+            'Saved searches and reports (on behalf of customers). We keep the results a user saves, with a small picture of the searched face, and generate PDF reports on request. Saved searches and analyses are available to all users of the customer’s organization.',
+            'Face alerts (on behalf of customers). When a user watches a face, we keep that face’s descriptor, encrypted, and a small picture of it until the watch ends, compare it with newly indexed images and tell the organization about new matches.',
             'Account administration. We process the organization’s name, website and type, the e-mail addresses and roles of its users, login sessions, and newsletter preferences.',
             'Billing. We process orders, invoices and payment status. Card details are handled exclusively by our payment provider.',
             'Support. We process the messages and attachments sent to us through the contact form.',
@@ -149,7 +150,7 @@ export const PRIVACY_POLICY: LegalDocumentContent = {
         'We keep personal data no longer than necessary:',
         {
           list: [
-            'uploaded photos are not stored;',
+            'uploaded photos are not stored; when a user saves a search or watches a face for alerts, a small picture of the chosen face is kept with the saved search or the watch, and a watch’s face picture and descriptor are deleted when the watch ends;',
             `results, saved searches, analyses and search history are deleted after ${INACTIVITY_RETENTION_DAYS} days of inactivity of the customer’s account; users may delete them earlier, and deleting a user deletes that user’s saved searches and analyses;`,
             `system logs are anonymized after ${LOG_RETENTION_DAYS} days: IP addresses and the link to the user are removed and the user’s e-mail address is replaced by a pseudonym; records of billing and of our administrators’ actions keep their author for ${RECORD_RETENTION_YEARS} years;`,
             `billing and administrative records, including support correspondence, are kept for ${RECORD_RETENTION_YEARS} years to meet tax, accounting and legal obligations;`,

@@ -2,7 +2,7 @@ import { SEARCH_MESSAGES, SEARCH_TYPE_LABELS, type SavedSearchResult } from '@os
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
+import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { sortResults, type ResultSort } from '../../components/results/result-grouping.ts';
@@ -43,7 +43,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
   const [grouping, setGrouping] = useState(true);
   // Results start selected (spec 001 §3 isSelected); kept as the unselected ones.
   const [unselected, setUnselected] = useState<ReadonlySet<number>>(new Set());
-  const [restrictedOpen, setRestrictedOpen] = useState(false);
+  const { openRestricted, restrictedModal } = useAccessRestrictedModal();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string>();
   const [deleting, setDeleting] = useState(false);
@@ -212,13 +212,13 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
             grouping={grouping}
             resetKey={`${hash}:${sort}`}
             restricted={!admin && (session?.user.restricted ?? false)}
-            onRestricted={() => setRestrictedOpen(true)}
+            onRestricted={openRestricted}
             selection={admin ? undefined : { isSelected: (id) => !unselected.has(id), toggle }}
           />
         </>
       )}
 
-      {restrictedOpen && <AccessRestrictedModal onClose={() => setRestrictedOpen(false)} />}
+      {restrictedModal}
       {confirmDelete && (
         <ConfirmDeleteModal
           title="Delete selected results"

@@ -7,7 +7,7 @@ import {
 } from '@osint/contract/search';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { AccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
+import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { sortResults, type ResultSort } from '../../components/results/result-grouping.ts';
 import { ResultsEmpty } from '../../components/results/results-empty.tsx';
@@ -56,7 +56,7 @@ export function SearchResults({
   onNewSearch,
   extractorCard,
 }: SearchResultsProps) {
-  const [restrictedOpen, setRestrictedOpen] = useState(false);
+  const { openRestricted, restrictedModal } = useAccessRestrictedModal();
   const [pendingRemoval, setPendingRemoval] = useState<SearchResult>();
   const [saveOpen, setSaveOpen] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
@@ -135,7 +135,7 @@ export function SearchResults({
           grouping={grouping}
           resetKey={`${response.searchHash}:${sort}`}
           restricted={restricted}
-          onRestricted={() => setRestrictedOpen(true)}
+          onRestricted={openRestricted}
           onRemove={askRemove}
           onOpen={(result) => setViewing(sorted.findIndex((r) => r.id === result.id))}
         />
@@ -148,7 +148,7 @@ export function SearchResults({
           <Button onClick={onNewSearch}>New search</Button>
         </ResultsEmpty>
       )}
-      {restrictedOpen && <AccessRestrictedModal onClose={() => setRestrictedOpen(false)} />}
+      {restrictedModal}
       {pendingRemoval && (
         <RemovalInfoModal
           onCancel={() => setPendingRemoval(undefined)}
@@ -163,7 +163,7 @@ export function SearchResults({
         <ResultViewer
           results={sorted}
           index={Math.min(viewing, sorted.length - 1)}
-          actions={{ restricted, onRestricted: () => setRestrictedOpen(true) }}
+          actions={{ restricted, onRestricted: openRestricted }}
           onIndex={setViewing}
           onClose={() => setViewing(undefined)}
         />
