@@ -348,16 +348,12 @@ describe('SearchPage', () => {
 });
 
 describe('SearchPage with an image address', () => {
-  test('/search/{imageUrl} downloads the image and searches it', async () => {
-    const calls: string[] = [];
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+  test('/search/{imageUrl} has the server fetch the image, then searches it', async () => {
+    const calls: { url: string; body: unknown }[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const url = String(input);
-      calls.push(url);
-      if (url === '/api/saved-search/image/7')
-        return new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), {
-          headers: { 'content-type': 'image/jpeg' },
-        });
-      if (url === '/api/upload-image')
+      calls.push({ url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
+      if (url === '/api/upload-image-url')
         return Response.json({
           faces: [face(1)],
           smallFaceCount: 0,
@@ -370,14 +366,16 @@ describe('SearchPage with an image address', () => {
       if (url === '/api/search/S2/image') return new Response(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]));
       return Response.json(answer);
     });
-    render(<Pages initialEntry={`/search/${encodeURIComponent('/api/saved-search/image/7')}`} />);
+    const address = 'https://news.example.org/photos/marsh.jpg';
+    render(<Pages initialEntry={`/search/${encodeURIComponent(address)}`} />);
     expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
-    expect(calls.slice(0, 4)).toEqual([
-      '/api/saved-search/image/7',
-      '/api/upload-image',
+    // The browser never downloads the image itself: the server fetches it (issue 16, item 3).
+    expect(calls.slice(0, 3).map((c) => c.url)).toEqual([
+      '/api/upload-image-url',
       '/api/search',
       '/api/search/S2',
     ]);
+    expect(calls[0]!.body).toEqual({ url: address });
     expect(screen.getByLabelText('Search summary').textContent).toContain('0.12 s');
   });
 });
