@@ -162,6 +162,14 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       payload: () => ({ img: faceJpeg }),
     },
     {
+      // Seated, the call reaches the fetch: an address on a closed local port is refused with 400.
+      route: 'POST /api/upload-image-url',
+      method: 'POST',
+      url: () => '/api/upload-image-url',
+      seated: 400,
+      payload: () => ({ url: 'http://127.0.0.1:9/photo.jpg' }),
+    },
+    {
       route: 'POST /api/search',
       method: 'POST',
       url: () => '/api/search',
