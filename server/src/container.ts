@@ -270,6 +270,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     faceWatches: new FaceWatchService(
       faceWatchRepository,
       new SearchRepository(db),
+      new SavedSearchRepository(db),
       queryFaces,
       faceEngine,
       access,

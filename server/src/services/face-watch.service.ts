@@ -5,6 +5,7 @@ import { faceSizePx, l2Normalise } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
+import type { SavedSearchRepository } from '../repositories/saved-search.repository.ts';
 import type { FaceBox, ImageSize, SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
@@ -66,6 +67,7 @@ export class FaceWatchService {
   constructor(
     private readonly watches: FaceWatchRepository,
     private readonly searches: SearchRepository,
+    private readonly savedSearches: SavedSearchRepository,
     private readonly tokens: QueryFaceTokens,
     private readonly engine: LazyFaceEngine,
     private readonly access: AccessService,
@@ -74,7 +76,10 @@ export class FaceWatchService {
     private readonly search: Pick<SearchService, 'search'>,
   ) {}
 
-  /** POST /api/watches: the face of a search token (`faceHash`) or the searched face of a stored search. */
+  /**
+   * POST /api/watches: the face of a search token (`faceHash`), or the searched face of a stored search or
+   * a saved search (`searchHash`: either one's hash).
+   */
   async create(
     user: AuthUser,
     input: {
@@ -296,14 +301,26 @@ export class FaceWatchService {
   }
 
   /**
-   * The searched face of a stored search: searches keep the face's crop, not its descriptor, so the crop
-   * is analysed again with the active model (its largest face).
+   * The searched face of a stored search, or of a saved search (whose copy keeps the face even after the
+   * search itself is gone): both keep the face's crop, not its descriptor, so the crop is analysed again
+   * with the active model (its largest face).
    */
   private async faceOfSearch(user: AuthUser, searchHash: string) {
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
-    if (!search) throw notFound('Search not found.');
-    const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
-    if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
+    if (search) {
+      const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
+      if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
+      return { ...(await this.analyseCrop(user, crop)), type: search.type, crop };
+    }
+    const saved = await this.savedSearches.findByHashedId(searchHash, user.organizationId);
+    if (!saved) throw notFound('Search not found.');
+    const crop = await this.savedSearches.findImage(saved.id, user.organizationId);
+    if (!crop) throw notFound('Search not found.');
+    return { ...(await this.analyseCrop(user, crop)), type: saved.type, crop };
+  }
+
+  /** The descriptor of a kept face crop under the active model. */
+  private async analyseCrop(user: AuthUser, crop: Buffer) {
     const engine = await this.engine.get();
     const analysis = await engine.analyze(crop, { organizationId: user.organizationId, minFaceSize: 20 });
     const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
@@ -312,8 +329,6 @@ export class FaceWatchService {
       descriptor: l2Normalise(Float32Array.from(face.descriptor)),
       modelId: engine.modelId,
       possibleMinor: isPossibleMinor(face.age),
-      type: search.type,
-      crop,
     };
   }
 }
