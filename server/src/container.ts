@@ -181,6 +181,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
     publicUrl: config.publicUrl,
     isSocialMedia: socialMedia,
+    rederive: { engine: faceEngine, models: faceModels },
   });
   const services = {
     sessions,

@@ -1,5 +1,6 @@
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
+import type { FaceEngine } from '../face/face-engine.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { faceSizePx, l2Normalise } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
@@ -25,6 +26,21 @@ export const WATCHES_PER_SEAT = 50;
 export const WATCH_LIMIT_MESSAGE =
   'Your organization watches as many faces as its plan allows. End a watch before starting another.';
 const FACE_GONE_MESSAGE = 'The selected face is no longer available. Please upload the photo again.';
+
+/**
+ * The watched face of a kept crop under the engine's model (its largest face), or undefined when the
+ * engine finds none: for a watch made from a search, and for a watch re-derived after a reindex.
+ */
+export async function descriptorOfCrop(engine: FaceEngine, crop: Buffer, organizationId: number) {
+  const analysis = await engine.analyze(crop, { organizationId, minFaceSize: 20 });
+  const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
+  if (!face) return undefined;
+  return {
+    descriptor: l2Normalise(Float32Array.from(face.descriptor)),
+    modelId: engine.modelId,
+    possibleMinor: isPossibleMinor(face.age),
+  };
+}
 
 /** The descriptor of a watch is sealed bound to its organization: copied elsewhere, it does not open. */
 export const watchBinding = (organizationId: number) => `face-watch:${organizationId}`;
@@ -319,16 +335,9 @@ export class FaceWatchService {
     return { ...(await this.analyseCrop(user, crop)), type: saved.type, crop };
   }
 
-  /** The descriptor of a kept face crop under the active model. */
   private async analyseCrop(user: AuthUser, crop: Buffer) {
-    const engine = await this.engine.get();
-    const analysis = await engine.analyze(crop, { organizationId: user.organizationId, minFaceSize: 20 });
-    const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
+    const face = await descriptorOfCrop(await this.engine.get(), crop, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
-    return {
-      descriptor: l2Normalise(Float32Array.from(face.descriptor)),
-      modelId: engine.modelId,
-      possibleMinor: isPossibleMinor(face.age),
-    };
+    return face;
   }
 }

@@ -5,6 +5,7 @@ import { MATCH_THRESHOLD } from '@osint/contract/match-score';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
+import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
 import { watchBinding, type FaceAlertView } from '../../src/services/face-watch.service.ts';
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
@@ -401,6 +402,40 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     // Ended again, so the later steps see the one watch they began with.
     const ended = await t.request({ method: 'DELETE', url: `/api/watches/${id}`, cookie: analyst.cookie });
     expect(ended.statusCode).toBe(204);
+  }, 60_000);
+
+  it('after a reindex to another model, the matcher re-derives a watch from its crop under the active model', async () => {
+    const binding = watchBinding(analyst.organizationId);
+    const readWatch = () =>
+      t.db
+        .selectFrom('face_watches')
+        .select(['model_id', 'descriptor_sealed'])
+        .where('id', '=', watchId)
+        .executeTakeFirstOrThrow();
+    const before = await readWatch();
+    const activeModel = before.model_id;
+    const original = (await t.container.services.queryFaces.openStored(before.descriptor_sealed!, binding))!;
+    // The watch as a watch made under an older 128-d model would be: another model, another descriptor.
+    const oldModel = modelOfPipeline('blazeface-dlib');
+    expect(oldModel.modelId).not.toBe(activeModel);
+    const oldDescriptor = new Float32Array(oldModel.dimensions).fill(1 / Math.sqrt(oldModel.dimensions));
+    await t.db
+      .updateTable('face_watches')
+      .set({
+        model_id: oldModel.modelId,
+        descriptor_sealed: await t.container.services.queryFaces.sealStored(oldDescriptor, binding),
+        changed_at: new Date(),
+      })
+      .where('id', '=', watchId)
+      .execute();
+
+    await matcher().drain();
+    const after = await readWatch();
+    expect(after.model_id).toBe(activeModel);
+    const rederived = (await t.container.services.queryFaces.openStored(after.descriptor_sealed!, binding))!;
+    expect(rederived).toHaveLength(original.length);
+    // The same crop under the same model: the same face as before.
+    expect(original.reduce((sum, value, i) => sum + value * rederived[i]!, 0)).toBeGreaterThan(0.95);
   }, 60_000);
 
   it('an opt-out of the person takes the alert away', async () => {
