@@ -142,7 +142,7 @@ export class FaceWatchService {
       organizationId: user.organizationId,
       action: 'face-watch.created',
       target: `face-watch:${id}`,
-      detail: { from: input.faceHash ? 'upload' : 'search', endsAt: endsAt.toISOString() },
+      detail: { from: face.from, endsAt: endsAt.toISOString() },
     });
     return { id };
   }
@@ -313,7 +313,7 @@ export class FaceWatchService {
   private async faceOfToken(user: AuthUser, faceHash: string) {
     const face = await this.tokens.open(faceHash, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
-    return { ...face, type: 'OSINT' as SearchType, crop: null };
+    return { ...face, type: 'OSINT' as SearchType, crop: null, from: 'upload' };
   }
 
   /**
@@ -326,13 +326,13 @@ export class FaceWatchService {
     if (search) {
       const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
       if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
-      return { ...(await this.analyseCrop(user, crop)), type: search.type, crop };
+      return { ...(await this.analyseCrop(user, crop)), type: search.type, crop, from: 'search' };
     }
     const saved = await this.savedSearches.findByHashedId(searchHash, user.organizationId);
     if (!saved) throw notFound('Search not found.');
     const crop = await this.savedSearches.findImage(saved.id, user.organizationId);
     if (!crop) throw notFound('Search not found.');
-    return { ...(await this.analyseCrop(user, crop)), type: saved.type, crop };
+    return { ...(await this.analyseCrop(user, crop)), type: saved.type, crop, from: 'saved-search' };
   }
 
   private async analyseCrop(user: AuthUser, crop: Buffer) {

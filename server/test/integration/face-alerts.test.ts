@@ -388,6 +388,13 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(row.model_id).toBe((await t.container.services.faceEngine.get()).modelId);
     expect(row.descriptor_sealed).not.toBeNull();
     expect(row.face_image).not.toBeNull();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'face-watch.created')
+      .where('target', '=', `face-watch:${id}`)
+      .executeTakeFirstOrThrow();
+    expect(audit.detail).toMatchObject({ from: 'saved-search' });
     // The same person as the first watch: their descriptors agree (above the match threshold).
     const first = await t.db
       .selectFrom('face_watches')
