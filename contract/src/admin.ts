@@ -92,6 +92,8 @@ export interface AdminOrganizationDetail extends AdminOrganizationSummary {
   /** Bank-transfer and card orders, newest first. */
   orders: AdminOrganizationOrder[];
   searchCount: number;
+  /** Face watches of the organization and the alerts they raised (issue 17). */
+  faceAlerts: { activeWatches: number; endedWatches: number; alerts: number; newAlerts: number };
   lawEnforcement: LawEnforcementStatus;
 }
 

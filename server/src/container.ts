@@ -181,6 +181,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
     publicUrl: config.publicUrl,
     isSocialMedia: socialMedia,
+    rederive: { engine: faceEngine, models: faceModels },
   });
   const services = {
     sessions,
@@ -270,6 +271,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     faceWatches: new FaceWatchService(
       faceWatchRepository,
       new SearchRepository(db),
+      new SavedSearchRepository(db),
       queryFaces,
       faceEngine,
       access,

@@ -26,6 +26,32 @@ export class AdminOrganizationRepository {
     return Number(row.count);
   }
 
+  /** The organization's face watches (active and ended) and the alerts they raised (all and still new). */
+  async countFaceWatches(organizationId: number) {
+    const watches = await this.db
+      .selectFrom('face_watches')
+      .select((eb) => [
+        eb.fn.countAll<string>().filterWhere('ended_at', 'is', null).as('active'),
+        eb.fn.countAll<string>().filterWhere('ended_at', 'is not', null).as('ended'),
+      ])
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+    const alerts = await this.db
+      .selectFrom('face_alerts')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('all'),
+        eb.fn.countAll<string>().filterWhere('status', '=', 'NEW').as('new'),
+      ])
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
+    return {
+      activeWatches: Number(watches.active),
+      endedWatches: Number(watches.ended),
+      alerts: Number(alerts.all),
+      newAlerts: Number(alerts.new),
+    };
+  }
+
   /**
    * One page of every organization, newest first, with its owner, the plan in force (a paid plan before
    * a trial, then the latest start: `inForceFirst`), seats in use and whether it ever had a plan.

@@ -224,6 +224,19 @@ export class FaceWatchRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /**
+   * A watch's descriptor computed again under another model (after a reindex), from its own crop. Only
+   * the matcher calls it, for any organization's active watch.
+   */
+  async rederiveWatch(id: number, descriptorSealed: Buffer, modelId: string): Promise<void> {
+    await this.db
+      .updateTable('face_watches')
+      .set({ descriptor_sealed: descriptorSealed, model_id: modelId, changed_at: sql`now()` })
+      .where('id', '=', id)
+      .where('ended_at', 'is', null)
+      .execute();
+  }
+
   /** Ends every watch past its end date (deleting descriptors); returns how many. */
   async endExpired(now: Date): Promise<number> {
     const result = await this.db

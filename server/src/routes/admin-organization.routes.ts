@@ -80,6 +80,12 @@ const OrganizationDetail = Type.Object({
     }),
   ),
   searchCount: Type.Integer(),
+  faceAlerts: Type.Object({
+    activeWatches: Type.Integer(),
+    endedWatches: Type.Integer(),
+    alerts: Type.Integer(),
+    newAlerts: Type.Integer(),
+  }),
   lawEnforcement: LawEnforcementStatus,
 });
 

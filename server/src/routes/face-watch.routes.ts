@@ -56,7 +56,7 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['face-watch'],
           summary:
-            'Watches a face: of a search token (faceHash) or the searched face of a search (searchHash)',
+            'Watches a face: of a search token (faceHash) or the searched face of a search or a saved search (searchHash)',
           body: Type.Object({
             name: Type.String({ minLength: 1, maxLength: 200 }),
             note: Type.Optional(Type.String({ maxLength: 2000 })),

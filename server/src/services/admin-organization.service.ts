@@ -45,12 +45,13 @@ export class AdminOrganizationService {
     const organization = await this.organizations.findById(id);
     if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
     const now = new Date();
-    const [members, plans, active, searchCount, orders] = await Promise.all([
+    const [members, plans, active, searchCount, orders, faceAlerts] = await Promise.all([
       this.team.findMembers(id),
       this.adminOrganizations.findPlans(id),
       this.plans.findActive(id, now),
       this.adminOrganizations.countSearches({ organizationId: id }),
       this.orders.findByOrganization(id),
+      this.adminOrganizations.countFaceWatches(id),
     ]);
     const owner = members.find((m) => m.role === 'OWNER');
     const views = plans.map((plan) => planView(plan, active?.id, now));
@@ -89,6 +90,7 @@ export class AdminOrganizationService {
         paidAt: order.paid_at?.toISOString() ?? null,
       })),
       searchCount,
+      faceAlerts,
       lawEnforcement: lawEnforcementStatus(organization),
     };
   }

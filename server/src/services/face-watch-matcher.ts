@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isNearDuplicate } from '../crawler/perceptual-hash.ts';
 import type { Db } from '../db/database.ts';
 import { vectorFromBytes } from '../face/index/face-index.ts';
+import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { matchThresholdOf } from '../face/similarity.ts';
 import { QUEUES } from '../jobs/job-queue.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
@@ -13,7 +14,8 @@ import type {
 } from '../repositories/face-watch.repository.ts';
 import type { MailService } from './mail.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
-import { watchBinding } from './face-watch.service.ts';
+import type { FaceModelService } from './face-model.service.ts';
+import { descriptorOfCrop, watchBinding } from './face-watch.service.ts';
 
 /** At most one e-mail per watch per hour after the first. */
 export const ALERT_DIGEST_INTERVAL_MS = 3_600_000;
@@ -52,6 +54,12 @@ export interface FaceWatchMatcherOptions {
   pollIntervalMs?: number;
   publicUrl: string;
   isSocialMedia: (url: string) => boolean;
+  /**
+   * After a reindex switches the active descriptor model, watches of the old model are computed again
+   * from their kept crop with the engine (which follows the active model). Without it (the benchmark),
+   * watches keep the model they were made with.
+   */
+  rederive?: { engine: LazyFaceEngine; models: Pick<FaceModelService, 'active'> };
 }
 
 /**
@@ -240,16 +248,33 @@ export class FaceWatchMatcher {
     if (ended > 0) this.log.info({ ended }, 'face watches past their end date ended');
   }
 
-  /** Rebuilds the matrices when a watch was added, changed or ended (in any process). */
+  /**
+   * Rebuilds the matrices when a watch was added, changed or ended (in any process), or the active model
+   * changed: a watch of an older model is re-derived from its crop first, else it would never match again
+   * (new faces are of the active model). A watch without a crop (made from an upload without it) cannot be
+   * re-derived: it keeps its model and stops matching until it is made again.
+   */
   private async reloadWatchesIfChanged(): Promise<void> {
-    const version = await this.repository.watchesVersion();
+    const activeModel = this.options.rederive
+      ? (await this.options.rederive.models.active()).modelId
+      : undefined;
+    const version = `${await this.repository.watchesVersion()}|${activeModel ?? ''}`;
     if (version === this.version) return;
     const byModel = new Map<string, { watches: ActiveFaceWatch[]; vectors: Float32Array[] }>();
-    for (const watch of await this.repository.activeWatches()) {
-      const vector = await this.tokens.openStored(watch.descriptorSealed, watchBinding(watch.organizationId));
+    let rederived = 0;
+    for (let watch of await this.repository.activeWatches()) {
+      let vector = await this.tokens.openStored(watch.descriptorSealed, watchBinding(watch.organizationId));
       if (!vector) {
         this.log.warn({ watchId: watch.id }, 'face watch descriptor does not open; skipped');
         continue;
+      }
+      if (activeModel !== undefined && watch.modelId !== activeModel) {
+        const moved = await this.rederive(watch, activeModel);
+        if (moved) {
+          vector = moved;
+          watch = { ...watch, modelId: activeModel };
+          rederived++;
+        }
       }
       const entry = byModel.get(watch.modelId) ?? { watches: [], vectors: [] };
       entry.watches.push(watch);
@@ -267,7 +292,37 @@ export class FaceWatchMatcher {
       matrices.set(model, { dimensions, vectors, watches: kept.map(({ watch }) => watch) });
     }
     this.matrices = matrices;
-    this.version = version;
+    // The re-derived watches changed their rows: the version after them is the one now loaded.
+    this.version = rederived > 0 ? `${await this.repository.watchesVersion()}|${activeModel}` : version;
+  }
+
+  /** The watch's descriptor under `modelId` from its kept crop, stored sealed; undefined when it cannot be. */
+  private async rederive(watch: ActiveFaceWatch, modelId: string): Promise<Float32Array | undefined> {
+    const context = { watchId: watch.id, from: watch.modelId, to: modelId };
+    const crop = await this.repository.findFaceImage(watch.id, watch.organizationId);
+    if (!crop) {
+      this.log.warn(context, 'face watch of an older model has no crop to re-derive it; it stops matching');
+      return undefined;
+    }
+    try {
+      const face = await descriptorOfCrop(
+        await this.options.rederive!.engine.get(),
+        crop,
+        watch.organizationId,
+      );
+      // The engine follows the active model; a switch in between is picked up by the next reload.
+      if (!face || face.modelId !== modelId) {
+        this.log.warn(context, 'face watch could not be re-derived under the active model');
+        return undefined;
+      }
+      const sealed = await this.tokens.sealStored(face.descriptor, watchBinding(watch.organizationId));
+      await this.repository.rederiveWatch(watch.id, sealed, modelId);
+      this.log.info(context, 'face watch re-derived under the active model');
+      return face.descriptor;
+    } catch (error) {
+      this.log.warn({ ...context, err: error }, 'face watch could not be re-derived under the active model');
+      return undefined;
+    }
   }
 
   private schedule(): void {

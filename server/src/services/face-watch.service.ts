@@ -1,11 +1,13 @@
 import type { FaceAlert, FaceWatch } from '@osint/contract/face-alerts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
+import type { FaceEngine } from '../face/face-engine.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { faceSizePx, l2Normalise } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
+import type { SavedSearchRepository } from '../repositories/saved-search.repository.ts';
 import type { SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
@@ -26,6 +28,21 @@ export const WATCH_LIMIT_MESSAGE =
   'Your organization watches as many faces as its plan allows. End a watch before starting another.';
 const FACE_GONE_MESSAGE = 'The selected face is no longer available. Please upload the photo again.';
 
+/**
+ * The watched face of a kept crop under the engine's model (its largest face), or undefined when the
+ * engine finds none: for a watch made from a search, and for a watch re-derived after a reindex.
+ */
+export async function descriptorOfCrop(engine: FaceEngine, crop: Buffer, organizationId: number) {
+  const analysis = await engine.analyze(crop, { organizationId, minFaceSize: 20 });
+  const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
+  if (!face) return undefined;
+  return {
+    descriptor: l2Normalise(Float32Array.from(face.descriptor)),
+    modelId: engine.modelId,
+    possibleMinor: isPossibleMinor(face.age),
+  };
+}
+
 /** The descriptor of a watch is sealed bound to its organization: copied elsewhere, it does not open. */
 export const watchBinding = (organizationId: number) => `face-watch:${organizationId}`;
 
@@ -37,6 +54,7 @@ export class FaceWatchService {
   constructor(
     private readonly watches: FaceWatchRepository,
     private readonly searches: SearchRepository,
+    private readonly savedSearches: SavedSearchRepository,
     private readonly tokens: QueryFaceTokens,
     private readonly engine: LazyFaceEngine,
     private readonly access: AccessService,
@@ -45,7 +63,10 @@ export class FaceWatchService {
     private readonly search: Pick<SearchService, 'search'>,
   ) {}
 
-  /** POST /api/watches: the face of a search token (`faceHash`) or the searched face of a stored search. */
+  /**
+   * POST /api/watches: the face of a search token (`faceHash`), or the searched face of a stored search or
+   * a saved search (`searchHash`: either one's hash).
+   */
   async create(
     user: AuthUser,
     input: {
@@ -92,7 +113,7 @@ export class FaceWatchService {
       organizationId: user.organizationId,
       action: 'face-watch.created',
       target: `face-watch:${id}`,
-      detail: { from: input.faceHash ? 'upload' : 'search', endsAt: endsAt.toISOString() },
+      detail: { from: face.from, endsAt: endsAt.toISOString() },
     });
     return { id };
   }
@@ -263,28 +284,31 @@ export class FaceWatchService {
   private async faceOfToken(user: AuthUser, faceHash: string) {
     const face = await this.tokens.open(faceHash, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
-    return { ...face, type: 'OSINT' as SearchType, crop: null };
+    return { ...face, type: 'OSINT' as SearchType, crop: null, from: 'upload' };
   }
 
   /**
-   * The searched face of a stored search: searches keep the face's crop, not its descriptor, so the crop
-   * is analysed again with the active model (its largest face).
+   * The searched face of a stored search, or of a saved search (whose copy keeps the face even after the
+   * search itself is gone): both keep the face's crop, not its descriptor, so the crop is analysed again
+   * with the active model (its largest face).
    */
   private async faceOfSearch(user: AuthUser, searchHash: string) {
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
-    if (!search) throw notFound('Search not found.');
-    const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
-    if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
-    const engine = await this.engine.get();
-    const analysis = await engine.analyze(crop, { organizationId: user.organizationId, minFaceSize: 20 });
-    const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
+    if (search) {
+      const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
+      if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
+      return { ...(await this.analyseCrop(user, crop)), type: search.type, crop, from: 'search' };
+    }
+    const saved = await this.savedSearches.findByHashedId(searchHash, user.organizationId);
+    if (!saved) throw notFound('Search not found.');
+    const crop = await this.savedSearches.findImage(saved.id, user.organizationId);
+    if (!crop) throw notFound('Search not found.');
+    return { ...(await this.analyseCrop(user, crop)), type: saved.type, crop, from: 'saved-search' };
+  }
+
+  private async analyseCrop(user: AuthUser, crop: Buffer) {
+    const face = await descriptorOfCrop(await this.engine.get(), crop, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
-    return {
-      descriptor: l2Normalise(Float32Array.from(face.descriptor)),
-      modelId: engine.modelId,
-      possibleMinor: isPossibleMinor(face.age),
-      type: search.type,
-      crop,
-    };
+    return face;
   }
 }

@@ -1,11 +1,14 @@
 import path from 'node:path';
+import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD } from '@osint/contract/match-score';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
+import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
 import type { FaceAlert } from '@osint/contract/face-alerts';
+import { watchBinding } from '../../src/services/face-watch.service.ts';
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
 import { createAdmin, mailJobsTo, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createOwner, type Member } from '../support/team-fixtures.ts';
@@ -310,6 +313,138 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     });
     expect(foreign.statusCode).toBe(404);
   });
+
+  it('the admin organization page counts the watches and alerts of that organization only', async () => {
+    const detailOf = async (organizationId: number) => {
+      const response = await t.request({
+        method: 'GET',
+        url: `/api/admin/organizations/${organizationId}`,
+        cookie: adminCookie,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<AdminOrganizationDetail>();
+    };
+    // One active watch, its one alert (seen above).
+    expect((await detailOf(analyst.organizationId)).faceAlerts).toEqual({
+      activeWatches: 1,
+      endedWatches: 0,
+      alerts: 1,
+      newAlerts: 0,
+    });
+    expect((await detailOf(other.organizationId)).faceAlerts).toEqual({
+      activeWatches: 0,
+      endedWatches: 0,
+      alerts: 0,
+      newAlerts: 0,
+    });
+  });
+
+  it('"Watch this face" from a saved search: its kept face is analysed again, even with the search gone', async () => {
+    const searched = await t.request({
+      method: 'POST',
+      url: `/api/watches/${watchId}/search`,
+      cookie: analyst.cookie,
+    });
+    expect(searched.statusCode, searched.body).toBe(200);
+    const { searchHash } = searched.json<{ searchHash: string }>();
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/search/save',
+      cookie: analyst.cookie,
+      payload: {
+        name: 'Case 17 sightings',
+        description: '',
+        hash: searchHash,
+        image: photos.portrait.toString('base64'),
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const savedHash = saved.json<{ hash: string }>().hash;
+    // The saved search outlives its search: the watch comes from the saved copy's face.
+    await t.db.deleteFrom('searches').where('hashed_id', '=', searchHash).execute();
+
+    // Another organization does not find it.
+    const foreign = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: other.cookie,
+      payload: { searchHash: savedHash, name: 'Not ours' },
+    });
+    expect(foreign.statusCode).toBe(404);
+
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: analyst.cookie,
+      payload: { searchHash: savedHash, name: 'From the saved search' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: number }>().id;
+    const row = await t.db
+      .selectFrom('face_watches')
+      .select(['organization_id', 'model_id', 'face_image', 'descriptor_sealed'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.organization_id).toBe(analyst.organizationId);
+    expect(row.model_id).toBe((await t.container.services.faceEngine.get()).modelId);
+    expect(row.descriptor_sealed).not.toBeNull();
+    expect(row.face_image).not.toBeNull();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'face-watch.created')
+      .where('target', '=', `face-watch:${id}`)
+      .executeTakeFirstOrThrow();
+    expect(audit.detail).toMatchObject({ from: 'saved-search' });
+    // The same person as the first watch: their descriptors agree (above the match threshold).
+    const first = await t.db
+      .selectFrom('face_watches')
+      .select('descriptor_sealed')
+      .where('id', '=', watchId)
+      .executeTakeFirstOrThrow();
+    const open = (sealed: Buffer) =>
+      t.container.services.queryFaces.openStored(sealed, watchBinding(analyst.organizationId));
+    const [a, b] = [(await open(first.descriptor_sealed!))!, (await open(row.descriptor_sealed!))!];
+    expect(a.reduce((sum, value, i) => sum + value * b[i]!, 0)).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
+
+    // Ended again, so the later steps see the one watch they began with.
+    const ended = await t.request({ method: 'DELETE', url: `/api/watches/${id}`, cookie: analyst.cookie });
+    expect(ended.statusCode).toBe(204);
+  }, 60_000);
+
+  it('after a reindex to another model, the matcher re-derives a watch from its crop under the active model', async () => {
+    const binding = watchBinding(analyst.organizationId);
+    const readWatch = () =>
+      t.db
+        .selectFrom('face_watches')
+        .select(['model_id', 'descriptor_sealed'])
+        .where('id', '=', watchId)
+        .executeTakeFirstOrThrow();
+    const before = await readWatch();
+    const activeModel = before.model_id;
+    const original = (await t.container.services.queryFaces.openStored(before.descriptor_sealed!, binding))!;
+    // The watch as a watch made under an older 128-d model would be: another model, another descriptor.
+    const oldModel = modelOfPipeline('blazeface-dlib');
+    expect(oldModel.modelId).not.toBe(activeModel);
+    const oldDescriptor = new Float32Array(oldModel.dimensions).fill(1 / Math.sqrt(oldModel.dimensions));
+    await t.db
+      .updateTable('face_watches')
+      .set({
+        model_id: oldModel.modelId,
+        descriptor_sealed: await t.container.services.queryFaces.sealStored(oldDescriptor, binding),
+        changed_at: new Date(),
+      })
+      .where('id', '=', watchId)
+      .execute();
+
+    await matcher().drain();
+    const after = await readWatch();
+    expect(after.model_id).toBe(activeModel);
+    const rederived = (await t.container.services.queryFaces.openStored(after.descriptor_sealed!, binding))!;
+    expect(rederived).toHaveLength(original.length);
+    // The same crop under the same model: the same face as before.
+    expect(original.reduce((sum, value, i) => sum + value * rederived[i]!, 0)).toBeGreaterThan(0.95);
+  }, 60_000);
 
   it('an opt-out of the person takes the alert away', async () => {
     const alertFace = await t.db.selectFrom('face_alerts').select('face_id').executeTakeFirstOrThrow();

@@ -107,6 +107,12 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
               <When iso={organization.lastActiveAt} withTime />
             </Fact>
             <Fact label="Searches">{organization.searchCount}</Fact>
+            <Fact label="Watched faces">
+              {organization.faceAlerts.activeWatches} active · {organization.faceAlerts.endedWatches} ended
+            </Fact>
+            <Fact label="Face alerts">
+              {organization.faceAlerts.alerts} ({organization.faceAlerts.newAlerts} new)
+            </Fact>
           </dl>
         </div>
         <div className="card admin-panel-padded">

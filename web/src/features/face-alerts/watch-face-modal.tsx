@@ -10,7 +10,7 @@ export function WatchFaceModal({
   searchHash,
   onClose,
 }: {
-  /** The search whose searched face is watched. */
+  /** The search (or saved search) whose searched face is watched. */
   searchHash: string;
   onClose: () => void;
 }) {

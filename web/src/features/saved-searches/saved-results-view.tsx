@@ -14,6 +14,7 @@ import { useSession } from '../../lib/session.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { ReportModal } from '../../components/report-modal.tsx';
 import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
+import { WatchFaceModal } from '../face-alerts/watch-face-modal.tsx';
 import {
   deleteSavedResults,
   fetchSavedResults,
@@ -48,6 +49,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
   const [deleteError, setDeleteError] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const [reportIds, setReportIds] = useState<number[]>();
+  const [watchOpen, setWatchOpen] = useState(false);
 
   const results = useMemo(() => query.data?.results ?? [], [query.data]);
   const sorted = useMemo(() => sortResults(results, sort), [results, sort]);
@@ -135,9 +137,15 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
           </h1>
         </div>
         {!admin && (
-          <Link className="btn btn-secondary" to="/search">
-            New search
-          </Link>
+          <div className="saved-results__header-actions">
+            {/* The watch is made from the face the saved search keeps. */}
+            <Button variant="secondary" onClick={() => setWatchOpen(true)}>
+              Watch this face
+            </Button>
+            <Link className="btn btn-secondary" to="/search">
+              New search
+            </Link>
+          </div>
         )}
       </header>
 
@@ -218,6 +226,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
         </>
       )}
 
+      {watchOpen && <WatchFaceModal searchHash={hash} onClose={() => setWatchOpen(false)} />}
       {restrictedModal}
       {confirmDelete && (
         <ConfirmDeleteModal
