@@ -21,12 +21,13 @@ describe(`attachments (${TEST_DATABASE_KIND})`, () => {
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } })
       .png()
       .toBuffer();
-    const subject = 'Attachment names';
+    const subject = 'Product Support';
+    const reporter = 'reporter@newsroom.example.org';
     const response = await t.request({
       method: 'POST',
       url: '/api/support/contact-support',
       payload: {
-        email: 'reporter@newsroom.example.org',
+        email: reporter,
         subject,
         message: 'See the files.',
         files: [
@@ -41,6 +42,7 @@ describe(`attachments (${TEST_DATABASE_KIND})`, () => {
       .innerJoin('support_messages', 'support_messages.id', 'support_attachments.message_id')
       .select(['support_attachments.file_name', 'support_attachments.content_type'])
       .where('support_messages.subject', '=', subject)
+      .where('support_messages.email', '=', reporter)
       .orderBy('support_attachments.id')
       .execute();
     expect(stored).toEqual([

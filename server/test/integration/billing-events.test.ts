@@ -118,7 +118,7 @@ describe(`billing events: only live, correctly priced payments grant plans (${TE
       order_id: null,
     });
     expect(payment.note).toBe(
-      'Amount mismatch: paid 300.00 USD before tax, but 12 month(s), 100 user(s) cost 60600.00 USD. No plan was created: review this payment.',
+      'Amount mismatch: paid 300.00 USD before tax, but 12 month(s), 100 user(s) cost 48480.00 USD. No plan was created: review this payment.',
     );
     expect(await plansOf(tampered.organizationId)).toHaveLength(0);
     expect(await ordersOf(tampered.organizationId)).toHaveLength(0);
