@@ -23,6 +23,8 @@ function startWorker(): ChildProcess {
       ...process.env,
       DATABASE_URL: fault.postgres.url,
       DATA_DIR: fault.dataDir,
+      // One machine: the outbox is where the test could read mail (production mode needs this said).
+      MAIL_OUTBOX: '1',
       DEMO_DATA: '0',
       JOB_STALE_AFTER_MS: '3000',
       LOG_LEVEL: 'error',
