@@ -78,6 +78,8 @@ test('a forgotten password is reset through the e-mailed link', async ({ page })
   await page.goto(await mailedLink(email, /confirm/i, '/verify-email/'));
   await expect(page.getByText('Registration Successful')).toBeVisible();
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  // Signed in before leaving: a navigation while the sign-in is under way would cancel it.
+  await expect(page).toHaveURL(/\/home$/);
   await page.goto('/admin/users');
   await page
     .getByRole('row', { name: new RegExp(email) })

@@ -293,7 +293,7 @@ test.describe('a server without card checkout', () => {
     await expect(page.getByRole('tab', { name: 'Fixed period' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('tab', { name: 'Monthly subscription' })).toHaveCount(0);
     await expect(page.getByText('Pay once, by bank transfer, for 1 to 12 months.')).toBeVisible();
-    await expect(page.getByText(/Pay once for a fixed period by bank transfer\./)).toBeVisible();
+    await expect(page.getByText(/Pay once for a fixed period by bank transfer;/)).toBeVisible();
     await expect(page.getByText(/by card/)).toHaveCount(0);
     await expect(page.getByText(/not configured/i)).toHaveCount(0);
     await expectAccessible(page, 'pricing without card checkout');
