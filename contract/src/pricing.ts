@@ -383,13 +383,13 @@ export interface OrderDto {
   finalInvoiceNumber: string | null;
 }
 
-/** POST /api/order */
 /** Optional buyer references printed on the invoices of any bank order (see invoice.ts). */
 export interface InvoiceReferences {
   vatId?: string | undefined;
   purchaseOrder?: string | undefined;
 }
 
+/** POST /api/order */
 export interface BankOrderRequest extends InvoiceReferences {
   seatAmount: number;
   startDate: string;

@@ -2,8 +2,15 @@ import { formatDate } from '@osint/contract/dates';
 import { formatUsd, type OrderDto } from '@osint/contract/pricing';
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
+import { DataTable, type DataTableColumn } from '../../components/data-table.tsx';
 import { invoiceDownloadMessage } from '../pricing/pricing-api.ts';
 import { downloadFinalInvoice, downloadProforma } from './account-api.ts';
+
+const INVOICE_COLUMNS: DataTableColumn<OrderDto>[] = [
+  { header: 'Invoice', cell: (order) => order.finalInvoiceNumber },
+  { header: 'Paid', cell: (order) => (order.paidAt ? formatDate(order.paidAt) : '') },
+  { header: 'Amount', cell: (order) => `${formatUsd(order.amount)} ${order.currency}`, numeric: true },
+];
 
 /**
  * The invoices of the organization's paid bank orders: the final invoice (paid, numbered) next to the
@@ -30,48 +37,31 @@ export function InvoicesPanel({ orders }: { orders: OrderDto[] }) {
       <h2 id="account-invoices-title" className="account-panel__title">
         Invoices
       </h2>
-      <div className="account-table-wrap">
-        <table className="account-table">
-          <thead>
-            <tr>
-              <th scope="col">Invoice</th>
-              <th scope="col">Paid</th>
-              <th scope="col">Amount</th>
-              <th scope="col">
-                <span className="visually-hidden">Downloads</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {paid.map((order) => (
-              <tr key={order.id}>
-                <td data-label="Invoice">{order.finalInvoiceNumber}</td>
-                <td data-label="Paid">{order.paidAt ? formatDate(order.paidAt) : ''}</td>
-                <td data-label="Amount">
-                  {formatUsd(order.amount)} {order.currency}
-                </td>
-                <td className="account-table__end">
-                  <div className="account-actions">
-                    <Button
-                      loading={busy === `final-${order.id}`}
-                      onClick={() => void download(`final-${order.id}`, () => downloadFinalInvoice(order.id))}
-                    >
-                      Download invoice
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      loading={busy === `proforma-${order.id}`}
-                      onClick={() => void download(`proforma-${order.id}`, () => downloadProforma(order.id))}
-                    >
-                      Proforma invoice
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Invoices of paid bank orders"
+        columns={INVOICE_COLUMNS}
+        rows={paid}
+        rowKey={(order) => order.id}
+        empty={{ title: 'No paid invoices yet.' }}
+        actionsLabel="Downloads"
+        actions={(order) => (
+          <div className="account-actions">
+            <Button
+              loading={busy === `final-${order.id}`}
+              onClick={() => void download(`final-${order.id}`, () => downloadFinalInvoice(order.id))}
+            >
+              Download invoice
+            </Button>
+            <Button
+              variant="secondary"
+              loading={busy === `proforma-${order.id}`}
+              onClick={() => void download(`proforma-${order.id}`, () => downloadProforma(order.id))}
+            >
+              Proforma invoice
+            </Button>
+          </div>
+        )}
+      />
       {error && (
         <p className="field__error" role="alert">
           {error}
