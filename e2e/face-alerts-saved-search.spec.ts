@@ -42,4 +42,11 @@ test('watch the face of a saved search from its saved results', async ({ page })
   });
   // The watched face is the saved search's: its crop is kept with the watch.
   expect((await page.request.get(watch!.image!)).headers()['content-type']).toBe('image/jpeg');
+
+  // The watch ends here: the admin's organization is shared by the other alert specs, which count the
+  // alerts their own watch raises.
+  const ended = await page.request.delete(`/api/watches/${watch!.id}`, {
+    headers: { origin: process.env.E2E_BASE_URL! },
+  });
+  expect(ended.ok(), await ended.text()).toBe(true);
 });
