@@ -1,14 +1,14 @@
-import { VERIFY_EMAIL_MESSAGES } from '@osint/contract/constants';
 import { LOGIN_MESSAGES, validateLogin, type FieldErrors } from '@osint/contract/validation';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/button.tsx';
 import { MessageBanner, type BannerMessage } from '../../components/message-banner.tsx';
 import { TextInput } from '../../components/text-field.tsx';
-import { api, ApiError } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { focusFirstInvalid } from './focus-first-invalid.ts';
+import { useResendConfirmation } from './use-resend-confirmation.ts';
 import './auth.css';
 
 type LoginField = 'email' | 'password';
@@ -125,25 +125,7 @@ export function LoginPage() {
 
 /** "Resend e-mail" for an unconfirmed account (spec 000 §4): a new confirmation link to its address. */
 function ResendConfirmation({ mail }: { mail: string }) {
-  const [resending, setResending] = useState(false);
-  const [notice, setNotice] = useState<BannerMessage>();
-  const resend = async () => {
-    setResending(true);
-    setNotice(undefined);
-    try {
-      await api('/user/resend-verification', { method: 'POST', body: { mail } });
-      setNotice({ message: VERIFY_EMAIL_MESSAGES.resendSuccess, type: 'success', icon: 'email' });
-    } catch (error) {
-      const detail = error instanceof ApiError && error.status === 429 ? error.message : undefined;
-      setNotice({
-        message: VERIFY_EMAIL_MESSAGES.resendFailure,
-        type: 'danger',
-        ...(detail ? { additionalMessage: detail } : {}),
-      });
-    } finally {
-      setResending(false);
-    }
-  };
+  const { resending, notice, resend } = useResendConfirmation(mail);
   return (
     <div className="auth-resend">
       {notice && <MessageBanner message={notice} />}

@@ -1,4 +1,4 @@
-import { VERIFICATION_LINK_HOURS, VERIFY_EMAIL_MESSAGES } from '@osint/contract/constants';
+import { VERIFICATION_LINK_HOURS } from '@osint/contract/constants';
 import { ORGANIZATION_TYPES } from '@osint/contract/organization';
 import { isPasswordValid } from '@osint/contract/password';
 import {
@@ -18,6 +18,7 @@ import { AuthCard } from './auth-card.tsx';
 import { focusFirstInvalid } from './focus-first-invalid.ts';
 import { PasswordField } from './password-field.tsx';
 import { serverDetail } from './server-detail.ts';
+import { useResendConfirmation } from './use-resend-confirmation.ts';
 import './auth.css';
 
 type Agreement = 'terms' | 'privacy' | 'newsletter';
@@ -287,26 +288,7 @@ function Checkbox({ label, checked, onChange, error, required, strong }: Checkbo
 
 /** "Your registration is almost done": the account waits for the e-mail link (spec 000 §4 Registration). */
 function ConfirmEmailScreen({ mail }: { mail: string }) {
-  const [resending, setResending] = useState(false);
-  const [notice, setNotice] = useState<BannerMessage>();
-
-  const resend = async () => {
-    setResending(true);
-    setNotice(undefined);
-    try {
-      await api('/user/resend-verification', { method: 'POST', body: { mail } });
-      setNotice({ message: VERIFY_EMAIL_MESSAGES.resendSuccess, type: 'success', icon: 'email' });
-    } catch (error) {
-      const detail = error instanceof ApiError && error.status === 429 ? error.message : undefined;
-      setNotice({
-        message: VERIFY_EMAIL_MESSAGES.resendFailure,
-        type: 'danger',
-        ...(detail ? { additionalMessage: detail } : {}),
-      });
-    } finally {
-      setResending(false);
-    }
-  };
+  const { resending, notice, resend } = useResendConfirmation(mail);
 
   return (
     <AuthCard
