@@ -46,7 +46,7 @@ import { AppSettingsRepository } from './repositories/app-settings.repository.ts
 import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
 import { ImageUrlFetcher } from './services/image-url-fetcher.ts';
-import { MAX_UPLOAD_BYTES, SearchService } from './services/search.service.ts';
+import { isSocialMediaUrl, MAX_UPLOAD_BYTES, SearchService } from './services/search.service.ts';
 import { MinorGateService } from './services/minor-gate.service.ts';
 import { MinorReviewRepository } from './repositories/minor-review.repository.ts';
 import { MinorReviewService } from './services/minor-review.service.ts';
@@ -174,13 +174,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     new ImageUrlFetcher(config, r.crawls, MAX_UPLOAD_BYTES),
   );
   const faceWatchRepository = new FaceWatchRepository(db);
-  const socialMedia = (url: string) => {
-    const host = new URL(url).hostname.toLowerCase();
-    return config.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
-  };
   const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
     publicUrl: config.publicUrl,
-    isSocialMedia: socialMedia,
+    isSocialMedia: (url: string) => isSocialMediaUrl(url, config.socialMediaHosts),
     rederive: { engine: faceEngine, models: faceModels },
   });
   const services = {

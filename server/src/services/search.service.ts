@@ -470,9 +470,14 @@ export class SearchService {
   }
 
   private isSocialMedia(url: string): boolean {
-    const host = new URL(url).hostname.toLowerCase();
-    return this.socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
+    return isSocialMediaUrl(url, this.socialMediaHosts);
   }
+}
+
+/** A page on one of the social-media hosts (or a subdomain of one): what a social-media search keeps. */
+export function isSocialMediaUrl(url: string, socialMediaHosts: readonly string[]): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return socialMediaHosts.some((social) => host === social || host.endsWith(`.${social}`));
 }
 
 const searchImageUrl = (searchHash: string) => `/api/search/${searchHash}/image`;
