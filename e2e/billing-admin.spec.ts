@@ -309,10 +309,12 @@ test.describe('a server without card checkout', () => {
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Log out' }).click();
-    await page.goto(`${other.baseUrl}/login`);
+    await expect(page).toHaveURL(/\/login$/);
     await page.getByLabel('Email').fill(other.admin.email);
     await page.getByLabel('Password', { exact: true }).fill(other.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // Wait for the session before leaving the page: a navigation would cancel the sign-in request.
+    await expect(page).toHaveURL(/\/home$/);
     await page.goto(`${other.baseUrl}/admin`);
     await expect(page.getByText(/Card checkout is not configured \(FASTSPRING_STOREFRONT/)).toBeVisible();
     await expectAccessible(page, 'the admin dashboard with a configuration warning');
