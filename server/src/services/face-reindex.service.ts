@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { pairFaces } from '../face/face-box-overlap.ts';
 import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
+import type { FaceIndexPublication } from '../face/index/face-index-publication.ts';
 import { FaceIndexStore, type FaceIndexManifest } from '../face/index/face-index-store.ts';
 import { rebuildFaceIndex } from '../face/index/face-index-sync.ts';
 import { ImageDecodeError } from '../face/image-decode.ts';
@@ -82,6 +83,8 @@ export interface FaceReindexDeps {
   /** Images analysed at once: the engine's worker threads (default 1). */
   concurrency?: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** Where snapshots are published in the database for processes on other machines (FACE_INDEX_PUBLISH). */
+  publication?: FaceIndexPublication | undefined;
 }
 
 interface ReindexContext {
@@ -412,6 +415,7 @@ export class FaceReindexService {
       store: faceIndexStoreFor(this.deps.dataDir, model.modelId),
       index: { dimensions: model.dimensions },
       model: model.modelId,
+      publication: this.deps.publication,
     });
   }
 
