@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { FaceIndexPublicationsTable } from '../db/schema.ts';
 import type {
   PublishedSnapshot,
   SnapshotPublications,
@@ -32,6 +33,13 @@ export class FaceIndexPublicationRepository implements SnapshotPublications {
       const blobs = new BlobRepository(trx);
       return work({
         findByModel: (model) => findByModel(trx, model),
+        findAll: async () => {
+          const rows = await trx.selectFrom('face_index_publications').selectAll().execute();
+          return rows.map(toSnapshot);
+        },
+        remove: async (model) => {
+          await trx.deleteFrom('face_index_publications').where('model_id', '=', model).execute();
+        },
         putChunk: (key, bytes) => blobs.put(key, bytes),
         deleteChunks: (keys) => blobs.delete(keys),
         save: (snapshot) => save(trx, snapshot),
@@ -46,7 +54,10 @@ async function findByModel(db: Db, model: string): Promise<PublishedSnapshot | u
     .selectAll()
     .where('model_id', '=', model)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row ? toSnapshot(row) : undefined;
+}
+
+function toSnapshot(row: Selectable<FaceIndexPublicationsTable>): PublishedSnapshot {
   return {
     model: row.model_id,
     file: row.file,

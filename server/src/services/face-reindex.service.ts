@@ -256,6 +256,7 @@ export class FaceReindexService {
       report('retiring');
       const retiredFaces = await this.retireOtherModels([target.modelId]);
       await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), target.modelId);
+      await this.deps.publication?.removeModelsExcept(target.modelId);
       return {
         status: 'switched',
         from: active.modelId,
@@ -278,6 +279,7 @@ export class FaceReindexService {
     const retiredFaces = await this.retireOtherModels([active.modelId]);
     const manifest = await this.publishSnapshot(active);
     await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), active.modelId);
+    await this.deps.publication?.removeModelsExcept(active.modelId);
     return { status: 'rebuilt', model: active.modelId, manifest, retiredFaces };
   }
 

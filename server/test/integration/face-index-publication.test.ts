@@ -257,6 +257,30 @@ describe(`face-index snapshots published in the ${TEST_DATABASE_KIND} database`,
     expect(warnings).toEqual([]);
   });
 
+  it('after a move to another model, the other models’ publications are deleted with their chunks', async () => {
+    const otherWriter = await onMachine('writer', {
+      source: new FaceVectorRepository(handle.db, 'other@1'),
+      model: 'other@1',
+    });
+    await otherWriter.open();
+    await otherWriter.save();
+    await otherWriter.stop();
+    const other = (await publication.latest('other@1'))!;
+    const current = (await publication.latest(MODEL))!;
+    expect(await publishedChunkKeys()).toEqual(
+      [
+        ...keysOf(current),
+        ...Array.from({ length: other.chunkCount }, (_, part) =>
+          snapshotChunkKey('other@1', other.file, part),
+        ),
+      ].sort(),
+    );
+    await publication.removeModelsExcept(MODEL);
+    expect(await publication.latest('other@1')).toBeUndefined();
+    expect(await publication.latest(MODEL)).toEqual(current);
+    expect(await publishedChunkKeys()).toEqual(keysOf(current));
+  });
+
   it('a missing chunk or a wrong checksum: the reader says why, builds, and answers correctly', async () => {
     const published = (await publication.latest(MODEL))!;
     const [firstKey, secondKey] = keysOf(published);
@@ -264,10 +288,15 @@ describe(`face-index snapshots published in the ${TEST_DATABASE_KIND} database`,
     // A chunk whose bytes changed (same size): the checksum does not match.
     await sql`update stored_blobs set bytes = overlay(bytes placing '\\x00000000'::bytea from 100)
       where key = ${secondKey!}`.execute(handle.db);
-    const corrupt = await onMachine('reader');
+    const corrupt = await onMachine('reader', { publicationCheckIntervalMs: 0 });
     await corrupt.open();
     expect(corrupt.startedFrom).toBe('built');
     expect(warnings.at(-1)).toMatch(/checksum does not match.*building from the database/);
+    // While running, it does not download that publication again (it waits for the next one).
+    const warned = warnings.length;
+    await corrupt.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await corrupt.refresh();
     expect(corrupt.index.size).toBe(await facesInDatabase());
     expect(await bestMatch(corrupt, 379)).toBe(faceIds.get(379));
     expect(await bestMatch(corrupt, 1)).not.toBe(faceIds.get(1));
@@ -276,6 +305,7 @@ describe(`face-index snapshots published in the ${TEST_DATABASE_KIND} database`,
     expect(await corruptStore.readManifest()).toBeUndefined();
     expect(await fs.readdir(corruptStore.dir).catch(() => [])).toEqual([]);
     await corrupt.stop();
+    expect(warnings.length).toBe(warned);
 
     // A chunk gone.
     await sql`delete from stored_blobs where key = ${firstKey!}`.execute(handle.db);

@@ -39,6 +39,8 @@ export interface SnapshotPublications {
 /** The writes of one publication, all in its transaction. */
 export interface SnapshotPublicationWriter {
   findByModel(model: string): Promise<PublishedSnapshot | undefined>;
+  findAll(): Promise<PublishedSnapshot[]>;
+  remove(model: string): Promise<void>;
   putChunk(key: string, bytes: Buffer): Promise<void>;
   deleteChunks(keys: readonly string[]): Promise<void>;
   save(snapshot: PublishedSnapshot): Promise<void>;
@@ -75,8 +77,12 @@ export function manifestOf(snapshot: PublishedSnapshot): FaceIndexManifest {
 
 /** Why a published snapshot could not be used (the caller builds or keeps what it has instead). */
 export class SnapshotDownloadError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+  constructor(
+    /** The published file that cannot be used (not worth downloading again). */
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
     this.name = 'SnapshotDownloadError';
   }
 }
@@ -157,11 +163,18 @@ export class FaceIndexPublication {
    */
   async downloadNewer(
     store: FaceIndexStore,
-    wanted: { model: string; options: UsearchFaceIndexOptions; afterSeq: number },
+    wanted: {
+      model: string;
+      options: UsearchFaceIndexOptions;
+      afterSeq: number;
+      /** A published file that failed before: not downloaded again. */
+      except?: string | undefined;
+    },
   ): Promise<{ manifest: FaceIndexManifest; published: PublishedSnapshot } | undefined> {
     let published = await this.latest(wanted.model);
     for (let attempt = 1; ; attempt++) {
-      if (!published || published.seq <= wanted.afterSeq) return undefined;
+      if (!published || published.seq <= wanted.afterSeq || published.file === wanted.except)
+        return undefined;
       if (!FaceIndexStore.fits(manifestOf(published), wanted.options, wanted.model)) return undefined;
       try {
         return { manifest: await this.download(store, published), published };
@@ -174,10 +187,22 @@ export class FaceIndexPublication {
     }
   }
 
+  /** Deletes the publications of every model but `model` (the index moved to it: `npm run reindex`). */
+  async removeModelsExcept(model: string): Promise<void> {
+    await this.publications.publishing(async (tx) => {
+      for (const other of await tx.findAll()) {
+        if (other.model === model) continue;
+        await tx.remove(other.model);
+        await tx.deleteChunks(chunkKeysOf(other));
+      }
+    });
+  }
+
   private async download(store: FaceIndexStore, published: PublishedSnapshot): Promise<FaceIndexManifest> {
     // The name comes from the database: it becomes a path only if it is a name `save` gives.
     if (!isSnapshotFileName(published.file)) {
       throw new SnapshotDownloadError(
+        published.file,
         `the published file name ${JSON.stringify(published.file)} is not a snapshot's`,
       );
     }
@@ -192,6 +217,7 @@ export class FaceIndexPublication {
         const bytes = await this.publications.chunk(snapshotChunkKey(published.model, published.file, part));
         if (!bytes) {
           throw new SnapshotDownloadError(
+            published.file,
             `chunk ${part + 1} of ${published.chunkCount} of ${published.file} is missing`,
           );
         }
@@ -203,11 +229,15 @@ export class FaceIndexPublication {
       await out.close();
       if (size !== published.sizeBytes) {
         throw new SnapshotDownloadError(
+          published.file,
           `${published.file}: ${size} bytes downloaded, ${published.sizeBytes} published`,
         );
       }
       if (hash.digest('hex') !== published.sha256) {
-        throw new SnapshotDownloadError(`${published.file}: the checksum does not match the published one`);
+        throw new SnapshotDownloadError(
+          published.file,
+          `${published.file}: the checksum does not match the published one`,
+        );
       }
       await fs.rename(temporary, target);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { FaceIndexStore } from './face-index-store.ts';
 import { UsearchFaceIndex } from './usearch-face-index.ts';
-import type { FaceIndexPublication } from './face-index-publication.ts';
+import { SnapshotDownloadError, type FaceIndexPublication } from './face-index-publication.ts';
 import type { FaceIndexManifest } from './face-index-store.ts';
 import type { FaceIndex, FaceIndexChange, FaceVectorEntry, FaceVectorSource } from './face-index.ts';
 import type { UsearchFaceIndexOptions } from './usearch-face-index.ts';
@@ -148,6 +148,8 @@ export class FaceIndexSync {
   /** A reader's download of a newer published snapshot in progress, and when it last looked. */
   private fetching: Promise<void> | undefined;
   private publicationCheckedAt = 0;
+  /** A published file that could not be used: not downloaded again (the next publication is). */
+  private unusablePublication: string | undefined;
 
   constructor(options: FaceIndexSyncOptions) {
     this.options = options;
@@ -358,6 +360,7 @@ export class FaceIndexSync {
         model: this.model,
         options: this.options.index,
         afterSeq,
+        except: this.unusablePublication,
       });
       if (downloaded) {
         this.options.log?.info(
@@ -373,6 +376,7 @@ export class FaceIndexSync {
       }
       return downloaded?.manifest;
     } catch (error) {
+      if (error instanceof SnapshotDownloadError) this.unusablePublication = error.file;
       this.options.log?.warn(
         { err: error, model: this.model },
         `published face index snapshot not used (${error instanceof Error ? error.message : String(error)}): ${fallback}`,
