@@ -192,6 +192,7 @@ export class FaceIndexSync {
       const local = await store?.readManifest();
       let manifest = local && FaceIndexStore.fits(local, this.options.index, this.model) ? local : undefined;
       let start: FaceIndexStart = 'snapshot';
+      this.publicationCheckedAt = Date.now();
       const downloaded = await this.downloadNewerPublication(
         manifest?.seq ?? -1,
         manifest ? 'opening the local snapshot' : 'building from the database',
@@ -311,7 +312,7 @@ export class FaceIndexSync {
   }
 
   /**
-   * Publishes a saved snapshot in the database. The upload (about 70 s at 1M faces) runs beside the queue,
+   * Publishes a saved snapshot in the database. The upload (3.8 s at 100,000 faces) runs beside the queue,
    * so polls and searches go on meanwhile; saves made during it are published after it, the latest only.
    * A failed publication is logged: readers elsewhere then start from the previous one (or build).
    */
@@ -320,28 +321,35 @@ export class FaceIndexSync {
     if (!store || !publication) return;
     this.toPublish = manifest;
     this.publishing ??= (async () => {
-      while (this.toPublish) {
-        const next = this.toPublish;
-        this.toPublish = undefined;
-        const started = performance.now();
-        try {
-          const published = await publication.publish(store, next);
-          this.options.log?.info(
-            {
-              model: this.model,
-              file: next.file,
-              seq: next.seq,
-              bytes: published?.sizeBytes,
-              ms: Math.round(performance.now() - started),
-            },
-            published ? 'face index snapshot published' : 'face index snapshot not published: a newer one is',
-          );
-        } catch (error) {
-          this.options.onError?.(error);
-        }
+      try {
+        await this.publishPending(store, publication);
+      } finally {
+        this.publishing = undefined;
       }
-      this.publishing = undefined;
     })();
+  }
+
+  private async publishPending(store: FaceIndexStore, publication: FaceIndexPublication): Promise<void> {
+    while (this.toPublish) {
+      const next = this.toPublish;
+      this.toPublish = undefined;
+      const started = performance.now();
+      try {
+        const published = await publication.publish(store, next);
+        this.options.log?.info(
+          {
+            model: this.model,
+            file: next.file,
+            seq: next.seq,
+            bytes: published?.sizeBytes,
+            ms: Math.round(performance.now() - started),
+          },
+          published ? 'face index snapshot published' : 'face index snapshot not published: a newer one is',
+        );
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
   }
 
   /**
