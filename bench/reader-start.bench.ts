@@ -2,8 +2,9 @@
 // before it can search, with PostgreSQL the only shared part. Two ways (issue 18):
 //   build:    scan every face from the database and build the HNSW graph (what a reader does today
 //             without a snapshot), then follow the change log;
-//   snapshot: the writer publishes its snapshot file in the database (stored_blobs, in chunks); the reader
-//             downloads it into its DATA_DIR, memory-maps it and follows the change log from its seq.
+//   snapshot: the writer publishes its snapshot file in the database (FaceIndexPublication: stored_blobs in
+//             chunks, one publication row); the reader (FaceIndexSync, as an API process opens its index)
+//             downloads it into its DATA_DIR, checks it, memory-maps it and follows the change log from its seq.
 // Synthetic descriptors (distributed like real ones), a throwaway PostgreSQL server.
 //   npm run bench:reader-start -- --faces 1000000
 import fs from 'node:fs';
@@ -11,11 +12,12 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { FaceIndexStore } from '../server/src/face/index/face-index-store.ts';
-import { buildFaceIndex, catchUpFaceIndex } from '../server/src/face/index/face-index-sync.ts';
+import { FaceIndexPublication } from '../server/src/face/index/face-index-publication.ts';
+import { buildFaceIndex, FaceIndexSync } from '../server/src/face/index/face-index-sync.ts';
+import { FaceIndexPublicationRepository } from '../server/src/repositories/face-index-publication.repository.ts';
 import { FaceVectorRepository } from '../server/src/repositories/face-vector.repository.ts';
 import { SHIPPED_MODEL } from '../server/src/services/face-index.service.ts';
 import { startThrowawayPostgres } from '../server/test/support/postgres-server.ts';
@@ -60,42 +62,34 @@ try {
   const buildSeconds = seconds(started);
   const buildRss = rssMb();
 
-  // The writer's snapshot, as it saves it today in its own DATA_DIR.
+  // The writer's snapshot, saved in its own DATA_DIR.
   const writerStore = FaceIndexStore.forModel(path.join(scratch, 'writer'), MODEL);
   const manifest = await writerStore.save(built.index, built.seq, MODEL);
-  const snapshotFile = path.join(writerStore.dir, manifest.file);
-  const snapshotBytes = fs.statSync(snapshotFile).size;
+  const snapshotBytes = fs.statSync(writerStore.pathOf(manifest)).size;
 
-  // 2a. Publishing it in the database (the writer's cost, after each save): chunks of CHUNK_BYTES.
+  // 2a. Publishing it in the database (the writer's cost, after each save), as the writer does it.
+  const publication = new FaceIndexPublication(new FaceIndexPublicationRepository(database.db), CHUNK_BYTES);
   started = performance.now();
-  const handle = await fsp.open(snapshotFile, 'r');
-  let part = 0;
-  for (let offset = 0; offset < snapshotBytes; offset += CHUNK_BYTES, part++) {
-    const buffer = Buffer.alloc(Math.min(CHUNK_BYTES, snapshotBytes - offset));
-    await handle.read(buffer, 0, buffer.length, offset);
-    const key = `face-index/${manifest.file}/${String(part).padStart(6, '0')}`;
-    await sql`insert into stored_blobs (key, bytes) values (${key}, ${buffer})`.execute(database.db);
-  }
-  await handle.close();
+  const published = await publication.publish(writerStore, manifest);
   const publishSeconds = seconds(started);
+  if (!published) throw new Error('the snapshot was not published');
 
-  // 2b. snapshot: a reader on another machine downloads it, maps it and catches up from its seq.
+  // 2b. snapshot: a reader on another machine (empty DATA_DIR) opens its index as the product does:
+  // downloads the published snapshot, maps it and catches up from its seq.
   started = performance.now();
-  const readerStore = FaceIndexStore.forModel(path.join(scratch, 'reader'), MODEL);
-  await fsp.mkdir(readerStore.dir, { recursive: true });
-  const out = await fsp.open(path.join(readerStore.dir, manifest.file), 'w');
-  for (let i = 0; i < part; i++) {
-    const key = `face-index/${manifest.file}/${String(i).padStart(6, '0')}`;
-    const row = await sql<{ bytes: Buffer }>`select bytes from stored_blobs where key = ${key}`.execute(
-      database.db,
-    );
-    await out.write(row.rows[0]!.bytes);
-  }
-  await out.close();
-  const downloadSeconds = seconds(started);
-  const viewed = readerStore.open(manifest, INDEX_OPTIONS, source, 'view');
-  await catchUpFaceIndex(viewed, source, manifest.seq);
+  const reader = new FaceIndexSync({
+    source,
+    index: INDEX_OPTIONS,
+    store: FaceIndexStore.forModel(path.join(scratch, 'reader'), MODEL),
+    publication,
+    role: 'reader',
+    model: MODEL,
+  });
+  await reader.open();
   const snapshotStartSeconds = seconds(started);
+  if (reader.startedFrom !== 'published snapshot')
+    throw new Error(`the reader started from ${reader.startedFrom}`);
+  const viewed = reader.index;
   if (viewed.size !== built.index.size)
     throw new Error(`viewed ${viewed.size} faces, built ${built.index.size}`);
 
@@ -104,6 +98,7 @@ try {
   const a = await built.index.search(probe!, { limit: 5, minSimilarity: 0.5 });
   const b = await viewed.search(probe!, { limit: 5, minSimilarity: 0.5 });
   if (a[0]?.faceId !== b[0]?.faceId) throw new Error('the downloaded snapshot answers differently');
+  await reader.stop();
 
   console.log(
     `\nReader start-up at ${FACES.toLocaleString('en')} faces (${os.availableParallelism()} cores)`,
@@ -113,7 +108,7 @@ try {
   console.log(`| scan of every vector (part of build) | ${scanSeconds} | ${scanned} rows |`);
   console.log(`| build from the database | ${buildSeconds} | process RSS ${buildRss} MB after |`);
   console.log(
-    `| snapshot from the database | ${snapshotStartSeconds} | download ${downloadSeconds} s of ${(snapshotBytes / 1024 / 1024).toFixed(0)} MB in ${part} chunks, map, catch up |`,
+    `| snapshot from the database | ${snapshotStartSeconds} | download ${(snapshotBytes / 1024 / 1024).toFixed(0)} MB in ${published.chunkCount} chunks (checksum checked), map, catch up |`,
   );
   console.log(`| (writer) publish the snapshot | ${publishSeconds} | after each save |`);
 } finally {

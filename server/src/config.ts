@@ -20,6 +20,13 @@ export interface Config {
    * under DATA_DIR) or 'pgvector' (HNSW inside PostgreSQL; needs DATABASE_URL and the vector extension).
    */
   faceIndex: FaceIndexEngine;
+  /**
+   * Publish usearch snapshots in the database (FACE_INDEX_PUBLISH; default on with DATABASE_URL): the writer
+   * uploads each snapshot it saves, and a process whose DATA_DIR has none (a machine of its own) downloads
+   * it instead of building its index from every vector. Off in the embedded mode, where one process
+   * and one DATA_DIR hold everything.
+   */
+  faceIndexPublish: boolean;
   /** smtp://host:port; unset writes every message as an .eml file to DATA_DIR/outbox (embedded mode). */
   mailUrl: string | undefined;
   /**
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     faceIndex: faceIndexEngine(env.FACE_INDEX),
+    faceIndexPublish: flag(env.FACE_INDEX_PUBLISH, Boolean(env.DATABASE_URL)),
     mailUrl: env.MAIL_URL || undefined,
     mailOutboxInProduction: flag(env.MAIL_OUTBOX, false),
     mailFrom: env.MAIL_FROM ?? 'OSINT Platform <no-reply@osint.localhost>',

@@ -124,6 +124,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     faceModels,
     undefined,
     config.faceIndex,
+    config.faceIndexPublish,
   );
   const auditLog = new AuditService(r.audit);
   const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);

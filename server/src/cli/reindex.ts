@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
+import { FaceIndexPublication } from '../face/index/face-index-publication.ts';
+import { FaceIndexPublicationRepository } from '../repositories/face-index-publication.repository.ts';
 import { renderDemoPhotos } from '../demo/demo-site.ts';
 import { createFaceEngine, defaultThreadCount } from '../face/face-engine.ts';
 import { isPipelineName, PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../face/pipeline/pipeline-catalog.ts';
@@ -122,6 +124,10 @@ async function main(): Promise<number> {
       // As many images at once as the engine has worker threads.
       concurrency: defaultThreadCount(),
       log,
+      // Processes on other machines find the new snapshot in the database, as the writer's.
+      publication: config.faceIndexPublish
+        ? new FaceIndexPublication(new FaceIndexPublicationRepository(db))
+        : undefined,
     });
     const active = await faceModels.active();
     console.log(

@@ -616,6 +616,22 @@ export interface StoredBlobsTable {
   created_at: CreatedAt;
 }
 
+/** The face-index snapshot published for each descriptor model (migration 0025); its file is in stored_blobs. */
+export interface FaceIndexPublicationsTable {
+  model_id: string;
+  file: string;
+  seq: number;
+  face_count: number;
+  size_bytes: number;
+  chunk_bytes: number;
+  chunk_count: number;
+  dimensions: number;
+  quantization: string;
+  connectivity: number;
+  sha256: string;
+  published_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface RateLimitWindowsTable {
   key: string;
   count: number;
@@ -684,6 +700,7 @@ export interface Database {
   rate_limit_windows: RateLimitWindowsTable;
   minor_reviews: MinorReviewsTable;
   stored_blobs: StoredBlobsTable;
+  face_index_publications: FaceIndexPublicationsTable;
 }
 
 export type User = Selectable<UsersTable>;

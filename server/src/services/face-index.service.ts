@@ -4,9 +4,11 @@ import type { Db } from '../db/database.ts';
 import type { FaceIndexEngine } from '../config.ts';
 import type { FaceIndexHit } from '../face/index/face-index.ts';
 import { FaceIndexStore } from '../face/index/face-index-store.ts';
-import { FaceIndexSync } from '../face/index/face-index-sync.ts';
+import { FaceIndexPublication } from '../face/index/face-index-publication.ts';
+import { FaceIndexSync, type FaceIndexStart } from '../face/index/face-index-sync.ts';
 import { PgvectorFaceIndexSync } from '../face/index/pgvector-face-index-sync.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../face/pipeline/pipeline-catalog.ts';
+import { FaceIndexPublicationRepository } from '../repositories/face-index-publication.repository.ts';
 import { FaceVectorRepository } from '../repositories/face-vector.repository.ts';
 import { kyselySqlClient } from '../repositories/sql-client.ts';
 import type { FaceModel, FaceModelService } from './face-model.service.ts';
@@ -71,6 +73,11 @@ export class FaceIndexService {
     private readonly models: Pick<FaceModelService, 'active'>,
     private readonly pollIntervalMs = 1000,
     private readonly engine: FaceIndexEngine = 'usearch',
+    /**
+     * Snapshots through the database (FACE_INDEX_PUBLISH): the writer publishes each one it saves, and a
+     * process whose DATA_DIR has none (another machine) downloads it instead of building.
+     */
+    private readonly publishSnapshots = false,
   ) {}
 
   /** Opens (or builds) the active model's index and follows the change log and the active model. */
@@ -112,6 +119,16 @@ export class FaceIndexService {
     const index = await this.indexOfActiveModel();
     await index.sync.refresh();
     return index.sync.index.count();
+  }
+
+  /**
+   * How this process opened the active model's usearch index: its DATA_DIR's snapshot, the snapshot
+   * published in the database, or built from every vector (undefined before it opened, and for pgvector).
+   */
+  async startedFrom(): Promise<FaceIndexStart | undefined> {
+    await this.start();
+    const { sync } = await this.indexOfActiveModel();
+    return sync instanceof FaceIndexSync ? sync.startedFrom : undefined;
   }
 
   async stop(): Promise<void> {
@@ -174,10 +191,14 @@ export class FaceIndexService {
       source,
       index: { dimensions: model.dimensions },
       store: this.dataDir === ':memory:' ? undefined : faceIndexStoreFor(this.dataDir, model.modelId),
+      publication: this.publishSnapshots
+        ? new FaceIndexPublication(new FaceIndexPublicationRepository(this.db))
+        : undefined,
       role: this.role,
       model: model.modelId,
       pollIntervalMs: this.pollIntervalMs,
       onError: (error) => this.log.error({ err: error }, 'face index sync failed'),
+      log: this.log,
     });
   }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { pairFaces } from '../face/face-box-overlap.ts';
 import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
+import type { FaceIndexPublication } from '../face/index/face-index-publication.ts';
 import { FaceIndexStore, type FaceIndexManifest } from '../face/index/face-index-store.ts';
 import { rebuildFaceIndex } from '../face/index/face-index-sync.ts';
 import { ImageDecodeError } from '../face/image-decode.ts';
@@ -82,6 +83,8 @@ export interface FaceReindexDeps {
   /** Images analysed at once: the engine's worker threads (default 1). */
   concurrency?: number;
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** Where snapshots are published in the database for processes on other machines (FACE_INDEX_PUBLISH). */
+  publication?: FaceIndexPublication | undefined;
 }
 
 interface ReindexContext {
@@ -253,6 +256,7 @@ export class FaceReindexService {
       report('retiring');
       const retiredFaces = await this.retireOtherModels([target.modelId]);
       await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), target.modelId);
+      await this.deps.publication?.removeModelsExcept(target.modelId);
       return {
         status: 'switched',
         from: active.modelId,
@@ -275,6 +279,7 @@ export class FaceReindexService {
     const retiredFaces = await this.retireOtherModels([active.modelId]);
     const manifest = await this.publishSnapshot(active);
     await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), active.modelId);
+    await this.deps.publication?.removeModelsExcept(active.modelId);
     return { status: 'rebuilt', model: active.modelId, manifest, retiredFaces };
   }
 
@@ -412,6 +417,7 @@ export class FaceReindexService {
       store: faceIndexStoreFor(this.deps.dataDir, model.modelId),
       index: { dimensions: model.dimensions },
       model: model.modelId,
+      publication: this.deps.publication,
     });
   }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crawler/image-process.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { snapshotChunkKey } from '../../src/face/index/face-index-publication.ts';
 import { modelFolderName } from '../../src/face/index/face-index-store.ts';
 import { FaceModelRepository } from '../../src/repositories/face-model.repository.ts';
 import { modelOfPipeline } from '../../src/services/face-model.service.ts';
@@ -198,6 +199,36 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
 
   it('run again, continues after the last stored image, switches and prints its progress', async () => {
     const servedBefore = served();
+    // With DATABASE_URL snapshots are published in the database: the old model's (as a writer left it)
+    // must be gone after the switch, the new model's published.
+    const oldChunk = snapshotChunkKey(OLD.modelId, 'face-index-000000000001-0123abcd.usearch', 0);
+    if (TEST_DATABASE_KIND === 'postgres') {
+      const database = await openFixtureDatabase();
+      try {
+        await database.db
+          .insertInto('stored_blobs')
+          .values({ key: oldChunk, bytes: Buffer.from('x') })
+          .execute();
+        await database.db
+          .insertInto('face_index_publications')
+          .values({
+            model_id: OLD.modelId,
+            file: 'face-index-000000000001-0123abcd.usearch',
+            seq: 1,
+            face_count: 0,
+            size_bytes: 1,
+            chunk_bytes: 1,
+            chunk_count: 1,
+            dimensions: 128,
+            quantization: 'i8',
+            connectivity: 16,
+            sha256: '0'.repeat(64),
+          })
+          .execute();
+      } finally {
+        await database.close();
+      }
+    }
     const run = reindexCli(['--model', 'blazeface-dlib']);
     const code = await run.exited;
     const output = run.output();
@@ -236,8 +267,20 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
           path.join(dataDir, 'face-index', modelFolderName(NEW.modelId), 'face-index.json'),
           'utf8',
         ),
-      ) as { model: string; count: number; dimensions: number };
+      ) as { model: string; file: string; count: number; dimensions: number };
       expect(manifest).toMatchObject({ model: NEW.modelId, count: faces.length, dimensions: 128 });
+      const published = await db.selectFrom('face_index_publications').select(['model_id', 'file']).execute();
+      const oldChunkLeft = await db
+        .selectFrom('stored_blobs')
+        .select('key')
+        .where('key', '=', oldChunk)
+        .execute();
+      if (TEST_DATABASE_KIND === 'postgres') {
+        expect(published).toEqual([{ model_id: NEW.modelId, file: manifest.file }]);
+      } else {
+        expect(published).toEqual([]); // the embedded mode publishes nothing
+      }
+      expect(oldChunkLeft).toEqual([]);
     } finally {
       await database.close();
     }

@@ -16,9 +16,10 @@ const unitDescriptor = () =>
 
 // Scale-out (issues 8 and 18): a worker instance (jobs, face index writer) and two API instances
 // (WORKERS=0, face index readers) of the real application over one database, each with its own DATA_DIR
-// as on separate machines: PostgreSQL is the only shared part (thumbnails in it, each reader's index built
-// from it and following its change log). On PostgreSQL each has its own connection pool, as separate
-// processes would; on PGlite (one connection) they share it.
+// as on separate machines: PostgreSQL is the only shared part (thumbnails in it; the worker's face-index
+// snapshots published in it, which an API instance downloads instead of building its index, then follows
+// the change log). On PostgreSQL each has its own connection pool, as separate processes would; on PGlite
+// (one connection) they share it.
 
 const GONE = 'The selected face is no longer available. Please upload the photo again.';
 
@@ -92,7 +93,12 @@ beforeAll(async () => {
   site = await startDemoSite({ port: 0 });
   photos = await renderDemoPhotos();
   // One face-engine thread each: three instances share the machine's cores.
-  cluster = await createAppCluster(['worker', 'api', 'api'], { faceThreads: 1 }, { separateDataDirs: true });
+  // Snapshots are published as with DATABASE_URL (the cluster hands the instances its database directly).
+  cluster = await createAppCluster(
+    ['worker', 'api', 'api'],
+    { faceThreads: 1, faceIndexPublish: true },
+    { separateDataDirs: true },
+  );
   [worker, api, api2] = cluster.apps as [TestApp, TestApp, TestApp];
   const a = await analyst('analyst@agency-a.example.org');
   analystA = a.cookie;
@@ -135,6 +141,23 @@ describe(`scale-out: a worker and two API instances, each on its own DATA_DIR, o
     }
     expect(await api.container.services.faceIndex.size()).toBe(Number(indexed.n));
   }, 240_000); // three instances crawl and analyse on a shared 2-core machine
+
+  it('the second API instance starts from the snapshot the worker published in the database', async () => {
+    // The first API instance opened its index before anything was published: it built it.
+    expect(await api.container.services.faceIndex.startedFrom()).toBe('built');
+    // The worker opens its index (a snapshot saved in its DATA_DIR, published in the background)...
+    await worker.container.services.faceIndex.size();
+    const deadline = Date.now() + 10_000;
+    while (!(await worker.db.selectFrom('face_index_publications').select('seq').executeTakeFirst())) {
+      expect(Date.now(), 'the worker published no snapshot within 10 s').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // ...and the second API instance, on a DATA_DIR of its own, downloads it instead of building.
+    expect(await api2.container.services.faceIndex.startedFrom()).toBe('published snapshot');
+    expect(await filesUnder(cluster.dataDirs[2]!)).toContainEqual(
+      expect.stringMatching(/^face-index\/.+\/face-index-\d+-[0-9a-f]+\.usearch$/),
+    );
+  });
 
   it('finds the crawled face with its thumbnail through both API instances, though neither shares a disk', async () => {
     expect(new Set(cluster.dataDirs).size).toBe(3);

@@ -98,6 +98,11 @@ export class FaceIndexStore {
     );
   }
 
+  /** Where the snapshot file of `manifest` is. */
+  pathOf(manifest: FaceIndexManifest): string {
+    return path.join(this.dir, manifest.file);
+  }
+
   open(
     manifest: FaceIndexManifest,
     options: UsearchFaceIndexOptions,
@@ -105,12 +110,12 @@ export class FaceIndexStore {
     mode: 'view' | 'load',
     vectorCache?: FaceVectorCache,
   ): UsearchFaceIndex {
-    return UsearchFaceIndex.open(path.join(this.dir, manifest.file), options, vectors, mode, vectorCache);
+    return UsearchFaceIndex.open(this.pathOf(manifest), options, vectors, mode, vectorCache);
   }
 
   async save(index: UsearchFaceIndex, seq: number, model: string): Promise<FaceIndexManifest> {
     await fs.mkdir(this.dir, { recursive: true });
-    const file = `face-index-${String(seq).padStart(12, '0')}-${randomBytes(4).toString('hex')}.usearch`;
+    const file = snapshotFileName(seq);
     index.saveTo(path.join(this.dir, file));
     const manifest: FaceIndexManifest = {
       format: 1,
@@ -123,12 +128,21 @@ export class FaceIndexStore {
       model,
       savedAt: new Date().toISOString(),
     };
+    await this.install(manifest);
+    return manifest;
+  }
+
+  /**
+   * Makes `manifest`, whose file is already complete in this folder (saved here, or downloaded from the
+   * database), the current snapshot: the manifest is renamed over the old one, older files are pruned.
+   */
+  async install(manifest: FaceIndexManifest): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
     const temporary = path.join(this.dir, `${MANIFEST}.${randomBytes(4).toString('hex')}.tmp`);
     await fs.writeFile(temporary, JSON.stringify(manifest, null, 2));
     await fs.rename(temporary, path.join(this.dir, MANIFEST));
-    await this.prune(file);
+    await this.prune(manifest.file);
     await this.removeLegacySnapshot();
-    return manifest;
   }
 
   /** The snapshot of this model in the old layout, now superseded (a reader that maps it keeps its pages). */
@@ -149,6 +163,18 @@ export class FaceIndexStore {
       if (!keep.has(name)) await fs.rm(path.join(this.dir, name), { force: true });
     }
   }
+}
+
+const SNAPSHOT_FILE = /^face-index-\d{12,}-[0-9a-f]{8}\.usearch$/;
+
+/** A new snapshot file's name: its seq (so names sort by age) and a random part (two saves never collide). */
+function snapshotFileName(seq: number): string {
+  return `face-index-${String(seq).padStart(12, '0')}-${randomBytes(4).toString('hex')}.usearch`;
+}
+
+/** True for a name `save` gives a snapshot file (a name read from elsewhere must be one before it is a path). */
+export function isSnapshotFileName(name: string): boolean {
+  return SNAPSHOT_FILE.test(name);
 }
 
 async function readManifestIn(dir: string): Promise<FaceIndexManifest | undefined> {

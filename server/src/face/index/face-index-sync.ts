@@ -1,5 +1,6 @@
 import { FaceIndexStore } from './face-index-store.ts';
 import { UsearchFaceIndex } from './usearch-face-index.ts';
+import { SnapshotDownloadError, type FaceIndexPublication } from './face-index-publication.ts';
 import type { FaceIndexManifest } from './face-index-store.ts';
 import type { FaceIndex, FaceIndexChange, FaceVectorEntry, FaceVectorSource } from './face-index.ts';
 import type { UsearchFaceIndexOptions } from './usearch-face-index.ts';
@@ -72,9 +73,22 @@ export async function rebuildFaceIndex(options: {
   store: FaceIndexStore;
   index: UsearchFaceIndexOptions;
   model: string;
+  /** Also published in the database, for processes on other machines. */
+  publication?: FaceIndexPublication | undefined;
 }): Promise<FaceIndexManifest> {
   const { index, seq } = await buildFaceIndex(options.source, options.index);
-  return options.store.save(index, seq, options.model);
+  const manifest = await options.store.save(index, seq, options.model);
+  await options.publication?.publish(options.store, manifest);
+  return manifest;
+}
+
+/** How a process's index was opened: its DATA_DIR's snapshot, the one published in the database, or built. */
+export type FaceIndexStart = 'snapshot' | 'published snapshot' | 'built';
+
+/** The logger calls FaceIndexSync makes (pino's shape). */
+export interface FaceIndexSyncLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
 
 export interface FaceIndexSyncOptions {
@@ -82,6 +96,13 @@ export interface FaceIndexSyncOptions {
   index: UsearchFaceIndexOptions;
   /** Snapshot folder. Without one the index is built in memory at open and never saved (tests). */
   store?: FaceIndexStore | undefined;
+  /**
+   * Snapshots published in the database (with a store): the writer publishes each one it saves, and a
+   * process whose store has no snapshot, or an older one, downloads the published one instead of building.
+   */
+  publication?: FaceIndexPublication | undefined;
+  /** How often a reader looks for a newer published snapshot (default 10 s; a primary-key lookup). */
+  publicationCheckIntervalMs?: number;
   /**
    * 'writer' loads the snapshot into memory, applies changes to it and saves new snapshots; exactly
    * one process per store should be the writer (the worker, or the only process). 'reader' (API
@@ -99,6 +120,7 @@ export interface FaceIndexSyncOptions {
   /** ...or this long after the first unsaved one. */
   saveIntervalMs?: number;
   onError?: (error: unknown) => void;
+  log?: FaceIndexSyncLog;
 }
 
 /**
@@ -118,9 +140,24 @@ export class FaceIndexSync {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private openedFrom: FaceIndexStart | undefined;
+  private closed = false;
+  /** The writer's next snapshot to publish, and the upload in progress (one at a time, off the queue). */
+  private toPublish: FaceIndexManifest | undefined;
+  private publishing: Promise<void> | undefined;
+  /** A reader's download of a newer published snapshot in progress, and when it last looked. */
+  private fetching: Promise<void> | undefined;
+  private publicationCheckedAt = 0;
+  /** A published file that could not be used: not downloaded again (the next publication is). */
+  private unusablePublication: string | undefined;
 
   constructor(options: FaceIndexSyncOptions) {
     this.options = options;
+  }
+
+  /** How `open` got the index (undefined before it has). */
+  get startedFrom(): FaceIndexStart | undefined {
+    return this.openedFrom;
   }
 
   get index(): UsearchFaceIndex {
@@ -151,35 +188,66 @@ export class FaceIndexSync {
   open(): Promise<void> {
     return this.exclusive(async () => {
       const { store, source } = this.options;
-      const manifest = await store?.readManifest();
-      if (store && manifest && FaceIndexStore.fits(manifest, this.options.index, this.model)) {
+      const started = performance.now();
+      const local = await store?.readManifest();
+      let manifest = local && FaceIndexStore.fits(local, this.options.index, this.model) ? local : undefined;
+      let start: FaceIndexStart = 'snapshot';
+      this.publicationCheckedAt = Date.now();
+      const downloaded = await this.downloadNewerPublication(
+        manifest?.seq ?? -1,
+        manifest ? 'opening the local snapshot' : 'building from the database',
+      );
+      if (downloaded) {
+        manifest = downloaded;
+        start = 'published snapshot';
+      }
+      if (store && manifest) {
         this.current = store.open(manifest, this.options.index, source, this.isWriter ? 'load' : 'view');
         this.applied = this.snapshotSeq = manifest.seq;
       } else {
+        start = 'built';
         const built = await buildFaceIndex(source, this.options.index);
         this.current = built.index;
         this.applied = built.seq;
         if (store && this.isWriter) {
-          this.snapshotSeq = (await store.save(built.index, built.seq, this.model)).seq;
+          const saved = await store.save(built.index, built.seq, this.model);
+          this.snapshotSeq = saved.seq;
+          this.publishInBackground(saved);
         }
       }
       await this.applyNewChanges();
+      this.openedFrom = start;
+      this.options.log?.info(
+        {
+          model: this.model,
+          from: start,
+          seq: this.applied,
+          faces: this.index.size,
+          ms: Math.round(performance.now() - started),
+        },
+        `face index opened from the ${start === 'built' ? 'database (built)' : start}`,
+      );
     });
   }
 
   /** One poll: newer snapshot (readers), new log entries, snapshot due (writer). */
   refresh(): Promise<number> {
     return this.exclusive(async () => {
-      if (!this.isWriter) await this.reloadIfNewerSnapshot();
+      if (!this.isWriter) {
+        this.fetchNewerPublicationInBackground();
+        await this.reloadIfNewerSnapshot();
+      }
       const applied = await this.applyNewChanges();
       if (this.isWriter && this.saveIsDue()) await this.saveNow();
       return applied;
     });
   }
 
-  /** Saves a snapshot now (writer only); returns its manifest. */
-  save(): Promise<FaceIndexManifest | undefined> {
-    return this.exclusive(() => this.saveNow());
+  /** Saves a snapshot now (writer only) and publishes it (with a publication); returns its manifest. */
+  async save(): Promise<FaceIndexManifest | undefined> {
+    const manifest = await this.exclusive(() => this.saveNow());
+    await this.publishing;
+    return manifest;
   }
 
   start(): void {
@@ -194,8 +262,11 @@ export class FaceIndexSync {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.closed = true;
     clearTimeout(this.timer);
     await this.queue;
+    await this.publishing;
+    await this.fetching;
   }
 
   private schedule(): void {
@@ -236,7 +307,114 @@ export class FaceIndexSync {
     const manifest = await store.save(this.index, this.applied, this.model);
     this.snapshotSeq = manifest.seq;
     this.unsaved = 0;
+    this.publishInBackground(manifest);
     return manifest;
+  }
+
+  /**
+   * Publishes a saved snapshot in the database. The upload (3.8 s at 100,000 faces) runs beside the queue,
+   * so polls and searches go on meanwhile; saves made during it are published after it, the latest only.
+   * A failed publication is logged: readers elsewhere then start from the previous one (or build).
+   */
+  private publishInBackground(manifest: FaceIndexManifest): void {
+    const { store, publication } = this.options;
+    if (!store || !publication) return;
+    this.toPublish = manifest;
+    this.publishing ??= (async () => {
+      try {
+        await this.publishPending(store, publication);
+      } finally {
+        this.publishing = undefined;
+      }
+    })();
+  }
+
+  private async publishPending(store: FaceIndexStore, publication: FaceIndexPublication): Promise<void> {
+    while (this.toPublish) {
+      const next = this.toPublish;
+      this.toPublish = undefined;
+      const started = performance.now();
+      try {
+        const published = await publication.publish(store, next);
+        this.options.log?.info(
+          {
+            model: this.model,
+            file: next.file,
+            seq: next.seq,
+            bytes: published?.sizeBytes,
+            ms: Math.round(performance.now() - started),
+          },
+          published ? 'face index snapshot published' : 'face index snapshot not published: a newer one is',
+        );
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
+  }
+
+  /**
+   * The published snapshot, downloaded into the store, when it is newer than `afterSeq` (and fits); when it
+   * cannot be used, logs why and returns undefined: the caller keeps its own snapshot or builds.
+   */
+  private async downloadNewerPublication(
+    afterSeq: number,
+    fallback: string,
+  ): Promise<FaceIndexManifest | undefined> {
+    const { store, publication } = this.options;
+    if (!store || !publication) return undefined;
+    const started = performance.now();
+    try {
+      const downloaded = await publication.downloadNewer(store, {
+        model: this.model,
+        options: this.options.index,
+        afterSeq,
+        except: this.unusablePublication,
+      });
+      if (downloaded) {
+        this.options.log?.info(
+          {
+            model: this.model,
+            file: downloaded.published.file,
+            seq: downloaded.published.seq,
+            bytes: downloaded.published.sizeBytes,
+            ms: Math.round(performance.now() - started),
+          },
+          'published face index snapshot downloaded',
+        );
+      }
+      return downloaded?.manifest;
+    } catch (error) {
+      if (error instanceof SnapshotDownloadError) this.unusablePublication = error.file;
+      this.options.log?.warn(
+        { err: error, model: this.model },
+        `published face index snapshot not used (${error instanceof Error ? error.message : String(error)}): ${fallback}`,
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * A reader takes newer published snapshots as it takes newer local ones: downloaded beside the queue
+   * (searches go on), installed in its store, then swapped in by `reloadIfNewerSnapshot` on the next poll.
+   */
+  private fetchNewerPublicationInBackground(): void {
+    const { publication, store } = this.options;
+    if (!publication || !store || this.fetching || this.closed) return;
+    const now = Date.now();
+    if (now - this.publicationCheckedAt < (this.options.publicationCheckIntervalMs ?? 10_000)) return;
+    this.publicationCheckedAt = now;
+    this.fetching = (async () => {
+      // A newer snapshot already in the store (a writer on this machine) is taken from there, not fetched.
+      const local = await store.readManifest();
+      const fits = local && FaceIndexStore.fits(local, this.options.index, this.model);
+      const afterSeq = Math.max(this.snapshotSeq, fits ? local.seq : -1);
+      const manifest = await this.downloadNewerPublication(afterSeq, 'keeping the current index');
+      if (manifest && !this.closed) this.poke();
+    })()
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.fetching = undefined;
+      });
   }
 
   private async reloadIfNewerSnapshot(): Promise<void> {
