@@ -180,7 +180,7 @@ async function setUp(db: Db) {
     .values({ url: 'https://bench.example.org/', title: 'Bench page' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { centres, watchIds, watchVectors, pageId: page.id };
+  return { organizationId: organization.id, centres, watchIds, watchVectors, pageId: page.id };
 }
 
 /** Streams the new faces in commits of `commitSize`, calling `afterCommit` after each. */
@@ -341,7 +341,8 @@ type ChildMessage = { batch: true } | { batch: false; entries: number; ms: numbe
 
 /** The child of --crash: the matcher polling as in the worker, telling the parent when a batch is open. */
 async function runMatcherChild() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'osint-bench-alerts-child-'));
+  // The parent's folder: a killed child leaves nothing of its own behind.
+  const dataDir = process.env.ALERTS_BENCH_DATA_DIR!;
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
   const matcher = createMatcher(database.db, dataDir);
   const tell = (message: ChildMessage) => process.send!(message);
@@ -357,16 +358,20 @@ async function runMatcherChild() {
 /**
  * The alerts and copies the matcher must have recorded: every new face, in log order, against every watch
  * at the model's threshold; a watch's image is recorded once; an image whose perceptual hash is near one
- * of the watch's alerts is a copy of that alert. Keys: `watch:image` for an alert, `watch:alert's
+ * of the watch's alerts is a copy of that alert. From the log entry after `fromSeq`. Keys: `watch:image` for an alert, `watch:alert's
  * image:image` for a copy.
  */
-async function expectedAlerts(db: Db, watchIds: number[], watchVectors: Float32Array) {
+async function expectedAlerts(
+  db: Db,
+  { watchIds, watchVectors }: { watchIds: number[]; watchVectors: Float32Array },
+  fromSeq: number,
+) {
   const threshold = matchThresholdOf(modelId);
   const alerts = new Set<string>();
   const copies = new Set<string>();
   const photosOfWatch = new Map<number, { imageId: number; phash: string }[]>();
   const seen = new Set<string>();
-  for (let afterSeq = 0; ;) {
+  for (let afterSeq = fromSeq; ;) {
     const rows = await db
       .selectFrom('face_index_log as l')
       .innerJoin('faces as f', 'f.id', 'l.face_id')
@@ -408,6 +413,9 @@ async function checkExactlyOnceUnderKills() {
   const database = await openDatabase({ databaseUrl, dataDir });
   const db = database.db;
   const setup = await setUp(db);
+  const repository = new FaceWatchRepository(db);
+  // The matcher starts where the log ends (a database used before holds older entries).
+  const fromSeq = (await repository.cursor())!.seq;
 
   let child: ChildProcess;
   let inBatch = false;
@@ -418,8 +426,13 @@ async function checkExactlyOnceUnderKills() {
     inBatch = false;
     lastBatchMs = 0;
     child = fork(process.argv[1]!, ['--matcher-child', '--batch', args.batch], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      env: { ...process.env, DATABASE_URL: databaseUrl, ALERTS_BENCH_DATA_DIR: dataDir },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('exit', (code, signal) => {
+      if (signal === 'SIGKILL') return;
+      console.error(`the matcher's process ended by itself (${signal ?? code})`);
+      process.exit(1);
     });
     child.on('message', (message: ChildMessage) => {
       inBatch = message.batch;
@@ -457,18 +470,22 @@ async function checkExactlyOnceUnderKills() {
     .selectFrom('face_index_log')
     .select((eb) => eb.fn.max('seq').as('seq'))
     .executeTakeFirstOrThrow();
-  const repository = new FaceWatchRepository(db);
   while (((await repository.cursor())?.seq ?? 0) < Number(lastSeq)) await pause(1000);
   const catchUpMs = performance.now() - streamEnded;
   await stopMatcher();
 
-  const expected = await expectedAlerts(db, setup.watchIds, setup.watchVectors);
-  const recordedAlerts = (await db.selectFrom('face_alerts').select(['watch_id', 'image_id']).execute()).map(
-    (alert) => `${alert.watch_id}:${alert.image_id}`,
-  );
+  const expected = await expectedAlerts(db, setup, fromSeq);
+  const recordedAlerts = (
+    await db
+      .selectFrom('face_alerts')
+      .select(['watch_id', 'image_id'])
+      .where('organization_id', '=', setup.organizationId)
+      .execute()
+  ).map((alert) => `${alert.watch_id}:${alert.image_id}`);
   const copyRows = await db
     .selectFrom('face_alert_copies as c')
     .innerJoin('face_alerts as a', 'a.id', 'c.alert_id')
+    .where('a.organization_id', '=', setup.organizationId)
     .select(['a.watch_id', 'a.image_id as alert_image_id', 'c.image_id'])
     .execute();
   const recordedCopies = copyRows.map((copy) => `${copy.watch_id}:${copy.alert_image_id}:${copy.image_id}`);
