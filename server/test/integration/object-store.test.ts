@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { sha256Hex } from '../../src/crawler/image-process.ts';
 import { thumbnailKey } from '../../src/lib/blob-store.ts';
 import {
+  amzTimestamp,
   objectPath,
   S3BlobStore,
   signatureV4Authorization,
@@ -122,6 +123,7 @@ describe('S3BlobStore against s3rver', () => {
   // signature is checked instead against the documented example of AWS's S3 API reference ("Signature
   // Calculations for the Authorization Header", GET Object): its published inputs and signature.
   it("signs AWS's documented GET Object example to its published signature", () => {
+    expect(amzTimestamp(new Date('2013-05-24T00:00:00.000Z'))).toBe('20130524T000000Z');
     const emptyPayload = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
     const authorization = signatureV4Authorization({
       method: 'GET',
@@ -227,7 +229,7 @@ describe(`the application with OBJECT_STORE_URL set (${TEST_DATABASE_KIND})`, ()
     await site?.close();
   });
 
-  it("stores a crawled image's thumbnail in the bucket, not the database, and serves it to a search's user", async () => {
+  it("stores a crawled image's thumbnail in the bucket, not the database, serves it to a search's user, and an opt-out deletes it", async () => {
     const admin = await createAdmin(t);
     const queued = await t.request({
       method: 'POST',
@@ -250,10 +252,10 @@ describe(`the application with OBJECT_STORE_URL set (${TEST_DATABASE_KIND})`, ()
     const key = thumbnailKey(sha256Hex(portrait));
     const image = await t.db
       .selectFrom('images')
-      .select(['thumbnail_path', 'face_count'])
+      .select(['id', 'thumbnail_path', 'face_count'])
       .where('content_hash', '=', sha256Hex(portrait))
       .executeTakeFirstOrThrow();
-    expect(image).toEqual({ thumbnail_path: key, face_count: 1 });
+    expect(image).toMatchObject({ thumbnail_path: key, face_count: 1 });
     // In the bucket (read through the S3 API and on s3rver's disk), and not in the database's store.
     const stored = await new S3BlobStore(settings()).get(key);
     expect((await sharp(stored!).metadata()).format).toBe('jpeg');
@@ -273,5 +275,23 @@ describe(`the application with OBJECT_STORE_URL set (${TEST_DATABASE_KIND})`, ()
     expect(served.statusCode, served.body).toBe(200);
     expect(served.headers['content-type']).toBe('image/jpeg');
     expect(served.rawPayload.equals(stored!)).toBe(true);
+
+    // An opt-out that leaves the image without a face deletes its thumbnail from the bucket.
+    const face = await t.db
+      .selectFrom('faces')
+      .select('id')
+      .where('image_id', '=', image.id)
+      .executeTakeFirstOrThrow();
+    const optOut = await t.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: admin,
+      payload: { faceId: face.id, reason: 'asked to be removed' },
+    });
+    expect(optOut.statusCode, optOut.body).toBeLessThan(300);
+    expect(await new S3BlobStore(settings()).get(key)).toBeNull();
+    await expect(fs.access(fileOf(key))).rejects.toThrow();
+    const gone = await t.request({ method: 'GET', url: answer.results[0]!.thumbnailUrl, cookie: analyst });
+    expect(gone.statusCode).toBe(404);
   });
 });
