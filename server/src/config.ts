@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ObjectStoreConfig } from './lib/s3-blob-store.ts';
 
 /** Every setting of the server in one typed object: environment variables over embedded defaults. */
 export interface Config {
@@ -27,6 +28,11 @@ export interface Config {
    * and one DATA_DIR hold everything.
    */
   faceIndexPublish: boolean;
+  /**
+   * Thumbnails in an S3-compatible object store (OBJECT_STORE_URL, OBJECT_STORE_REGION) instead of the
+   * database; unset: the database. Face-index snapshot publications stay in the database either way.
+   */
+  objectStore: ObjectStoreConfig | undefined;
   /** smtp://host:port; unset writes every message as an .eml file to DATA_DIR/outbox (embedded mode). */
   mailUrl: string | undefined;
   /**
@@ -119,6 +125,53 @@ export function faceIndexEngine(value: string | undefined): FaceIndexEngine {
   throw new Error(`FACE_INDEX must be usearch or pgvector, not ${value}`);
 }
 
+const OBJECT_STORE_URL_FORM = 'http(s)://ACCESS_KEY:SECRET@host:port/bucket';
+/** S3's bucket naming rules: 3–63 lower-case letters, digits, dots and hyphens, a letter or digit at each end. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/**
+ * OBJECT_STORE_URL (http(s)://ACCESS_KEY:SECRET@host:port/bucket, credentials URL-encoded) and
+ * OBJECT_STORE_REGION (default us-east-1). Errors name the setting and what is wrong, never the URL
+ * itself: it holds the secret.
+ */
+export function objectStoreConfig(
+  value: string | undefined,
+  region: string | undefined,
+): ObjectStoreConfig | undefined {
+  if (value === undefined || value === '') return undefined;
+  const problem = (what: string) => new Error(`OBJECT_STORE_URL ${what} (form: ${OBJECT_STORE_URL_FORM})`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw problem('is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw problem('must start with http:// or https://');
+  }
+  if (!url.username || !url.password) throw problem('needs the access key and the secret before the host');
+  if (url.search || url.hash) throw problem('takes no query or fragment');
+  const segments = url.pathname.split('/').filter(Boolean);
+  if (segments.length !== 1) throw problem('needs exactly one path segment, the bucket');
+  const bucket = segments[0]!;
+  if (!BUCKET_NAME.test(bucket)) {
+    throw problem(`names the bucket "${bucket}", which is not a valid bucket name`);
+  }
+  const objectRegion = region === undefined || region === '' ? 'us-east-1' : region;
+  if (!/^[a-z0-9-]{1,64}$/.test(objectRegion)) {
+    throw new Error(`OBJECT_STORE_REGION must be a region name like us-east-1, not ${objectRegion}`);
+  }
+  let accessKeyId: string;
+  let secretAccessKey: string;
+  try {
+    accessKeyId = decodeURIComponent(url.username);
+    secretAccessKey = decodeURIComponent(url.password);
+  } catch {
+    throw problem('has a badly percent-encoded access key or secret');
+  }
+  return { endpoint: url.origin, bucket, accessKeyId, secretAccessKey, region: objectRegion };
+}
+
 export const DEFAULT_SOCIAL_MEDIA_HOSTS = [
   'facebook.com',
   'instagram.com',
@@ -157,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || undefined,
     faceIndex: faceIndexEngine(env.FACE_INDEX),
     faceIndexPublish: flag(env.FACE_INDEX_PUBLISH, Boolean(env.DATABASE_URL)),
+    objectStore: objectStoreConfig(env.OBJECT_STORE_URL, env.OBJECT_STORE_REGION),
     mailUrl: env.MAIL_URL || undefined,
     mailOutboxInProduction: flag(env.MAIL_OUTBOX, false),
     mailFrom: env.MAIL_FROM ?? 'OSINT Platform <no-reply@osint.localhost>',

@@ -9,7 +9,7 @@ import { RateLimitRepository } from './repositories/rate-limit.repository.ts';
 import { createMailTransport, type MailTransport } from './mail/mail-transport.ts';
 import { AdminOrganizationRepository } from './repositories/admin-organization.repository.ts';
 import { AuditRepository } from './repositories/audit.repository.ts';
-import { BlobRepository } from './repositories/blob.repository.ts';
+import { createBlobStore } from './lib/blob-store.ts';
 import { CrawlFrontierRepository, CrawlRepository } from './repositories/crawl-frontier.repository.ts';
 import { BillingPlanRepository } from './repositories/billing-plan.repository.ts';
 import { OrderRepository } from './repositories/order.repository.ts';
@@ -138,8 +138,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     r.team,
     config.publicUrl,
   );
-  // Thumbnails live in the database: every process, on any machine, serves what the worker stored.
-  const blobs = new BlobRepository(db);
+  // Thumbnails live in the database, or in the object store when OBJECT_STORE_URL is set: every process,
+  // on any machine, serves what the worker stored.
+  const blobs = createBlobStore(config.objectStore, db);
   const indexer = new IndexerService(r.webIndex, faceEngine, blobs, r.audit, log, queryFaces);
   const watchlists = new WatchlistService(new WatchlistRepository(db), r.audit);
   const wikipedia = new WikipediaClient({ baseUrl: config.wikipediaUrl ?? DEFAULT_WIKIPEDIA_URL });

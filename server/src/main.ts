@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     container.blobs,
     container.repositories.webIndex,
   );
-  if (imported > 0) app.log.info(`${imported} thumbnails moved from ${config.dataDir} into the database.`);
+  if (imported > 0) app.log.info(`${imported} thumbnails moved from ${config.dataDir} into the blob store.`);
 
   const seeded = await container.services.seed.run();
   if (seeded.length > 0) {

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     container.blobs,
     container.repositories.webIndex,
   );
-  if (imported > 0) app.log.info(`${imported} thumbnails moved from ${config.dataDir} into the database.`);
+  if (imported > 0) app.log.info(`${imported} thumbnails moved from ${config.dataDir} into the blob store.`);
   await app.ready();
   container.jobRunner.start();
   // The scheduled chains, as `npm start` starts them when it runs jobs (API processes with WORKERS=0 do not).

@@ -4,8 +4,8 @@ import type { Db } from '../db/database.ts';
 import { indexingThreadCount } from '../face/face-engine.ts';
 import { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { JobQueue } from '../jobs/job-queue.ts';
+import { createBlobStore } from '../lib/blob-store.ts';
 import { AuditRepository } from '../repositories/audit.repository.ts';
-import { BlobRepository } from '../repositories/blob.repository.ts';
 import { CrawlFrontierRepository, CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
 import { FaceModelRepository } from '../repositories/face-model.repository.ts';
 import { JobRepository } from '../repositories/job.repository.ts';
@@ -133,7 +133,7 @@ async function crawl(
   const indexer = new IndexerService(
     new WebIndexRepository(db),
     faceEngine,
-    new BlobRepository(db),
+    createBlobStore(config.objectStore, db),
     audit,
     log,
   );

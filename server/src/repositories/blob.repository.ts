@@ -31,7 +31,6 @@ export class BlobRepository implements BlobStore {
       .execute();
   }
 
-  /** Which of the keys are stored already (the one-time import of an old DATA_DIR skips those). */
   async existingKeys(keys: readonly string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const rows = await this.db

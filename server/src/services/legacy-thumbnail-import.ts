@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobRepository } from '../repositories/blob.repository.ts';
+import type { BlobStore } from '../lib/blob-store.ts';
 import type { WebIndexRepository } from '../repositories/web-index.repository.ts';
 
 const IMPORT_BATCH = 200;
@@ -15,7 +15,7 @@ const IMPORT_BATCH = 200;
  */
 export async function importLegacyThumbnails(
   dataDir: string,
-  blobs: BlobRepository,
+  blobs: BlobStore,
   webIndex: WebIndexRepository,
 ): Promise<number> {
   if (dataDir === ':memory:') return 0;
