@@ -168,7 +168,11 @@ export function rerankByGalleryDensity(items: Embedded[], fmrs: readonly number[
   let seed = 20_171_117;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const byPerson = new Map<string, Embedded[]>();
-  for (const item of items) byPerson.set(item.label, [...(byPerson.get(item.label) ?? []), item]);
+  for (const item of items) {
+    const photos = byPerson.get(item.label) ?? [];
+    photos.push(item);
+    byPerson.set(item.label, photos);
+  }
   return [null, 10, 5, 3, 2].map((perPerson) => {
     const gallery =
       perPerson === null

@@ -28,12 +28,14 @@ const EMPTY_PAYLOAD_SHA256 = sha256Hex(Buffer.alloc(0));
  */
 export class S3BlobStore implements BlobStore {
   private readonly timeoutMs: number;
+  private readonly endpoint: URL;
 
   constructor(
     private readonly config: ObjectStoreConfig,
     options: { timeoutMs?: number } = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.endpoint = new URL(config.endpoint);
   }
 
   async put(key: string, bytes: Buffer): Promise<void> {
@@ -77,12 +79,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   private async send(operation: string, method: string, key: string, body?: Buffer): Promise<Response> {
-    const endpoint = new URL(this.config.endpoint);
     const canonicalUri = objectPath(this.config.bucket, key);
     const payloadHash = body ? sha256Hex(body) : EMPTY_PAYLOAD_SHA256;
     const amzDate = amzTimestamp(new Date());
     const headers: Record<string, string> = {
-      host: endpoint.host,
+      host: this.endpoint.host,
       'x-amz-content-sha256': payloadHash,
       'x-amz-date': amzDate,
     };
@@ -100,7 +101,7 @@ export class S3BlobStore implements BlobStore {
     });
     const { host: _host, ...sent } = headers;
     try {
-      return await fetch(`${endpoint.origin}${canonicalUri}`, {
+      return await fetch(`${this.endpoint.origin}${canonicalUri}`, {
         method,
         headers: { ...sent, authorization },
         ...(body ? { body: new Uint8Array(body) } : {}),
