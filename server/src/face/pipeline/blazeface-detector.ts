@@ -1,10 +1,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type * as tfTypes from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import type { RgbImage } from '../image-decode.ts';
-import { initTfjsWasm } from './tfjs-wasm.ts';
+import type { OnnxSession } from './onnx-session.ts';
+import { openTfjsGraphAsOnnx } from './tfjs-graph-to-onnx.ts';
 
 // BlazeFace ("back camera" variant, shipped inside @vladmandic/human) run directly on its graph model.
 // We decode its output ourselves instead of calling Human.detect because we need the raw box and the six
@@ -93,17 +92,15 @@ export class BlazeFaceDetector {
   /** Whole-image windows of the images detected on (kept while the image lives), for detectTurned. */
   private readonly wholeWindows = new WeakMap<RgbImage, Float32Array>();
 
-  private constructor(
-    private readonly tf: typeof tfTypes,
-    private readonly model: tfTypes.GraphModel,
-  ) {}
+  private constructor(private readonly model: OnnxSession) {}
 
+  /** The model inside `@vladmandic/human`, converted to ONNX at load (see tfjs-graph-to-onnx.ts). */
   static async load(): Promise<BlazeFaceDetector> {
-    const tf = await initTfjsWasm();
     const require = createRequire(import.meta.url);
     const humanDist = path.dirname(require.resolve('@vladmandic/human'));
-    const url = pathToFileURL(path.join(humanDist, '..', 'models', 'blazeface.json')).href;
-    return new BlazeFaceDetector(tf, await tf.loadGraphModel(url));
+    return new BlazeFaceDetector(
+      await openTfjsGraphAsOnnx(path.join(humanDist, '..', 'models', 'blazeface.json')),
+    );
   }
 
   /**
@@ -162,18 +159,12 @@ export class BlazeFaceDetector {
 
   /** Runs the model on one normalised 256×256 window; coordinates of the result are in that window. */
   private async detectWindow(window: Float32Array, minScore: number): Promise<RawDetection[]> {
-    const { tf } = this;
-    const outputs = tf.tidy(() => {
-      const input = tf.tensor4d(window, [1, INPUT, INPUT, 3], 'float32');
-      return this.model.execute(input) as tfTypes.Tensor[];
-    });
-    // The converted model returns four heads; sorted by size they are
+    const outputs = await this.model.run({ input: { data: window, dims: [1, INPUT, INPUT, 3] } });
+    // The model returns four heads; sorted by size they are
     // scores(384), scores(512), boxes(384), boxes(512); anchors list the 512 stride-16 ones first.
-    const [s384, s512, b384, b512] = [...outputs].sort((a, b) => a.size - b.size) as tfTypes.Tensor[];
-    const [scores384, scores512, boxes384, boxes512] = await Promise.all(
-      [s384, s512, b384, b512].map((t) => t!.data() as Promise<Float32Array>),
+    const [scores384, scores512, boxes384, boxes512] = Object.values(outputs).sort(
+      (a, b) => a.length - b.length,
     );
-    tf.dispose(outputs);
     const logits = [...scores512!, ...scores384!];
     const regs = new Float32Array([...boxes512!, ...boxes384!]);
     const minLogit = Math.log(minScore / (1 - minScore));

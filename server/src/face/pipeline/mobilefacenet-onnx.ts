@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as ort from 'onnxruntime-web';
 import type { Point } from './blazeface-detector.ts';
+import { createOnnxSession } from './onnx-session.ts';
 
-// A MobileFaceNet-class face descriptor (512-d) run with onnxruntime-web's WASM backend. The weights are
+// A MobileFaceNet-class face descriptor (512-d) run with onnxruntime (onnx-session.ts). The weights are
 // `model/fr_feature.onnx` of the npm package faceplugin-face-recognition-js (exact version pinned in
 // server/package.json; MIT per the package). Only the weights are used: the package's own 3-point affine
 // alignment and its matchFeature() do not work (see server/src/face/README.md).
@@ -44,15 +44,11 @@ export interface MobileFaceNetOptions {
 }
 
 /**
- * Loads the network into this thread. One WASM thread: the engine already runs one worker thread per
- * core, and the model is exported for batch 1 only, so faces run one after another.
+ * Loads the network into this thread. The model is exported for batch 1 only, so faces run one after
+ * another.
  */
 export async function loadMobileFaceNet(options: MobileFaceNetOptions): Promise<MobileFaceNet> {
-  ort.env.wasm.numThreads = 1;
-  const session = await ort.InferenceSession.create(await readFile(modelPath()), {
-    executionProviders: ['wasm'],
-    graphOptimizationLevel: 'all',
-  });
+  const session = await createOnnxSession(await readFile(modelPath()));
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
   const side = MFN_CHIP_SIZE;
@@ -69,13 +65,8 @@ export async function loadMobileFaceNet(options: MobileFaceNetOptions): Promise<
         input[2 * plane + o] = (chip[i]! - 127) / 128;
       }
     }
-    const tensor = new ort.Tensor('float32', input, [1, 3, side, side]);
-    const result = await session.run({ [inputName!]: tensor });
-    const output = result[outputName!]!;
-    const descriptor = new Float32Array(output.data as Float32Array);
-    tensor.dispose();
-    output.dispose();
-    return descriptor;
+    const result = await session.run({ [inputName!]: { data: input, dims: [1, 3, side, side] } });
+    return result[outputName!]!;
   };
   return {
     async describe(chips) {
