@@ -432,13 +432,11 @@ async function benchStages(): Promise<void> {
   const { alignedChip } = await import('../server/src/face/pipeline/face-chip.ts');
   const { ARCFACE_TEMPLATE, loadMobileFaceNet, MFN_CHIP_SIZE } =
     await import('../server/src/face/pipeline/mobilefacenet-onnx.ts');
-  const { initTfjsWasm } = await import('../server/src/face/pipeline/tfjs-wasm.ts');
   const { SHIPPED_PIPELINE } = await import('../server/src/face/pipeline/pipeline-catalog.ts');
   const { MIN_INDEX_FACE_PX } = await import('../server/src/face/similarity.ts');
 
   const loadBefore = load();
   const bytes = await sharp(path.join(SAMPLES, 'sample1.jpg')).resize(1225).jpeg({ quality: 85 }).toBuffer();
-  const tf = await initTfjsWasm();
   await loadFaceApiNets(['landmarks']);
   const detector = await BlazeFaceDetector.load();
   const mfn = await loadMobileFaceNet({ withMirror: false });
@@ -453,15 +451,15 @@ async function benchStages(): Promise<void> {
     const side = 1.5 * Math.max(d.width, d.height);
     return { x: d.x + d.width / 2 - side / 2, y: d.y + d.height / 2 - 0.14 * d.height - side / 2, side };
   });
-  const [firstMarks] = await landmarks68(tf, image, boxes.slice(0, 1));
+  const [firstMarks] = await landmarks68(image, boxes.slice(0, 1));
   const chip = alignedChip(image, firstMarks!, ARCFACE_TEMPLATE, MFN_CHIP_SIZE);
   const faces = (await pipeline.analyze(image, MIN_INDEX_FACE_PX)).length;
   const runs = 15;
   const decode = await cpuMedian(runs, () => decodeImage(bytes, { maxSide: 2048 }));
   const blazeWhole = await cpuMedian(runs, () => detector.detect(image, whole, 0.5));
   const blazeAll = await cpuMedian(runs, () => detector.detect(image, regions, 0.5));
-  const landmarksOne = await cpuMedian(runs, () => landmarks68(tf, image, boxes.slice(0, 1)));
-  const landmarksAll = await cpuMedian(runs, () => landmarks68(tf, image, boxes));
+  const landmarksOne = await cpuMedian(runs, () => landmarks68(image, boxes.slice(0, 1)));
+  const landmarksAll = await cpuMedian(runs, () => landmarks68(image, boxes));
   const chipMs = await cpuMedian(runs, async () =>
     alignedChip(image, firstMarks!, ARCFACE_TEMPLATE, MFN_CHIP_SIZE),
   );

@@ -136,11 +136,10 @@ async function describeFaces(
 ): Promise<PipelineFace[]> {
   if (located.length === 0) return [];
   let marks = await landmarks68(
-    tf,
     image,
     located.map((l) => l.region),
   );
-  if (options.refineLandmarks) marks = await landmarks68(tf, image, marks.map(landmarkRegion));
+  if (options.refineLandmarks) marks = await landmarks68(image, marks.map(landmarkRegion));
   const chips = marks.map((m) => descriptor.chip(image, m));
   const descriptors = await descriptor.describe(chips);
   return located.map(({ box, score }, i) => {
@@ -227,7 +226,7 @@ export async function loadBlazeFaceFrontEnd(name: BlazeFacePipelineName): Promis
       const blank = { data: new Uint8Array(256 * 256 * 3).fill(128), width: 256, height: 256 };
       await detector.detect(blank, detectionRegions(256, 256, 256), BLAZEFACE_MIN_SCORE);
       await detector.detectTurned(blank, [1], BLAZEFACE_MIN_SCORE);
-      const [marks] = await landmarks68(tf, blank, [{ x: 0, y: 0, side: 256, angle: 0.1 }]);
+      const [marks] = await landmarks68(blank, [{ x: 0, y: 0, side: 256, angle: 0.1 }]);
       await descriptor.describe([descriptor.chip(blank, marks!)]);
     },
   };

@@ -135,10 +135,9 @@ async function fitLandmarks(
   regions: OrientedSquare[],
   refine: boolean,
 ): Promise<{ first: Point[][]; marks: Point[][] }> {
-  const first = await landmarks68(tf, image, regions);
+  const first = await landmarks68(image, regions);
   if (!refine) return { first, marks: first };
   const marks = await landmarks68(
-    tf,
     image,
     first.map((m, i) => refinedLandmarkRegion(m, regions[i]!.angle)),
   );
