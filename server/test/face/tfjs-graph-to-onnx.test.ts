@@ -112,6 +112,28 @@ describe('tfjs graph models converted to ONNX', () => {
     );
   });
 
+  it('runs on the native runtime in every worker thread of a process, as the face engine uses it', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const tsxApi = import.meta.resolve('tsx/esm/api');
+    const sessionModule = import.meta.resolve('../../src/face/pipeline/tfjs-graph-to-onnx.ts');
+    const blazeface = path.join(modelsDir, 'blazeface.json');
+    const code = `const { parentPort } = require('node:worker_threads');
+      import(${JSON.stringify(tsxApi)})
+        .then((tsx) => { tsx.register(); return import(${JSON.stringify(sessionModule)}); })
+        .then((m) => m.openTfjsGraphAsOnnx(${JSON.stringify(blazeface)}))
+        .then((session) => parentPort.postMessage(session.runtime), (e) => parentPort.postMessage(String(e)));`;
+    const runtimes = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<string>((resolve) => {
+            const worker = new Worker(code, { eval: true });
+            worker.once('message', (runtime: string) => void worker.terminate().then(() => resolve(runtime)));
+          }),
+      ),
+    );
+    expect(runtimes).toEqual(['native', 'native', 'native']);
+  });
+
   it('refuses an operation it does not know, naming it, instead of approximating it', () => {
     const model: TfjsGraphModel = {
       modelTopology: {

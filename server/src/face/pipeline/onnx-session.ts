@@ -4,7 +4,9 @@ import type * as OrtTypes from 'onnxruntime-web';
 // One way to run an ONNX model in a face worker. onnxruntime-node runs it on native CPU kernels (its npm
 // package ships the Linux, macOS and Windows binaries); where that addon cannot load, onnxruntime-web's
 // WASM build runs the same model, 4–5× slower. Both run on one thread: the engine already runs one worker
-// per core. `FACE_ONNX_RUNTIME=wasm` selects the WASM build (for comparisons).
+// per core. `FACE_ONNX_RUNTIME=wasm` selects the WASM build (for comparisons). onnxruntime-node loads in
+// several worker threads of one process from version 1.27 on (earlier addons register once per process,
+// so a second face worker fell back to WASM).
 
 export type OnnxRuntimeName = 'native' | 'wasm';
 
@@ -26,7 +28,9 @@ function loadRuntime(wanted: OnnxRuntimeName): { ort: Ort; runtime: OnnxRuntimeN
     try {
       return { ort: require('onnxruntime-node') as Ort, runtime: 'native' };
     } catch (error) {
-      nativeLoadError = error; // tried once per thread; the WASM build takes over
+      // Tried once per thread; the WASM build takes over, said once so that the slowdown has a cause.
+      nativeLoadError = error;
+      console.warn(`onnxruntime-node failed to load (${String(error)}): ONNX models run on the WASM build`);
     }
   }
   const ort = require('onnxruntime-web') as Ort;
