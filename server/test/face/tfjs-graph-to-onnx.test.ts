@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as tfTypes from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { landmarkNetAsOnnx } from '../../src/face/pipeline/faceapi-landmarks-onnx.ts';
+import { ageNetAsOnnx, landmarkNetAsOnnx } from '../../src/face/pipeline/faceapi-nets-onnx.ts';
 import { loadFaceApiNets } from '../../src/face/pipeline/faceapi-nets.ts';
 import { encodeOnnxModel } from '../../src/face/pipeline/onnx-protobuf.ts';
 import { createOnnxSession, type OnnxRuntimeName } from '../../src/face/pipeline/onnx-session.ts';
@@ -85,31 +85,33 @@ describe('tfjs graph models converted to ONNX', () => {
     expect(worst.wasm).toBeLessThan(1e-4);
   });
 
-  it("face-api's landmark net, re-stated as a graph, gives the points face-api gives", async () => {
-    const faceapi = await loadFaceApiNets(['landmarks']);
+  it("face-api's landmark and age nets, re-stated as graphs, give what face-api's own code gives", async () => {
+    const faceapi = await loadFaceApiNets(['landmarks', 'ageGender']);
     const crops = [wave(112 * 112 * 3, 120).map((v) => v + 128), wave(112 * 112 * 3, 60).map((v) => 200 - v)];
-    const expected = tf.tidy(() =>
-      crops.map((crop) =>
-        faceapi.nets.faceLandmark68Net
-          .forwardInput(
-            // face-api takes its own tfjs type; the tensor is the same object at run time.
-            new faceapi.NetInput([tf.tensor3d(crop, [112, 112, 3]) as never]),
-          )
-          .dataSync(),
-      ),
-    );
-    const session = await landmarkNetAsOnnx(faceapi.nets.faceLandmark68Net);
     const batch = new Float32Array(2 * crops[0]!.length);
     crops.forEach((crop, i) => batch.set(crop, i * crop.length));
-    const { 'landmarks:out': points } = await session.run({ input: { data: batch, dims: [2, 112, 112, 3] } });
-    expect(points).toHaveLength(2 * 136);
-    crops.forEach((_, i) => {
-      for (let k = 0; k < 136; k++) expect(points![i * 136 + k]).toBeCloseTo(expected[i]![k]!, 4);
-    });
-    // The two inputs give different points: the comparison is not of constants.
-    expect(Math.abs(points![0]! - points![136]!) + Math.abs(points![1]! - points![137]!)).toBeGreaterThan(
-      1e-3,
-    );
+    // face-api takes its own tfjs type; the tensors are the same objects at run time.
+    const netInput = () => new faceapi.NetInput(crops.map((c) => tf.tensor3d(c, [112, 112, 3]) as never));
+    const nets = [
+      {
+        session: await landmarkNetAsOnnx(faceapi.nets.faceLandmark68Net),
+        output: 'landmarks:out',
+        expected: tf.tidy(() => faceapi.nets.faceLandmark68Net.forwardInput(netInput()).dataSync()),
+      },
+      {
+        session: await ageNetAsOnnx(faceapi.nets.ageGenderNet),
+        output: 'age:out',
+        expected: tf.tidy(() => faceapi.nets.ageGenderNet.forwardInput(netInput()).age.dataSync()),
+      },
+    ];
+    for (const { session, output, expected } of nets) {
+      const actual = (await session.run({ input: { data: batch, dims: [2, 112, 112, 3] } }))[output]!;
+      expect(actual).toHaveLength(expected.length);
+      const width = expected.length / 2;
+      for (let k = 0; k < expected.length; k++) expect(actual[k]).toBeCloseTo(expected[k]!, 3);
+      // The two crops give different outputs: the comparison is not of constants.
+      expect(Math.abs(actual[0]! - actual[width]!)).toBeGreaterThan(1e-3);
+    }
   });
 
   it('runs on the native runtime in every worker thread of a process, as the face engine uses it', async () => {

@@ -1,12 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type * as tfTypes from '@tensorflow/tfjs';
 import type { FaceBox } from '../face-engine.ts';
 import type { RgbImage } from '../image-decode.ts';
 import { extractSquare } from '../pipeline/face-chip.ts';
-import { loadFaceApiNets } from '../pipeline/faceapi-nets.ts';
+import { ageGenderNetAges, loadFaceApiNets } from '../pipeline/faceapi-nets.ts';
 import { openTfjsGraphAsOnnx } from '../pipeline/tfjs-graph-to-onnx.ts';
-import { initTfjsWasm } from '../pipeline/tfjs-wasm.ts';
 import type { AgeEstimates } from './possible-minor.ts';
 
 // Age estimates of detected faces, run in the face worker after detection (see ./README.md for the
@@ -77,9 +75,8 @@ function pairMeans(values: ArrayLike<number>): number[] {
 
 /** Loads both networks into this thread (call once per worker, after the pipeline). */
 export async function loadAgeEstimator(): Promise<AgeEstimator> {
-  const tf: typeof tfTypes = await initTfjsWasm();
-  const faceapi = await loadFaceApiNets(['ageGender']);
-  // Run on onnxruntime (converted at load): 7× less CPU than tfjs's WASM kernels for this network.
+  await loadFaceApiNets(['ageGender']);
+  // Both run on onnxruntime (converted at load): 4–7× less CPU than tfjs's WASM kernels.
   const faceres = await openTfjsGraphAsOnnx(faceresDeepPath(), [FACERES_AGE_OUTPUT]);
 
   async function ageGenderNet(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {
@@ -87,18 +84,7 @@ export async function loadAgeEstimator(): Promise<AgeEstimator> {
       const crop = extractSquare(image, squareAround(box, AGE_GENDER_CROP_SCALE), AGE_GENDER_SIZE);
       return [crop, mirrorCrop(crop, AGE_GENDER_SIZE)];
     });
-    const tensors = crops.map((c) => tf.tensor3d(c, [AGE_GENDER_SIZE, AGE_GENDER_SIZE, 3], 'float32'));
-    try {
-      const { age, gender } = await faceapi.nets.ageGenderNet.forward(
-        tensors as unknown as Parameters<typeof faceapi.nets.ageGenderNet.forward>[0],
-      );
-      const ages = await age.data();
-      age.dispose();
-      gender.dispose();
-      return pairMeans(ages);
-    } finally {
-      tf.dispose(tensors);
-    }
+    return pairMeans(await ageGenderNetAges(crops));
   }
 
   async function faceresDeep(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {

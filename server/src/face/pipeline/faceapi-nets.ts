@@ -5,7 +5,13 @@ import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type { RgbImage } from '../image-decode.ts';
 import type { Point } from './blazeface-detector.ts';
 import { applyTransform, extractSquare, type OrientedSquare, squareTransform } from './face-chip.ts';
-import { LANDMARK_INPUT, LANDMARK_OUTPUT, landmarkNetAsOnnx } from './faceapi-landmarks-onnx.ts';
+import {
+  AGE_OUTPUT,
+  ageNetAsOnnx,
+  FACEAPI_INPUT,
+  LANDMARK_OUTPUT,
+  landmarkNetAsOnnx,
+} from './faceapi-nets-onnx.ts';
 import type { OnnxSession } from './onnx-session.ts';
 import { initTfjsWasm } from './tfjs-wasm.ts';
 
@@ -19,8 +25,9 @@ export type FaceApiNet = 'ssd' | 'tiny' | 'landmarks' | 'recognition' | 'ageGend
 
 let loaded: Promise<void> | undefined;
 const loadedNets = new Set<FaceApiNet>();
-/** The landmark net runs on onnxruntime (3–4× less CPU than face-api's tfjs kernels), from face-api's weights. */
+/** The landmark and age nets run on onnxruntime (3–4× less CPU than face-api's tfjs kernels), with face-api's weights. */
 let landmarkNet: OnnxSession | undefined;
+let ageNet: OnnxSession | undefined;
 
 function modelDir(): string {
   const require = createRequire(import.meta.url);
@@ -41,7 +48,10 @@ export async function loadFaceApiNets(nets: FaceApiNet[]): Promise<typeof faceap
         landmarkNet = await landmarkNetAsOnnx(faceapi.nets.faceLandmark68Net);
       }
       if (net === 'recognition') await faceapi.nets.faceRecognitionNet.loadFromDisk(dir);
-      if (net === 'ageGender') await faceapi.nets.ageGenderNet.loadFromDisk(dir);
+      if (net === 'ageGender') {
+        await faceapi.nets.ageGenderNet.loadFromDisk(dir);
+        ageNet = await ageNetAsOnnx(faceapi.nets.ageGenderNet);
+      }
       loadedNets.add(net);
     }
   })();
@@ -84,26 +94,42 @@ async function rowsOf(
  * same transform.
  */
 export function landmarks68(image: RgbImage, regions: OrientedSquare[]): Promise<Point[][]> {
-  const net = landmarkNet;
-  if (!net) throw new Error("load the landmark net first: loadFaceApiNets(['landmarks'])");
   return inBatches(regions, async (batch) => {
-    const input = new Float32Array(batch.length * LANDMARK_INPUT * LANDMARK_INPUT * 3);
-    batch.forEach((region, i) =>
-      input.set(extractSquare(image, region, LANDMARK_INPUT), i * LANDMARK_INPUT * LANDMARK_INPUT * 3),
-    );
-    const output = await net.run({
-      input: { data: input, dims: [batch.length, LANDMARK_INPUT, LANDMARK_INPUT, 3] },
-    });
-    const flat = output[`${LANDMARK_OUTPUT}:out`]!;
-    const rows = batch.map((_, i) => flat.subarray(i * 136, (i + 1) * 136));
+    const crops = batch.map((region) => extractSquare(image, region, FACEAPI_INPUT));
+    const rows = await runOnCrops(landmarkNet, 'landmarks', crops, LANDMARK_OUTPUT, 136);
     // Each row holds x0, y0, x1, y1, … relative to the (square, unpadded) input.
     return rows.map((row, i) => {
-      const t = squareTransform(batch[i]!, LANDMARK_INPUT);
+      const t = squareTransform(batch[i]!, FACEAPI_INPUT);
       return Array.from({ length: 68 }, (_, k) =>
-        applyTransform(t, [row[2 * k]! * LANDMARK_INPUT, row[2 * k + 1]! * LANDMARK_INPUT]),
+        applyTransform(t, [row[2 * k]! * FACEAPI_INPUT, row[2 * k + 1]! * FACEAPI_INPUT]),
       );
     });
   });
+}
+
+/** AgeGenderNet's age, in years, of each 112×112 RGB crop (values 0..255, HWC). */
+export async function ageGenderNetAges(crops: Float32Array[]): Promise<number[]> {
+  const rows = await inBatches(crops, (batch) => runOnCrops(ageNet, 'ageGender', batch, AGE_OUTPUT, 1));
+  return rows.map((row) => row[0]!);
+}
+
+/** Runs one of the converted nets on 112×112 crops; one row of `width` values per crop. */
+async function runOnCrops(
+  net: OnnxSession | undefined,
+  name: FaceApiNet,
+  crops: Float32Array[],
+  output: string,
+  width: number,
+): Promise<Float32Array[]> {
+  if (!net) throw new Error(`load the net first: loadFaceApiNets(['${name}'])`);
+  const size = FACEAPI_INPUT * FACEAPI_INPUT * 3;
+  const input = new Float32Array(crops.length * size);
+  crops.forEach((crop, i) => input.set(crop, i * size));
+  const result = await net.run({
+    input: { data: input, dims: [crops.length, FACEAPI_INPUT, FACEAPI_INPUT, 3] },
+  });
+  const flat = result[`${output}:out`]!;
+  return crops.map((_, i) => flat.subarray(i * width, (i + 1) * width));
 }
 
 /** The 128-d dlib ResNet descriptors of 150×150 RGB chips (values 0..255), not normalised. */
