@@ -165,3 +165,7 @@ await app.close();
 await site.close();
 await database.close();
 await fs.rm(dataDir, { recursive: true, force: true });
+if (indexBest === undefined || indexBest < exactBest - 1e-3) {
+  console.error('\nFAILED: the index did not return the best match an exact scan finds.');
+  process.exitCode = 1;
+}

@@ -9,9 +9,14 @@ const DIMENSIONS = SHIPPED_MODEL.dimensions;
 const SYNTHETIC_PAGE = 'https://synthetic.bench.example/';
 
 /**
- * Descriptors distributed like the real ones: every dlib descriptor shares a large common direction
- * (different people score ≈ 0.84, the same person ≈ 0.95). Vectors from another distribution would sit
- * apart from the real faces and make the approximate index look worse (or better) than it is.
+ * Descriptors distributed like the real ones of the model that made `real`. Faces share a common
+ * direction whose weight is model-specific (dlib: different people score ≈ 0.84; the shipped 512-d model:
+ * ≈ 0.1), so it is read from `real`: μ, the mean cosine between two of them (most are different people).
+ * Each synthetic person is a centre around that direction with 1–6 photos around the centre; photos of one
+ * person score s = 1 − 0.4·(1 − μ) with each other (dlib 0.94, the 512-d model ≈ 0.64) and photos of
+ * different people μ. Vectors from another distribution would sit apart from the real faces and make the
+ * approximate index look worse (or better) than it is: with dlib's constants a million 512-d vectors
+ * formed one narrow cone, and the index no longer reached the real faces outside it.
  */
 export function realisticDescriptors(
   real: Float32Array[],
@@ -26,23 +31,32 @@ export function realisticDescriptors(
     for (let i = 0; i < v.length; i++) v[i]! /= norm;
     return v;
   };
-  /** base + a random direction of length `scale`, normalised, written into `out`. */
+  /** baseWeight·base + scale·(a random unit direction), normalised, written into `out`. */
   const perturb = (base: Float32Array, baseWeight: number, scale: number, out: Float32Array) => {
     const noise = normalise(Float32Array.from({ length: DIMENSIONS }, gaussian));
     for (let i = 0; i < DIMENSIONS; i++) out[i] = baseWeight * base[i]! + scale * noise[i]!;
     return normalise(out);
   };
-  const mean = new Float32Array(DIMENSIONS);
-  for (const v of real) for (let i = 0; i < DIMENSIONS; i++) mean[i]! += v[i]!;
-  normalise(mean);
+  if (real.length < 2) throw new Error('at least two real descriptors are needed to fit the distribution');
+  const sum = new Float32Array(DIMENSIONS);
+  for (const v of real) for (let i = 0; i < DIMENSIONS; i++) sum[i]! += v[i]!;
+  // Σᵢⱼ vᵢ·vⱼ = |Σ v|², so the mean over pairs i ≠ j is (|Σ v|² − n) / (n (n − 1)) for unit vectors.
+  const n = real.length;
+  const mu = (sum.reduce((acc, x) => acc + x * x, 0) - n) / (n * (n - 1));
+  const samePerson = 1 - 0.4 * (1 - mu);
+  // Photo = centre + γ·noise: two photos of one centre score 1 / (1 + γ²) = samePerson. Centres score
+  // α² with each other, so photos of different people score α²·samePerson = μ.
+  const gamma = Math.sqrt(1 / samePerson - 1);
+  const alphaSquared = Math.min(1, Math.max(0, mu / samePerson));
+  const mean = normalise(sum);
   const vectors = new Float32Array(count * DIMENSIONS);
   const centre = new Float32Array(DIMENSIONS);
   let face = 0;
   while (face < count) {
-    perturb(mean, 0.917, 0.4, centre);
+    perturb(mean, Math.sqrt(alphaSquared), Math.sqrt(1 - alphaSquared), centre);
     const photos = 1 + Math.floor(random() * 6);
     for (let p = 0; p < photos && face < count; p++, face++) {
-      perturb(centre, 1, 0.23, vectors.subarray(face * DIMENSIONS, (face + 1) * DIMENSIONS));
+      perturb(centre, 1, gamma, vectors.subarray(face * DIMENSIONS, (face + 1) * DIMENSIONS));
     }
   }
   return { count, vectors };
