@@ -5,24 +5,32 @@
 // the lowest threshold that flags ≥ 98 % of 13–17 and ≥ 99 % of 0–12 (with its bootstrap range), the share of
 // each band flagged there, and the same at the shipped threshold. Estimates are cached in bench/results/
 // (never committed); AGE_BENCH_FRESH=1 recomputes them. AGE_BENCH_THREADS sets the worker threads (default 2).
+// The face engine finds the face; both networks are then run on it in this process, FaceRes-deep even where
+// the shipped estimator skips it (SECOND_ESTIMATE_BELOW_AGE), so that the skip itself can be measured: on
+// age-dev, and on celeba-dev's in-the-wild adults (../shared/faces/celeba-dev or FACES_CELEBA_DIR) when present.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { loadAgeEstimator } from '../server/src/face/age/age-estimator.ts';
+import { type AgeEstimator, loadAgeEstimator } from '../server/src/face/age/age-estimator.ts';
 import {
   type AgeEstimates,
   estimatedAge,
+  isPossibleMinor,
   POSSIBLE_MINOR_BELOW_AGE,
+  SECOND_ESTIMATE_BELOW_AGE,
 } from '../server/src/face/age/possible-minor.ts';
 import { createFaceEngine } from '../server/src/face/face-engine.ts';
 import { decodeImage } from '../server/src/face/image-decode.ts';
 import { MIN_QUERY_FACE_PX } from '../server/src/face/similarity.ts';
+import { listCeleba } from './lib/celeba-embeddings.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ageDir = process.env.FACES_AGE_DIR ?? path.resolve(repoRoot, '../shared/faces/age-dev');
-const cacheFile = path.join(repoRoot, 'bench', 'results', 'age-dev-estimates.json');
+const celebaDir = process.env.FACES_CELEBA_DIR ?? path.resolve(repoRoot, '../shared/faces/celeba-dev');
+const resultsDir = path.join(repoRoot, 'bench', 'results');
 const threads = Number(process.env.AGE_BENCH_THREADS ?? 2);
 
 const BANDS = [
@@ -38,21 +46,32 @@ const REQUIRED_FLAGGED: Partial<Record<BandName, number>> = { '0–12': 0.99, '1
 
 interface Candidate {
   name: string;
-  age: (e: AgeEstimates) => number;
+  age: (e: Required<AgeEstimates>) => number;
+}
+
+/** The estimates as the shipped estimator makes them: no FaceRes-deep where AgeGenderNet made it unneeded. */
+function asShipped(e: Required<AgeEstimates>): AgeEstimates {
+  return e.ageGenderNet >= SECOND_ESTIMATE_BELOW_AGE ? { ageGenderNet: e.ageGenderNet } : e;
 }
 
 const CANDIDATES: Candidate[] = [
   { name: 'face-api AgeGenderNet (face + mirror)', age: (e) => e.ageGenderNet },
   { name: 'HSE FaceRes-deep (face + mirror)', age: (e) => e.faceresDeep },
-  { name: 'mean of both (shipped)', age: estimatedAge },
+  { name: 'mean of both', age: estimatedAge },
+  {
+    name: `mean of both, FaceRes-deep only under AgeGenderNet ${SECOND_ESTIMATE_BELOW_AGE} (shipped)`,
+    age: (e) => estimatedAge(asShipped(e)),
+  },
 ];
 
 interface Sample {
   file: string;
-  age: number;
-  /** Undefined when no face was found. */
-  estimates?: AgeEstimates;
+  /** Undefined for celeba-dev (adults of unknown age). */
+  age?: number;
+  /** Both networks on the photo's largest face; undefined when no face was found. */
+  estimates?: Required<AgeEstimates>;
 }
+type AgedSample = Sample & { age: number };
 
 function bandOf(age: number): BandName {
   return BANDS.find((b) => age >= b.min && age <= b.max)!.name;
@@ -83,24 +102,35 @@ async function padded(file: string): Promise<Buffer> {
     .toBuffer();
 }
 
-async function estimateAll(): Promise<Sample[]> {
+/**
+ * Each photo's largest face (found by the engine, as an upload is) with both networks' estimates, cached in
+ * bench/results/<name>-estimates.json.
+ */
+async function estimateAll<T extends { file: string }>(
+  name: string,
+  photos: T[],
+  bytesOf: (photo: T) => Promise<Buffer>,
+): Promise<(T & Sample)[]> {
+  const cacheFile = path.join(resultsDir, `${name}-estimates.json`);
   if (existsSync(cacheFile) && !process.env.AGE_BENCH_FRESH) {
     console.log(`(estimates read from ${path.relative(repoRoot, cacheFile)}; AGE_BENCH_FRESH=1 recomputes)`);
-    return JSON.parse(readFileSync(cacheFile, 'utf8')) as Sample[];
+    return JSON.parse(readFileSync(cacheFile, 'utf8')) as (T & Sample)[];
   }
-  const labels = readLabels();
   const engine = await createFaceEngine({ threads });
-  const samples: Sample[] = [];
+  const estimator = await loadAgeEstimator();
+  const samples: (T & Sample)[] = [];
   let next = 0;
   try {
     await Promise.all(
       Array.from({ length: threads * 2 }, async () => {
         for (;;) {
-          const label = labels[next++];
-          if (!label) return;
-          const { faces } = await engine.analyze(await padded(label.file), { minFaceSize: 40 });
-          samples.push({ ...label, estimates: faces[0]?.age });
-          if (samples.length % 100 === 0) console.log(`  ${samples.length}/${labels.length} photos`);
+          const photo = photos[next++];
+          if (!photo) return;
+          const bytes = await bytesOf(photo);
+          const [largest] = (await engine.analyze(bytes, { minFaceSize: 40 })).faces;
+          const estimates = largest && (await bothEstimates(estimator, bytes, largest.box));
+          samples.push({ ...photo, estimates });
+          if (samples.length % 100 === 0) console.log(`  ${samples.length}/${photos.length} photos`);
         }
       }),
     );
@@ -108,9 +138,60 @@ async function estimateAll(): Promise<Sample[]> {
     await engine.close();
   }
   samples.sort((a, b) => a.file.localeCompare(b.file));
-  mkdirSync(path.dirname(cacheFile), { recursive: true });
+  mkdirSync(resultsDir, { recursive: true });
   writeFileSync(cacheFile, JSON.stringify(samples));
   return samples;
+}
+
+async function bothEstimates(
+  estimator: AgeEstimator,
+  bytes: Buffer,
+  box: { x: number; y: number; width: number; height: number },
+): Promise<Required<AgeEstimates>> {
+  const [estimates] = await estimator.estimate(await decodeImage(bytes), [box], { bothNetworks: true });
+  return { ageGenderNet: estimates!.ageGenderNet, faceresDeep: estimates!.faceresDeep! };
+}
+
+/**
+ * What skipping FaceRes-deep where AgeGenderNet says SECOND_ESTIMATE_BELOW_AGE or more does: the share of
+ * faces spared it, and the gate's decisions it changes (against both networks on every face).
+ */
+function skipEffect(samples: Sample[]): { spared: number; changed: number; closestMean: number } {
+  const found = samples.flatMap((s) => (s.estimates ? [s.estimates] : []));
+  const spared = found.filter((e) => e.ageGenderNet >= SECOND_ESTIMATE_BELOW_AGE);
+  return {
+    spared: spared.length / found.length,
+    changed: found.filter((e) => isPossibleMinor(e) !== isPossibleMinor(asShipped(e))).length,
+    closestMean: Math.min(...spared.map(estimatedAge)),
+  };
+}
+
+function reportSkip(ageDev: AgedSample[], celeba: Sample[] | undefined): void {
+  console.log(
+    `
+FaceRes-deep only where AgeGenderNet says under ${SECOND_ESTIMATE_BELOW_AGE} (shipped), against both networks on every face:`,
+  );
+  const minors = ageDev.filter((s) => s.age < 18 && s.estimates);
+  const highestMinor = Math.max(...minors.map((s) => s.estimates!.ageGenderNet));
+  console.log(`  age-dev: highest AgeGenderNet estimate of a minor ${highestMinor.toFixed(1)}`);
+  for (const band of BANDS) {
+    const { spared, changed } = skipEffect(ageDev.filter((s) => bandOf(s.age) === band.name));
+    console.log(
+      `  age-dev ${band.name}: FaceRes-deep spared on ${pct(spared)}, decisions changed ${changed}`,
+    );
+  }
+  const all = skipEffect(ageDev);
+  console.log(
+    `  age-dev all: spared ${pct(all.spared)}, decisions changed ${all.changed}, lowest mean of both among the spared ${all.closestMean.toFixed(1)}`,
+  );
+  if (!celeba) return;
+  const inTheWild = skipEffect(celeba);
+  const flagged = celeba.filter((s) => s.estimates && isPossibleMinor(s.estimates)).length;
+  const found = celeba.filter((s) => s.estimates).length;
+  console.log(
+    `  celeba-dev (${found} in-the-wild photos of adults with a face): spared ${pct(inTheWild.spared)}, decisions changed ${inTheWild.changed}, ` +
+      `lowest mean of both among the spared ${inTheWild.closestMean.toFixed(1)}; flagged as possible minors ${flagged} (${pct(flagged / found)})`,
+  );
 }
 
 /** Share of `values` strictly below `threshold`. */
@@ -161,22 +242,29 @@ function bootstrapRange(byBand: Map<BandName, number[]>): [number, number] {
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 async function timeEstimates(samples: Sample[]): Promise<void> {
-  // CPU per face of the age estimate alone (both networks, face + mirror), on this thread.
+  // CPU per face of the age estimate alone (face + mirror), on this thread: both networks, and as shipped
+  // (FaceRes-deep skipped where AgeGenderNet says SECOND_ESTIMATE_BELOW_AGE or more).
   const estimator = await loadAgeEstimator();
   const files = samples.slice(0, 24).map((s) => s.file);
   const images = await Promise.all(files.map(async (f) => decodeImage(await padded(f))));
   const boxOf = (w: number, h: number) => ({ x: w / 4, y: h / 4, width: w / 2, height: h / 2 });
-  await estimator.estimate(images[0]!, [boxOf(images[0]!.width, images[0]!.height)]);
-  const start = process.cpuUsage();
-  const wall = performance.now();
-  for (const image of images) await estimator.estimate(image, [boxOf(image.width, image.height)]);
-  const cpu = process.cpuUsage(start);
-  const cpuMs = (cpu.user + cpu.system) / 1000 / images.length;
-  const wallMs = (performance.now() - wall) / images.length;
-  console.log(
-    `\nAge estimate per face (both networks, face + mirror, one thread): ${cpuMs.toFixed(0)} ms CPU,`,
-  );
-  console.log(`${wallMs.toFixed(0)} ms wall (${images.length} faces, load average ${loadAverage()}).`);
+  await estimator.estimate(images[0]!, [boxOf(images[0]!.width, images[0]!.height)], { bothNetworks: true });
+  for (const bothNetworks of [true, false]) {
+    const start = process.cpuUsage();
+    const wall = performance.now();
+    let spared = 0;
+    for (const image of images) {
+      const [e] = await estimator.estimate(image, [boxOf(image.width, image.height)], { bothNetworks });
+      if (e!.faceresDeep === undefined) spared++;
+    }
+    const cpu = process.cpuUsage(start);
+    const cpuMs = (cpu.user + cpu.system) / 1000 / images.length;
+    const wallMs = (performance.now() - wall) / images.length;
+    console.log(
+      `\nAge estimate per face, ${bothNetworks ? 'both networks' : `as shipped (FaceRes-deep spared on ${spared} of them)`}, face + mirror, one thread: ` +
+        `${cpuMs.toFixed(0)} ms CPU, ${wallMs.toFixed(0)} ms wall (${images.length} faces, load average ${loadAverage()}).`,
+    );
+  }
 }
 
 function loadAverage(): string {
@@ -193,8 +281,8 @@ async function main(): Promise<void> {
     return;
   }
   const started = performance.now();
-  const samples = await estimateAll();
-  const found = samples.filter((s): s is Required<Sample> => s.estimates !== undefined);
+  const samples = await estimateAll('age-dev', readLabels(), (label) => padded(label.file));
+  const found = samples.filter((s): s is Required<AgedSample> => s.estimates !== undefined);
   console.log(
     `\nage-dev: ${samples.length} photos, a face found in ${found.length}` +
       ` (${((performance.now() - started) / 1000).toFixed(0)} s, ${threads} worker threads; MIN_QUERY_FACE_PX ${MIN_QUERY_FACE_PX}).`,
@@ -231,6 +319,17 @@ async function main(): Promise<void> {
   console.log(
     '\nA face with no detection cannot be searched, so it is neither flagged nor let through; the shares count found faces.',
   );
+  const celeba = existsSync(celebaDir)
+    ? await estimateAll(
+        'celeba-dev',
+        listCeleba(celebaDir).map((p) => ({ file: `${p.label}/${p.file}` })),
+        (p) => readFile(path.join(celebaDir, p.file)),
+      )
+    : (console.log(
+        `\n(no celeba-dev at ${celebaDir}, set FACES_CELEBA_DIR: the skip is measured on age-dev only)`,
+      ),
+      undefined);
+  reportSkip(samples, celeba);
   await timeEstimates(samples);
 }
 

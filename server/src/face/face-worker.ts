@@ -55,7 +55,7 @@ try {
   const ages = await loadAgeEstimator();
   // Both age networks once, so that the first real face does not pay for their WASM kernel set-up.
   const blank = { data: new Uint8Array(128 * 128 * 3).fill(128), width: 128, height: 128 };
-  await ages.estimate(blank, [{ x: 32, y: 32, width: 64, height: 64 }]);
+  await ages.estimate(blank, [{ x: 32, y: 32, width: 64, height: 64 }], { bothNetworks: true });
   // Jobs arrive one at a time (the pool waits for each answer), so no queue is needed here.
   port.on('message', (request: AnalyzeRequest) => {
     analyze(pipeline, ages, request).then(

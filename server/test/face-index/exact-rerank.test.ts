@@ -151,4 +151,24 @@ describe('searchWithOverfetch', () => {
     );
     expect(hits).toEqual([{ faceId: 2, similarity: 0.95 }]);
   });
+
+  it('looks up only candidates whose approximate score is within the margin of the threshold', async () => {
+    const looked: number[][] = [];
+    const approximate = [0.95, 0.8, 0.791, 0.789, 0.3, 0.1];
+    const exactScores = [0.96, 0.81, 0.8, 0.805, 0.31, 0.11];
+    const hits = await searchWithOverfetch(
+      async () => ({
+        candidates: approximate.map((similarity, i) => ({ faceId: i + 1, similarity })),
+        exhausted: true,
+      }),
+      async (faceIds) => {
+        looked.push(faceIds);
+        return new Map(faceIds.map((id) => [id, exactScores[id - 1]!]));
+      },
+      { ...overfetch, limit: 10, minSimilarity: 0.8 },
+    );
+    // 0.789 is below 0.8 − 0.01: its exact 0.805 is never seen (the margin is the index's measured error).
+    expect(looked).toEqual([[1, 2, 3]]);
+    expect(hits.map((h) => h.faceId)).toEqual([1, 2, 3]);
+  });
 });

@@ -4,6 +4,7 @@ import {
   estimatedAge,
   isPossibleMinor,
   POSSIBLE_MINOR_BELOW_AGE,
+  SECOND_ESTIMATE_BELOW_AGE,
 } from '../../src/face/age/possible-minor.ts';
 import { HttpError } from '../../src/lib/http-error.ts';
 import type { AuditEntry } from '../../src/repositories/audit.repository.ts';
@@ -36,6 +37,13 @@ describe('possible minor from the age estimates', () => {
     expect(isPossibleMinor({ ageGenderNet: 8, faceresDeep: 2 * just - 8 + 1 })).toBe(false);
     expect(isPossibleMinor({ ageGenderNet: 8, faceresDeep: 2 * just - 8 - 1 })).toBe(true);
     expect(estimatedAge({ ageGenderNet: 10, faceresDeep: 20 })).toBe(15);
+  });
+
+  it("takes AgeGenderNet's estimate alone where the second network was not needed", () => {
+    expect(estimatedAge({ ageGenderNet: SECOND_ESTIMATE_BELOW_AGE })).toBe(SECOND_ESTIMATE_BELOW_AGE);
+    expect(isPossibleMinor({ ageGenderNet: SECOND_ESTIMATE_BELOW_AGE })).toBe(false);
+    // The limit sits well above the gate: a face spared the second network is never a possible minor.
+    expect(SECOND_ESTIMATE_BELOW_AGE).toBeGreaterThan(POSSIBLE_MINOR_BELOW_AGE + 10);
   });
 });
 

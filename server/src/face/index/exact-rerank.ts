@@ -97,9 +97,15 @@ export async function searchWithOverfetch(
   for (;;) {
     const { candidates, exhausted } = await fetchCandidates(count);
     const unscored: number[] = [];
-    for (const { faceId } of candidates) {
+    for (const { faceId, similarity } of candidates) {
       if (exact.has(faceId) || (options.filter && !options.filter(faceId))) continue;
-      unscored.push(faceId);
+      // So far below the threshold that its exact score cannot reach it: its vector is not needed, which
+      // lets a search walk the graph widely (most candidates are strangers) for the cost of the walk.
+      if (similarity < options.minSimilarity - options.approximationMargin) {
+        exact.set(faceId, Number.NEGATIVE_INFINITY);
+      } else {
+        unscored.push(faceId);
+      }
     }
     if (unscored.length > 0) {
       const scores = await exactSimilarities(unscored);

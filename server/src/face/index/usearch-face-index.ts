@@ -61,7 +61,9 @@ const SCALAR_KINDS: Record<FaceIndexQuantization, ScalarKind> = {
 };
 
 // Largest error of an approximate cosine similarity against the exact one, with room to spare
-// (measured on normalised 128-d descriptors: f16 ≤ 0.0001, i8 ≤ 0.016).
+// (measured on normalised 128-d descriptors: f16 ≤ 0.0001, i8 ≤ 0.016; on the 512-d MobileFaceNet ones of
+// celeba-dev, 200 nearest of each of 2,186 faces: f16 ≤ 0.0001, i8 ≤ 0.021). A candidate scoring more than
+// this below the threshold is dropped without reading its vector (exact-rerank.ts).
 const APPROXIMATION_MARGINS: Record<FaceIndexQuantization, number> = { f32: 0.001, f16: 0.005, i8: 0.05 };
 
 // Vectors per native call when adding many: long enough to use every core, short enough that the
