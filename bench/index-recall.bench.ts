@@ -4,14 +4,18 @@
 // synthetic strangers drawn from their fitted distribution (mean and full covariance); each real face then
 // queries the index at the shipped threshold. Prints the share of same-person matches found, the queries
 // that miss one, and the faces not returned for their own vector, for each search width asked.
-//   npm run bench:index-recall -- --distractors 200000 [--quantization f16] [--candidates 200,1000]
+//   npm run bench:index-recall -- --distractors 200000 [--quantization f16] [--candidates 200,1000,shipped]
 //     [--graph-file /tmp/recall-1m.usearch]   (reuses a graph built earlier with the same settings)
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_USEARCH_OPTIONS, UsearchFaceIndex } from '../server/src/face/index/usearch-face-index.ts';
+import {
+  DEFAULT_USEARCH_OPTIONS,
+  minCandidatesFor,
+  UsearchFaceIndex,
+} from '../server/src/face/index/usearch-face-index.ts';
 import type { FaceIndexQuantization } from '../server/src/face/index/usearch-face-index.ts';
 import { InMemoryFaceVectorSource } from '../server/src/face/index/in-memory-face-vector-source.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../server/src/face/pipeline/pipeline-catalog.ts';
@@ -23,14 +27,15 @@ const { values } = parseArgs({
   options: {
     distractors: { type: 'string', default: '200000' },
     quantization: { type: 'string', default: DEFAULT_USEARCH_OPTIONS.quantization },
-    candidates: { type: 'string', default: String(DEFAULT_USEARCH_OPTIONS.search.minCandidates) },
+    // Candidates each search asks of the graph; 'shipped': minCandidatesFor(the index's size).
+    candidates: { type: 'string', default: 'shipped' },
     'graph-file': { type: 'string' },
   },
 });
 const DISTRACTORS = Number(values.distractors);
 const quantization = values.quantization as FaceIndexQuantization;
 if (!['f32', 'f16', 'i8'].includes(quantization)) throw new Error(`unknown quantization ${quantization}`);
-const candidateWidths = values.candidates.split(',').map(Number);
+const candidateWidths = values.candidates.split(',').map((w) => (w === 'shipped' ? undefined : Number(w)));
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const celebaDir = process.env.FACES_CELEBA_DIR ?? path.resolve(repoRoot, '../shared/faces/celeba-dev');
 if (!existsSync(celebaDir)) {
@@ -72,7 +77,7 @@ if (existsSync(graphFile)) {
 for (const minCandidates of candidateWidths) {
   const index = UsearchFaceIndex.open(
     graphFile,
-    { dimensions, quantization, search: { minCandidates } },
+    { dimensions, quantization, search: minCandidates === undefined ? {} : { minCandidates } },
     source,
     'view',
   );
@@ -100,7 +105,7 @@ for (const minCandidates of candidateWidths) {
   const p95 = searchMs[Math.floor(searchMs.length * 0.95)]!;
   console.log(
     `${real.length} real faces among ${DISTRACTORS} strangers, ${quantization} graph, ` +
-      `${minCandidates} candidates, threshold ${SIMILARITY_THRESHOLD}:\n` +
+      `${minCandidates ?? `${minCandidatesFor(entries.length)} (shipped)`} candidates, threshold ${SIMILARITY_THRESHOLD}:\n` +
       `  matches an exact scan finds that the index returns: ${foundMatches}/${exactMatches} ` +
       `(${((100 * foundMatches) / exactMatches).toFixed(2)} %)\n` +
       `  queries missing at least one: ${queriesMissingOne}; faces not returned for their own vector: ` +

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bruteForceSearch } from '../../src/face/index/exact-rerank.ts';
 import { InMemoryFaceVectorSource } from '../../src/face/index/in-memory-face-vector-source.ts';
-import { UsearchFaceIndex } from '../../src/face/index/usearch-face-index.ts';
+import { minCandidatesFor, UsearchFaceIndex } from '../../src/face/index/usearch-face-index.ts';
 import type { FaceVectorEntry } from '../../src/face/index/face-index.ts';
 import type { FaceIndexQuantization } from '../../src/face/index/usearch-face-index.ts';
 import { syntheticFaces } from './face-vectors.fixture.ts';
@@ -37,6 +37,16 @@ async function recallAt10(index: UsearchFaceIndex, entries: readonly FaceVectorE
   }
   return found / (queries.length * 10);
 }
+
+describe('the width of a search', () => {
+  it('walks 200 candidates in a small index and 0.5 % of a large one, up to 20,000', () => {
+    expect(minCandidatesFor(0)).toBe(200);
+    expect(minCandidatesFor(40_000)).toBe(200);
+    expect(minCandidatesFor(200_000)).toBe(1000);
+    expect(minCandidatesFor(1_000_000)).toBe(5000);
+    expect(minCandidatesFor(50_000_000)).toBe(20_000);
+  });
+});
 
 describe('UsearchFaceIndex', () => {
   it.each<FaceIndexQuantization>(['f32', 'f16', 'i8'])(

@@ -23,7 +23,10 @@ export interface UsearchFaceIndexOptions {
   expansionAdd?: number;
   /** Candidate list while searching (ef); a search for k candidates explores max(k, this). */
   expansionSearch?: number;
-  /** Over-fetch and widening of searches; see OverfetchOptions. */
+  /**
+   * Over-fetch and widening of searches; see OverfetchOptions. Without `minCandidates`, a search asks for
+   * minCandidatesFor(size) candidates at least.
+   */
   search?: Partial<OverfetchOptions>;
   /**
    * Threads for bulk adds (default 1; 0: all cores). Searches use one: concurrency comes from requests.
@@ -43,7 +46,8 @@ export interface UsearchFaceIndexOptions {
 /**
  * Chosen with `npm run bench:index` (numbers in README.md). i8 because the exact re-rank makes up for
  * its coarse scores: after re-ranking, f32, f16 and i8 graphs reach the same recall, and i8 is the
- * smallest and quickest to build. M=16 and 200 candidates reach recall@10 ≈ 0.97 at 1M faces.
+ * smallest and quickest to build. M=16 and 200 candidates reach recall@10 ≈ 0.97 at 1M faces of the
+ * clustered synthetic set; real faces need a wider walk at scale (minCandidatesFor).
  */
 export const DEFAULT_USEARCH_OPTIONS = {
   quantization: 'i8',
@@ -53,6 +57,25 @@ export const DEFAULT_USEARCH_OPTIONS = {
   search: { minCandidates: 200, minFilteredCandidates: 50, overfetch: 2, maxCandidates: 20_000 },
   vectorCacheSize: 250_000,
 } as const;
+
+/** Share of the indexed faces a search walks at least (see minCandidatesFor). */
+const WALKED_SHARE = 1 / 200;
+
+/**
+ * Candidates a search asks of the graph at least: 200, and 0.5 % of the index beyond 40,000 faces. With the
+ * 512-d model different people score ≈ 0 with each other, so a person photographed once or twice is an
+ * isolated point the greedy walk reaches only when it explores widely, and more so the larger the graph.
+ * `npm run bench:index-recall` (celeba-dev's 2,186 faces among fitted strangers; faces not returned for
+ * their own vector): 200,000 strangers — 200 candidates 14, 1,000 3, 4,000 0; 1,000,000 — 200: 61,
+ * 1,000: 22, 4,000: 4, 10,000: 1, 20,000: 0, at ≈ 10 µs per candidate. Candidates far below the threshold
+ * cost only the walk: their vectors are not read (exact-rerank.ts).
+ */
+export function minCandidatesFor(size: number): number {
+  return Math.max(
+    DEFAULT_USEARCH_OPTIONS.search.minCandidates,
+    Math.min(Math.ceil(size * WALKED_SHARE), DEFAULT_USEARCH_OPTIONS.search.maxCandidates),
+  );
+}
 
 const SCALAR_KINDS: Record<FaceIndexQuantization, ScalarKind> = {
   f32: ScalarKind.F32,
@@ -251,6 +274,7 @@ export class UsearchFaceIndex implements FaceIndex {
     if (query.length !== this.dimensions) {
       throw new Error(`query is ${query.length}-d, index is ${this.dimensions}-d`);
     }
+    const minCandidates = this.options.search?.minCandidates ?? minCandidatesFor(this.size);
     return searchWithOverfetch(
       async (count) => this.candidates(query, count),
       async (faceIds) => {
@@ -259,7 +283,7 @@ export class UsearchFaceIndex implements FaceIndex {
         for (const [faceId, vector] of vectors) scores.set(faceId, cosineSimilarity(query, vector));
         return scores;
       },
-      { ...this.overfetch, ...options },
+      { ...this.overfetch, minCandidates, ...options },
     );
   }
 
