@@ -93,6 +93,7 @@ export async function loadAgeEstimator(): Promise<AgeEstimator> {
   }
 
   async function faceresDeep(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {
+    if (boxes.length === 0) return [];
     const n = boxes.length * 2;
     const input = new Float32Array(n * FACERES_SIZE * FACERES_SIZE * 3);
     boxes.forEach((box, i) => {
@@ -115,18 +116,15 @@ export async function loadAgeEstimator(): Promise<AgeEstimator> {
       for (let i = 0; i < boxes.length; i += BATCH_FACES) {
         const batch = boxes.slice(i, i + BATCH_FACES);
         const byAgeGender = await ageGenderNet(image, batch);
-        const second = batch.flatMap((box, k) =>
-          options.bothNetworks || byAgeGender[k]! < SECOND_ESTIMATE_BELOW_AGE ? [k] : [],
+        const needsSecond = byAgeGender.map((age) => options.bothNetworks || age < SECOND_ESTIMATE_BELOW_AGE);
+        const byFaceres = await faceresDeep(
+          image,
+          batch.filter((_, k) => needsSecond[k]),
         );
-        const byFaceres = second.length
-          ? await faceresDeep(
-              image,
-              second.map((k) => batch[k]!),
-            )
-          : [];
+        let next = 0;
         batch.forEach((_, k) => {
-          const j = second.indexOf(k);
-          out.push({ ageGenderNet: byAgeGender[k]!, faceresDeep: j >= 0 ? byFaceres[j] : undefined });
+          const second = needsSecond[k] ? byFaceres[next++] : undefined;
+          out.push({ ageGenderNet: byAgeGender[k]!, faceresDeep: second });
         });
       }
       return out;
