@@ -19,6 +19,7 @@ import {
   type AgeEstimates,
   estimatedAge,
   isPossibleMinor,
+  needsSecondEstimate,
   POSSIBLE_MINOR_BELOW_AGE,
   SECOND_ESTIMATE_BELOW_AGE,
 } from '../server/src/face/age/possible-minor.ts';
@@ -51,7 +52,7 @@ interface Candidate {
 
 /** The estimates as the shipped estimator makes them: no FaceRes-deep where AgeGenderNet made it unneeded. */
 function asShipped(e: Required<AgeEstimates>): AgeEstimates {
-  return e.ageGenderNet >= SECOND_ESTIMATE_BELOW_AGE ? { ageGenderNet: e.ageGenderNet } : e;
+  return needsSecondEstimate(e.ageGenderNet) ? e : { ageGenderNet: e.ageGenderNet };
 }
 
 const CANDIDATES: Candidate[] = [
@@ -158,7 +159,7 @@ async function bothEstimates(
  */
 function skipEffect(samples: Sample[]): { spared: number; changed: number; closestMean: number } {
   const found = samples.flatMap((s) => (s.estimates ? [s.estimates] : []));
-  const spared = found.filter((e) => e.ageGenderNet >= SECOND_ESTIMATE_BELOW_AGE);
+  const spared = found.filter((e) => !needsSecondEstimate(e.ageGenderNet));
   return {
     spared: spared.length / found.length,
     changed: found.filter((e) => isPossibleMinor(e) !== isPossibleMinor(asShipped(e))).length,

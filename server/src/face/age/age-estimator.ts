@@ -5,7 +5,7 @@ import type { RgbImage } from '../image-decode.ts';
 import { extractSquare } from '../pipeline/face-chip.ts';
 import { ageGenderNetAges, loadFaceApiNets } from '../pipeline/faceapi-nets.ts';
 import { openTfjsGraphAsOnnx } from '../pipeline/tfjs-graph-to-onnx.ts';
-import { type AgeEstimates, SECOND_ESTIMATE_BELOW_AGE } from './possible-minor.ts';
+import { type AgeEstimates, needsSecondEstimate } from './possible-minor.ts';
 
 // Age estimates of detected faces, run in the face worker after detection (see ./README.md for the
 // measurements behind the choice). Two networks, each on the face and on its mirror image:
@@ -116,7 +116,7 @@ export async function loadAgeEstimator(): Promise<AgeEstimator> {
       for (let i = 0; i < boxes.length; i += BATCH_FACES) {
         const batch = boxes.slice(i, i + BATCH_FACES);
         const byAgeGender = await ageGenderNet(image, batch);
-        const needsSecond = byAgeGender.map((age) => options.bothNetworks || age < SECOND_ESTIMATE_BELOW_AGE);
+        const needsSecond = byAgeGender.map((age) => options.bothNetworks || needsSecondEstimate(age));
         const byFaceres = await faceresDeep(
           image,
           batch.filter((_, k) => needsSecond[k]),

@@ -18,6 +18,11 @@ export interface AgeEstimates {
  */
 export const SECOND_ESTIMATE_BELOW_AGE = 40;
 
+/** Whether FaceRes-deep is needed after AgeGenderNet gave `ageGenderNet` (see SECOND_ESTIMATE_BELOW_AGE). */
+export function needsSecondEstimate(ageGenderNet: number): boolean {
+  return ageGenderNet < SECOND_ESTIMATE_BELOW_AGE;
+}
+
 /**
  * The estimate the gate uses: the mean of both networks (see POSSIBLE_MINOR_BELOW_AGE), or AgeGenderNet's
  * alone when it made the second unnecessary.
