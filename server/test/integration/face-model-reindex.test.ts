@@ -192,6 +192,8 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
   let searchBefore: string;
   let oldToken: string;
   let firstRun: ReindexProgress;
+  /** The old-model faces Helena Marsh's first search found: the tests after the reindex search her. */
+  let marshFaces: { id: number; image_id: number; descriptor: Buffer }[];
   const analysed = new Map<string, number>();
 
   it('indexes and searches with the database’s active model, an older one than the shipped', async () => {
@@ -204,6 +206,14 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     searchBefore = response.json<SearchAnswer>().searchHash;
     marshBefore = await foundImages(api, oldToken);
     expect(marshBefore.length).toBeGreaterThanOrEqual(2);
+    marshFaces = await worker.db
+      .selectFrom('search_results')
+      .innerJoin('searches', 'searches.id', 'search_results.search_id')
+      .innerJoin('faces', 'faces.id', 'search_results.face_id')
+      .select(['faces.id', 'faces.image_id', 'faces.descriptor'])
+      .where('searches.hashed_id', '=', searchBefore)
+      .execute();
+    expect(marshFaces.length).toBeGreaterThanOrEqual(2);
     expect(await api.container.services.faceIndex.size()).toBe(faces.length);
   });
 
@@ -226,21 +236,35 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('an interrupted reindex leaves searches on the old vectors, with new-model faces stored beside them', async () => {
+    // The reindex goes through images in id order, which follows the crawl's concurrent order. It stops
+    // after at least 4, and once it has done a photo with faces but none of Helena Marsh's (the next test
+    // opts out a person of such a photo).
+    const imageIds = (await worker.db.selectFrom('images').select('id').orderBy('id').execute()).map(
+      (i) => i.id,
+    );
+    const marshImages = new Set(marshFaces.map((f) => f.image_id));
+    const othersImages = new Set(
+      (await facesOfModel(OLD.modelId)).map((f) => f.image_id).filter((id) => !marshImages.has(id)),
+    );
     const abort = new AbortController();
     const outcome = await reindexService(analysed).run(NEW, {
       signal: abort.signal,
       onProgress: (p) => {
         firstRun = p;
-        if (p.phase === 'analysing' && p.done >= 4) abort.abort();
+        const done = imageIds.slice(0, p.done);
+        if (p.phase === 'analysing' && done.length >= 4 && done.some((id) => othersImages.has(id))) {
+          abort.abort();
+        }
       },
     });
     expect(outcome.status).toBe('stopped');
-    expect(firstRun.done).toBe(4);
+    expect(firstRun.done).toBeGreaterThanOrEqual(4);
+    expect(firstRun.done).toBeLessThan(imageIds.length - 2);
     // The image after them may have been analysed already (one is prepared ahead): it is not stored.
-    expect(analysed.get(NEW.modelId)).toBeGreaterThanOrEqual(4);
-    expect(analysed.get(NEW.modelId)).toBeLessThanOrEqual(5);
+    expect(analysed.get(NEW.modelId)).toBeGreaterThanOrEqual(firstRun.done);
+    expect(analysed.get(NEW.modelId)).toBeLessThanOrEqual(firstRun.done + 1);
     const state = await new FaceModelRepository(worker.db).findBuilding();
-    expect(state).toMatchObject({ modelId: NEW.modelId, imagesDone: 4 });
+    expect(state).toMatchObject({ modelId: NEW.modelId, imagesDone: firstRun.done });
 
     // Old faces untouched and still the only ones searched; the new ones wait beside them.
     expect((await worker.container.services.faceModels.active()).modelId).toBe(OLD.modelId);
@@ -273,17 +297,18 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       width: f.box_width,
       height: f.box_height,
     });
-    // Not Helena Marsh: the tests after this one search her, and an opt-out removes every face of the
-    // person (image ids, and so which face comes first, follow the crawl's concurrent order).
-    const marshImage = (await imageOf(DEMO_PHOTOS.marsh.file)).id;
-    const marsh = (await facesOfModel(OLD.modelId)).find((f) => f.image_id === marshImage)!;
-    const isMarsh = (f: typeof marsh) =>
-      similarity(vectorFromBytes(f.descriptor), vectorFromBytes(marsh.descriptor)) >=
-      matchThresholdOf(OLD.modelId);
-    const face = oldFaces.find(
-      (o) =>
-        !isMarsh(o) && newFaces.some((n) => n.image_id === o.image_id && boxOverlap(box(o), box(n)) > 0.4),
-    )!;
+    // Far from Helena Marsh: the tests after this one search her, and an opt-out removes every face that
+    // matches the person's, under both models. Under these older models a person of the demo photos
+    // resembles her (0.92 to her portrait): opting that person out takes her photos with them.
+    const likenessToMarsh = (f: (typeof oldFaces)[number]) =>
+      Math.max(
+        ...marshFaces.map((m) => similarity(vectorFromBytes(f.descriptor), vectorFromBytes(m.descriptor))),
+      );
+    const [face] = oldFaces
+      .filter((o) => newFaces.some((n) => n.image_id === o.image_id && boxOverlap(box(o), box(n)) > 0.4))
+      .sort((a, b) => likenessToMarsh(a) - likenessToMarsh(b));
+    if (!face) throw new Error('no face of the reindexed images has a new-model twin');
+    expect(likenessToMarsh(face)).toBeLessThan(matchThresholdOf(OLD.modelId) - 0.05);
     const twin = newFaces.find((n) => n.image_id === face.image_id && boxOverlap(box(face), box(n)) > 0.4)!;
     const optOut = await api.request({
       method: 'POST',
@@ -317,10 +342,14 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
 
     const images = await worker.db.selectFrom('images').select('id').execute();
     // Nothing analysed twice: this run did the images the first one had not.
-    expect(outcome.progress).toMatchObject({ doneBefore: 4, done: images.length, total: images.length });
+    expect(outcome.progress).toMatchObject({
+      doneBefore: firstRun.done,
+      done: images.length,
+      total: images.length,
+    });
     // One image's address now serves other bytes: it cannot be analysed (and keeps no face).
     expect(outcome.progress.unavailable).toBe(1);
-    expect(analysed.get(NEW.modelId)! - before).toBe(images.length - 4 - 1);
+    expect(analysed.get(NEW.modelId)! - before).toBe(images.length - firstRun.done - 1);
     // The old model ran again only where a face had no stored twin (the opted-out person's photos).
     expect(analysed.get(OLD.modelId)).toBeGreaterThan(0);
     expect(analysed.get(OLD.modelId)).toBeLessThan(images.length);
