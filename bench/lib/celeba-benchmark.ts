@@ -5,6 +5,7 @@ import { type CelebaFace, celebaEmbeddings } from './celeba-embeddings.ts';
 import { type CohortNormResult, cohortNormalisation } from './cohort-norm.ts';
 import { fittedDistractors } from './fitted-distractors.ts';
 import { RERANK_SETTINGS, type RerankByDensity, rerankByGalleryDensity } from './k-reciprocal.ts';
+import { matchRatesBySize, type SizeBandRates } from './size-bands.ts';
 import {
   atFmr,
   atThreshold,
@@ -49,6 +50,8 @@ export interface CelebaResult {
   cohort?: CohortNormResult[];
   /** k-reciprocal re-ranking, for the shipped pipeline, on the whole set and on thinned galleries. */
   rerank?: RerankByDensity[];
+  /** For the shipped pipeline: rates per band of the smaller face's size, at the FMR-1e-4 and shipped thresholds. */
+  bySize?: { thresholds: number[]; bands: SizeBandRates[] };
 }
 
 function fuse(sets: CelebaFace[][], weights: number[]): { items: Embedded[]; score: PairScore } {
@@ -123,6 +126,8 @@ export async function runCelebaBenchmark(options: {
     if (isShipped) {
       result.cohort = [30, 100, 300].map((k) => cohortNormalisation(items, k, FMR_TARGETS));
       result.rerank = rerankByGalleryDensity(items, FMR_TARGETS);
+      const thresholds = [points[FMR_TARGETS.indexOf(1e-4)]!.threshold, threshold];
+      result.bySize = { thresholds, bands: matchRatesBySize(sets[0]!, score, thresholds) };
     }
     results.push(result);
   }
@@ -181,6 +186,7 @@ export function printCelebaResults(results: CelebaResult[], dir: string): void {
       }
     }
     if (r.rerank) printRerank(r.rerank);
+    if (r.bySize) printBySize(r.bySize);
     const d = r.withDistractors;
     if (d) {
       console.log(
@@ -194,6 +200,29 @@ export function printCelebaResults(results: CelebaResult[], dir: string): void {
           'the fitted Gaussian is less look-alike than real strangers, so read it as a lower bound on the wrong hits.',
       );
     }
+  }
+}
+
+function printBySize({ thresholds, bands }: NonNullable<CelebaResult['bySize']>): void {
+  const [atFmr4, shipped] = thresholds.map((t) => t.toFixed(3));
+  console.log(
+    '\nBy face size (each pair in the band of its smaller face, box side in px; photos without a face left out). ' +
+      `Accepted at the FMR-1e-4 threshold ${atFmr4} and at the shipped ${shipped}:\n`,
+  );
+  console.log(
+    `| smaller face | same-person pairs | TPR at ${atFmr4} / ${shipped} | different-person pairs | FMR at ${atFmr4} / ${shipped} |`,
+  );
+  console.log('|---|---|---|---|---|');
+  for (const b of bands) {
+    const range = b.to === Infinity ? `≥ ${b.from}` : `${b.from}–${b.to - 1}`;
+    const rate = (accepted: number[], of: number) =>
+      accepted.map((a) => (of ? `${((a / of) * 100).toFixed(1)} %` : '—')).join(' / ');
+    const fmr = b.differentAccepted
+      .map((a) => (b.differentPairs ? sci(a / b.differentPairs) : '—'))
+      .join(' / ');
+    console.log(
+      `| ${range} | ${b.samePairs} | ${rate(b.sameAccepted, b.samePairs)} | ${b.differentPairs} | ${fmr} |`,
+    );
   }
 }
 
