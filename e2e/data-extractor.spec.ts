@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { screenshots, searchMarsh, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
+import { screenshots, searchMarsh, signInToSearchTheDemo } from './support/demo-search.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
 import { expectAccessible } from './support/accessibility.ts';
@@ -27,10 +27,7 @@ test('start an extraction from a search, follow it to done, work with the extrac
   page,
 }) => {
   test.setTimeout(420_000);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(page).toHaveURL(/\/home$/);
-  await waitForDemoIndex(page);
-  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
+  await signInToSearchTheDemo(page);
   await searchMarsh(page);
 
   // The card on the results view and its start modal.

@@ -1,17 +1,13 @@
 import { expect, test } from '@playwright/test';
 import type { FaceWatch } from '@osint/contract/face-alerts';
-import { screenshots, searchMarsh, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
-import { E2E_ADMIN, signIn } from './support/session.ts';
+import { screenshots, searchMarsh, signInToSearchTheDemo } from './support/demo-search.ts';
 
 // Face alerts (issue 17): "Watch this face" from a saved search's results: the watch is made from the face
 // the saved search keeps.
 
 test('watch the face of a saved search from its saved results', async ({ page }) => {
   test.setTimeout(240_000);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(page).toHaveURL(/\/home$/);
-  await waitForDemoIndex(page);
-  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
+  await signInToSearchTheDemo(page);
 
   await searchMarsh(page);
   await page.getByRole('button', { name: 'Save result' }).click();

@@ -3,14 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import type { FaceAlertsResponse } from '@osint/contract/face-alerts';
-import {
-  GROUP_PHOTO,
-  screenshots,
-  searchMarsh,
-  verifyLawEnforcementOf,
-  waitForDemoIndex,
-} from './support/demo-search.ts';
-import { E2E_ADMIN, signIn } from './support/session.ts';
+import { GROUP_PHOTO, screenshots, searchMarsh, signInToSearchTheDemo } from './support/demo-search.ts';
 
 // Face alerts in the browser (issue 17): from a search's results "Watch this face"; the admin crawls a new
 // page with another photo of Helena Marsh; the menu badge appears; the alerts page shows the new image with
@@ -45,10 +38,7 @@ test('watch a face, a crawl finds it on a new page: badge, alerts page with its 
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 
   try {
-    await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-    await expect(page).toHaveURL(/\/home$/);
-    await waitForDemoIndex(page);
-    await verifyLawEnforcementOf(page, E2E_ADMIN.email);
+    await signInToSearchTheDemo(page);
 
     // From the results: Watch this face.
     await searchMarsh(page);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import {
   screenshots,
+  signInToSearchTheDemo,
   uploadAndChooseMarsh,
   verifyLawEnforcementOf,
   waitForDemoIndex,
@@ -17,10 +18,7 @@ test('search a face of a group photo, work with the results, save them and repor
   page,
 }) => {
   test.setTimeout(300_000);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(page).toHaveURL(/\/home$/);
-  await waitForDemoIndex(page);
-  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
+  await signInToSearchTheDemo(page);
   await page.goto('/search');
   await expectAccessible(page, 'the search page');
   await screenshots(page, 'search-upload');

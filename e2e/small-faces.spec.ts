@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { screenshots, verifyLawEnforcementOf, waitForDemoIndex } from './support/demo-search.ts';
+import { screenshots, signInToSearchTheDemo } from './support/demo-search.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
 import { expectAccessible } from './support/accessibility.ts';
 
@@ -21,10 +21,7 @@ async function galaAt(width: number) {
 
 test('a group photo with small faces: each is offered and marked, and one is searched', async ({ page }) => {
   test.setTimeout(300_000);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(page).toHaveURL(/\/home$/);
-  await waitForDemoIndex(page);
-  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
+  await signInToSearchTheDemo(page);
   await page.goto('/search');
 
   // At 1000 px wide its faces are about 84–108 px: searchable, but under 128 px.

@@ -5,6 +5,7 @@ import { type CelebaFace, celebaEmbeddings } from './celeba-embeddings.ts';
 import { type CohortNormResult, cohortNormalisation } from './cohort-norm.ts';
 import { fittedDistractors } from './fitted-distractors.ts';
 import { RERANK_SETTINGS, type RerankByDensity, rerankByGalleryDensity } from './k-reciprocal.ts';
+import { type MultiFaceQueryResult, multiFaceQueries } from './multi-face-queries.ts';
 import { matchRatesBySize, type SizeBandRates } from './size-bands.ts';
 import {
   atFmr,
@@ -52,6 +53,8 @@ export interface CelebaResult {
   rerank?: RerankByDensity[];
   /** For the shipped pipeline: rates per band of the smaller face's size, at the FMR-1e-4 and shipped thresholds. */
   bySize?: { thresholds: number[]; bands: SizeBandRates[] };
+  /** For the shipped pipeline: queries made of 1, 2, 3 or 5 photos of the person (their mean descriptor). */
+  multiFace?: MultiFaceQueryResult[];
 }
 
 function fuse(sets: CelebaFace[][], weights: number[]): { items: Embedded[]; score: PairScore } {
@@ -128,6 +131,7 @@ export async function runCelebaBenchmark(options: {
       result.rerank = rerankByGalleryDensity(items, FMR_TARGETS);
       const thresholds = [points[FMR_TARGETS.indexOf(1e-4)]!.threshold, threshold];
       result.bySize = { thresholds, bands: matchRatesBySize(sets[0]!, score, thresholds) };
+      result.multiFace = multiFaceQueries(items, [1, 2, 3, 5], threshold, FMR_TARGETS);
     }
     results.push(result);
   }
@@ -187,6 +191,7 @@ export function printCelebaResults(results: CelebaResult[], dir: string): void {
     }
     if (r.rerank) printRerank(r.rerank);
     if (r.bySize) printBySize(r.bySize);
+    if (r.multiFace) printMultiFace(r.multiFace, s.threshold);
     const d = r.withDistractors;
     if (d) {
       console.log(
@@ -222,6 +227,25 @@ function printBySize({ thresholds, bands }: NonNullable<CelebaResult['bySize']>)
       .join(' / ');
     console.log(
       `| ${range} | ${b.samePairs} | ${rate(b.sameAccepted, b.samePairs)} | ${b.differentPairs} | ${fmr} |`,
+    );
+  }
+}
+
+function printMultiFace(rows: MultiFaceQueryResult[], threshold: number): void {
+  console.log(
+    '\nQueries of several photos of the person (the mean of their descriptors, as a search of several chosen ' +
+      'faces makes; up to 20 random sets per person), against every other photo:\n',
+  );
+  console.log(
+    `| photos per query | queries | same / different-person pairs | at ${threshold.toFixed(2)}: TPR, FMR | ` +
+      `TPR at FMR ${FMR_TARGETS.map(sci).join(' / ')} (thresholds) |`,
+  );
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) {
+    const points = r.points.map((p) => `${pct(p.tpr)} (${p.threshold.toFixed(3)})`).join(' / ');
+    console.log(
+      `| ${r.photosPerQuery} | ${r.queries} | ${r.samePairs} / ${r.differentPairs} | ` +
+        `${pct(r.atShipped.tpr)}, ${sci(r.atShipped.measuredFmr)} (${r.atShipped.falseMatches}) | ${points} |`,
     );
   }
 }

@@ -186,6 +186,9 @@ export const RESULT_GRID_STEP = 20;
 export const REPORT_ESTIMATE_MS = 50_000;
 export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
 
+/** Faces one search may take (POST /api/search `faces`): the chosen faces of one person, from one or more photos. */
+export const MAX_QUERY_FACES = 20;
+
 export const SEARCH_MESSAGES = {
   noFaces: 'No faces detected on the image. Try to upload different one.',
   tooBig: 'File is too big. Please upload smaller image.',

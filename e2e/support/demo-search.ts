@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility.ts';
+import { E2E_ADMIN, signIn } from './session.ts';
 
 // Face search over the real index: the server crawls the bundled demo sites on its first start
 // (DEMO_DATA=1 in playwright.config.ts); the tests wait for that crawl to finish.
@@ -90,4 +91,15 @@ export async function verifyLawEnforcementOf(page: Page, email: string): Promise
     },
   );
   expect(verified.status()).toBe(200);
+}
+
+/**
+ * Signs in as the admin, waits for the demo index and verifies the admin's organization as law enforcement
+ * (the demo people the tests search are flagged as possible minors: see verifyLawEnforcementOf).
+ */
+export async function signInToSearchTheDemo(page: Page): Promise<void> {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/home$/);
+  await waitForDemoIndex(page);
+  await verifyLawEnforcementOf(page, E2E_ADMIN.email);
 }

@@ -64,6 +64,16 @@ export function l2Normalise(v: Float32Array): Float32Array {
   return v;
 }
 
+/**
+ * One query from several faces chosen as the same person: the L2-normalised mean of their descriptors
+ * (`npm run bench:faces` measures it against the threshold set for single faces).
+ */
+export function meanDescriptor(descriptors: Float32Array[]): Float32Array {
+  const sum = new Float32Array(descriptors[0]!.length);
+  for (const d of descriptors) for (let i = 0; i < sum.length; i++) sum[i]! += d[i]!;
+  return l2Normalise(sum);
+}
+
 /** Whether a face (its detected box) is large enough to be offered as a search query. */
 export function isSearchableFace(box: { width: number; height: number }): boolean {
   return box.width >= MIN_QUERY_FACE_PX && box.height >= MIN_QUERY_FACE_PX;

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_IMAGE_URL_LENGTH } from '@osint/contract/search';
+import { MAX_IMAGE_URL_LENGTH, MAX_QUERY_FACES } from '@osint/contract/search';
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
@@ -143,7 +143,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
           body: Type.Object({
             faces: Type.Array(Type.String({ maxLength: QUERY_FACE_TOKEN_MAX_LENGTH }), {
               minItems: 1,
-              maxItems: 20,
+              maxItems: MAX_QUERY_FACES,
             }),
             type: SearchType,
             image: Type.Optional(

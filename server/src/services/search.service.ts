@@ -14,7 +14,7 @@ import {
   faceSizePx,
   isSearchableFace,
   isSmallQueryFace,
-  l2Normalise,
+  meanDescriptor,
   MIN_QUERY_FACE_PX,
   RELIABLE_QUERY_FACE_PX,
   matchThresholdOf,
@@ -215,7 +215,7 @@ export class SearchService {
         faces.filter((face) => face!.possibleMinor).map((face) => this.tokens.fingerprint(face!)),
       ),
     );
-    const query = l2Normalise(averageOf(faces.map((face) => face!.descriptor)));
+    const query = meanDescriptor(faces.map((face) => face!.descriptor));
     let hits;
     try {
       hits = await this.indexHits(
@@ -508,12 +508,6 @@ function wholePixels(box: { x: number; y: number; width: number; height: number 
   };
 }
 const faceGone = () => badRequest('The selected face is no longer available. Please upload the photo again.');
-
-function averageOf(vectors: Float32Array[]): Float32Array {
-  const sum = new Float32Array(vectors[0]!.length);
-  for (const vector of vectors) for (let i = 0; i < sum.length; i++) sum[i]! += vector[i]!;
-  return sum;
-}
 
 /**
  * Copies of one photo across sites (near-identical perceptual hashes) form one group, whose key is the

@@ -9,6 +9,7 @@ import {
   MIN_QUERY_FACE_PX,
   RELIABLE_QUERY_FACE_PX,
   matchThresholdOf,
+  meanDescriptor,
   SIMILARITY_THRESHOLD,
   similarity,
 } from '../../src/face/similarity.ts';
@@ -22,6 +23,19 @@ describe('similarity', () => {
     expect(similarity(a, a)).toBeCloseTo(1, 6);
     expect(similarity(a, l2Normalise(new Float32Array([-4, 3])))).toBeCloseTo(0, 6);
     expect(similarity(a, l2Normalise(new Float32Array([-3, -4])))).toBeCloseTo(-1, 6);
+  });
+
+  it('makes one query of several faces: the normalised mean, between them and closer than either to both', () => {
+    const a = l2Normalise(new Float32Array([1, 0, 0]));
+    const b = l2Normalise(new Float32Array([0.6, 0.8, 0]));
+    const mean = meanDescriptor([a, b]);
+    expect(Math.hypot(...mean)).toBeCloseTo(1, 6);
+    expect(similarity(mean, a)).toBeCloseTo(similarity(mean, b), 6);
+    expect(similarity(mean, a)).toBeGreaterThan(similarity(a, b));
+    expect(mean[2]).toBe(0);
+    // One face: itself; the inputs are left as they were.
+    expect(Array.from(meanDescriptor([b]))).toEqual(Array.from(b));
+    expect(Array.from(a)).toEqual([1, 0, 0]);
   });
 
   it('refuses descriptors of different models', () => {

@@ -158,6 +158,32 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
   });
 
+  it('searches faces of several photos of one person together; a face of another organization is refused', async () => {
+    // The portrait mirrored: other bytes and another descriptor of the same face.
+    const mirrored = await sharp(photos.get(DEMO_PHOTOS.marsh.file)!).flop().jpeg({ quality: 90 }).toBuffer();
+    const mirroredHash = await uploadOneFace(cookies.a, mirrored);
+    const response = await search(cookies.a, [marshHash, mirroredHash]);
+    expect(response.statusCode, response.body).toBe(200);
+    const { results } = response.json<SearchAnswer>();
+    expect(results[0]!.imageUrl).toMatch(/helena-marsh\.jpg$/);
+    // The mean of both lies between them: her portrait scores below its single-photo 0.97+ but far above
+    // the threshold, and her other photos are still found.
+    expect(results[0]!.similarity).toBeLessThan(marshSearch.results[0]!.similarity);
+    expect(results[0]!.similarity).toBeGreaterThan(0.8);
+    for (const file of [DEMO_PHOTOS.festival.file, DEMO_PHOTOS.festivalCopy.file]) {
+      expect(results.some((r) => r.imageUrl?.endsWith(file))).toBe(true);
+    }
+    expect(results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
+
+    // A face uploaded by another organization cannot join this one's search.
+    const elsewhere = await uploadOneFace(cookies.b, mirrored);
+    const mixed = await search(cookies.a, [marshHash, elsewhere]);
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json<{ message: string }>().message).toBe(
+      'The selected face is no longer available. Please upload the photo again.',
+    );
+  });
+
   it('never returns indexed faces flagged as possible minors to an organization that is not law enforcement', async () => {
     // Agency B is not verified; the portrait's own face is not flagged, so B may search it.
     const uploaded = await upload(cookies.b, photos.get(DEMO_PHOTOS.marsh.file)!);

@@ -19,7 +19,10 @@ export function PhotoTipsModal({ onClose }: { onClose: () => void }) {
           down to 64×64 pixels, can still be searched and are marked “{SMALL_FACE_MARK}”.
         </li>
         <li>Prefer sharp, well-lit photos without sunglasses, masks or heavy filters.</li>
-        <li>In a group photo, choose every photo of the same person you have for a steadier match.</li>
+        <li>
+          Have several photos of the person? Choose their face, then “Add another photo of this person”: the
+          search combines them and finds more of their pages.
+        </li>
       </ul>
       <p className="field__hint">Uploaded photos are analysed in memory and never stored.</p>
     </Modal>

@@ -1,6 +1,7 @@
 import {
   IMAGE_URL_MESSAGES,
   MAX_IMAGE_URL_LENGTH,
+  MAX_QUERY_FACES,
   MAX_UPLOAD_BYTES,
   POSSIBLE_MINOR_MESSAGE,
   SEARCH_MESSAGES,
@@ -49,6 +50,15 @@ interface State {
   /** A search asked for before a face was chosen (a click while detecting, or /search/{imageUrl}). */
   requestedType?: SearchType | undefined;
   type?: SearchType | undefined;
+  /**
+   * Faces of the same person from other photos, searched together with the chosen ones (their descriptors
+   * are averaged: more photos of a person find more of their pages, `npm run bench:faces`).
+   */
+  otherPhotoFaces: DetectedFace[];
+  /** Another photo of the person is being sent. */
+  addingPhoto: boolean;
+  /** Another photo whose faces wait to be chosen (it has several, or one that cannot be searched). */
+  addedPhoto?: { preview: Preview; answer: UploadImageResponse } | undefined;
 }
 
 type Action =
@@ -70,7 +80,13 @@ type Action =
   | { type: 'request'; searchType: SearchType }
   | { type: 'searching'; searchType: SearchType }
   | { type: 'search-failed' }
-  | { type: 'review-requested'; hash: string; review: MinorReviewView };
+  | { type: 'review-requested'; hash: string; review: MinorReviewView }
+  | { type: 'adding-photo' }
+  | { type: 'add-photo-failed' }
+  | { type: 'photo-added'; preview: Preview; answer: UploadImageResponse }
+  | { type: 'added-photo-chosen'; hashes: string[] }
+  | { type: 'added-photo-closed' }
+  | { type: 'remove-other-photo-face'; hash: string };
 
 const initialState: State = {
   phase: 'idle',
@@ -82,7 +98,20 @@ const initialState: State = {
   minFaceSize: 64,
   reliableFaceSize: 128,
   minorsSearchable: false,
+  otherPhotoFaces: [],
+  addingPhoto: false,
 };
+
+/** Faces chosen in another photo join the search, each once. */
+function withOtherPhotoFaces(state: State, faces: DetectedFace[]): State {
+  const known = new Set([...state.selected, ...state.otherPhotoFaces.map((f) => f.hash)]);
+  return {
+    ...state,
+    addingPhoto: false,
+    addedPhoto: undefined,
+    otherPhotoFaces: [...state.otherPhotoFaces, ...faces.filter((f) => !known.has(f.hash))],
+  };
+}
 
 function reducer(state: State, action: Action): State {
   switch (action.type) {
@@ -122,13 +151,36 @@ function reducer(state: State, action: Action): State {
       return { ...state, requestedType: action.searchType };
     case 'searching':
       return { ...state, phase: 'searching', requestedType: undefined, type: action.searchType };
-    case 'review-requested':
+    case 'review-requested': {
+      const withReview = (faces: DetectedFace[]) =>
+        faces.map((face) => (face.hash === action.hash ? { ...face, review: action.review } : face));
+      const added = state.addedPhoto;
       return {
         ...state,
-        faces: state.faces.map((face) =>
-          face.hash === action.hash ? { ...face, review: action.review } : face,
-        ),
+        faces: withReview(state.faces),
+        addedPhoto: added && { ...added, answer: { ...added.answer, faces: withReview(added.answer.faces) } },
       };
+    }
+    case 'adding-photo':
+      return { ...state, addingPhoto: true };
+    case 'add-photo-failed':
+      return { ...state, addingPhoto: false };
+    case 'photo-added': {
+      const { faces, minorsSearchable } = action.answer;
+      // One searchable face joins at once, as a photo's single face is chosen for the user.
+      if (faces.length === 1 && isSearchableFace(faces[0]!, minorsSearchable))
+        return withOtherPhotoFaces(state, faces);
+      return { ...state, addingPhoto: false, addedPhoto: { preview: action.preview, answer: action.answer } };
+    }
+    case 'added-photo-chosen':
+      return withOtherPhotoFaces(
+        state,
+        state.addedPhoto?.answer.faces.filter((f) => action.hashes.includes(f.hash)) ?? [],
+      );
+    case 'added-photo-closed':
+      return { ...state, addedPhoto: undefined };
+    case 'remove-other-photo-face':
+      return { ...state, otherPhotoFaces: state.otherPhotoFaces.filter((f) => f.hash !== action.hash) };
     case 'search-failed':
       // The photo and its faces stay: the user can retry, or pick another face.
       return { ...state, phase: 'ready', requestedType: undefined, type: undefined };
@@ -219,30 +271,52 @@ export function SearchPage() {
         const answer = await send();
         if (run !== generation.current) return;
         if (answer.faces.length === 0) {
-          fail(
-            SEARCH_MESSAGES.noFaces,
-            answer.smallFaceCount > 0
-              ? `${tooSmallFacesMessage(answer)} Try the original, larger photo or a closer shot.`
-              : undefined,
-          );
+          fail(SEARCH_MESSAGES.noFaces, noFacesDetail(answer));
           return;
         }
         dispatch({ type: 'detected', ...answer });
       } catch (error) {
         if (run !== generation.current) return;
         console.error('Face detection failed', error);
-        if (error instanceof ApiError && error.status === 413) fail(SEARCH_MESSAGES.tooBig);
-        else if (error instanceof ApiError && error.status === 403) {
-          void refresh();
-          fail(SEARCH_MESSAGES.detectFailure);
-        } else if (error instanceof ApiError && error.status === 400) {
-          // The server says what is wrong with the file or the address (not an image, too many
-          // pixels, damaged, not reachable).
-          fail(error.message);
-        } else fail(SEARCH_MESSAGES.detectFailure);
+        if (error instanceof ApiError && error.status === 403) void refresh();
+        fail(detectionFailureMessage(error));
       }
     },
     [fail, refresh],
+  );
+
+  /**
+   * Another photo of the same person: its face joins the chosen ones (or its faces are offered in the
+   * chooser). A photo that fails says why and changes nothing else.
+   */
+  const addPhoto = useCallback(
+    async (file: File) => {
+      hideBanner();
+      const refuse = (message: string, additionalMessage?: string) => {
+        showBanner({ message, type: 'danger', ...(additionalMessage ? { additionalMessage } : {}) });
+        dispatch({ type: 'add-photo-failed' });
+      };
+      if (!isAcceptedFile(file)) return refuse(SEARCH_MESSAGES.unsupportedFile);
+      if (file.size > MAX_UPLOAD_BYTES) return refuse(SEARCH_MESSAGES.tooBig);
+      const run = generation.current;
+      dispatch({ type: 'adding-photo' });
+      try {
+        const answer = await uploadImage(await fileToBase64(file));
+        if (run !== generation.current) return;
+        if (answer.faces.length === 0) return refuse(SEARCH_MESSAGES.noFaces, noFacesDetail(answer));
+        dispatch({
+          type: 'photo-added',
+          preview: { url: URL.createObjectURL(file), name: file.name },
+          answer,
+        });
+      } catch (error) {
+        if (run !== generation.current) return;
+        console.error('Face detection failed', error);
+        if (error instanceof ApiError && error.status === 403) void refresh();
+        refuse(detectionFailureMessage(error));
+      }
+    },
+    [hideBanner, showBanner, refresh],
   );
 
   const detect = useCallback(
@@ -278,9 +352,18 @@ export function SearchPage() {
   // A face chosen while a search waits for one (auto-search, or a click during detection) runs it.
   useEffect(() => {
     if (state.phase === 'ready' && state.requestedType && state.selected.length > 0) {
-      void search(state.selected, state.requestedType, faceImageOf(state.faces, state.selected));
+      void search(queryHashes(state), state.requestedType, faceImageOf(state.faces, state.selected));
     }
-  }, [state.phase, state.requestedType, state.selected, state.faces, search]);
+  }, [state, search]);
+
+  // The added photo is shown only while its faces are chosen.
+  const addedPhotoUrl = state.addedPhoto?.preview.url;
+  useEffect(
+    () => () => {
+      if (addedPhotoUrl) URL.revokeObjectURL(addedPhotoUrl);
+    },
+    [addedPhotoUrl],
+  );
 
   // /search/{imageUrl}: the server fetches the photo and it is searched at once. The address is then
   // replaced by /search (a reload must not search again), which changes imageUrl: the detection carries on.
@@ -306,14 +389,14 @@ export function SearchPage() {
   const selectedFaces = state.faces.filter((f) => state.selected.includes(f.hash));
   const requestSearch = (searchType: SearchType) => {
     if (state.phase === 'ready' && state.selected.length > 0)
-      void search(state.selected, searchType, faceImageOf(state.faces, state.selected));
+      void search(queryHashes(state), searchType, faceImageOf(state.faces, state.selected));
     else if (state.phase === 'ready' && state.faces.length > 1) {
       dispatch({ type: 'request', searchType });
       dispatch({ type: 'choose' });
     } else dispatch({ type: 'request', searchType });
   };
 
-  const busy = state.phase === 'detecting' || state.phase === 'searching';
+  const busy = state.phase === 'detecting' || state.phase === 'searching' || state.addingPhoto;
   return (
     <section className="container page search-page" aria-busy={busy || undefined}>
       <header className="search-page__header">
@@ -336,6 +419,14 @@ export function SearchPage() {
           onRemove={reset}
           onChangeFaces={state.faces.length > 1 ? () => dispatch({ type: 'choose' }) : undefined}
           chosenFacesRef={chosenFaces}
+          otherPhotoFaces={state.otherPhotoFaces}
+          onRemoveOtherPhotoFace={(hash) => dispatch({ type: 'remove-other-photo-face', hash })}
+          onAddPhoto={
+            state.phase === 'ready' && queryHashes(state).length < MAX_QUERY_FACES
+              ? (file) => void addPhoto(file)
+              : undefined
+          }
+          addingPhoto={state.addingPhoto}
         />
         {!state.preview && <ImageUrlForm onSubmit={(url) => void detectUrl(url)} />}
         {state.preview && (
@@ -399,6 +490,25 @@ export function SearchPage() {
           onReviewRequested={(hash, review) => dispatch({ type: 'review-requested', hash, review })}
         />
       )}
+      {state.addedPhoto && (
+        <FaceChooser
+          faces={state.addedPhoto.answer.faces}
+          initiallySelected={[]}
+          smallFaceCount={state.addedPhoto.answer.smallFaceCount}
+          smallFaceSizes={state.addedPhoto.answer.smallFaceSizes}
+          smallFaceBoxes={state.addedPhoto.answer.smallFaceBoxes}
+          photoUrl={state.addedPhoto.preview.url}
+          minFaceSize={state.addedPhoto.answer.minFaceSize}
+          reliableFaceSize={state.addedPhoto.answer.reliableFaceSize}
+          minorsSearchable={state.addedPhoto.answer.minorsSearchable}
+          onProceed={(hashes) => {
+            dispatch({ type: 'added-photo-chosen', hashes });
+            setProceeded((count) => count + 1);
+          }}
+          onClose={() => dispatch({ type: 'added-photo-closed' })}
+          onReviewRequested={(hash, review) => dispatch({ type: 'review-requested', hash, review })}
+        />
+      )}
     </section>
   );
 }
@@ -438,6 +548,25 @@ function ImageUrlForm({ onSubmit }: { onSubmit: (url: string) => void }) {
 }
 
 /** The searched face kept with the search: the first chosen face's crop. */
+/** Every face of the search: those chosen in the photo, then those of other photos of the person. */
+function queryHashes(state: State): string[] {
+  return [...state.selected, ...state.otherPhotoFaces.map((face) => face.hash)];
+}
+
+function noFacesDetail(answer: UploadImageResponse): string | undefined {
+  return answer.smallFaceCount > 0
+    ? `${tooSmallFacesMessage(answer)} Try the original, larger photo or a closer shot.`
+    : undefined;
+}
+
+function detectionFailureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status === 413) return SEARCH_MESSAGES.tooBig;
+  // The server says what is wrong with the file or the address (not an image, too many pixels, damaged,
+  // not reachable).
+  if (error instanceof ApiError && error.status === 400) return error.message;
+  return SEARCH_MESSAGES.detectFailure;
+}
+
 function faceImageOf(faces: DetectedFace[], selected: string[]): string | undefined {
   return faces.find((face) => selected.includes(face.hash))?.base64;
 }

@@ -15,6 +15,12 @@ interface UploadAreaProps {
   onChangeFaces: (() => void) | undefined;
   /** The chosen faces, where focus goes once they are chosen in the chooser. */
   chosenFacesRef?: Ref<HTMLDivElement> | undefined;
+  /** Faces of the same person from other photos, searched with the chosen ones. */
+  otherPhotoFaces?: DetectedFace[];
+  onRemoveOtherPhotoFace?: (hash: string) => void;
+  /** Another photo of the person (absent while it cannot be added). */
+  onAddPhoto?: ((file: File) => void) | undefined;
+  addingPhoto?: boolean;
 }
 
 /** Drag a photo in or choose one; with a photo, its preview with REMOVE and the chosen face(s). */
@@ -27,9 +33,15 @@ export function UploadArea({
   onRemove,
   onChangeFaces,
   chosenFacesRef,
+  otherPhotoFaces = [],
+  onRemoveOtherPhotoFace,
+  onAddPhoto,
+  addingPhoto = false,
 }: UploadAreaProps) {
   const facesLabelId = useId();
   const input = useRef<HTMLInputElement>(null);
+  const anotherPhoto = useRef<HTMLInputElement>(null);
+  const faceCount = selectedFaces.length + otherPhotoFaces.length;
   const [dragging, setDragging] = useState(false);
   const [previewBroken, setPreviewBroken] = useState(false);
 
@@ -75,7 +87,7 @@ export function UploadArea({
             aria-labelledby={facesLabelId}
           >
             <p className="upload-preview__faces-label" id={facesLabelId}>
-              {selectedFaces.length === 1 ? 'Face to search' : `Faces to search (${selectedFaces.length})`}
+              {faceCount === 1 ? 'Face to search' : `Faces to search (${faceCount})`}
             </p>
             <ul className="face-chips">
               {selectedFaces.map((face, index) => (
@@ -88,12 +100,58 @@ export function UploadArea({
                   {face.small && <SmallFaceMark box={face.box} />}
                 </li>
               ))}
+              {otherPhotoFaces.map((face, index) => (
+                <li key={face.hash} className="face-chips__item">
+                  <img
+                    className="face-chip"
+                    src={`data:image/jpeg;base64,${face.base64}`}
+                    alt={`Face from another photo ${index + 1}`}
+                  />
+                  {face.small && <SmallFaceMark box={face.box} />}
+                  <button
+                    type="button"
+                    className="face-chips__remove"
+                    onClick={() => onRemoveOtherPhotoFace?.(face.hash)}
+                    disabled={disabled}
+                    aria-label={`Remove face from another photo ${index + 1}`}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
             </ul>
-            {onChangeFaces && (
-              <button type="button" className="btn btn-ghost btn-sm" onClick={onChangeFaces}>
-                Change face
-              </button>
+            <div className="upload-preview__faces-actions">
+              {onChangeFaces && (
+                <button type="button" className="btn btn-ghost btn-sm" onClick={onChangeFaces}>
+                  Change face
+                </button>
+              )}
+              {(onAddPhoto || addingPhoto) && (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => anotherPhoto.current?.click()}
+                  disabled={!onAddPhoto || addingPhoto || disabled}
+                >
+                  {addingPhoto && <span className="spinner" aria-hidden="true" />}
+                  Add another photo of this person
+                </button>
+              )}
+            </div>
+            {addingPhoto ? (
+              <p className="upload-preview__faces-hint" role="status">
+                Finding the faces of the other photo…
+              </p>
+            ) : (
+              <p className="upload-preview__faces-hint">
+                More photos of the same person find more of the pages that show them.
+              </p>
             )}
+            <PhotoFileInput
+              inputRef={anotherPhoto}
+              label="Another photo of this person"
+              onFile={(file) => onAddPhoto?.(file)}
+            />
           </div>
         )}
       </div>
@@ -134,19 +192,34 @@ export function UploadArea({
       <p className="upload-drop__formats">
         JPG, PNG, BMP or TIFF · up to 1.5 MB · face at least 64×64&nbsp;px, best 128×128&nbsp;px or more
       </p>
-      <input
-        ref={input}
-        className="visually-hidden"
-        type="file"
-        accept={ACCEPTED_TYPES}
-        aria-label="Photo to search"
-        tabIndex={-1}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) onFile(file);
-        }}
-      />
+      <PhotoFileInput inputRef={input} label="Photo to search" onFile={onFile} />
     </div>
+  );
+}
+
+/** The hidden file input a button opens (the same file may be chosen twice in a row). */
+function PhotoFileInput({
+  inputRef,
+  label,
+  onFile,
+}: {
+  inputRef: Ref<HTMLInputElement>;
+  label: string;
+  onFile: (file: File) => void;
+}) {
+  return (
+    <input
+      ref={inputRef}
+      className="visually-hidden"
+      type="file"
+      accept={ACCEPTED_TYPES}
+      aria-label={label}
+      tabIndex={-1}
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        event.target.value = '';
+        if (file) onFile(file);
+      }}
+    />
   );
 }

@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import {
+  GROUP_PHOTO,
+  screenshots,
+  signInToSearchTheDemo,
+  uploadAndChooseMarsh,
+} from './support/demo-search.ts';
+
+// Several photos of one person searched together (their descriptors are averaged: more photos of a person
+// find more of their pages). A photo without a face changes nothing; a face of another photo can be removed.
+
+/** Helena Marsh's face cut out of the group photo: a portrait with one face, other bytes than the group's. */
+async function marshPortrait() {
+  const buffer = await sharp(GROUP_PHOTO)
+    .extract({ left: 1374, top: 147, width: 390, height: 390 })
+    .resize(300)
+    .jpeg({ quality: 88 })
+    .toBuffer();
+  return { name: 'marsh-portrait.jpg', mimeType: 'image/jpeg', buffer };
+}
+
+async function facelessPhoto() {
+  const buffer = await sharp({
+    create: { width: 480, height: 360, channels: 3, background: { r: 120, g: 140, b: 160 } },
+  })
+    .png()
+    .toBuffer();
+  return { name: 'wall.png', mimeType: 'image/png', buffer };
+}
+
+test('another photo of the person joins the search; a faceless one is refused and changes nothing', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signInToSearchTheDemo(page);
+
+  await uploadAndChooseMarsh(page);
+  const chooser = page.getByRole('dialog', { name: 'Choose your face' });
+  await chooser.getByRole('button', { name: 'Face 3' }).click();
+  await chooser.getByRole('button', { name: 'Proceed to the face search' }).click();
+  await expect(page.getByRole('group', { name: 'Face to search' })).toBeVisible();
+  const anotherPhoto = page.getByLabel('Another photo of this person');
+
+  // A photo without a face: the message says so, and the chosen face stays.
+  await anotherPhoto.setInputFiles(await facelessPhoto());
+  await expect(page.getByText('No faces detected on the image. Try to upload different one.')).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(page.getByRole('group', { name: 'Face to search' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Selected face 1' })).toBeVisible();
+
+  // A portrait with one face joins at once.
+  await anotherPhoto.setInputFiles(await marshPortrait());
+  const faces = page.getByRole('group', { name: 'Faces to search (2)' });
+  await expect(faces).toBeVisible({ timeout: 60_000 });
+  await expect(faces.getByRole('img', { name: 'Face from another photo 1' })).toBeVisible();
+  await expect(page.getByText('No faces detected on the image.')).toBeHidden();
+  await screenshots(page, 'multi-photo-chosen');
+
+  // Removed, then the group photo added again: its faces are offered in the chooser, one is chosen.
+  await page.getByRole('button', { name: 'Remove face from another photo 1' }).click();
+  await expect(page.getByRole('group', { name: 'Face to search' })).toBeVisible();
+  await anotherPhoto.setInputFiles(GROUP_PHOTO);
+  await expect(chooser).toBeVisible({ timeout: 60_000 });
+  await chooser.getByRole('button', { name: 'Face 3' }).click();
+  await chooser.getByRole('button', { name: 'Proceed to the face search' }).click();
+  await expect(chooser).toBeHidden();
+  await anotherPhoto.setInputFiles(await marshPortrait());
+  await expect(page.getByRole('group', { name: 'Faces to search (3)' })).toBeVisible({ timeout: 60_000 });
+
+  // The search sends the three faces and finds her pages.
+  const request = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/search'));
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  expect((JSON.parse((await request).postData() ?? '{}') as { faces: string[] }).faces).toHaveLength(3);
+  await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
+  const grid = page.getByRole('list', { name: 'Search results' });
+  await expect(
+    grid
+      .getByRole('article')
+      .filter({ hasText: 'Helena Marsh' })
+      .filter({ hasText: 'news.demo.localhost' })
+      .first(),
+  ).toBeVisible();
+});
