@@ -91,11 +91,19 @@ const imageOf = (file: string) =>
     .executeTakeFirstOrThrow();
 
 /** The reindex service as `npm run reindex` wires it, over the worker's database; counts analyses. */
-function reindexService(analysed: Map<string, number>): FaceReindexService {
+/**
+ * The reindex service on the worker's database, its engines counting the images they analyse per model.
+ * `beforeAnalyze` holds each analysis until it resolves (a test's search that must finish before the switch).
+ */
+function reindexService(
+  analysed: Map<string, number>,
+  beforeAnalyze: () => Promise<unknown> = () => Promise.resolve(),
+): FaceReindexService {
   const db = worker.db;
   const count = (engine: FaceEngine): FaceEngine => ({
     ...engine,
-    analyze: (image, options) => {
+    analyze: async (image, options) => {
+      await beforeAnalyze();
       analysed.set(engine.modelId, (analysed.get(engine.modelId) ?? 0) + 1);
       return engine.analyze(image, options);
     },
@@ -332,7 +340,9 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
   it('resumes where it stopped, keeps searches working meanwhile, then switches every process', async () => {
     let during: Promise<string[]> | undefined;
     const before = analysed.get(NEW.modelId)!;
-    const outcome = (await reindexService(analysed).run(NEW, {
+    // Once the search during the reindex has started, the next images wait for it: it runs on the old
+    // vectors before the switch, whatever the machine's speed.
+    const outcome = (await reindexService(analysed, async () => during?.catch(() => undefined)).run(NEW, {
       onProgress: (p) => {
         if (p.phase === 'analysing' && p.done >= firstRun.done + 2) during ??= foundImages(api, oldToken);
       },
