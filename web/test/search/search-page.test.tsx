@@ -158,6 +158,62 @@ describe('SearchPage', () => {
     expect(screen.queryByText(SEARCH_MESSAGES.detectFailure)).toBeNull();
   });
 
+  test('another photo of the person: refused files change nothing; its face joins the search and can be removed', async () => {
+    const answers = [
+      {
+        status: 200,
+        body: { faces: [face(1)], smallFaceCount: 0, smallFaceSizes: [], smallFaceBoxes: [], ...sizes },
+      },
+      { status: 413, body: { message: 'too large' } },
+      {
+        status: 200,
+        body: { faces: [], smallFaceCount: 1, smallFaceSizes: [50], smallFaceBoxes: [], ...sizes },
+      },
+      {
+        status: 200,
+        body: { faces: [face(8)], smallFaceCount: 0, smallFaceSizes: [], smallFaceBoxes: [], ...sizes },
+      },
+      {
+        status: 200,
+        body: { faces: [face(9)], smallFaceCount: 0, smallFaceSizes: [], smallFaceBoxes: [], ...sizes },
+      },
+    ];
+    const { calls } = mockFetch((call: RecordedCall) => {
+      if (call.url === '/api/upload-image') return answers.shift()!;
+      return { status: 200, body: { results: [], time: 10, numberOfResults: 0, searchHash: 'S9' } };
+    });
+    const user = userEvent.setup({ applyAccept: false });
+    renderPage();
+    await upload(user);
+    expect(await screen.findByRole('group', { name: 'Face to search' })).toBeTruthy();
+    const another = screen.getByLabelText('Another photo of this person');
+
+    // Refused here (not a photo), by the server (413), or without a face: the message, and the chosen face stays.
+    await user.upload(another, new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText(SEARCH_MESSAGES.unsupportedFile)).toBeTruthy();
+    await user.upload(another, photo());
+    expect(await screen.findByText(SEARCH_MESSAGES.tooBig)).toBeTruthy();
+    await user.upload(another, photo());
+    expect(await screen.findByText(SEARCH_MESSAGES.noFaces)).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Face to search' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Selected face 1' })).toBeTruthy();
+
+    // Two photos with one face each: both join; one is removed again.
+    await user.upload(another, photo());
+    expect(await screen.findByRole('group', { name: 'Faces to search (2)' })).toBeTruthy();
+    await user.upload(screen.getByLabelText('Another photo of this person'), photo());
+    expect(await screen.findByRole('group', { name: 'Faces to search (3)' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Remove face from another photo 1' }));
+    expect(await screen.findByRole('group', { name: 'Faces to search (2)' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/search')).toBe(true));
+    const searched = calls.find((c) => c.url === '/api/search')!.body as { faces: string[] };
+    expect(searched.faces).toEqual(['face-1', 'face-9']);
+    // Five of the six files reached the server: the PDF was refused in the browser.
+    expect(calls.filter((c) => c.url === '/api/upload-image')).toHaveLength(5);
+  });
+
   test('several faces: choose two, search, remove with the one-time modal, then the empty state', async () => {
     const { calls } = mockFetch((call: RecordedCall) => {
       if (call.url === '/api/upload-image')
