@@ -28,7 +28,11 @@ export function multiFaceQueries(
   setsPerPerson = 20,
 ): MultiFaceQueryResult[] {
   const byPerson = new Map<string, number[]>();
-  faces.forEach((face, i) => byPerson.set(face.label, [...(byPerson.get(face.label) ?? []), i]));
+  faces.forEach((face, i) => {
+    const photos = byPerson.get(face.label);
+    if (photos) photos.push(i);
+    else byPerson.set(face.label, [i]);
+  });
   return photosPerQuery.map((k) => {
     const random = createRandom(1000 + k);
     const same: number[] = [];
@@ -37,12 +41,13 @@ export function multiFaceQueries(
     for (const [label, photos] of byPerson) {
       const described = photos.filter((i) => faces[i]!.descriptor);
       if (described.length <= k) continue;
-      const sets = new Set<string>();
+      // Distinct sets only (a person with few photos has few of them).
+      const sets = new Map<string, number[]>();
       for (let attempt = 0; sets.size < setsPerPerson && attempt < 4 * setsPerPerson; attempt++) {
-        sets.add(JSON.stringify(sample(described, k, random).sort((a, b) => a - b)));
+        const chosen = sample(described, k, random).sort((a, b) => a - b);
+        sets.set(chosen.join(','), chosen);
       }
-      for (const set of sets) {
-        const chosen: number[] = JSON.parse(set);
+      for (const chosen of sets.values()) {
         const query = meanDescriptor(chosen.map((i) => faces[i]!.descriptor!));
         queries++;
         faces.forEach((face, i) => {

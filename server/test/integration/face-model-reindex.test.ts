@@ -90,10 +90,9 @@ const imageOf = (file: string) =>
     .where('content_hash', '=', sha256Hex(photos.get(file)!))
     .executeTakeFirstOrThrow();
 
-/** The reindex service as `npm run reindex` wires it, over the worker's database; counts analyses. */
 /**
- * The reindex service on the worker's database, its engines counting the images they analyse per model.
- * `beforeAnalyze` holds each analysis until it resolves (a test's search that must finish before the switch).
+ * The reindex service as `npm run reindex` wires it, over the worker's database; its engines count the images
+ * they analyse per model. `beforeAnalyze` holds each analysis until it resolves (a test's search that must finish before the switch).
  */
 function reindexService(
   analysed: Map<string, number>,

@@ -102,14 +102,13 @@ const initialState: State = {
   addingPhoto: false,
 };
 
-/** Faces chosen in another photo join the search, each once. */
+/** Faces chosen in another photo join the search (every upload's faces have tokens of their own). */
 function withOtherPhotoFaces(state: State, faces: DetectedFace[]): State {
-  const known = new Set([...state.selected, ...state.otherPhotoFaces.map((f) => f.hash)]);
   return {
     ...state,
     addingPhoto: false,
     addedPhoto: undefined,
-    otherPhotoFaces: [...state.otherPhotoFaces, ...faces.filter((f) => !known.has(f.hash))],
+    otherPhotoFaces: [...state.otherPhotoFaces, ...faces],
   };
 }
 
@@ -187,10 +186,13 @@ function reducer(state: State, action: Action): State {
   }
 }
 
-function isAcceptedFile(file: File): boolean {
-  return (
-    /\.(jpe?g|png|bmp|tiff?)$/i.test(file.name) || /^image\/(jpeg|png|bmp|x-ms-bmp|tiff)$/.test(file.type)
-  );
+/** Why a file cannot be sent as a photo (before any upload), or undefined when it can. */
+function fileRefusal(file: File): string | undefined {
+  const accepted =
+    /\.(jpe?g|png|bmp|tiff?)$/i.test(file.name) || /^image\/(jpeg|png|bmp|x-ms-bmp|tiff)$/.test(file.type);
+  if (!accepted) return SEARCH_MESSAGES.unsupportedFile;
+  if (file.size > MAX_UPLOAD_BYTES) return SEARCH_MESSAGES.tooBig;
+  return undefined;
 }
 
 /**
@@ -296,8 +298,8 @@ export function SearchPage() {
         showBanner({ message, type: 'danger', ...(additionalMessage ? { additionalMessage } : {}) });
         dispatch({ type: 'add-photo-failed' });
       };
-      if (!isAcceptedFile(file)) return refuse(SEARCH_MESSAGES.unsupportedFile);
-      if (file.size > MAX_UPLOAD_BYTES) return refuse(SEARCH_MESSAGES.tooBig);
+      const refusal = fileRefusal(file);
+      if (refusal) return refuse(refusal);
       const run = generation.current;
       dispatch({ type: 'adding-photo' });
       try {
@@ -322,12 +324,9 @@ export function SearchPage() {
   const detect = useCallback(
     async (file: File, requestedType?: SearchType) => {
       hideBanner();
-      if (!isAcceptedFile(file)) {
-        fail(SEARCH_MESSAGES.unsupportedFile);
-        return;
-      }
-      if (file.size > MAX_UPLOAD_BYTES) {
-        fail(SEARCH_MESSAGES.tooBig);
+      const refusal = fileRefusal(file);
+      if (refusal) {
+        fail(refusal);
         return;
       }
       const preview = { url: URL.createObjectURL(file), name: file.name };

@@ -91,33 +91,16 @@ export function UploadArea({
             </p>
             <ul className="face-chips">
               {selectedFaces.map((face, index) => (
-                <li key={face.hash} className="face-chips__item">
-                  <img
-                    className="face-chip"
-                    src={`data:image/jpeg;base64,${face.base64}`}
-                    alt={`Selected face ${index + 1}`}
-                  />
-                  {face.small && <SmallFaceMark box={face.box} />}
-                </li>
+                <FaceChip key={face.hash} face={face} name={`Selected face ${index + 1}`} />
               ))}
               {otherPhotoFaces.map((face, index) => (
-                <li key={face.hash} className="face-chips__item">
-                  <img
-                    className="face-chip"
-                    src={`data:image/jpeg;base64,${face.base64}`}
-                    alt={`Face from another photo ${index + 1}`}
-                  />
-                  {face.small && <SmallFaceMark box={face.box} />}
-                  <button
-                    type="button"
-                    className="face-chips__remove"
-                    onClick={() => onRemoveOtherPhotoFace?.(face.hash)}
-                    disabled={disabled}
-                    aria-label={`Remove face from another photo ${index + 1}`}
-                  >
-                    ×
-                  </button>
-                </li>
+                <FaceChip
+                  key={face.hash}
+                  face={face}
+                  name={`Face from another photo ${index + 1}`}
+                  onRemove={onRemoveOtherPhotoFace && (() => onRemoveOtherPhotoFace(face.hash))}
+                  disabled={disabled}
+                />
               ))}
             </ul>
             <div className="upload-preview__faces-actions">
@@ -194,6 +177,37 @@ export function UploadArea({
       </p>
       <PhotoFileInput inputRef={input} label="Photo to search" onFile={onFile} />
     </div>
+  );
+}
+
+/** A face to search, as its crop; a face of another photo can be removed. */
+function FaceChip({
+  face,
+  name,
+  onRemove,
+  disabled = false,
+}: {
+  face: DetectedFace;
+  name: string;
+  onRemove?: (() => void) | undefined;
+  disabled?: boolean;
+}) {
+  return (
+    <li className="face-chips__item">
+      <img className="face-chip" src={`data:image/jpeg;base64,${face.base64}`} alt={name} />
+      {face.small && <SmallFaceMark box={face.box} />}
+      {onRemove && (
+        <button
+          type="button"
+          className="face-chips__remove"
+          onClick={onRemove}
+          disabled={disabled}
+          aria-label={`Remove ${name[0]!.toLowerCase()}${name.slice(1)}`}
+        >
+          ×
+        </button>
+      )}
+    </li>
   );
 }
 
