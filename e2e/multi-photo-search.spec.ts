@@ -63,6 +63,7 @@ test('another photo of the person joins the search; a faceless one is refused an
   await expect(page.getByRole('group', { name: 'Face to search' })).toBeVisible();
   await anotherPhoto.setInputFiles(GROUP_PHOTO);
   await expect(chooser).toBeVisible({ timeout: 60_000 });
+  await screenshots(page, 'multi-photo-added-chooser');
   await chooser.getByRole('button', { name: 'Face 3' }).click();
   await chooser.getByRole('button', { name: 'Proceed to the face search' }).click();
   await expect(chooser).toBeHidden();
