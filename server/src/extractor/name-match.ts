@@ -11,8 +11,11 @@ import { distance } from 'fastest-levenshtein';
 /** Scores at or above this mean "the same name" (calibrated on the cases of name-match.test.ts). */
 export const NAME_MATCH_THRESHOLD = 0.85;
 
-/** Words that are not part of a name: courtesy titles, ranks and offices written before a name. */
-const HONORIFICS = new Set([
+/**
+ * Courtesy titles, ranks and offices written before a name ("Dr", "Mayor", "Herr", "MP"): not part of the
+ * name, both when names are compared and when they are found in page text (names.ts).
+ */
+export const TITLES_BEFORE_NAMES: readonly string[] = [
   'mr',
   'mrs',
   'ms',
@@ -32,8 +35,6 @@ const HONORIFICS = new Set([
   'hon',
   'honourable',
   'honorable',
-  'rt',
-  'right',
   'minister',
   'deputy',
   'senator',
@@ -65,12 +66,20 @@ const HONORIFICS = new Set([
   'madame',
   'senor',
   'senora',
+  'mp',
+  'mep',
+];
+
+/** Words that are not part of a name when names are compared: titles, and the forms of address and
+ * post-nominal letters written around a name ("Rt Hon", "Jr", "QC"). */
+const HONORIFICS = new Set([
+  ...TITLES_BEFORE_NAMES,
+  'rt',
+  'right',
   'sr',
   'jr',
   'ii',
   'iii',
-  'mp',
-  'mep',
   'qc',
   'kc',
   'phd',

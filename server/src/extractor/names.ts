@@ -1,6 +1,12 @@
 import nlp from 'compromise';
 import type { ResultInput } from './analysis-types.ts';
-import { foldText, nameTokens, NAME_MATCH_THRESHOLD, tokenSimilarity } from './name-match.ts';
+import {
+  foldText,
+  nameTokens,
+  NAME_MATCH_THRESHOLD,
+  TITLES_BEFORE_NAMES,
+  tokenSimilarity,
+} from './name-match.ts';
 
 /**
  * Person names in page text. Candidates are runs of capitalised words (with initials and particles
@@ -42,46 +48,13 @@ const PARTICLES = new Set([
   'y',
 ]);
 
-/** Words before a name that are not part of it: courtesy titles and offices. */
+/** Words before a name that are not part of it: titles, and the roles and captions that precede names. */
 const TITLES = new Set([
-  'mr',
-  'mrs',
-  'ms',
-  'miss',
-  'mx',
-  'dr',
-  'prof',
-  'professor',
-  'sir',
-  'dame',
-  'lord',
-  'lady',
-  'rev',
-  'reverend',
-  'father',
+  ...TITLES_BEFORE_NAMES,
   'sister',
   'brother',
-  'hon',
-  'minister',
   'prime',
-  'deputy',
-  'senator',
-  'sen',
-  'rep',
-  'representative',
-  'president',
   'vice',
-  'governor',
-  'mayor',
-  'councillor',
-  'councilor',
-  'cllr',
-  'judge',
-  'justice',
-  'general',
-  'colonel',
-  'captain',
-  'officer',
   'inspector',
   'detective',
   'sergeant',
@@ -114,7 +87,6 @@ const TITLES = new Set([
   'actress',
   'singer',
   'author',
-  'professor',
   'coach',
   'player',
   'striker',
@@ -122,9 +94,6 @@ const TITLES = new Set([
   'fugitive',
   'defendant',
   'witness',
-  'mp',
-  'mep',
-  'sheikh',
   'king',
   'queen',
   'prince',

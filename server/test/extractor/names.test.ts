@@ -35,6 +35,14 @@ describe('person names in text', () => {
     expect(names('On Monday Sarah Connor left New York.')).toEqual(['Sarah Connor']);
   });
 
+  it('cuts off the same titles that name comparison ignores, abbreviated or in other languages', () => {
+    expect(names('Gen. Ivan Petrov met Herr Dieter Vogt and Madame Claire Dubois in Geneva.')).toEqual([
+      'Ivan Petrov',
+      'Dieter Vogt',
+      'Claire Dubois',
+    ]);
+  });
+
   it('keeps accents, hyphens, particles and initials', () => {
     expect(names('José Álvarez-Núñez met Dr. Søren Ødegaard, H. Marsh and Jean-Luc de la Fontaine.')).toEqual(
       ['José Álvarez-Núñez', 'Søren Ødegaard', 'H. Marsh', 'Jean-Luc de la Fontaine'],
