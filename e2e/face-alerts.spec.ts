@@ -50,6 +50,12 @@ test('watch a face, a crawl finds it on a new page: badge, alerts page with its 
     await expect(confirmation).toBeVisible();
     await confirmation.getByRole('button', { name: 'Close', exact: true }).last().click();
 
+    // The owner's activity log on the Account page lists it, with where the face came from.
+    await page.goto('/account');
+    const started = page.getByRole('listitem').filter({ hasText: 'Started watching a face' });
+    await expect(started).toBeVisible();
+    await expect(started).toContainText('From: search');
+
     // The admin crawls a new page; the worker's matcher raises the alert.
     const crawl = await page.request.post('/api/admin/crawl', {
       headers: origin(),

@@ -87,8 +87,17 @@ export function auditActionLabel(action: string): string {
 const yesNo = (value: unknown) => (value ? 'yes' : 'no');
 const fromTable = (table: Record<string, string>) => (value: unknown) =>
   table[String(value)] ?? humanize(String(value));
-const day = (value: unknown) => formatDay(String(value));
-const moment = (value: unknown) => formatDateTime(String(value));
+/**
+ * A date in a detail, or the value as it is when it is not one: keys are shared by many actions (a face
+ * watch's `from` says where its face came from, a filter's `from` is a date), and an audit page must show
+ * every entry rather than fail on one.
+ */
+const dateOr = (format: (iso: string) => string) => (value: unknown) => {
+  const text = String(value);
+  return Number.isNaN(Date.parse(text)) ? text : format(text);
+};
+const day = dateOr(formatDay);
+const moment = dateOr(formatDateTime);
 
 /** Why a sign-in failed: the two checks, or the status of the account (in lower case). */
 const LOGIN_FAILURE_REASONS: Record<string, string> = {

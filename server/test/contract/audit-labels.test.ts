@@ -56,6 +56,11 @@ describe('audit entries in words (issue 15 item 8)', () => {
       'E-mail: a@b.test · Reason: wrong password',
     );
     expect(auditDetailText({ someNewKey: 'x' })).toBe('Some new key: x');
+    // A face watch's "from" is where its face came from, a filter's a date: neither breaks the page.
+    expect(auditDetailText({ from: 'search', endsAt: '2027-02-25T10:00:00.000Z' })).toMatch(
+      /^From: search · Ends at: /,
+    );
+    expect(auditDetailText({ from: '2026-11-01T09:30:00.000Z' })).toMatch(/^From: \d{1,2} Nov 2026/);
     expect(auditTargetLabel('order:12')).toBe('Order #12');
     expect(auditTargetLabel('data-extractor:3')).toBe('Extraction #3');
     expect(auditActionLabel('data-extractor.renamed')).toBe('Renamed');

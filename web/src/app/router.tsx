@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppRoot } from './app-root.tsx';
+import { PageError, withPageErrors } from './page-error.tsx';
 import { AdminLayout, GuestLayout, NotFoundLayout, PromoLayout, UserLayout } from './layouts/layouts.tsx';
 import {
   AboutRoute,
@@ -53,6 +54,8 @@ import { ReleaseEmailPage } from '../features/auth/release-email-page.tsx';
 export const routes: RouteObject[] = [
   {
     element: <AppRoot />,
+    // A layout that fails still shows something useful (pages fail inside their layout: withPageErrors).
+    errorElement: <PageError />,
     children: [
       {
         element: <PromoLayout />,
@@ -274,4 +277,4 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+export const router = createBrowserRouter(withPageErrors(routes));
