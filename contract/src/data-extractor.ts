@@ -134,7 +134,8 @@ export interface WikipediaResult {
   sanctions: boolean;
   criminal: boolean;
   checked: boolean;
-  url: string;
+  /** The article; null for trial plans, which do not open sources (spec 001 §6), as `sourceUrl`. */
+  url: string | null;
 }
 
 export type ExtractionSort = 'smart' | 'date' | 'similarity';

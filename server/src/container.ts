@@ -160,6 +160,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     config,
     log,
     blobs,
+    minorGate,
+    new SearchRepository(db),
   );
   const search = new SearchService(
     faceEngine,

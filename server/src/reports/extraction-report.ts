@@ -232,7 +232,7 @@ function wikipediaSection(doc: PDFKit.PDFDocument, data: ExtractionReportData, w
   const flags = flagList(wiki);
   if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x: MARGIN, y: doc.y, width });
   doc.moveDown(0.3);
-  if (!data.restricted) link(doc, 'Article', wiki.url, MARGIN, width);
+  if (wiki.url) link(doc, 'Article', wiki.url, MARGIN, width);
   doc.moveDown(0.6);
 }
 

@@ -192,6 +192,8 @@ export interface FaceOnPage {
   captioned: boolean;
   descriptor: Buffer;
   model_id: string;
+  /** Flagged as a possible minor when indexed (null: indexed before the age estimate existed). */
+  possible_minor: boolean | null;
 }
 
 export class DataExtractionRepository {
@@ -284,7 +286,7 @@ export class DataExtractionRepository {
   findForJob(id: number) {
     return this.db
       .selectFrom('data_extractions')
-      .select(['id', 'search_id', 'state', 'best_name'])
+      .select(['id', 'organization_id', 'search_id', 'state', 'best_name'])
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -432,6 +434,7 @@ export class DataExtractionRepository {
         'faces.image_id',
         'faces.descriptor',
         'faces.model_id',
+        'faces.possible_minor',
         sql<boolean>`occ.caption <> ''`.as('captioned'),
         sql<number>`row_number() over (partition by occ.page_id order by faces.box_width * faces.box_height desc, faces.id)`.as(
           'place',

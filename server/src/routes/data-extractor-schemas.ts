@@ -102,7 +102,7 @@ const WikipediaResult = Type.Object({
   sanctions: Type.Boolean(),
   criminal: Type.Boolean(),
   checked: Type.Boolean(),
-  url: Type.String(),
+  url: Nullable(Type.String()),
 });
 
 export const DetailsQuery = Type.Object({

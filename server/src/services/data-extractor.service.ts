@@ -297,13 +297,13 @@ export class DataExtractorService {
     const wikipedia = await this.extractions.findWikipedia(row.id);
     return {
       responses: await this.toResults(viewer, rows),
-      wikipediaResult: wikipedia ? toWikipedia(wikipedia) : null,
+      wikipediaResult: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
       totalResultCount: total,
     };
   }
 
   private async toResults(viewer: ExtractionViewer, rows: ExtractionResultRow[]): Promise<ExtractedResult[]> {
-    const restricted = viewer.kind === 'user' && viewer.restricted;
+    const restricted = isRestricted(viewer);
     const connections = connectionNamesByResult(
       await this.extractions.findConnections(rows.map((r) => r.id)),
     );
@@ -347,7 +347,7 @@ export class DataExtractorService {
   /** GET …/results/{resultId}/connections */
   async connections(viewer: ExtractionViewer, ref: string): Promise<SeenWithConnection[]> {
     const result = await this.findResult(viewer, ref);
-    const restricted = viewer.kind === 'user' && viewer.restricted;
+    const restricted = isRestricted(viewer);
     return (await this.extractions.findConnections([result.id])).map((c) => ({
       id: publicId(viewer, c),
       name: c.name,
@@ -480,7 +480,7 @@ export class DataExtractorService {
       organizationName: organization?.name ?? '',
       preparedBy: viewer.user.email,
       generatedAt,
-      restricted: viewer.kind === 'user' && viewer.restricted,
+      restricted: isRestricted(viewer),
       extraction: {
         name: row.name,
         description: row.description,
@@ -509,7 +509,7 @@ export class DataExtractorService {
         face: matchedFaceForReport(r),
         seenWith: [...new Set(connections.get(r.id))],
       })),
-      wikipedia: wikipedia ? toWikipedia(wikipedia) : null,
+      wikipedia: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
     };
     const pdf = await renderExtractionReport(data);
     await this.audit.insert({
@@ -536,15 +536,23 @@ export class DataExtractorService {
   }
 }
 
-function toWikipedia(row: {
-  name: string;
-  person_description: string;
-  politician: boolean;
-  sanctions: boolean;
-  criminal: boolean;
-  checked: boolean;
-  url: string;
-}): WikipediaResult {
+/** A trial plan's user: sees where a face was found, not the sources (spec 001 §6). Admins are never. */
+function isRestricted(viewer: ExtractionViewer): boolean {
+  return viewer.kind === 'user' && viewer.restricted;
+}
+
+function toWikipedia(
+  row: {
+    name: string;
+    person_description: string;
+    politician: boolean;
+    sanctions: boolean;
+    criminal: boolean;
+    checked: boolean;
+    url: string;
+  },
+  restricted: boolean,
+): WikipediaResult {
   return {
     name: row.name,
     personDescription: row.person_description,
@@ -552,7 +560,7 @@ function toWikipedia(row: {
     sanctions: row.sanctions,
     criminal: row.criminal,
     checked: row.checked,
-    url: row.url,
+    url: restricted ? null : row.url,
   };
 }
 

@@ -25,20 +25,18 @@ import type {
 import { matchedFaceOf } from '../repositories/search.repository.ts';
 import { FaceModelMismatchError } from './face-index.service.ts';
 import type { MailService } from './mail.service.ts';
+import type { MinorGateService } from './minor-gate.service.ts';
 import type { BlobStore } from '../lib/blob-store.ts';
+import { type FaceHitSearch, type PossibleMinorFaces, visibleFaceHits } from './visible-face-hits.ts';
 
 export interface ExtractionJobPayload {
   extractionId: number;
 }
 
 /** The face index as the job needs it (FaceIndexService). */
-export interface FaceLookup {
+export interface FaceLookup extends FaceHitSearch {
   /** The descriptor model searches use now; faces of another model are not looked up. */
   activeModelId(): Promise<string>;
-  search(
-    query: Float32Array,
-    options: { model: string; limit: number; minSimilarity: number },
-  ): Promise<Array<{ faceId: number; similarity: number }>>;
 }
 
 /** Attempts of the job before the extraction is marked FAILED. */
@@ -73,6 +71,10 @@ export class ExtractionPipeline {
     private readonly log: FastifyBaseLogger,
     /** Thumbnails of indexed images. */
     private readonly blobs: BlobStore,
+    /** Which organizations may see faces flagged as possible minors. */
+    private readonly minorGate: Pick<MinorGateService, 'isLawEnforcement'>,
+    /** Which indexed faces are flagged (SearchRepository). */
+    private readonly minors: PossibleMinorFaces,
   ) {}
 
   async runJob(payload: unknown): Promise<void> {
@@ -83,7 +85,7 @@ export class ExtractionPipeline {
     if (extraction.state === 'PENDING') {
       const attempt = await this.extractions.startAttempt(extractionId);
       try {
-        await this.extract(extractionId, extraction.search_id);
+        await this.extract(extractionId, extraction.search_id, extraction.organization_id);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (attempt >= EXTRACTION_MAX_ATTEMPTS) {
@@ -98,9 +100,16 @@ export class ExtractionPipeline {
     await this.notify(extractionId);
   }
 
-  private async extract(extractionId: number, searchId: number | null): Promise<void> {
+  private async extract(
+    extractionId: number,
+    searchId: number | null,
+    organizationId: number,
+  ): Promise<void> {
     const rows = searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId);
-    const { inputs, sightings } = await this.gather(extractionId, rows);
+    // The faces seen with the subject are looked up in the index as a search of them would be: faces
+    // flagged as possible minors only for verified law enforcement (issue 13).
+    const minorsAllowed = await this.minorGate.isLawEnforcement(organizationId);
+    const { inputs, sightings } = await this.gather(extractionId, rows, minorsAllowed);
     const analysis = await this.analyzer.analyze(inputs, sightings);
     const stored = await this.extractions.complete(extractionId, {
       results: await this.toResults(rows, analysis),
@@ -112,7 +121,7 @@ export class ExtractionPipeline {
   }
 
   /** The texts of every result and the sightings of the other faces on its page, with progress. */
-  private async gather(extractionId: number, rows: readonly SearchResultToAnalyse[]) {
+  private async gather(extractionId: number, rows: readonly SearchResultToAnalyse[], minorsAllowed: boolean) {
     const pageIds = [...new Set(rows.flatMap((row) => (row.page_id === null ? [] : [row.page_id])))];
     const faceIds = [...new Set(rows.flatMap((row) => (row.face_id === null ? [] : [row.face_id])))];
     // Two queries for the whole search, not two per result.
@@ -158,9 +167,10 @@ export class ExtractionPipeline {
         const others = (facesOnPages.get(row.page_id) ?? [])
           .filter((face) => face.id !== row.face_id)
           .filter((face) => face.image_id === row.image_id || (face.captioned && Boolean(row.caption)))
+          .filter((face) => minorsAllowed || face.possible_minor !== true)
           .slice(0, MAX_FACES_PER_PAGE);
         const own = row.face_id === null ? undefined : ownDescriptors.get(row.face_id);
-        sightings.push(...(await this.sightingsOf(row, others, own, model, appearances)));
+        sightings.push(...(await this.sightingsOf(row, others, own, { model, minorsAllowed }, appearances)));
       }
       if (Date.now() - lastProgress >= PROGRESS_INTERVAL_MS || index === rows.length - 1) {
         lastProgress = Date.now();
@@ -314,21 +324,22 @@ export class ExtractionPipeline {
     row: SearchResultToAnalyse,
     others: readonly FaceOnPage[],
     ownDescriptor: Float32Array | undefined,
-    model: string,
+    lookup: { model: string; minorsAllowed: boolean },
     appearances: Map<number, Promise<FaceSightingInput[]>>,
   ): Promise<FaceSightingInput[]> {
+    const { model } = lookup;
     const found: FaceSightingInput[] = [];
     for (const face of others) {
       if (face.model_id !== model) continue;
       const descriptor = toDescriptor(face.descriptor);
       // The subject again (a second photo of them on the page) is not a connection.
       if (ownDescriptor && similarity(ownDescriptor, descriptor) >= matchThresholdOf(model)) continue;
-      let lookup = appearances.get(face.id);
-      if (!lookup) {
-        lookup = this.appearancesOf(face.id, face.image_id, descriptor, model);
-        appearances.set(face.id, lookup);
+      let pages = appearances.get(face.id);
+      if (!pages) {
+        pages = this.appearancesOf(face.id, face.image_id, descriptor, lookup);
+        appearances.set(face.id, pages);
       }
-      for (const sighting of await lookup) {
+      for (const sighting of await pages) {
         if (sighting.page.url === row.source_url) continue;
         found.push({ ...sighting, resultKey: row.record_hash });
       }
@@ -340,14 +351,15 @@ export class ExtractionPipeline {
     faceId: number,
     imageId: number,
     descriptor: Float32Array,
-    model: string,
+    { model, minorsAllowed }: { model: string; minorsAllowed: boolean },
   ): Promise<FaceSightingInput[]> {
     let hits: Array<{ faceId: number; similarity: number }>;
     try {
-      hits = await this.faces.search(descriptor, {
+      hits = await visibleFaceHits(this.faces, this.minors, descriptor, {
         model,
         limit: FACE_INDEX_LIMIT,
         minSimilarity: matchThresholdOf(model),
+        minorsAllowed,
       });
     } catch (error) {
       // A reindex switched models during the job: this face is only looked up on its own pages.

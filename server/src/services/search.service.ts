@@ -39,6 +39,7 @@ import type { MinorReviewService } from './minor-review.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { AuthUser } from './session.service.ts';
+import { visibleFaceHits } from './visible-face-hits.ts';
 import type { BlobStore } from '../lib/blob-store.ts';
 
 /** Spec 001 §1: query photos of at most 1.5 MB. */
@@ -451,22 +452,14 @@ export class SearchService {
     return bytes;
   }
 
-  /**
-   * The index's hits above the model's threshold, best first. For an organization that is not verified
-   * law enforcement, faces flagged as possible minors when they were indexed are left out (issue 13), with
-   * the same recall as an unfiltered search: while flagged faces fill the limit, the search widens until
-   * MAX_INDEX_HITS others are found or no face above the threshold is left. Faces indexed before the age
-   * estimate existed (flag unknown) are estimated by `npm run reindex`.
-   */
-  private async indexHits(query: Float32Array, model: string, minorsAllowed: boolean) {
-    const minSimilarity = matchThresholdOf(model);
-    for (let limit = MAX_INDEX_HITS; ; limit *= 4) {
-      const hits = await this.index.search(query, { model, limit, minSimilarity });
-      if (minorsAllowed) return hits;
-      const minors = await this.searches.possibleMinorFaceIds(hits.map((hit) => hit.faceId));
-      const kept = hits.filter((hit) => !minors.has(hit.faceId));
-      if (kept.length >= MAX_INDEX_HITS || hits.length < limit) return kept.slice(0, MAX_INDEX_HITS);
-    }
+  /** The index's hits above the model's threshold that this search may return, best first. */
+  private indexHits(query: Float32Array, model: string, minorsAllowed: boolean) {
+    return visibleFaceHits(this.index, this.searches, query, {
+      model,
+      limit: MAX_INDEX_HITS,
+      minSimilarity: matchThresholdOf(model),
+      minorsAllowed,
+    });
   }
 
   private isSocialMedia(url: string): boolean {

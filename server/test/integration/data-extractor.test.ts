@@ -116,9 +116,11 @@ beforeAll(async () => {
   cookies.subscriber = (await createMember(t, owner.organizationId, users.subscriber, true)).cookie;
   cookies.colleague = (await createMember(t, owner.organizationId, users.colleague, true)).cookie;
   await t.db.updateTable('users').set({ newsletter: true }).where('email', '=', users.subscriber).execute();
+  // A verified law-enforcement unit: the age gate flags the demo's photos of Draganov and of the faces
+  // beside her on the forum photo as possible minors, and only such an organization may look them up.
   await t.db
     .updateTable('organizations')
-    .set({ name: 'Agency A Intelligence' })
+    .set({ name: 'Agency A Intelligence', law_enforcement_verified_at: new Date() })
     .where('id', '=', owner.organizationId)
     .execute();
   cookies.other = (await createOwner(t, users.other, { seatLimit: 5 })).cookie;
@@ -710,10 +712,11 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       expect(result.imageUrl).toBeNull();
       expect(result.evidence.every((e) => e.url === null)).toBe(true);
     }
-    const forum = trialDetails.responses.find((r) => r.seenWithNames.includes(DRAGANOV))!;
+    // (Not law enforcement: Vellini's face at the gala is looked up, Draganov's, a possible minor, is not.)
+    const gala = trialDetails.responses.find((r) => r.seenWithNames.includes(VELLINI))!;
     const connections = await get<SeenWithConnection[]>(
       cookies.trial,
-      `/api/data-extractor/results/${forum.hashedId}/connections`,
+      `/api/data-extractor/results/${gala.hashedId}/connections`,
     );
     expect(connections.length).toBeGreaterThan(0);
     expect(connections.every((c) => c.aboutUrl === null)).toBe(true);
@@ -725,6 +728,36 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     const text = await pdfText(report.rawPayload);
     expect(text).toContain('available only to subscribers');
     expect(text).not.toContain(site.url);
+
+    // A Wikipedia article found for the name: named and flagged, its address withheld as the sources are.
+    const article = 'http://wikipedia.test/wiki/Amelia_Okafor';
+    const stored = await t.db
+      .selectFrom('data_extractions')
+      .select('id')
+      .where('hashed_id', '=', done.id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('data_extraction_wikipedia')
+      .values({ extraction_id: stored.id, name: OKAFOR, politician: true, url: article })
+      .execute();
+    const wikipedia = (await details(cookies.trial, done.id)).wikipediaResult;
+    expect(wikipedia).toMatchObject({ name: OKAFOR, politician: true, url: null });
+    const withWikipedia = await t.request({
+      method: 'POST',
+      url: `/api/data-extractor/results/${done.id}/generate-report`,
+      cookie: cookies.trial,
+      payload: { hashedId: [trialDetails.responses[0]!.hashedId], containWikipediaData: true },
+    });
+    expect(withWikipedia.statusCode, withWikipedia.body).toBe(200);
+    const wikiText = await pdfText(withWikipedia.rawPayload);
+    expect(wikiText).toContain(OKAFOR);
+    expect(wikiText).not.toContain('wikipedia.test');
+    // An admin (never restricted) sees the address.
+    const asAdmin = await get<ExtractionDetailsResponse>(
+      adminCookie,
+      `/api/admin/data-extractor/results/details/${stored.id}`,
+    );
+    expect(asAdmin.wikipediaResult?.url).toBe(article);
   });
 
   it('shows admins every organization read-only, by numeric id', async () => {
@@ -810,6 +843,91 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       ).statusCode,
     ).toBe(404);
   });
+
+  it('looks up the faces seen with the subject as a search would: possible minors only for law enforcement', async () => {
+    const draganovPage = site.pageUrl('/business/draganov-sanctions.html');
+    const forumPage = site.pageUrl('/business/harbour-forum.html');
+    const linksFromForum = async () => {
+      const started = await start(cookies.owner, { searchHash: search.searchHash, image: search.face });
+      expect(started.statusCode, started.body).toBe(201);
+      const done = await waitForDone(cookies.owner, started.json<ExtractionListItem>().id);
+      const forum = resultOn(
+        (await details(cookies.owner, done.id, { pageSize: 100 })).responses,
+        '/business/harbour-forum.html',
+      );
+      const connections = await get<SeenWithConnection[]>(
+        cookies.owner,
+        `/api/data-extractor/results/${forum.hashedId}/connections`,
+      );
+      return connections.map((c) => c.aboutUrl);
+    };
+    const facesOn = (pageUrl: string) =>
+      t.db
+        .selectFrom('faces')
+        .innerJoin('image_occurrences as occ', 'occ.image_id', 'faces.image_id')
+        .innerJoin('pages', 'pages.id', 'occ.page_id')
+        .select(['faces.id', 'faces.possible_minor'])
+        .where('pages.url', '=', pageUrl)
+        .execute();
+    const subjectFaces = new Set(
+      (
+        await t.db
+          .selectFrom('search_results')
+          .innerJoin('searches', 'searches.id', 'search_results.search_id')
+          .select('search_results.face_id')
+          .where('searches.hashed_id', '=', search.searchHash)
+          .execute()
+      ).map((row) => Number(row.face_id)),
+    );
+    const draganov = await facesOn(draganovPage);
+    const besideHer = (await facesOn(forumPage)).filter((face) => !subjectFaces.has(Number(face.id)));
+    expect(draganov.length).toBeGreaterThan(0);
+    expect(besideHer.length).toBeGreaterThan(0);
+    const flag = (faces: typeof draganov, possibleMinor: boolean) =>
+      t.db
+        .updateTable('faces')
+        .set({ possible_minor: possibleMinor })
+        .where(
+          'id',
+          'in',
+          faces.map((face) => face.id),
+        )
+        .execute();
+    const organizationId = (
+      await t.db
+        .selectFrom('users')
+        .select('organization_id')
+        .where('email', '=', users.owner)
+        .executeTakeFirstOrThrow()
+    ).organization_id!;
+    const lawEnforcement = (verifiedAt: Date | null) =>
+      t.db
+        .updateTable('organizations')
+        .set({ law_enforcement_verified_at: verifiedAt })
+        .where('id', '=', organizationId)
+        .execute();
+    try {
+      await flag([...draganov, ...besideHer], true);
+      // Draganov's page is reached only through his face on the forum photo, looked up in the index.
+      expect(await linksFromForum()).toContain(draganovPage);
+      await lawEnforcement(null);
+      expect(await linksFromForum()).not.toContain(draganovPage);
+      // The faces beside her not flagged: they are looked up, but his flagged face is not among the hits.
+      await flag(besideHer, false);
+      expect(await linksFromForum()).not.toContain(draganovPage);
+      await flag(draganov, false);
+      expect(await linksFromForum()).toContain(draganovPage);
+    } finally {
+      await lawEnforcement(new Date());
+      for (const face of [...draganov, ...besideHer]) {
+        await t.db
+          .updateTable('faces')
+          .set({ possible_minor: face.possible_minor })
+          .where('id', '=', face.id)
+          .execute();
+      }
+    }
+  }, 150_000);
 
   it('renames and deletes an extraction', async () => {
     const blank = await t.request({

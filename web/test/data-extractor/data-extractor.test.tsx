@@ -1,4 +1,8 @@
-import { EXTRACTOR_MESSAGES, type ExtractedResult } from '@osint/contract/data-extractor';
+import {
+  EXTRACTOR_MESSAGES,
+  type ExtractedResult,
+  type WikipediaResult,
+} from '@osint/contract/data-extractor';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -75,7 +79,7 @@ function extracted(id: string, personName: string, politician = false): Extracte
 }
 
 /** A small in-memory extraction the answers are made from; PATCH and DELETE change it. */
-function fakeServer(names: string[]) {
+function fakeServer(names: string[], wikipediaResult: WikipediaResult | null = null) {
   const results = names.map((name, i) => extracted(`r${i + 1}`, name, name === 'Helena Marsh'));
   const summary = () => {
     const distinct = [...new Set(results.map((r) => r.personName))];
@@ -121,7 +125,7 @@ function fakeServer(names: string[]) {
       let list = results;
       if (q.get('name')) list = list.filter((r) => r.personName === q.get('name'));
       if (q.get('politician')) list = list.filter((r) => r.politician);
-      return { status: 200, body: { responses: list, wikipediaResult: null, totalResultCount: list.length } };
+      return { status: 200, body: { responses: list, wikipediaResult, totalResultCount: list.length } };
     }
     if (p.startsWith('/api/data-extractor/results/') || p.startsWith('/api/admin/data-extractor/results/'))
       return { status: 200, body: summary() };
@@ -222,6 +226,31 @@ describe('Extracted Data', () => {
       true,
     );
     expect(localStorage.getItem('osint.dismissedResultRemovalInfo')).toBe('true');
+  });
+
+  test('a Wikipedia article whose address is withheld (trial) is a locked button that says why', async () => {
+    const article = {
+      name: 'Helena Marsh',
+      personDescription: 'Mayor of Riverside',
+      politician: true,
+      sanctions: false,
+      criminal: false,
+      checked: false,
+    };
+    fakeServer(['Helena Marsh'], { ...article, url: null });
+    const user = renderAt('/data-extractor/x1');
+    const card = await screen.findByRole('article', { name: 'Wikipedia: Helena Marsh' });
+    expect(within(card).queryByRole('link', { name: 'Wikipedia' })).toBeNull();
+    await user.click(within(card).getByRole('button', { name: 'Wikipedia article (subscribers only)' }));
+    expect(screen.getByRole('dialog', { name: 'Access Restricted' })).toBeTruthy();
+    cleanup();
+
+    fakeServer(['Helena Marsh'], { ...article, url: 'https://en.wikipedia.org/wiki/Helena_Marsh' });
+    renderAt('/data-extractor/x1');
+    const open = await screen.findByRole('article', { name: 'Wikipedia: Helena Marsh' });
+    expect(within(open).getByRole('link', { name: 'Wikipedia' }).getAttribute('href')).toBe(
+      'https://en.wikipedia.org/wiki/Helena_Marsh',
+    );
   });
 
   test('admins see the same view read-only: no banners, switches, edit or delete', async () => {

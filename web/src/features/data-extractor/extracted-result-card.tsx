@@ -329,12 +329,15 @@ export function WikipediaCard({
   selected,
   onToggle,
   onCheck,
+  onRestricted,
 }: {
   result: WikipediaResult;
   admin: boolean;
   selected: boolean;
   onToggle: () => void;
   onCheck: () => void;
+  /** The article's address is withheld (trial plans): the button explains why. */
+  onRestricted: () => void;
 }) {
   return (
     <article
@@ -358,17 +361,28 @@ export function WikipediaCard({
       </div>
       <div className="extractor-result__side">
         <div className="extractor-result__links">
-          <a
-            className="btn btn-secondary btn-sm"
-            href={result.url}
-            target="_blank"
-            rel="noreferrer noopener"
-            onClick={() => {
-              if (!admin && !result.checked) onCheck();
-            }}
-          >
-            Wikipedia
-          </a>
+          {result.url === null ? (
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              onClick={onRestricted}
+              aria-label="Wikipedia article (subscribers only)"
+            >
+              🔒 Wikipedia
+            </button>
+          ) : (
+            <a
+              className="btn btn-secondary btn-sm"
+              href={result.url}
+              target="_blank"
+              rel="noreferrer noopener"
+              onClick={() => {
+                if (!admin && !result.checked) onCheck();
+              }}
+            >
+              Wikipedia
+            </a>
+          )}
         </div>
         <CheckedSwitch
           checked={result.checked}

@@ -430,6 +430,7 @@ function DetailView({
                 selected={wikiSelected}
                 onToggle={() => setWikiSelected(!wikiSelected)}
                 onCheck={checkWiki}
+                onRestricted={openRestricted}
               />
             </li>
           )}
