@@ -10,6 +10,7 @@ export const PROVIDER_ORGANIZATION_NAME = 'Platform administration';
 export const DEMO_ADMIN_EMAIL = 'admin@osint.localhost';
 export const DEMO_OWNER_EMAIL = 'analyst@demo-investigations.localhost';
 const DEMO_PLAN_DAYS = 365;
+export const DEMO_LAW_ENFORCEMENT_NOTE = 'Demo organization, verified when the product first started.';
 const DEMO_SEATS = 5;
 
 export interface SeededAccount {
@@ -113,6 +114,11 @@ export class SeedService {
           name: 'Demo Investigations Unit',
           link: 'https://demo-investigations.localhost',
           type: 'police',
+          // A police unit, verified from the start: the age gate flags some of the demo's adults (the
+          // mayor among them) as possible minors, and a newcomer's first search should find her. Every
+          // other organization meets the gate until an admin verifies it.
+          law_enforcement_verified_at: now,
+          law_enforcement_note: DEMO_LAW_ENFORCEMENT_NOTE,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
