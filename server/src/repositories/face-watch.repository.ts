@@ -87,45 +87,58 @@ export class FaceWatchRepository {
     return this.db.transaction().execute((tx) => work(new FaceWatchRepository(tx), tx));
   }
 
-  async insertWatch(watch: {
-    organizationId: number;
-    userId: number;
-    name: string;
-    note: string;
-    type: SearchType;
-    descriptorSealed: Buffer;
-    faceImage: Buffer | null;
-    modelId: string;
-    possibleMinor: boolean;
-    endsAt: Date;
-  }): Promise<number> {
-    const row = await this.db
-      .insertInto('face_watches')
-      .values({
-        organization_id: watch.organizationId,
-        user_id: watch.userId,
-        name: watch.name,
-        note: watch.note,
-        type: watch.type,
-        descriptor_sealed: watch.descriptorSealed,
-        face_image: watch.faceImage,
-        model_id: watch.modelId,
-        possible_minor: watch.possibleMinor,
-        ends_at: watch.endsAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async countActive(organizationId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('face_watches')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('organization_id', '=', organizationId)
-      .where('ended_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  /**
+   * Inserts the watch unless the organization already has `limit` active ones; null then. The
+   * organization's row is locked for the count and the insert, so parallel requests cannot pass the limit
+   * together.
+   */
+  async insertWatchWithinLimit(
+    limit: number,
+    watch: {
+      organizationId: number;
+      userId: number;
+      name: string;
+      note: string;
+      type: SearchType;
+      descriptorSealed: Buffer;
+      faceImage: Buffer | null;
+      modelId: string;
+      possibleMinor: boolean;
+      endsAt: Date;
+    },
+  ): Promise<number | null> {
+    return this.db.transaction().execute(async (tx) => {
+      await tx
+        .selectFrom('organizations')
+        .select('id')
+        .where('id', '=', watch.organizationId)
+        .forUpdate()
+        .executeTakeFirst();
+      const active = await tx
+        .selectFrom('face_watches')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('organization_id', '=', watch.organizationId)
+        .where('ended_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(active.count) >= limit) return null;
+      const row = await tx
+        .insertInto('face_watches')
+        .values({
+          organization_id: watch.organizationId,
+          user_id: watch.userId,
+          name: watch.name,
+          note: watch.note,
+          type: watch.type,
+          descriptor_sealed: watch.descriptorSealed,
+          face_image: watch.faceImage,
+          model_id: watch.modelId,
+          possible_minor: watch.possibleMinor,
+          ends_at: watch.endsAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
   }
 
   async listWatches(organizationId: number): Promise<FaceWatchRow[]> {

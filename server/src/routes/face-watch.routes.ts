@@ -46,7 +46,7 @@ const Alert = Type.Object({
 
 /** Face watches and their alerts (issue 17): organization work, behind the same access rule as search. */
 export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { faceWatches } = services;
+  const { faceWatches, rateLimiter } = services;
   return async (app) => {
     app.addHook('preHandler', requireWorkAccess(services.access));
 
@@ -69,8 +69,12 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 201: Type.Object({ id: Type.Integer() }) },
         },
       },
-      async (request, reply) =>
-        reply.code(201).send(await faceWatches.create(currentUser(request), request.body)),
+      async (request, reply) => {
+        const user = currentUser(request);
+        // A watch of a searched face analyses its kept crop again: the upload's budget.
+        await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        return reply.code(201).send(await faceWatches.create(user, request.body));
+      },
     );
 
     app.get(
@@ -137,7 +141,10 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const answer = await faceWatches.searchNow(currentUser(request), request.params.id);
+        const user = currentUser(request);
+        // A full search, counted with the user's other searches.
+        await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        const answer = await faceWatches.searchNow(user, request.params.id);
         return { searchHash: answer.searchHash };
       },
     );

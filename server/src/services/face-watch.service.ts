@@ -92,10 +92,7 @@ export class FaceWatchService {
     // Possible minors are watched only by organizations that may search them (the minors gate).
     await this.minorGate.admitWatch(user, face.possibleMinor);
     const limit = (access.plan?.seat_limit ?? 1) * WATCHES_PER_SEAT;
-    if ((await this.watches.countActive(user.organizationId)) >= limit) {
-      throw new HttpError(409, WATCH_LIMIT_MESSAGE);
-    }
-    const id = await this.watches.insertWatch({
+    const id = await this.watches.insertWatchWithinLimit(limit, {
       organizationId: user.organizationId,
       userId: user.id,
       name,
@@ -107,6 +104,7 @@ export class FaceWatchService {
       possibleMinor: face.possibleMinor,
       endsAt,
     });
+    if (id === null) throw new HttpError(409, WATCH_LIMIT_MESSAGE);
     // Who started watching, until when; never the face.
     await this.audit.insert({
       actorUserId: user.id,

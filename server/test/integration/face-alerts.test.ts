@@ -8,7 +8,11 @@ import { FaceWatchRepository } from '../../src/repositories/face-watch.repositor
 import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
 import type { FaceAlert } from '@osint/contract/face-alerts';
-import { watchBinding } from '../../src/services/face-watch.service.ts';
+import {
+  watchBinding,
+  WATCH_LIMIT_MESSAGE,
+  WATCHES_PER_SEAT,
+} from '../../src/services/face-watch.service.ts';
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
 import { createAdmin, mailJobsTo, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createOwner, type Member } from '../support/team-fixtures.ts';
@@ -517,5 +521,34 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       cookie: analyst.cookie,
     });
     expect(again.statusCode).toBe(404);
+  });
+
+  it(`holds at most ${WATCHES_PER_SEAT} active watches per seat, also against requests sent together`, async () => {
+    const small = await createOwner(t, 'owner@one-seat.example.org', { seatLimit: 1 });
+    await verifyLawEnforcement(t, small.email);
+    const upload = await t.request({
+      method: 'POST',
+      url: '/api/upload-image',
+      cookie: small.cookie,
+      payload: { img: photos.portrait.toString('base64') },
+    });
+    const faceHash = upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash;
+    const watch = (name: string) =>
+      t.request({ method: 'POST', url: '/api/watches', cookie: small.cookie, payload: { faceHash, name } });
+    for (let i = 1; i < WATCHES_PER_SEAT - 1; i++) expect((await watch(`Case ${i}`)).statusCode).toBe(201);
+    // Two places left, four requests at once: two are taken, two refused.
+    const together = await Promise.all([1, 2, 3, 4].map((i) => watch(`Together ${i}`)));
+    expect(together.map((r) => r.statusCode).sort()).toEqual([201, 201, 409, 409]);
+    expect(together.find((r) => r.statusCode === 409)!.json()).toMatchObject({
+      message: WATCH_LIMIT_MESSAGE,
+    });
+    const active = await t.db
+      .selectFrom('face_watches')
+      .innerJoin('users', 'users.organization_id', 'face_watches.organization_id')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('users.email', '=', small.email)
+      .where('face_watches.ended_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(active.count)).toBe(WATCHES_PER_SEAT);
   });
 });

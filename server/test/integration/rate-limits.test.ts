@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { RATE_LIMITED_MESSAGE } from '@osint/contract/constants';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { createUser, FIXTURE_PASSWORD } from '../support/fixtures.ts';
+import { createOwner } from '../support/team-fixtures.ts';
 
 const WINDOW_SECONDS = 15 * 60;
 
@@ -51,6 +52,18 @@ describe('rate limits (RATE_LIMIT on)', () => {
     expect((await loginFrom('192.0.2.10', 'bystander@limits.example.org', FIXTURE_PASSWORD)).statusCode).toBe(
       200,
     );
+  });
+
+  it('counts "search the watched face now" with the user\'s searches, and watch creation with uploads', async () => {
+    const { cookie } = await createOwner(t, 'watcher@limits.example.org', { seatLimit: 1 });
+    const post = (url: string, payload: object = {}) => t.request({ method: 'POST', url, cookie, payload });
+    for (let i = 0; i < 60; i++) expect((await post('/api/watches/999999/search')).statusCode).toBe(404);
+    expectLimited(await post('/api/watches/999999/search'), 60);
+    // The same budget as POST /api/search.
+    expectLimited(await post('/api/search', { faces: ['x'], type: 'OSINT' }), 60);
+    const watch = { name: 'Case 1', searchHash: 'no-such-search' };
+    for (let i = 0; i < 60; i++) expect((await post('/api/watches', watch)).statusCode).toBe(404);
+    expectLimited(await post('/api/watches', watch), 60);
   });
 
   it('limits sign-in attempts per IP address, across accounts, and X-Forwarded-For does not reset it', async () => {
