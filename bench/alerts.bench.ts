@@ -117,7 +117,7 @@ function createMatcher(db: Db, dataDir: string): FaceWatchMatcher {
 }
 
 /**
- * One organization (verified law enforcement, so the minors gate passes everything), its owner, the
+ * One organization (verified law enforcement, so the minors gate passes everything; a plan in force), its owner, the
  * watches (one person each) and the page the new images are on. Returns the people's centres, the
  * watches' ids and their descriptors as one row-major matrix.
  */
@@ -146,6 +146,17 @@ async function setUp(db: Db) {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Watches raise alerts only while the organization has a plan in force.
+  await db
+    .insertInto('billing_plans')
+    .values({
+      organization_id: organization.id,
+      plan_type: 'SUBSCRIPTION',
+      start_date: new Date(Date.now() - 86_400_000),
+      end_date: new Date(Date.now() + 365 * 86_400_000),
+      seat_limit: 1,
+    })
+    .execute();
   const centres: Float32Array[] = [];
   const watchIds: number[] = [];
   const watchVectors = new Float32Array(watchCount * dimensions);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { inForceFirst } from './billing-plan.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import type { FaceBox, ImageSize } from './search.repository.ts';
@@ -30,7 +31,13 @@ export interface ActiveFaceWatch {
   createdAt: Date;
   /** Muted: alerts are still recorded, nobody is e-mailed. */
   muted: boolean;
-  /** The organization is verified law enforcement: possible minors may raise its alerts. */
+}
+
+/** What an organization may be alerted of now. */
+export interface AlertStanding {
+  /** A plan in force (the access rule's `inForceFirst`): without one, watches raise nothing. */
+  planInForce: boolean;
+  /** Verified law enforcement: possible minors may raise its alerts. */
   lawEnforcement: boolean;
 }
 
@@ -274,7 +281,6 @@ export class FaceWatchRepository {
   async activeWatches(): Promise<ActiveFaceWatch[]> {
     const rows = await this.db
       .selectFrom('face_watches as w')
-      .innerJoin('organizations as o', 'o.id', 'w.organization_id')
       .select([
         'w.id',
         'w.organization_id',
@@ -283,7 +289,6 @@ export class FaceWatchRepository {
         'w.type',
         'w.created_at',
         'w.muted',
-        'o.law_enforcement_verified_at',
       ])
       .where('w.ended_at', 'is', null)
       .where('w.descriptor_sealed', 'is not', null)
@@ -297,8 +302,36 @@ export class FaceWatchRepository {
       type: row.type,
       createdAt: row.created_at,
       muted: row.muted,
-      lawEnforcement: row.law_enforcement_verified_at !== null,
     }));
+  }
+
+  /**
+   * The standing of these organizations at `at`, read when a match is found rather than with the cached
+   * watches: a plan that ended or a verification withdrawn since counts at once.
+   */
+  async alertStanding(organizationIds: readonly number[], at: Date): Promise<Map<number, AlertStanding>> {
+    const standing = new Map<number, AlertStanding>();
+    if (organizationIds.length === 0) return standing;
+    const organizations = await this.db
+      .selectFrom('organizations')
+      .select(['id', 'law_enforcement_verified_at'])
+      .where('id', 'in', [...organizationIds])
+      .execute();
+    const withPlan = await inForceFirst(
+      this.db
+        .selectFrom('billing_plans')
+        .select('billing_plans.organization_id')
+        .where('billing_plans.organization_id', 'in', [...organizationIds]),
+      at,
+    ).execute();
+    const inForce = new Set(withPlan.map((plan) => plan.organization_id));
+    for (const organization of organizations) {
+      standing.set(organization.id, {
+        planInForce: inForce.has(organization.id),
+        lawEnforcement: organization.law_enforcement_verified_at !== null,
+      });
+    }
+    return standing;
   }
 
   /** Locks the matcher's cursor row for this transaction: one matcher at a time, others skip. */

@@ -131,16 +131,21 @@ export class FaceWatchMatcher {
       if (!batch) return { entries: 0, alerts: 0 };
       const raised = new Set<number>();
       let alerts = 0;
-      for (const face of batch.faces) {
-        for (const { watch, similarity } of this.matches(face)) {
-          if (await this.record(tx, watch, face, similarity)) {
-            raised.add(watch.id);
-            alerts++;
-          }
+      const found = batch.faces.flatMap((face) => this.matches(face).map((match) => ({ face, ...match })));
+      const now = new Date();
+      const standing = await tx.alertStanding([...new Set(found.map((m) => m.watch.organizationId))], now);
+      for (const { face, watch, similarity } of found) {
+        const organization = standing.get(watch.organizationId);
+        // Watches keep running through a lapse of the plan, but raise nothing while no plan is in force.
+        if (!organization?.planInForce) continue;
+        // The minors gate: possible minors only for verified law enforcement.
+        if (face.possibleMinor === true && !organization.lawEnforcement) continue;
+        if (await this.record(tx, watch, face, similarity)) {
+          raised.add(watch.id);
+          alerts++;
         }
       }
       await tx.advanceCursor(batch.lastSeq, batch.lastAt);
-      const now = new Date();
       for (const watchId of raised) await this.notify(tx, db, watchId, now);
       return { entries: batch.lastSeq - cursor.seq, alerts };
     });
@@ -181,8 +186,6 @@ export class FaceWatchMatcher {
       const watch = watches[row]!;
       // Faces indexed before the watch began are in the search it came from, not news.
       if (face.at < watch.createdAt) continue;
-      // The minors gate: possible minors only for verified law enforcement.
-      if (face.possibleMinor === true && !watch.lawEnforcement) continue;
       if (this.options.isSocialMedia(face.sourceUrl) !== (watch.type === 'SOCIAL_MEDIA_SEARCH')) continue;
       found.push({ watch, similarity });
     }

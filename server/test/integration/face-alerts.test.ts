@@ -551,4 +551,47 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       .executeTakeFirstOrThrow();
     expect(Number(active.count)).toBe(WATCHES_PER_SEAT);
   });
+
+  it('a watch raises nothing while its organization has no plan in force, and alerts again once it has', async () => {
+    const lapsed = await createOwner(t, 'owner@lapsed-plan.example.org', { seatLimit: 1 });
+    await verifyLawEnforcement(t, lapsed.email);
+    // Someone of sample 2 (the person of sample 1 has opted out above).
+    const upload = await t.request({
+      method: 'POST',
+      url: '/api/upload-image',
+      cookie: lapsed.cookie,
+      payload: { img: photos.stranger.toString('base64') },
+    });
+    const faceHash = upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash;
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: lapsed.cookie,
+      payload: { faceHash, name: 'Through a lapse' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: number }>();
+    const alertCount = async () =>
+      (await t.db.selectFrom('face_alerts').select('id').where('watch_id', '=', id).execute()).length;
+    const planEnds = (at: Date) =>
+      t.db
+        .updateTable('billing_plans')
+        .set({ end_date: at })
+        .where('organization_id', '=', lapsed.organizationId)
+        .execute();
+
+    await planEnds(new Date(Date.now() - 1000));
+    await crawl(
+      await siteWith('During the lapse', await sample(2).resize(700).jpeg({ quality: 80 }).toBuffer()),
+    );
+    await matcher().drain();
+    expect(await alertCount()).toBe(0);
+
+    await planEnds(new Date(Date.now() + 30 * 86_400_000));
+    await crawl(
+      await siteWith('After renewal', await sample(2).resize(760).jpeg({ quality: 80 }).toBuffer()),
+    );
+    await matcher().drain();
+    expect(await alertCount()).toBe(1);
+  }, 120_000);
 });
