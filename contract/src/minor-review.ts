@@ -1,3 +1,4 @@
+import { SEARCH_MESSAGES } from './search.ts';
 /**
  * Review by the platform of a face the minors gate refused (issue 13): an organization that is not
  * verified law enforcement asks, with a reason; an admin who judges the person an adult approves one
@@ -26,7 +27,7 @@ export const MINOR_REVIEW_MESSAGES = {
   decisionReasonRequired: 'Please give the reason for the decision.',
   reasonTooLong: `Please keep the reason under ${MINOR_REVIEW_REASON_MAX_LENGTH} characters.`,
   notNeeded: 'This face can be searched without a review.',
-  cropMismatch: 'The face image does not match the chosen face. Please upload the photo again.',
+  cropMismatch: SEARCH_MESSAGES.faceImageMismatch,
   alreadyPending: 'A review of this face is already pending.',
   alreadyApproved: 'A search of this face has already been approved. Search it from the chooser.',
   refusedFinal: 'The platform has refused a review of this face. The refusal is final.',

@@ -205,6 +205,8 @@ export const SEARCH_MESSAGES = {
   deleteSavedResultFailure: 'Something went wrong while deleting saved result. Please try again later.',
   updateFailure: 'Something went wrong while updating search result.',
   restricted: 'Viewing the original source of this image is available only to subscribers.',
+  /** The face image sent with a search, a watch or a review is not the crop the upload answered. */
+  faceImageMismatch: 'The face image does not match the chosen face. Please upload the photo again.',
 } as const;
 
 /** Search by image URL (POST /api/upload-image-url): why an address gave no photo to search. */

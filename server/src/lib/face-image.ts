@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { sniffImageFormat } from '../face/image-decode.ts';
 import { badRequest } from './http-error.ts';
@@ -11,6 +12,21 @@ export const MAX_FACE_IMAGE_PIXELS = 1024 * 1024;
 /** Re-encoding a 256-px crop takes milliseconds; a stuck or crafted one must not hold a thread. */
 const FACE_IMAGE_TIMEOUT_SECONDS = 2;
 export const FACE_IMAGE_UNREADABLE = 'The face image could not be read. Please run the search again.';
+
+/** The digest sealed in a query-face token of the crop the upload answered with (base64, data: URL or not). */
+export function cropDigest(base64: string): Buffer {
+  return createHash('sha256')
+    .update(Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64'))
+    .digest();
+}
+
+/**
+ * Whether `base64` is the crop the upload answered for this face: only then may it be kept as the searched
+ * face's picture (saved searches, reports, watches, reviews show it as the face that was searched).
+ */
+export function isCropOf(face: { cropSha256?: Buffer | undefined }, base64: string): boolean {
+  return face.cropSha256 !== undefined && face.cropSha256.equals(cropDigest(base64));
+}
 
 /**
  * The searched face sent with a save or an extraction, re-encoded as a small JPEG: nothing but pixels

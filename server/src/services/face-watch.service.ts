@@ -1,4 +1,5 @@
 import type { FaceAlert, FaceWatch } from '@osint/contract/face-alerts';
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
 import type { FaceEngine } from '../face/face-engine.ts';
@@ -13,7 +14,7 @@ import type { AccessService } from './access.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { SearchAnswer, SearchService } from './search.service.ts';
-import { normaliseFace } from '../lib/face-image.ts';
+import { cropDigest, isCropOf, normaliseFace } from '../lib/face-image.ts';
 import type { AuthUser } from './session.service.ts';
 
 const DAY_MS = 86_400_000;
@@ -87,7 +88,7 @@ export class FaceWatchService {
     const endsAt = this.endDate(input.endsAt);
     const uploadedCrop = input.faceImage ? await normaliseFace(input.faceImage) : null;
     const face = input.faceHash
-      ? await this.faceOfToken(user, input.faceHash)
+      ? await this.faceOfToken(user, input.faceHash, input.faceImage)
       : await this.faceOfSearch(user, input.searchHash!);
     // Possible minors are watched only by organizations that may search them (the minors gate).
     await this.minorGate.admitWatch(user, face.possibleMinor);
@@ -192,14 +193,16 @@ export class FaceWatchService {
       watchBinding(user.organizationId),
     );
     if (!descriptor) throw badRequest(FACE_GONE_MESSAGE);
+    const crop = watch.face_image ? Buffer.from(watch.face_image).toString('base64') : undefined;
     const token = await this.tokens.seal({
       descriptor,
       modelId: watch.model_id,
       organizationId: user.organizationId,
       userId: user.id,
       possibleMinor: watch.possible_minor,
+      // The watch's picture is this face's: the search keeps it as the searched face.
+      cropSha256: crop === undefined ? undefined : cropDigest(crop),
     });
-    const crop = watch.face_image ? Buffer.from(watch.face_image).toString('base64') : undefined;
     return this.search.search(user, [token], watch.type, crop);
   }
 
@@ -279,9 +282,11 @@ export class FaceWatchService {
     return date;
   }
 
-  private async faceOfToken(user: AuthUser, faceHash: string) {
+  /** An uploaded face; a picture sent with it must be that face's crop (a search's face keeps its own). */
+  private async faceOfToken(user: AuthUser, faceHash: string, faceImage: string | undefined) {
     const face = await this.tokens.open(faceHash, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
+    if (faceImage && !isCropOf(face, faceImage)) throw badRequest(SEARCH_MESSAGES.faceImageMismatch);
     return { ...face, type: 'OSINT' as SearchType, crop: null, from: 'upload' };
   }
 

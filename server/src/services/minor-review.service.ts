@@ -6,9 +6,8 @@ import {
   type MinorReviewStatus,
   type MinorReviewView,
 } from '@osint/contract/minor-review';
-import { createHash } from 'node:crypto';
 import type { MinorReviewRowStatus } from '../db/schema.ts';
-import { normaliseFace } from '../lib/face-image.ts';
+import { isCropOf, normaliseFace } from '../lib/face-image.ts';
 import { badRequest, conflict, notFound } from '../lib/http-error.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
@@ -115,11 +114,7 @@ export class MinorReviewService {
       throw badRequest(MINOR_REVIEW_MESSAGES.notNeeded);
     }
     // Only the crop the upload answered with this face: never the photo, never another face.
-    const crop = Buffer.from(input.image.replace(/^data:[^,]*,/, ''), 'base64');
-    const digest = createHash('sha256').update(crop).digest();
-    if (!face.cropSha256 || !face.cropSha256.equals(digest)) {
-      throw badRequest(MINOR_REVIEW_MESSAGES.cropMismatch);
-    }
+    if (!isCropOf(face, input.image)) throw badRequest(MINOR_REVIEW_MESSAGES.cropMismatch);
     // Re-encoded like a search's face (it must decode as an image); stored encrypted.
     const cropJpeg = await normaliseFace(input.image);
     const fingerprint = await this.tokens.fingerprint(face);

@@ -19,7 +19,7 @@ import {
   RELIABLE_QUERY_FACE_PX,
   matchThresholdOf,
 } from '../face/similarity.ts';
-import { normaliseFace } from '../lib/face-image.ts';
+import { isCropOf, normaliseFace } from '../lib/face-image.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
 import type {
@@ -210,6 +210,10 @@ export class SearchService {
     const model = faces[0]?.modelId;
     // Faces of two descriptor models (uploads on both sides of a reindex's switch) cannot be averaged.
     if (faces.length === 0 || faces.some((face) => !face || face.modelId !== model)) throw faceGone();
+    // The picture kept as the searched face must be one of the searched faces (as the upload cropped it).
+    if (faceImage && !faces.some((face) => isCropOf(face!, faceImage))) {
+      throw badRequest(SEARCH_MESSAGES.faceImageMismatch);
+    }
     const gate = await this.minorGate.admit(
       user,
       await Promise.all(

@@ -1,3 +1,4 @@
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import path from 'node:path';
 import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import sharp from 'sharp';
@@ -118,6 +119,26 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(upload.statusCode, upload.body).toBe(200);
     const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
     const faceHash = face.hash;
+
+    // The picture kept with the watch must be the chosen face's crop, not another face's.
+    const stranger = await t.request({
+      method: 'POST',
+      url: '/api/upload-image',
+      cookie: analyst.cookie,
+      payload: { img: photos.stranger.toString('base64') },
+    });
+    const swapped = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: analyst.cookie,
+      payload: {
+        faceHash,
+        name: 'Subject of case 17',
+        faceImage: stranger.json<{ faces: { base64: string }[] }>().faces[0]!.base64,
+      },
+    });
+    expect(swapped.statusCode).toBe(400);
+    expect(swapped.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.faceImageMismatch);
 
     const created = await t.request({
       method: 'POST',

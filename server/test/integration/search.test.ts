@@ -1,3 +1,4 @@
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -384,6 +385,24 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
       .select((eb) => eb.fn.countAll().as('n'))
       .execute();
     expect(after).toEqual(before);
+
+    // A readable picture that is not the chosen face's crop (another face of another photo) is refused too.
+    const otherFace = (await upload(cookies.a, photos.get(DEMO_PHOTOS.mendes.file)!)).json<UploadAnswer>()
+      .faces[0]!;
+    const swapped = await t.request({
+      method: 'POST',
+      url: '/api/search',
+      cookie: cookies.a,
+      payload: { faces: [face.hash], type: 'OSINT', image: otherFace.base64 },
+    });
+    expect(swapped.statusCode).toBe(400);
+    expect(swapped.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.faceImageMismatch);
+    expect(
+      await t.db
+        .selectFrom('searches')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute(),
+    ).toEqual(before);
 
     const kept = await t.request({
       method: 'POST',
