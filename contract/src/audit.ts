@@ -55,6 +55,7 @@ export const AUDIT_ACTIONS = {
   'admin.minor_review.approved': 'Approved one search of a reviewed face (judged an adult)',
   'admin.minor_review.refused': 'Refused the review of a face (final)',
   'admin.saved_search.viewed': 'Opened an organization’s saved search',
+  'admin.data_extraction.viewed': 'Opened an organization’s AI data extraction',
   'retention.content_deleted': 'Searches and extractions deleted after 30 days of inactivity',
   'retention.audit_anonymised': 'Audit entries older than 90 days anonymised',
   'retention.minor_reviews_expired': 'Face reviews undecided after 7 days expired (face images deleted)',

@@ -259,6 +259,17 @@ export class DataExtractorService {
   async summary(viewer: ExtractionViewer, ref: string): Promise<ExtractionSummary> {
     const row = await this.find(viewer, ref);
     await this.opened(viewer, row);
+    if (viewer.kind === 'admin') {
+      // An admin reading an organization's work is recorded, filed under that organization (its owner
+      // sees it in the Account page's activity), as opening a saved search is.
+      await this.audit.insert({
+        actorUserId: viewer.user.id,
+        organizationId: row.organization_id,
+        action: 'admin.data_extraction.viewed',
+        target: `data-extractor:${row.id}`,
+        detail: { name: row.name },
+      });
+    }
     const results = await this.extractions.findAllResults(row.id);
     const connections = await this.extractions.findConnectionNames(row.id);
     return {
@@ -514,7 +525,8 @@ export class DataExtractorService {
     const pdf = await renderExtractionReport(data);
     await this.audit.insert({
       actorUserId: viewer.user.id,
-      organizationId: viewer.kind === 'admin' ? null : viewer.user.organizationId,
+      // Filed under the organization whose work it is, also when an admin prints it.
+      organizationId: row.organization_id,
       action: 'data-extractor.report',
       target: `data-extractor:${row.id}`,
       detail: { results: results.length, wikipedia: data.wikipedia !== null },

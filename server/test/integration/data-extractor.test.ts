@@ -796,6 +796,14 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     });
     expect(report.statusCode).toBe(200);
     expect(await pdfText(report.rawPayload)).toContain(DRAGANOV);
+    // Both are in the audit log under the organization whose extraction it is: its owner sees them.
+    const ownerActivity = await get<{
+      entries: { action: string; actor: { email: string | null } | null }[];
+    }>(cookies.owner, '/api/user/organization/audit?pageSize=200');
+    const byAdmin = ownerActivity.entries.filter((e) => e.actor?.email !== users.owner).map((e) => e.action);
+    expect(byAdmin).toEqual(
+      expect.arrayContaining(['admin.data_extraction.viewed', 'data-extractor.report']),
+    );
     // Read-only: opening an extraction its organization has not opened yet leaves it NEW.
     const unopened = list.dataExtractorListItemList.find(
       (i) => i.organizationName === 'Agency A Intelligence' && i.status === 'NEW',
