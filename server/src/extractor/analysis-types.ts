@@ -22,6 +22,9 @@ export interface PageText {
 }
 
 /** One search result to analyse: the matched face's image on its page. */
+/** Where a face stands among the faces of one photo, left to right. */
+export type FacePosition = 'left' | 'centre' | 'right';
+
 export interface ResultInput {
   /** The pipeline's own key for the result (its row id); echoed in the analysis. */
   key: string;
@@ -29,6 +32,11 @@ export interface ResultInput {
   image: ImageOnPage;
   similarity: number;
   crawledAt: Date;
+  /**
+   * Where the searched face stands among the faces of a photo of several people: a caption's "(left)" or
+   * "(right)" then says which of the people it names is not this face. Undefined for a face alone.
+   */
+  facePosition?: FacePosition;
   /**
    * The page only shows the photo as a teaser (a home page or a listing: no caption here, while the
    * photo's own article page captions it). The page's other texts are about other stories, so only the

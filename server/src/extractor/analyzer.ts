@@ -12,7 +12,13 @@ import type {
 } from './analysis-types.ts';
 import { describingSentence, findEvidence, subjectOf, type EvidenceSubject } from './evidence.ts';
 import type { LlmClient } from './llm-client.ts';
-import { candidatesForPicture, peopleOfResult, sameNameVariant, type PagePerson } from './names.ts';
+import {
+  candidatesForPicture,
+  namedAroundPicture,
+  peopleOfResult,
+  sameNameVariant,
+  type PagePerson,
+} from './names.ts';
 import { nameTokens } from './name-match.ts';
 
 /** What the analysis needs of the watch-lists (services/watchlist.service.ts). */
@@ -86,8 +92,9 @@ export class TextAnalyzer implements ExtractionAnalyzer {
     const pages = results.map((result) => {
       const people = peopleOfResult(result);
       let candidates = candidatesForPicture(people);
-      // Nobody named around the picture: a page about exactly one person is about the person shown.
-      if (candidates.length === 0 && people.length === 1) candidates = people;
+      // Nobody named around the picture: a page about exactly one person is about the person shown, unless
+      // its caption places that person elsewhere in the photo.
+      if (candidates.length === 0 && people.length === 1 && !people[0]!.elsewhere) candidates = people;
       return { result, people, candidates };
     });
 
@@ -184,7 +191,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
       };
       const maxConnections = this.options.maxConnections ?? 20;
       // On a teaser, the page's text is about other stories: only the people named around the image.
-      const coNamed = result.teaser ? others.filter((o) => candidatesForPicture([o]).length > 0) : others;
+      const coNamed = result.teaser ? others.filter(namedAroundPicture) : others;
       for (const other of coNamed.slice(0, maxConnections)) {
         if (chosen && sameNameVariant(other.tokens, chosen.tokens)) continue;
         const subject = subjectWithVariants(other.name, other);

@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import type { ResultInput } from './analysis-types.ts';
+import type { FacePosition, ResultInput } from './analysis-types.ts';
 import {
   foldText,
   nameTokens,
@@ -373,6 +373,10 @@ export interface PagePerson {
   sources: Set<MentionSource>;
   /** Mentions in the page's own text (for "seen with"). */
   textMentions: number;
+  /** A caption or alt text places the person in the photo: "Jo Whitcombe (left)". */
+  placed?: FacePosition;
+  /** Placed elsewhere in the photo than the searched face: someone else in the picture, not this face. */
+  elsewhere?: boolean;
 }
 
 const surnameOf = (tokens: string[]) => tokens[tokens.length - 1] ?? '';
@@ -390,6 +394,21 @@ export function sameNameVariant(a: string[], b: string[]): boolean {
     return sa === sb || a.includes(sb) || b.includes(sa) || tokenSimilarity([sa], [sb]) >= 0.8;
   }
   return false;
+}
+
+/** "(left)", "(right)", "(centre)" written right after a name in a caption; "(far left)" counts as left. */
+const PLACE_AFTER_NAME = /^\s*,?\s*\((?:far\s+|pictured\s+)?(left|right|centre|center|middle)\)/i;
+
+/** Where the caption places the person named by `candidate` in the photo, if it says so. */
+function placeAfter(text: string, candidate: NameCandidate): FacePosition | undefined {
+  const at = text.indexOf(candidate.name, candidate.index);
+  if (at < 0) return undefined;
+  const word = PLACE_AFTER_NAME.exec(
+    text.slice(at + candidate.name.length, at + candidate.name.length + 40),
+  )?.[1];
+  if (!word) return undefined;
+  const lower = word.toLowerCase();
+  return lower === 'left' || lower === 'right' ? lower : 'centre';
 }
 
 /** Everything a page says about who is on it: every person named, with weights for the picture. */
@@ -434,8 +453,22 @@ export function peopleOfResult(result: ResultInput, maxTextChars = 20_000): Page
   ];
   for (const [text, source] of texts) {
     const found = findPersonNames(text, { captionLike: source === 'caption' || source === 'alt' });
-    for (const candidate of found.names) add(candidate, source);
+    for (const candidate of found.names) {
+      add(candidate, source);
+      const placed = source === 'caption' || source === 'alt' ? placeAfter(text, candidate) : undefined;
+      const person = people.find((p) => sameNameVariant(p.tokens, candidate.tokens));
+      if (placed && person) person.placed ??= placed;
+    }
     for (const s of found.surnames) surnameMentions.push({ surname: s.tokens[0] ?? '', source });
+  }
+  // A photo of several people whose caption says who stands where: the searched face's own place names it.
+  const position = result.facePosition;
+  if (position) {
+    for (const person of people) {
+      if (!person.placed) continue;
+      if (person.placed === position) person.score += SOURCE_WEIGHT.caption;
+      else person.elsewhere = true;
+    }
   }
   // "Ms Marsh" counts for the one person of the page whose surname is Marsh.
   for (const { surname, source } of surnameMentions) {
@@ -448,12 +481,16 @@ export function peopleOfResult(result: ResultInput, maxTextChars = 20_000): Page
   return people.sort((a, b) => b.score - a.score);
 }
 
-/** Names of one result for its picture, best first: people of the caption/alt/title/nearby text lead. */
+/** Named by the texts around the picture (caption, alt, title, nearby text), not only by the page. */
+export function namedAroundPicture(person: PagePerson): boolean {
+  const { sources } = person;
+  return sources.has('caption') || sources.has('alt') || sources.has('title') || sources.has('nearby');
+}
+
+/**
+ * Names of one result for its picture, best first: people named around it, less those the caption places
+ * elsewhere in the photo than the searched face (they are seen with it, not it).
+ */
 export function candidatesForPicture(people: PagePerson[]): PagePerson[] {
-  return [...people]
-    .filter(
-      (p) =>
-        p.sources.has('caption') || p.sources.has('alt') || p.sources.has('title') || p.sources.has('nearby'),
-    )
-    .sort((a, b) => b.score - a.score);
+  return people.filter((p) => !p.elsewhere && namedAroundPicture(p)).sort((a, b) => b.score - a.score);
 }

@@ -402,6 +402,27 @@ export class DataExtractionRepository {
     return query.orderBy('search_results.rank').execute();
   }
 
+  /** The boxes (left edge, width) of every face of one model in each of these images, by image. */
+  async findFaceSpansOfImages(
+    imageIds: readonly number[],
+    modelId: string,
+  ): Promise<Map<number, { x: number; width: number }[]>> {
+    const byImage = new Map<number, { x: number; width: number }[]>();
+    if (imageIds.length === 0) return byImage;
+    const rows = await this.db
+      .selectFrom('faces')
+      .select(['image_id', 'box_x', 'box_width'])
+      .where('image_id', 'in', [...imageIds])
+      .where('model_id', '=', modelId)
+      .execute();
+    for (const row of rows) {
+      const spans = byImage.get(row.image_id) ?? [];
+      spans.push({ x: row.box_x, width: row.box_width });
+      byImage.set(row.image_id, spans);
+    }
+    return byImage;
+  }
+
   /** Descriptors of faces (for the face index), by id. */
   findFaceDescriptors(faceIds: readonly number[]) {
     if (faceIds.length === 0) return Promise.resolve([]);

@@ -13,6 +13,7 @@ import type {
   ResultInput,
   NameAssessment,
 } from '../extractor/analysis-types.ts';
+import { facePositionAmong } from '../extractor/face-position.ts';
 import { matchThresholdOf, similarity } from '../face/similarity.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
@@ -28,6 +29,13 @@ import type { MailService } from './mail.service.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import type { BlobStore } from '../lib/blob-store.ts';
 import { type FaceHitSearch, type PossibleMinorFaces, visibleFaceHits } from './visible-face-hits.ts';
+
+/** Where the result's face stands among the faces of its photo (the caption may say who stands where). */
+function positionInPhoto(row: SearchResultToAnalyse, spans: Map<number, { x: number; width: number }[]>) {
+  if (row.face_box_x === null || row.face_box_width === null || row.image_id === null) return undefined;
+  const inPhoto = spans.get(row.image_id) ?? [];
+  return facePositionAmong({ x: row.face_box_x, width: row.face_box_width }, inPhoto);
+}
 
 export interface ExtractionJobPayload {
   extractionId: number;
@@ -129,11 +137,12 @@ export class ExtractionPipeline {
     // Only faces of the model searches use are compared (while a reindex runs, the faces of the model it
     // builds sit beside them; vectors of two models are never compared).
     const model = await this.faces.activeModelId();
-    const [facesOnPages, ownFaces, captioned] = await Promise.all([
+    const [facesOnPages, ownFaces, captioned, faceSpans] = await Promise.all([
       // One more than kept: the result's own face is among them.
       this.extractions.findFacesOnPages(pageIds, MAX_FACES_PER_PAGE + 1, model),
       this.extractions.findFaceDescriptors(faceIds),
       this.extractions.findCaptionedOccurrences(imageIds),
+      this.extractions.findFaceSpansOfImages(imageIds, model),
     ]);
     const ownDescriptors = new Map(
       ownFaces
@@ -160,6 +169,7 @@ export class ExtractionPipeline {
         similarity: row.similarity,
         crawledAt: row.crawled_at,
         teaser,
+        facePosition: positionInPhoto(row, faceSpans),
       });
       if (row.page_id !== null) {
         // Faces seen with the subject: in the same photo, or in another captioned figure of the same

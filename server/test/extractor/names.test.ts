@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultInput } from '../../src/extractor/analysis-types.ts';
-import { findPersonNames, peopleOfResult, sameNameVariant } from '../../src/extractor/names.ts';
+import {
+  candidatesForPicture,
+  findPersonNames,
+  peopleOfResult,
+  sameNameVariant,
+} from '../../src/extractor/names.ts';
 import { nameTokens } from '../../src/extractor/name-match.ts';
 
 const names = (text: string) => findPersonNames(text).names.map((n) => n.name);
@@ -25,6 +30,26 @@ function result(parts: {
     crawledAt: new Date('2024-01-01'),
   };
 }
+
+describe('a caption that says who stands where', () => {
+  const festival = {
+    caption: 'Festival organisers Priya Anand (left) and Jo Whitcombe with Mayor Helena Marsh (right).',
+    text: 'Mayor Helena Marsh opened the Riverside festival. Helena Marsh thanked the organisers.',
+  };
+  const candidates = (facePosition?: 'left' | 'centre' | 'right') =>
+    candidatesForPicture(peopleOfResult({ ...result(festival), facePosition })).map((p) => p.name);
+
+  it('names the face by its place in the photo, never the people placed elsewhere', () => {
+    expect(candidates('centre')).toEqual(['Jo Whitcombe']);
+    expect(candidates('left')).toEqual(['Priya Anand', 'Jo Whitcombe']);
+    expect(candidates('right')[0]).toBe('Helena Marsh');
+    expect(candidates('right')).not.toContain('Priya Anand');
+  });
+
+  it('without a known place (a face alone, or no box), everyone the caption names is a candidate', () => {
+    expect(candidates(undefined).sort()).toEqual(['Helena Marsh', 'Jo Whitcombe', 'Priya Anand']);
+  });
+});
 
 describe('person names in text', () => {
   it('finds names after titles and in lists, and cuts the titles off', () => {
