@@ -37,6 +37,8 @@ export function TextInput({ label, error, hint, className, ...rest }: TextInputP
     <FieldFrame label={label} error={error} hint={hint} id={id}>
       <input
         id={id}
+        // Names and notes in Arabic or Hebrew run right to left as typed; Latin text stays left to right.
+        dir="auto"
         className={`input ${className ?? ''}`}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
@@ -57,6 +59,7 @@ export function TextArea({ label, error, className, ...rest }: TextAreaProps) {
     <FieldFrame label={label} error={error} id={id}>
       <textarea
         id={id}
+        dir="auto"
         className={`input textarea ${className ?? ''}`}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

@@ -85,6 +85,7 @@ export function MinorReviewRequest({
             Why is the person of face {index + 1} an adult?
           </label>
           <textarea
+            dir="auto"
             id={`${id}-reason`}
             className="input textarea"
             rows={3}
