@@ -217,6 +217,7 @@ export function ResultCard<T extends SearchResult>({ result, actions, numberOf }
             className="result-card__open"
             onClick={() => actions.onOpen!(result)}
             aria-label={`View ${name}`}
+            data-result-ids={result.id}
           >
             <ResultThumbnail src={result.thumbnailUrl} alt="" />
             <FaceBoxOverlay result={result} />
@@ -260,6 +261,7 @@ export function ResultGroupCard<T extends SearchResult>({
             className="result-card__open"
             onClick={() => actions.onOpen!(best)}
             aria-label={`View ${resultName(best, numberOf(best))}`}
+            data-result-ids={group.items.map((item) => item.id).join(' ')}
           >
             <ResultThumbnail src={group.displayedThumbnail} alt="" />
             <FaceBoxOverlay result={best} />

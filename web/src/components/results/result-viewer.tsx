@@ -1,5 +1,5 @@
 import { searchImagePath, type SearchResult } from '@osint/contract/search';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../button.tsx';
 import { Modal } from '../modal.tsx';
@@ -16,7 +16,7 @@ import { hostOf } from './result-grouping.ts';
 /**
  * A result looked at closely: the whole image with the matched face's box, the page's full title and
  * address, similarity and first-indexed date. Arrow keys move through the results in the order shown;
- * Escape (or the close button) closes it and focus returns to the result that opened it.
+ * Escape (or the close button) closes it and focus returns to the card of the result shown last.
  */
 export function ResultViewer<T extends SearchResult>({
   results,
@@ -34,6 +34,17 @@ export function ResultViewer<T extends SearchResult>({
 }) {
   const result = results[index];
   const last = results.length - 1;
+  const shown = useRef(result?.id);
+  shown.current = result?.id;
+  useEffect(
+    () => () => {
+      // The dialog gives focus back to the card that opened it; after the arrows moved on, the user is at
+      // the result shown last (its own card, or the card of its copies). Runs after the dialog's own.
+      const id = shown.current;
+      setTimeout(() => document.querySelector<HTMLElement>(`[data-result-ids~="${id}"]`)?.focus());
+    },
+    [],
+  );
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       // Arrows that edit text or move within a control are left alone.
