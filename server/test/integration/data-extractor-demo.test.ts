@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { demoPhoto } from '../face/image-fixtures.ts';
-import { crawlDemoSites, createAdmin, verifyLawEnforcement } from '../support/fixtures.ts';
+import { crawlDemoSites, createAdmin, searchFace, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -32,14 +32,7 @@ afterAll(async () => {
 
 /** Searches one uploaded face, runs the AI data extractor over the search and waits for it. */
 async function extractionOf(face: { hash: string; base64: string }) {
-  const search = await t.request({
-    method: 'POST',
-    url: '/api/search',
-    cookie,
-    payload: { faces: [face.hash], type: 'OSINT' },
-  });
-  expect(search.statusCode, search.body).toBe(200);
-  const { searchHash } = search.json<{ searchHash: string }>();
+  const { searchHash } = await searchFace<{ searchHash: string }>(t, cookie, face.hash);
   const started = await t.request({
     method: 'POST',
     url: '/api/data-extractor',

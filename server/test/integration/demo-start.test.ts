@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { DEMO_OWNER_EMAIL, SeedService } from '../../src/services/seed.service.ts';
 import { demoPhoto } from '../face/image-fixtures.ts';
-import { crawlDemoSites, login } from '../support/fixtures.ts';
+import { crawlDemoSites, login, searchFace } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -44,13 +44,7 @@ it(`the demo owner searches the mayor in the group photo and finds her pages (${
   expect(marsh.possibleMinor).toBe(true);
   expect(answer.minorsSearchable).toBe(true);
 
-  const search = await t.request({
-    method: 'POST',
-    url: '/api/search',
-    cookie,
-    payload: { faces: [marsh.hash], type: 'OSINT' },
-  });
-  expect(search.statusCode, search.body).toBe(200);
-  const sources = search.json<SearchResponse>().results.map((result) => result.sourceUrl);
+  const search = await searchFace<SearchResponse>(t, cookie, marsh.hash);
+  const sources = search.results.map((result) => result.sourceUrl);
   expect(sources.some((url) => url !== null && new URL(url).pathname === '/people/helena-marsh')).toBe(true);
 });

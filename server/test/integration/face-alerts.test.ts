@@ -76,6 +76,20 @@ async function alertsOf(member: Member, query = '') {
   return response.json<{ results: FaceAlert[]; totalResultCount: number }>();
 }
 
+/** The owner of a new one-seat organization verified as law enforcement, and the token of a photo's face. */
+async function lawEnforcementOwnerWithFace(email: string, photo: Buffer) {
+  const member = await createOwner(t, email, { seatLimit: 1 });
+  await verifyLawEnforcement(t, email);
+  const upload = await t.request({
+    method: 'POST',
+    url: '/api/upload-image',
+    cookie: member.cookie,
+    payload: { img: photo.toString('base64') },
+  });
+  expect(upload.statusCode, upload.body).toBe(200);
+  return { member, faceHash: upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash };
+}
+
 const alertMails = async () =>
   (await mailJobsTo(t, analyst.email)).filter((mail) => mail.subject === ALERT_SUBJECT);
 const matcher = () => t.container.services.faceAlerts;
@@ -545,15 +559,10 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
   });
 
   it(`holds at most ${WATCHES_PER_SEAT} active watches per seat, also against requests sent together`, async () => {
-    const small = await createOwner(t, 'owner@one-seat.example.org', { seatLimit: 1 });
-    await verifyLawEnforcement(t, small.email);
-    const upload = await t.request({
-      method: 'POST',
-      url: '/api/upload-image',
-      cookie: small.cookie,
-      payload: { img: photos.portrait.toString('base64') },
-    });
-    const faceHash = upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash;
+    const { member: small, faceHash } = await lawEnforcementOwnerWithFace(
+      'owner@one-seat.example.org',
+      photos.portrait,
+    );
     const watch = (name: string) =>
       t.request({ method: 'POST', url: '/api/watches', cookie: small.cookie, payload: { faceHash, name } });
     for (let i = 1; i < WATCHES_PER_SEAT - 1; i++) expect((await watch(`Case ${i}`)).statusCode).toBe(201);
@@ -574,16 +583,11 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('a watch raises nothing while its organization has no plan in force, and alerts again once it has', async () => {
-    const lapsed = await createOwner(t, 'owner@lapsed-plan.example.org', { seatLimit: 1 });
-    await verifyLawEnforcement(t, lapsed.email);
     // Someone of sample 2 (the person of sample 1 has opted out above).
-    const upload = await t.request({
-      method: 'POST',
-      url: '/api/upload-image',
-      cookie: lapsed.cookie,
-      payload: { img: photos.stranger.toString('base64') },
-    });
-    const faceHash = upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash;
+    const { member: lapsed, faceHash } = await lawEnforcementOwnerWithFace(
+      'owner@lapsed-plan.example.org',
+      photos.stranger,
+    );
     const created = await t.request({
       method: 'POST',
       url: '/api/watches',

@@ -196,14 +196,19 @@ export async function searchFirstFace<Answer>(
   });
   expect(upload.statusCode, upload.body).toBe(200);
   const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+  return { ...(await searchFace<Answer>(t, cookie, face.hash)), face: face.base64 };
+}
+
+/** A standard search of one uploaded face (its token), which must answer 200. */
+export async function searchFace<Answer>(t: TestApp, cookie: string, faceHash: string): Promise<Answer> {
   const search = await t.request({
     method: 'POST',
     url: '/api/search',
     cookie,
-    payload: { faces: [face.hash], type: 'OSINT' },
+    payload: { faces: [faceHash], type: 'OSINT' },
   });
   expect(search.statusCode, search.body).toBe(200);
-  return { ...search.json<Answer>(), face: face.base64 };
+  return search.json<Answer>();
 }
 
 /** Verifies the organization of `email` as law enforcement, as an admin would (it may search minors). */
