@@ -156,6 +156,7 @@ export const AUDIT_DETAIL_FIELDS: Record<
   action: { label: 'Action', value: (value) => auditActionLabel(String(value)) },
   organizationId: { label: 'Organization', value: (value) => `#${String(value)}` },
   from: { label: 'From', value: moment },
+  endsAt: { label: 'Ends at', value: moment },
   to: { label: 'To', value: moment },
   reviewReason: { label: 'Reason' },
   reviewId: { label: 'Review', value: (value) => `#${String(value)}` },

@@ -35,8 +35,11 @@ export interface ActiveFaceWatch {
 
 /** What an organization may be alerted of now. */
 export interface AlertStanding {
-  /** A plan in force (the access rule's `inForceFirst`): without one, watches raise nothing. */
-  planInForce: boolean;
+  /**
+   * May use the product now, as AccessService decides for its users: a plan in force (`inForceFirst`), or
+   * the platform's own organization, whose admins work without one. Otherwise watches raise nothing.
+   */
+  inService: boolean;
   /** Verified law enforcement: possible minors may raise its alerts. */
   lawEnforcement: boolean;
 }
@@ -324,10 +327,19 @@ export class FaceWatchRepository {
         .where('billing_plans.organization_id', 'in', [...organizationIds]),
       at,
     ).execute();
-    const inForce = new Set(withPlan.map((plan) => plan.organization_id));
+    const admins = await this.db
+      .selectFrom('users')
+      .select('organization_id')
+      .where('organization_id', 'in', [...organizationIds])
+      .where('is_admin', '=', true)
+      .execute();
+    const inService = new Set([
+      ...withPlan.map((plan) => plan.organization_id),
+      ...admins.map((admin) => admin.organization_id),
+    ]);
     for (const organization of organizations) {
       standing.set(organization.id, {
-        planInForce: inForce.has(organization.id),
+        inService: inService.has(organization.id),
         lawEnforcement: organization.law_enforcement_verified_at !== null,
       });
     }

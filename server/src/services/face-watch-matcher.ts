@@ -137,7 +137,7 @@ export class FaceWatchMatcher {
       for (const { face, watch, similarity } of found) {
         const organization = standing.get(watch.organizationId);
         // Watches keep running through a lapse of the plan, but raise nothing while no plan is in force.
-        if (!organization?.planInForce) continue;
+        if (!organization?.inService) continue;
         // The minors gate: possible minors only for verified law enforcement.
         if (face.possibleMinor === true && !organization.lawEnforcement) continue;
         if (await this.record(tx, watch, face, similarity)) {

@@ -58,7 +58,7 @@ describe('audit entries in words (issue 15 item 8)', () => {
     expect(auditDetailText({ someNewKey: 'x' })).toBe('Some new key: x');
     // A face watch's "from" is where its face came from, a filter's a date: neither breaks the page.
     expect(auditDetailText({ from: 'search', endsAt: '2027-02-25T10:00:00.000Z' })).toMatch(
-      /^From: search · Ends at: /,
+      /^From: search · Ends at: 25 Feb 2027/,
     );
     expect(auditDetailText({ from: '2026-11-01T09:30:00.000Z' })).toMatch(/^From: \d{1,2} Nov 2026/);
     expect(auditTargetLabel('order:12')).toBe('Order #12');
