@@ -35,7 +35,9 @@ export function ResultViewer<T extends SearchResult>({
   const result = results[index];
   const last = results.length - 1;
   const shown = useRef(result?.id);
-  shown.current = result?.id;
+  useEffect(() => {
+    shown.current = result?.id;
+  }, [result?.id]);
   useEffect(
     () => () => {
       // The dialog gives focus back to the card that opened it; after the arrows moved on, the user is at
