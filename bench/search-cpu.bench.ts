@@ -239,6 +239,7 @@ costs.push(
       type: 'OSINT',
       durationMs: 1,
       faceImage: null,
+      cropDigests: null,
       results: popularResults,
     }),
   ),

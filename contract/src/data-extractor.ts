@@ -184,6 +184,8 @@ export const EXTRACTOR_MESSAGES = {
   noFilteredResults: 'No results for the chosen filters',
   reportFailure: 'Something went wrong while generating the report.',
   reportFailureHint: 'Please try again later or reach out to our support.',
+  /** A report request that chose neither a result nor the Wikipedia result. */
+  reportEmpty: 'Choose at least one result for the report.',
 } as const;
 
 /** "AI DATA EXTRACTION DD.MM.YYYY, HH:MM" in local time (spec 001 §5). */

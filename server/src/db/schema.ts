@@ -333,6 +333,8 @@ export interface SearchesTable {
   result_count: number;
   /** The searched face (JPEG crop), when the client sent it with the search. */
   face_image: Buffer | null;
+  /** SHA-256 digests (32 bytes each, concatenated) of the crops the upload answered for the searched faces. */
+  crop_digests: Buffer | null;
   created_at: CreatedAt;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { sniffImageFormat } from '../face/image-decode.ts';
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import { badRequest } from './http-error.ts';
 
 const KEPT_FACE_PX = 256;
@@ -26,6 +27,40 @@ export function cropDigest(base64: string): Buffer {
  */
 export function isCropOf(face: { cropSha256?: Buffer | undefined }, base64: string): boolean {
   return face.cropSha256 !== undefined && face.cropSha256.equals(cropDigest(base64));
+}
+
+/** The digests of a search's face crops, kept with it as one value (none: null). */
+export function joinCropDigests(digests: readonly (Buffer | undefined)[]): Buffer | null {
+  const known = digests.filter((digest) => digest !== undefined);
+  return known.length > 0 ? Buffer.concat(known) : null;
+}
+
+function isAmongDigests(digests: Buffer | null, digest: Buffer): boolean {
+  for (let at = 0; digests && at + digest.length <= digests.length; at += digest.length) {
+    if (digest.equals(digests.subarray(at, at + digest.length))) return true;
+  }
+  return false;
+}
+
+/**
+ * The picture to keep as the searched face of a save or an extraction of `search`: `base64` must show the
+ * face that was searched, i.e. be one of the crops the upload answered for the searched faces, or the
+ * picture kept with the search (what a reopened search sends back). Anything else would put a face that
+ * was never searched on the saved search's list and its reports.
+ */
+export async function searchedFacePicture(
+  search: { cropDigests: Buffer | null; faceImage: Buffer | null },
+  base64: string,
+): Promise<Buffer> {
+  if (search.faceImage?.equals(Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64'))) {
+    return search.faceImage;
+  }
+  // Read first: an unreadable picture gets its own message (and an SVG is refused unread).
+  const picture = await normaliseFace(base64);
+  if (!isAmongDigests(search.cropDigests, cropDigest(base64))) {
+    throw badRequest(SEARCH_MESSAGES.faceImageMismatch);
+  }
+  return picture;
 }
 
 /**

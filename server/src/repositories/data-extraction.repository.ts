@@ -803,25 +803,23 @@ export class DataExtractionRepository {
       .executeTakeFirst();
   }
 
-  async toggleResultChecked(resultId: number): Promise<boolean> {
-    const row = await this.db
+  /** Marks a result checked (spec 001 §4: unchecked to checked only, so marking it again changes nothing). */
+  async markResultChecked(resultId: number): Promise<void> {
+    await this.db
       .updateTable('data_extraction_results')
-      .set((eb) => ({ checked: eb.not('checked') }))
+      .set({ checked: true })
       .where('id', '=', resultId)
-      .returning('checked')
-      .executeTakeFirstOrThrow();
-    return row.checked;
+      .execute();
   }
 
-  /** Toggles the Wikipedia result's checked switch; undefined when the extraction has none. */
-  async toggleWikipediaChecked(extractionId: number): Promise<boolean | undefined> {
-    const row = await this.db
+  /** Marks the extraction's Wikipedia result checked; false when the extraction has none. */
+  async markWikipediaChecked(extractionId: number): Promise<boolean> {
+    const { numUpdatedRows } = await this.db
       .updateTable('data_extraction_wikipedia')
-      .set((eb) => ({ checked: eb.not('checked') }))
+      .set({ checked: true })
       .where('extraction_id', '=', extractionId)
-      .returning('checked')
       .executeTakeFirst();
-    return row?.checked;
+    return numUpdatedRows > 0n;
   }
 
   async updateResult(

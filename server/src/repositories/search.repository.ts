@@ -166,15 +166,16 @@ export class SearchRepository {
     type: SearchType;
     durationMs: number;
     faceImage: Buffer | null;
+    cropDigests: Buffer | null;
     results: NewSearchResult[];
   }): Promise<Map<string, number>> {
     const r = search.results;
     const { rows } = await sql<{ id: number; record_hash: string }>`
       with search as (
         insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count,
-                              face_image)
+                              face_image, crop_digests)
         values (${search.hashedId}, ${search.organizationId}, ${search.userId}, ${search.type},
-                ${search.durationMs}, ${r.length}, ${search.faceImage})
+                ${search.durationMs}, ${r.length}, ${search.faceImage}, ${search.cropDigests})
         returning id
       )
       insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
@@ -204,6 +205,20 @@ export class SearchRepository {
       .where('hashed_id', '=', hashedId)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
+  }
+
+  /** What shows which face a search was run on: the picture kept with it and its faces' crop digests. */
+  async findSearchedFace(
+    searchId: number,
+  ): Promise<{ faceImage: Buffer | null; cropDigests: Buffer | null }> {
+    const row = await this.db
+      .selectFrom('searches')
+      .select(['face_image', 'crop_digests'])
+      .where('id', '=', searchId)
+      .executeTakeFirstOrThrow();
+    // PGlite answers bytea as a plain Uint8Array.
+    const buffer = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes) : null);
+    return { faceImage: buffer(row.face_image), cropDigests: buffer(row.crop_digests) };
   }
 
   async findFaceImage(hashedId: string, organizationId: number): Promise<Buffer | null> {

@@ -139,6 +139,7 @@ export const Connections = Type.Array(
 );
 
 export const ReportBody = Type.Object({
-  hashedId: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 1000 }),
+  // Empty when only the Wikipedia result is chosen (the service refuses a report of nothing).
+  hashedId: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 1000 }),
   containWikipediaData: Type.Boolean({ default: false }),
 });

@@ -147,9 +147,14 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
     app.patch(
       '/data-extractor/results/:id/checked',
       {
-        schema: { tags, summary: 'Switches a result’s checked mark', params: Id, response: { 200: Checked } },
+        schema: {
+          tags,
+          summary: 'Marks a result checked (once checked, it stays so)',
+          params: Id,
+          response: { 200: Checked },
+        },
       },
-      async (request) => dataExtractor.toggleChecked(currentUser(request), request.params.id),
+      async (request) => dataExtractor.markChecked(currentUser(request), request.params.id),
     );
 
     app.patch(
@@ -157,12 +162,12 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       {
         schema: {
           tags,
-          summary: 'Switches the checked mark of an extraction’s Wikipedia result',
+          summary: 'Marks the Wikipedia result of an extraction checked (once checked, it stays so)',
           params: Id,
           response: { 200: Checked },
         },
       },
-      async (request) => dataExtractor.toggleWikipediaChecked(currentUser(request), request.params.id),
+      async (request) => dataExtractor.markWikipediaChecked(currentUser(request), request.params.id),
     );
 
     app.patch(

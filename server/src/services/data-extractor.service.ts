@@ -16,7 +16,7 @@ import {
   type WikipediaResult,
 } from '@osint/contract/data-extractor';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
-import { normaliseFace } from '../lib/face-image.ts';
+import { searchedFacePicture } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import {
@@ -172,7 +172,7 @@ export class DataExtractorService {
     const name = request.name?.trim() ? trimmedName(request.name) : defaultExtractionName(new Date());
     const search = await this.searches.findByHashedId(request.searchHash, user.organizationId);
     if (!search) throw notFound('Search not found.');
-    const image = await normaliseFace(request.image);
+    const image = await searchedFacePicture(await this.searches.findSearchedFace(search.id), request.image);
     const hashedId = newPublicId();
     const id = await this.extractions.insert({
       hashedId,
@@ -377,16 +377,16 @@ export class DataExtractorService {
     return thumbnail;
   }
 
-  async toggleChecked(user: AuthUser, ref: string): Promise<{ checked: boolean }> {
+  async markChecked(user: AuthUser, ref: string): Promise<{ checked: true }> {
     const result = await this.findResult(editor(user), ref);
-    return { checked: await this.extractions.toggleResultChecked(result.id) };
+    await this.extractions.markResultChecked(result.id);
+    return { checked: true };
   }
 
-  async toggleWikipediaChecked(user: AuthUser, ref: string): Promise<{ checked: boolean }> {
+  async markWikipediaChecked(user: AuthUser, ref: string): Promise<{ checked: true }> {
     const row = await this.find(editor(user), ref);
-    const checked = await this.extractions.toggleWikipediaChecked(row.id);
-    if (checked === undefined) throw notFound('Wikipedia result not found.');
-    return { checked };
+    if (!(await this.extractions.markWikipediaChecked(row.id))) throw notFound('Wikipedia result not found.');
+    return { checked: true };
   }
 
   /**
@@ -485,6 +485,7 @@ export class DataExtractorService {
       await this.extractions.findConnections(results.map((r) => r.id)),
     );
     const wikipedia = withWikipedia ? await this.extractions.findWikipedia(row.id) : undefined;
+    if (resultRefs && results.length === 0 && !wikipedia) throw badRequest(EXTRACTOR_MESSAGES.reportEmpty);
     const organization = await this.extractions.findOrganizationName(row.organization_id);
     const generatedAt = new Date();
     const data: ExtractionReportData = {

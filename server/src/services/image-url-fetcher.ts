@@ -71,13 +71,21 @@ export class ImageUrlFetcher implements ImageUrlSource {
     const base = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
     const ports = parsed.port ? [Number(parsed.port)] : [];
     const pinning = await this.pinningCrawlOf(parsed.hostname);
-    const guard = pinning
-      ? {
-          trustedAddresses: [...this.config.crawl.trustedAddresses, ...(pinning.trustedAddresses ?? [])],
-          allowedPorts: [...ports, ...(pinning.allowedPorts ?? [])],
-          resolveHost: pinnedResolver(pinning.hostAddresses!),
-        }
-      : { trustedAddresses: this.config.crawl.trustedAddresses, allowedPorts: ports };
+    const pinnedPorts = pinning?.allowedPorts ?? [];
+    // A host a crawl pinned to an address is reached as that crawl reached it, on its ports only: the
+    // user's own port would turn the pinned (often loopback) address into a port scanner. Any other port
+    // the user types leads to public servers only, never to the operator's trusted addresses.
+    const guard =
+      pinning && ports.every((port) => pinnedPorts.includes(port))
+        ? {
+            trustedAddresses: [...this.config.crawl.trustedAddresses, ...(pinning.trustedAddresses ?? [])],
+            allowedPorts: pinnedPorts,
+            resolveHost: pinnedResolver(pinning.hostAddresses!),
+          }
+        : {
+            trustedAddresses: ports.length > 0 ? [] : this.config.crawl.trustedAddresses,
+            allowedPorts: ports,
+          };
     let result;
     try {
       result = await safeFetch(parsed, {

@@ -8,7 +8,7 @@ import {
 } from '@osint/contract/search';
 import type { SavedSearchStatus } from '../db/schema.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
-import { normaliseFace } from '../lib/face-image.ts';
+import { searchedFacePicture } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import { renderSavedSearchReport, savedSearchReportFileName } from '../reports/saved-search-report.ts';
@@ -88,7 +88,7 @@ export class SavedSearchService {
     }
     const search = await this.searches.findByHashedId(request.hash, user.organizationId);
     if (!search) throw notFound('Search not found.');
-    const image = await normaliseFace(request.image);
+    const image = await searchedFacePicture(await this.searches.findSearchedFace(search.id), request.image);
     const hashedId = newPublicId();
     const id = await this.savedSearches.insert({
       hashedId,

@@ -19,7 +19,7 @@ import {
   RELIABLE_QUERY_FACE_PX,
   matchThresholdOf,
 } from '../face/similarity.ts';
-import { isCropOf, normaliseFace } from '../lib/face-image.ts';
+import { isCropOf, joinCropDigests, normaliseFace } from '../lib/face-image.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
 import type {
@@ -269,6 +269,7 @@ export class SearchService {
       type,
       durationMs: time,
       faceImage: faceJpeg,
+      cropDigests: joinCropDigests(faces.map((face) => face!.cropSha256)),
       results,
     });
     // Who searched, when, how many results; never the photo.

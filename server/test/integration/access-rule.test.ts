@@ -54,6 +54,7 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
   let faceToken: string;
   let faceJpeg: string;
   let searchHash: string;
+  let searchFace: string;
   let saved: { id: number; hashedId: string; resultId: number };
   let extraction: { hashedId: string; resultHashedId: string };
   let watchId: number;
@@ -82,7 +83,9 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
         .toBuffer()
     ).toString('base64');
 
-    searchHash = (await createSearch(t, seated)).hashed_id;
+    const search = await createSearch(t, seated);
+    searchHash = search.hashed_id;
+    searchFace = search.face;
     const savedRow = await createSavedSearch(t, seated);
     const savedFull = await t.db
       .selectFrom('saved_searches')
@@ -210,12 +213,11 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       url: () => `/api/search/${searchHash}`,
       seated: 200,
     },
-    // The fixture's search was stored without the searched face: the route's own 404.
     {
       route: 'GET /api/search/{searchHash}/image',
       method: 'GET',
       url: () => `/api/search/${searchHash}/image`,
-      seated: 404,
+      seated: 200,
     },
     {
       route: 'POST /api/search/generate-report',
@@ -317,14 +319,14 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       method: 'POST',
       url: () => '/api/search/save',
       seated: 201,
-      payload: () => ({ name: 'Kept', description: '', hash: searchHash, image: faceJpeg }),
+      payload: () => ({ name: 'Kept', description: '', hash: searchHash, image: searchFace }),
     },
     {
       route: 'POST /api/data-extractor',
       method: 'POST',
       url: () => '/api/data-extractor',
       seated: 201,
-      payload: () => ({ searchHash, image: faceJpeg }),
+      payload: () => ({ searchHash, image: searchFace }),
     },
     {
       route: 'POST /api/watches',

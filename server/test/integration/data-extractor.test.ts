@@ -375,7 +375,7 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     expect(unknownSort.statusCode).toBe(400);
   });
 
-  it('switches checked marks and filters by them', async () => {
+  it('marks results checked, unchecked to checked only, and filters by the mark', async () => {
     const target = all[0]!;
     const on = await t.request({
       method: 'PATCH',
@@ -388,24 +388,28 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     expect(checked.responses.map((r) => r.hashedId)).toEqual([target.hashedId]);
     const unchecked = await details(cookies.owner, extraction.id, { checked: false });
     expect(unchecked.totalResultCount).toBe(all.length - 1);
-    const off = await t.request({
+    // Marking it again leaves it checked (spec 001 §4: there is no way back to unchecked).
+    const again = await t.request({
       method: 'PATCH',
       url: `/api/data-extractor/results/${target.hashedId}/checked`,
       cookie: cookies.owner,
     });
-    expect(off.json()).toEqual({ checked: false });
+    expect(again.json()).toEqual({ checked: true });
+    expect((await details(cookies.owner, extraction.id, { checked: true })).totalResultCount).toBe(1);
 
     const wiki = await details(cookies.owner, extraction.id);
-    const wikiCheck = await t.request({
-      method: 'PATCH',
-      url: `/api/data-extractor/results/${extraction.id}/wikipedia/checked`,
-      cookie: cookies.owner,
-    });
+    const checkWikipedia = () =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/data-extractor/results/${extraction.id}/wikipedia/checked`,
+        cookie: cookies.owner,
+      });
     if (wiki.wikipediaResult === null) {
       // No Wikipedia article was found for the fictional minister: nothing to check.
-      expect(wikiCheck.statusCode).toBe(404);
+      expect((await checkWikipedia()).statusCode).toBe(404);
     } else {
-      expect(wikiCheck.json()).toEqual({ checked: !wiki.wikipediaResult.checked });
+      for (let call = 0; call < 2; call++) expect((await checkWikipedia()).json()).toEqual({ checked: true });
+      expect((await details(cookies.owner, extraction.id)).wikipediaResult?.checked).toBe(true);
     }
   });
 
@@ -752,6 +756,20 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     const wikiText = await pdfText(withWikipedia.rawPayload);
     expect(wikiText).toContain(OKAFOR);
     expect(wikiText).not.toContain('wikipedia.test');
+    // The Wikipedia result alone makes a report too; nothing chosen at all is refused.
+    const reportOf = (payload: { hashedId: string[]; containWikipediaData: boolean }) =>
+      t.request({
+        method: 'POST',
+        url: `/api/data-extractor/results/${done.id}/generate-report`,
+        cookie: cookies.trial,
+        payload,
+      });
+    const wikipediaOnly = await reportOf({ hashedId: [], containWikipediaData: true });
+    expect(wikipediaOnly.statusCode, wikipediaOnly.body).toBe(200);
+    expect(await pdfText(wikipediaOnly.rawPayload)).toContain(OKAFOR);
+    const nothing = await reportOf({ hashedId: [], containWikipediaData: false });
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().message).toBe(EXTRACTOR_MESSAGES.reportEmpty);
     // An admin (never restricted) sees the address.
     const asAdmin = await get<ExtractionDetailsResponse>(
       adminCookie,

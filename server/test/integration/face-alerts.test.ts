@@ -386,6 +386,13 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     });
     expect(searched.statusCode, searched.body).toBe(200);
     const { searchHash } = searched.json<{ searchHash: string }>();
+    // Saved as the results page saves it: with the face kept with the search.
+    const kept = await t.request({
+      method: 'GET',
+      url: `/api/search/${searchHash}/image`,
+      cookie: analyst.cookie,
+    });
+    expect(kept.statusCode).toBe(200);
     const saved = await t.request({
       method: 'POST',
       url: '/api/search/save',
@@ -394,7 +401,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
         name: 'Case 17 sightings',
         description: '',
         hash: searchHash,
-        image: photos.portrait.toString('base64'),
+        image: kept.rawPayload.toString('base64'),
       },
     });
     expect(saved.statusCode, saved.body).toBe(201);

@@ -1,12 +1,13 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import { FACE_IMAGE_UNREADABLE } from '../../src/lib/face-image.ts';
 import { createUser, login } from '../support/fixtures.ts';
 import { createPlan, createSearch } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 // Security round 2, item 2: the face crop sent with POST /api/search/save and POST /api/data-extractor
-// is the 256-px JPEG the upload answered with. Anything else (an SVG filter bomb above all, which took
+// is the 256-px JPEG the upload answered with (or the picture kept with the search). Anything else (an SVG filter bomb above all, which took
 // 10 s per request to render) is refused from its bytes, before it is decoded, and nothing is stored.
 
 /** Generous for a busy 2-core machine; the SVG below takes seconds to render. */
@@ -55,12 +56,9 @@ describe('face images: the crop sent with a save or an extraction', () => {
     organizationId = user.organizationId;
     await createPlan(t, user.organizationId, { seatLimit: 1 });
     cookie = await login(t, 'analyst@crops.example.org');
-    searchHash = (await createSearch(t, user)).hashed_id;
-    crop = (
-      await sharp({ create: { width: 256, height: 256, channels: 3, background: '#a87' } })
-        .jpeg()
-        .toBuffer()
-    ).toString('base64');
+    const search = await createSearch(t, user);
+    searchHash = search.hashed_id;
+    crop = search.face;
   });
   afterAll(() => t.close());
 
@@ -98,7 +96,18 @@ describe('face images: the crop sent with a save or an extraction', () => {
       expect(await storedCount()).toBe(before);
     });
 
-    it('takes the JPEG crop the upload answered with', async () => {
+    it('refuses a readable picture that is not the searched face', async () => {
+      const before = await storedCount();
+      const other = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#78a' } })
+        .jpeg()
+        .toBuffer();
+      const response = await post(url, other.toString('base64'));
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().message).toBe(SEARCH_MESSAGES.faceImageMismatch);
+      expect(await storedCount()).toBe(before);
+    });
+
+    it('takes the picture kept with the search', async () => {
       const before = await storedCount();
       const response = await post(url, crop);
       expect(response.statusCode, response.body).toBe(201);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { SAVE_NAME_TOO_LONG } from '@osint/contract/search';
+import { SAVE_NAME_TOO_LONG, SEARCH_MESSAGES } from '@osint/contract/search';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
@@ -261,6 +261,58 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     expect(notAnImage.statusCode).toBe(400);
     const unknownSearch = await save(cookies.a, { name: 'x', hash: 'no-such-search', image: marsh.face });
     expect(unknownSearch.statusCode).toBe(404);
+  });
+
+  it('keeps only the searched face as its picture: a crop of that face or the search kept', async () => {
+    const upload = await t.request({
+      method: 'POST',
+      url: '/api/upload-image',
+      cookie: cookies.a,
+      payload: { img: photos.get(DEMO_PHOTOS.festival.file)!.toString('base64') },
+    });
+    const faces = upload.json<{ faces: { hash: string; base64: string }[] }>().faces;
+    expect(faces.length).toBeGreaterThanOrEqual(2);
+    const [searched, beside] = faces as [(typeof faces)[0], (typeof faces)[0]];
+    const search = await t.request({
+      method: 'POST',
+      url: '/api/search',
+      cookie: cookies.a,
+      payload: { faces: [searched.hash], type: 'OSINT', image: searched.base64 },
+    });
+    expect(search.statusCode, search.body).toBe(200);
+    const { searchHash } = search.json<SearchAnswer>();
+    const countSaved = async () =>
+      (await list(cookies.a, { status: 'PENDING' })).totalResultCount +
+      (await list(cookies.a, { status: 'COMPLETED' })).totalResultCount;
+    const before = await countSaved();
+
+    // Another face of the same photo, never searched, is not this search's face.
+    const other = await save(cookies.a, { name: 'Beside', hash: searchHash, image: beside.base64 });
+    expect(other.statusCode, other.body).toBe(400);
+    expect(other.json().message).toBe(SEARCH_MESSAGES.faceImageMismatch);
+    expect(await countSaved()).toBe(before);
+
+    // The crop the upload answered, and the picture a reopened search sends back, are.
+    const kept = await t.request({
+      method: 'GET',
+      url: `/api/search/${searchHash}/image`,
+      cookie: cookies.a,
+    });
+    expect(kept.statusCode).toBe(200);
+    for (const image of [searched.base64, kept.rawPayload.toString('base64')]) {
+      const response = await save(cookies.a, { name: 'Searched', hash: searchHash, image });
+      expect(response.statusCode, response.body).toBe(201);
+      await waitForCompleted(cookies.a, response.json().id);
+      // Removed again: the tests below count this organization's saved searches.
+      const remove = await t.request({
+        method: 'DELETE',
+        url: '/api/saved-search/remove',
+        cookie: cookies.a,
+        payload: { id: response.json().id },
+      });
+      expect(remove.statusCode).toBe(204);
+    }
+    expect(await countSaved()).toBe(before);
   });
 
   it('lists by status with paging, a search box and the total count', async () => {

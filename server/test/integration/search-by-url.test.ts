@@ -180,6 +180,23 @@ describe(`search by image URL (${TEST_DATABASE_KIND})`, () => {
     const direct = await byUrl(guarded, guardedCookie, server.url('/helena-marsh.jpg'));
     expect(direct.statusCode).toBe(400);
     expect(direct.json<{ message: string }>().message).toBe(IMAGE_URL_MESSAGES.refused);
+    // Nor, through the pinned name, to other ports of that address (a service beside the demo sites).
+    const beside = await TestServer.start({ '/secret.jpg': bytes(marsh, 'image/jpeg') });
+    try {
+      const otherPort = await byUrl(
+        guarded,
+        guardedCookie,
+        beside.url('/secret.jpg', 'photos.demo.localhost'),
+      );
+      // Looked up as any public name: refused as loopback, or not found where *.localhost has no address.
+      expect(otherPort.statusCode, otherPort.body).toBe(400);
+      expect([IMAGE_URL_MESSAGES.refused, IMAGE_URL_MESSAGES.unreachable]).toContain(
+        otherPort.json<{ message: string }>().message,
+      );
+      expect(beside.hits('/secret.jpg')).toHaveLength(0);
+    } finally {
+      await beside.close();
+    }
   });
 
   it('is behind the guards of an upload: signed in, with access', async () => {

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { PlanType } from '@osint/contract/api-types';
 import type { OrganizationUser } from '@osint/contract/team';
 import { newPublicId } from '../../src/lib/secure-token.ts';
@@ -65,7 +66,14 @@ export async function hashedIdOf(t: TestApp, userId: number): Promise<string> {
 }
 
 /** A stored search with two results, as the search API leaves it. */
+/**
+ * A search of two results, with a plain 256-px JPEG kept as its face picture: `face` (base64) is what a
+ * save or an extraction of it sends, as a reopened search does.
+ */
 export async function createSearch(t: TestApp, user: { id: number; organizationId: number }) {
+  const faceImage = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#a87' } })
+    .jpeg()
+    .toBuffer();
   const search = await t.db
     .insertInto('searches')
     .values({
@@ -75,6 +83,7 @@ export async function createSearch(t: TestApp, user: { id: number; organizationI
       type: 'OSINT',
       duration_ms: 120,
       result_count: 2,
+      face_image: faceImage,
     })
     .returning(['id', 'hashed_id'])
     .executeTakeFirstOrThrow();
@@ -93,7 +102,7 @@ export async function createSearch(t: TestApp, user: { id: number; organizationI
       })
       .execute();
   }
-  return search;
+  return { ...search, face: faceImage.toString('base64') };
 }
 
 /** A completed saved search of the user, with one saved result (the saved-search job's output). */
