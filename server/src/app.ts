@@ -78,7 +78,10 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, serializers: { req: logRequest } },
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    // One proxy in front, the peer of every connection: the client is the address that proxy appended
+    // to X-Forwarded-For (the last one), never what the client itself wrote before it (rate limits and
+    // known places go by this address). Fastify refuses a bare hop count, hence the function.
+    trustProxy: process.env.TRUST_PROXY === '1' ? (_address: string, hop: number) => hop === 0 : false,
     frameworkErrors: frameworkErrorHandler,
     // One id per request in every log line and in the X-Request-Id answer header; a proxy's own id is
     // kept when it is a plain token.

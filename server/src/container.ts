@@ -257,6 +257,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       queue,
       r.audit,
       blobs,
+      minorGate,
     ),
     dataExtractor: new DataExtractorService(
       extractions,
@@ -265,6 +266,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       queue,
       r.audit,
       extractionPipeline,
+      minorGate,
     ),
     extractionPipeline,
     search,

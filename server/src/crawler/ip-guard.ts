@@ -2,7 +2,7 @@ import net from 'node:net';
 
 /**
  * Classifies IP addresses the crawler must never connect to (SSRF guard): anything that is not a
- * routable public unicast address. IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64,
+ * routable public unicast address. IPv6 forms that embed an IPv4 address (mapped, translated, compatible, NAT64,
  * 6to4) are judged by the embedded address, so `::ffff:127.0.0.1` is as blocked as `127.0.0.1`.
  */
 
@@ -41,6 +41,8 @@ const IPV6_RANGES: Range[] = [
   { cidr: '100::/64', reason: 'discard-only' },
   { cidr: '2001:db8::/32', reason: 'documentation' },
   { cidr: '2001::/32', reason: 'Teredo tunnelling' },
+  // Local-use NAT64 (RFC 8215): translated by a site's own gateway, possibly into its private network.
+  { cidr: '64:ff9b:1::/48', reason: 'local-use NAT64' },
 ];
 
 // One BlockList per range so a refusal can say which range matched (helps operators and tests).
@@ -83,7 +85,7 @@ function ipv4FromGroups(high: number, low: number): string {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4), if any. */
+/** The IPv4 address an IPv6 address carries (mapped, translated, compatible, NAT64, 6to4), if any. */
 export function embeddedIPv4(address: string): string | null {
   const g = parseIPv6(address);
   if (!g) return null;
@@ -99,6 +101,9 @@ export function embeddedIPv4(address: string): string | null {
   ];
   const zeroTo4 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
   if (zeroTo4 && g5 === 0xffff) return ipv4FromGroups(g6, g7); // ::ffff:a.b.c.d (IPv4-mapped)
+  // ::ffff:0:a.b.c.d (IPv4-translated, SIIT)
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0)
+    return ipv4FromGroups(g6, g7);
   if (zeroTo4 && g5 === 0 && (g6 !== 0 || g7 > 1)) return ipv4FromGroups(g6, g7); // ::a.b.c.d (compatible)
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
     return ipv4FromGroups(g6, g7);

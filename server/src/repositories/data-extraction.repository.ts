@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
+import { resultOfNoPossibleMinor } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -364,7 +365,11 @@ export class DataExtractionRepository {
    * The search's results still shown (not removed), in rank order, with the page and image texts; only
    * the result `recordHash` when given.
    */
-  findSearchResultsToAnalyse(searchId: number, recordHash?: string): Promise<SearchResultToAnalyse[]> {
+  findSearchResultsToAnalyse(
+    searchId: number,
+    minorsAllowed: boolean,
+    recordHash?: string,
+  ): Promise<SearchResultToAnalyse[]> {
     let query = this.db
       .selectFrom('search_results')
       .leftJoin('images', 'images.id', 'search_results.image_id')
@@ -398,6 +403,7 @@ export class DataExtractionRepository {
       ])
       .where('search_results.search_id', '=', searchId)
       .where('search_results.removed_at', 'is', null);
+    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
     if (recordHash !== undefined) query = query.where('search_results.record_hash', '=', recordHash);
     return query.orderBy('search_results.rank').execute();
   }

@@ -92,6 +92,14 @@ export function matchedFaceColumns(face: {
 /** A stored result as the search's own pages read it back (removed results left out). */
 export type StoredSearchResult = NewSearchResult & { id: number };
 
+/**
+ * A stored result whose face the index does not flag as a possible minor. Searches of organizations that
+ * are not law enforcement never return such faces; this keeps their stored results to the same rule when
+ * an organization's verification is withdrawn, or a face is flagged after the search.
+ */
+export const resultOfNoPossibleMinor = sql<boolean>`not exists (
+  select 1 from faces where faces.id = search_results.face_id and faces.possible_minor)`;
+
 export class SearchRepository {
   constructor(private readonly db: Db) {}
 
@@ -231,13 +239,21 @@ export class SearchRepository {
     return row?.face_image ?? null;
   }
 
-  /** The search's results still shown (not removed), in rank order; with `ids`, only those of them. */
-  async findResults(searchId: number, ids?: readonly number[]): Promise<StoredSearchResult[]> {
+  /**
+   * The search's results still shown (not removed; faces flagged as possible minors only where
+   * `minorsAllowed`), in rank order; with `ids`, only those of them.
+   */
+  async findResults(
+    searchId: number,
+    minorsAllowed: boolean,
+    ids?: readonly number[],
+  ): Promise<StoredSearchResult[]> {
     let query = this.db
       .selectFrom('search_results')
       .selectAll()
       .where('search_id', '=', searchId)
       .where('removed_at', 'is', null);
+    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
     if (ids) query = query.where(sql<boolean>`id = any(${[...ids]}::int[])`);
     const rows = await query.orderBy('rank').execute();
     return rows.map((row) => ({
@@ -298,14 +314,15 @@ export class SearchRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Results of the search still shown (the ones the analyst removed left out). */
-  async countShownResults(searchId: number): Promise<number> {
-    const row = await this.db
+  /** Results of the search still shown (as `findResults` gives them). */
+  async countShownResults(searchId: number, minorsAllowed: boolean): Promise<number> {
+    let query = this.db
       .selectFrom('search_results')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('search_id', '=', searchId)
-      .where('removed_at', 'is', null)
-      .executeTakeFirstOrThrow();
+      .where('removed_at', 'is', null);
+    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
+    const row = await query.executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -325,7 +342,7 @@ export class SearchRepository {
    * The thumbnail of an indexed image, only if one of the organization's searches returned that image:
    * thumbnails are shown with results, and image ids (sequential) must not open the whole index.
    */
-  findThumbnailPathForOrganization(imageId: number, organizationId: number) {
+  findThumbnailPathForOrganization(imageId: number, organizationId: number, minorsAllowed: boolean) {
     return (
       this.db
         .selectFrom('images')
@@ -339,7 +356,8 @@ export class SearchRepository {
                 .innerJoin('searches', 'searches.id', 'search_results.search_id')
                 .select('search_results.id')
                 .where('search_results.image_id', '=', imageId)
-                .where('searches.organization_id', '=', organizationId),
+                .where('searches.organization_id', '=', organizationId)
+                .where(minorsAllowed ? sql<boolean>`true` : resultOfNoPossibleMinor),
             ),
             exists(
               selectFrom('face_alerts')

@@ -1,6 +1,6 @@
 import { MAX_MONTHS, MAX_USERS } from '@osint/contract/pricing';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../container.ts';
 import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
 import type { InvoiceFile } from '../services/billing.service.ts';
@@ -65,7 +65,10 @@ export function sendPdf(reply: FastifyReply, file: InvoiceFile) {
 
 /** Plans, orders and bank transfers of the signed-in user's organization (spec 001 §7 Billing and payment). */
 export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { billing, fastspring } = services;
+  const { billing, fastspring, rateLimiter } = services;
+  // Every order call renders a PDF: 20 a minute per user is far above what a person clicks.
+  const limitOrderPdfs = async (request: FastifyRequest) =>
+    rateLimiter.hit([`order-pdf:user:${currentUser(request).id}`], 20, 60_000);
   return async (app) => {
     app.addHook('preHandler', requireUser);
 
@@ -128,6 +131,7 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post(
       '/order',
       {
+        preHandler: limitOrderPdfs,
         schema: {
           tags: ['billing'],
           summary: 'Creates a PENDING bank-transfer order and answers its proforma invoice (PDF)',
@@ -147,6 +151,7 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post(
       '/order/renew',
       {
+        preHandler: limitOrderPdfs,
         schema: {
           tags: ['billing'],
           summary:
@@ -169,6 +174,7 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post(
       '/order/add-users',
       {
+        preHandler: limitOrderPdfs,
         schema: {
           tags: ['billing'],
           summary:
@@ -203,6 +209,7 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.get(
       '/order/download-invoice/:id',
       {
+        preHandler: limitOrderPdfs,
         schema: {
           tags: ['billing'],
           summary: 'The proforma invoice of an order of the organization (PDF)',
@@ -216,6 +223,7 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.get(
       '/order/download-final-invoice/:id',
       {
+        preHandler: limitOrderPdfs,
         schema: {
           tags: ['billing'],
           summary: 'The final (paid, numbered) invoice of a paid bank order of the organization (PDF)',

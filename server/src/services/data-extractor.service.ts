@@ -38,6 +38,7 @@ import {
   type ExtractionJobPayload,
   type ExtractionPipeline,
 } from './extraction-pipeline.ts';
+import type { MinorGateService } from './minor-gate.service.ts';
 import type { AuthUser } from './session.service.ts';
 
 /**
@@ -158,6 +159,7 @@ export class DataExtractorService {
     private readonly queue: JobQueue,
     private readonly audit: AuditRepository,
     private readonly names: Pick<ExtractionPipeline, 'assessName'>,
+    private readonly minorGate: Pick<MinorGateService, 'isLawEnforcement'>,
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
@@ -183,7 +185,10 @@ export class DataExtractorService {
       description: request.description?.trim() ?? '',
       image,
       // The results the extraction will read: those still shown (removed ones are left out).
-      resultCount: await this.searches.countShownResults(search.id),
+      resultCount: await this.searches.countShownResults(
+        search.id,
+        await this.minorGate.isLawEnforcement(user.organizationId),
+      ),
     });
     await this.queue.enqueue(QUEUES.runExtraction, { extractionId: id } satisfies ExtractionJobPayload, {
       uniqueKey: `data-extractor:${id}`,

@@ -113,10 +113,11 @@ export class ExtractionPipeline {
     searchId: number | null,
     organizationId: number,
   ): Promise<void> {
-    const rows = searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId);
-    // The faces seen with the subject are looked up in the index as a search of them would be: faces
-    // flagged as possible minors only for verified law enforcement (issue 13).
+    // The results read, and the faces seen with the subject looked up in the index as a search of them
+    // would be: faces flagged as possible minors only for verified law enforcement (issue 13).
     const minorsAllowed = await this.minorGate.isLawEnforcement(organizationId);
+    const rows =
+      searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId, minorsAllowed);
     const { inputs, sightings } = await this.gather(extractionId, rows, minorsAllowed);
     const analysis = await this.analyzer.analyze(inputs, sightings);
     const stored = await this.extractions.complete(extractionId, {
@@ -238,7 +239,8 @@ export class ExtractionPipeline {
     const [indexed] =
       searchId === null
         ? []
-        : await this.extractions.findSearchResultsToAnalyse(searchId, result.record_hash);
+        : // A result the extraction already holds: only its page's texts are read again.
+          await this.extractions.findSearchResultsToAnalyse(searchId, true, result.record_hash);
     let texts: { page: PageText; image: ImageOnPage };
     if (indexed) texts = await this.textsOf(indexed);
     else {

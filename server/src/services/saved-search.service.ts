@@ -20,6 +20,7 @@ import {
   type SearchRepository,
 } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
+import type { MinorGateService } from './minor-gate.service.ts';
 import type { AuthUser } from './session.service.ts';
 import type { BlobStore } from '../lib/blob-store.ts';
 
@@ -77,6 +78,7 @@ export class SavedSearchService {
     private readonly audit: AuditRepository,
     /** Thumbnails of indexed images. */
     private readonly blobs: BlobStore,
+    private readonly minorGate: Pick<MinorGateService, 'isLawEnforcement'>,
   ) {}
 
   /** POST /api/search/save: records the saved search as PENDING and queues the copy. */
@@ -120,8 +122,12 @@ export class SavedSearchService {
     const saved = await this.savedSearches.findForJob(savedSearchId);
     // Deleted before the job ran, or already copied by an earlier attempt.
     if (!saved || saved.status === 'COMPLETED') return;
+    // Faces flagged as possible minors are copied only for law enforcement (verified when the job runs).
+    const minorsAllowed = await this.minorGate.isLawEnforcement(saved.organization_id);
     const rows =
-      saved.search_id === null ? [] : await this.savedSearches.findSearchResultsToCopy(saved.search_id);
+      saved.search_id === null
+        ? []
+        : await this.savedSearches.findSearchResultsToCopy(saved.search_id, minorsAllowed);
     const thumbnails = new Map<string, Promise<Buffer | null>>();
     const readThumbnail = (relative: string | null) => {
       if (!relative) return Promise.resolve(null);

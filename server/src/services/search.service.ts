@@ -313,7 +313,10 @@ export class SearchService {
     const access = await this.access.require(user);
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
     if (!search) throw notFound('Search not found.');
-    const results = await this.searches.findResults(search.id);
+    const results = await this.searches.findResults(
+      search.id,
+      await this.minorGate.isLawEnforcement(user.organizationId),
+    );
     return {
       results: results.map((r) => resultView(r, access.restricted)),
       time: search.duration_ms,
@@ -380,7 +383,8 @@ export class SearchService {
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
     if (!search) throw notFound('Search not found.');
     const ids = resultIds && [...new Set(resultIds)];
-    const rows = await this.searches.findResults(search.id, ids);
+    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+    const rows = await this.searches.findResults(search.id, minorsAllowed, ids);
     // Ids of another search, or removed ones, are not found: the report is all or nothing.
     if (ids && rows.length !== ids.length) throw notFound('Search results not found.');
     if (rows.length === 0) throw badRequest('This search has no results to report.');
@@ -403,7 +407,7 @@ export class SearchService {
         createdAt: search.created_at,
         image,
         // Without chosen ids the rows are already every shown result.
-        resultCount: ids ? (await this.searches.findResults(search.id)).length : rows.length,
+        resultCount: ids ? await this.searches.countShownResults(search.id, minorsAllowed) : rows.length,
       },
       results: await Promise.all(
         rows.map(async (row) => ({
@@ -413,7 +417,7 @@ export class SearchService {
           imageUrl: row.imageUrl,
           sourceUrl: row.sourceUrl,
           thumbnail: row.imageId
-            ? await this.thumbnailOf(row.imageId, user.organizationId).catch(() => null)
+            ? await this.thumbnailOf(row.imageId, user.organizationId, minorsAllowed).catch(() => null)
             : null,
           face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
         })),
@@ -445,12 +449,20 @@ export class SearchService {
    */
   async thumbnail(user: AuthUser, imageId: number): Promise<Buffer> {
     await this.access.require(user);
-    return this.thumbnailOf(imageId, user.organizationId);
+    return this.thumbnailOf(
+      imageId,
+      user.organizationId,
+      await this.minorGate.isLawEnforcement(user.organizationId),
+    );
   }
 
   /** The thumbnail, for a caller that has already checked search access (a report reads one per result). */
-  private async thumbnailOf(imageId: number, organizationId: number): Promise<Buffer> {
-    const row = await this.searches.findThumbnailPathForOrganization(imageId, organizationId);
+  private async thumbnailOf(
+    imageId: number,
+    organizationId: number,
+    minorsAllowed: boolean,
+  ): Promise<Buffer> {
+    const row = await this.searches.findThumbnailPathForOrganization(imageId, organizationId, minorsAllowed);
     if (!row?.thumbnail_path) throw notFound('Thumbnail not found.');
     const bytes = await this.blobs.get(row.thumbnail_path);
     if (!bytes) throw notFound('Thumbnail not found.');

@@ -38,6 +38,10 @@ describe('ip-guard', () => {
     ['::ffff:a9fe:a9fe', 'cloud metadata'],
     ['::127.0.0.1', 'loopback'],
     ['64:ff9b::7f00:1', 'loopback'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64'],
+    ['64:ff9b:1:2:3::8.8.8.8', 'local-use NAT64'],
     ['2002:c0a8:0101::1', 'private'],
     ['[::1]', 'loopback'],
   ])('refuses %s (%s)', (address, reason) => {
@@ -52,6 +56,7 @@ describe('ip-guard', () => {
     '100.128.0.1',
     '2606:4700::1111',
     '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
   ])('accepts public %s', (address) => {
     expect(isBlockedAddress(address)).toBe(false);
   });

@@ -177,4 +177,18 @@ describe('headers', () => {
     expect(setCookies(overHttp)[0]).toMatch(/^osint_session=/);
     expect(setCookies(overHttp)[0]).not.toMatch(/Secure/i);
   });
+
+  it('takes the client address the trusted proxy appended, not one the client wrote before it', async () => {
+    const response = await login(proxied.app, 'http://localhost:3000', {
+      'x-forwarded-for': '203.0.113.9, 198.51.100.20',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const session = await t.db
+      .selectFrom('sessions')
+      .select('ip')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    expect(session.ip).toBe('198.51.100.20');
+  });
 });

@@ -66,6 +66,14 @@ describe('rate limits (RATE_LIMIT on)', () => {
     expectLimited(await post('/api/watches', watch), 60);
   });
 
+  it('limits the order calls that render a PDF, together, per user', async () => {
+    const { cookie } = await createOwner(t, 'buyer@limits.example.org', { seatLimit: 1 });
+    const get = (url: string) => t.request({ method: 'GET', url, cookie });
+    for (let i = 0; i < 20; i++)
+      expect((await get('/api/order/download-invoice/999999')).statusCode).toBe(404);
+    expectLimited(await get('/api/order/download-final-invoice/999999'), 60);
+  });
+
   it('limits sign-in attempts per IP address, across accounts, and X-Forwarded-For does not reset it', async () => {
     const ip = '192.0.2.20';
     for (let i = 0; i < 30; i++) {
