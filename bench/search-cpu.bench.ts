@@ -240,6 +240,7 @@ costs.push(
       durationMs: 1,
       faceImage: null,
       cropDigests: null,
+      possibleMinor: false,
       results: popularResults,
     }),
   ),

@@ -335,6 +335,8 @@ export interface SearchesTable {
   face_image: Buffer | null;
   /** SHA-256 digests (32 bytes each, concatenated) of the crops the upload answered for the searched faces. */
   crop_digests: Buffer | null;
+  /** A searched face was flagged as a possible minor at upload (migration 0027). */
+  possible_minor: Generated<boolean>;
   created_at: CreatedAt;
 }
 
@@ -377,6 +379,8 @@ export interface SavedSearchesTable {
   image: Buffer;
   status: Generated<SavedSearchStatus>;
   result_count: Generated<number>;
+  /** Its search's face was flagged as a possible minor at upload (migration 0027). */
+  possible_minor: Generated<boolean>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }

@@ -97,6 +97,7 @@ export class SavedSearchRepository {
     type: SearchType;
     durationMs: number;
     image: Buffer;
+    possibleMinor: boolean;
   }): Promise<number> {
     const inserted = await this.db
       .insertInto('saved_searches')
@@ -110,6 +111,7 @@ export class SavedSearchRepository {
         type: row.type,
         duration_ms: row.durationMs,
         image: row.image,
+        possible_minor: row.possibleMinor,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -163,6 +165,7 @@ export class SavedSearchRepository {
         'saved_searches.organization_id',
         'saved_searches.user_id',
         'saved_searches.search_id',
+        'saved_searches.possible_minor',
         'organizations.name as organization_name',
       ])
       .where('saved_searches.hashed_id', '=', hashedId);

@@ -175,15 +175,17 @@ export class SearchRepository {
     durationMs: number;
     faceImage: Buffer | null;
     cropDigests: Buffer | null;
+    possibleMinor: boolean;
     results: NewSearchResult[];
   }): Promise<Map<string, number>> {
     const r = search.results;
     const { rows } = await sql<{ id: number; record_hash: string }>`
       with search as (
         insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count,
-                              face_image, crop_digests)
+                              face_image, crop_digests, possible_minor)
         values (${search.hashedId}, ${search.organizationId}, ${search.userId}, ${search.type},
-                ${search.durationMs}, ${r.length}, ${search.faceImage}, ${search.cropDigests})
+                ${search.durationMs}, ${r.length}, ${search.faceImage}, ${search.cropDigests},
+                ${search.possibleMinor})
         returning id
       )
       insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
@@ -209,7 +211,7 @@ export class SearchRepository {
     return this.db
       .selectFrom('searches')
       .select(['id', 'hashed_id', 'organization_id', 'user_id', 'type', 'duration_ms', 'result_count'])
-      .select(['created_at', sql<boolean>`face_image is not null`.as('has_face_image')])
+      .select(['created_at', 'possible_minor', sql<boolean>`face_image is not null`.as('has_face_image')])
       .where('hashed_id', '=', hashedId)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();

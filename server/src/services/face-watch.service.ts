@@ -300,18 +300,22 @@ export class FaceWatchService {
     if (search) {
       const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
       if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
-      return { ...(await this.analyseCrop(user, crop)), type: search.type, crop, from: 'search' };
+      return { ...(await this.analyseCrop(user, crop, search)), type: search.type, crop, from: 'search' };
     }
     const saved = await this.savedSearches.findByHashedId(searchHash, user.organizationId);
     if (!saved) throw notFound('Search not found.');
     const crop = await this.savedSearches.findImage(saved.id, user.organizationId);
     if (!crop) throw notFound('Search not found.');
-    return { ...(await this.analyseCrop(user, crop)), type: saved.type, crop, from: 'saved-search' };
+    return { ...(await this.analyseCrop(user, crop, saved)), type: saved.type, crop, from: 'saved-search' };
   }
 
-  private async analyseCrop(user: AuthUser, crop: Buffer) {
+  /**
+   * The kept crop under the active model. A face the upload flagged as a possible minor stays flagged:
+   * the crop's own age estimate can only add the flag, never clear it.
+   */
+  private async analyseCrop(user: AuthUser, crop: Buffer, searched: { possible_minor: boolean }) {
     const face = await descriptorOfCrop(await this.engine.get(), crop, user.organizationId);
     if (!face) throw badRequest(FACE_GONE_MESSAGE);
-    return face;
+    return { ...face, possibleMinor: face.possibleMinor || searched.possible_minor };
   }
 }

@@ -102,6 +102,7 @@ export class SavedSearchService {
       type: search.type,
       durationMs: search.duration_ms,
       image,
+      possibleMinor: search.possible_minor,
     });
     await this.queue.enqueue(QUEUES.saveSearch, { savedSearchId: id } satisfies SaveSearchJobPayload, {
       uniqueKey: `saved-search:${id}`,

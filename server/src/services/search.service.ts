@@ -270,6 +270,7 @@ export class SearchService {
       durationMs: time,
       faceImage: faceJpeg,
       cropDigests: joinCropDigests(faces.map((face) => face!.cropSha256)),
+      possibleMinor: faces.some((face) => face!.possibleMinor),
       results,
     });
     // Who searched, when, how many results; never the photo.

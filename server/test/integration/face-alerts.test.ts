@@ -1,4 +1,4 @@
-import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { POSSIBLE_MINOR_MESSAGE, SEARCH_MESSAGES } from '@osint/contract/search';
 import path from 'node:path';
 import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import sharp from 'sharp';
@@ -15,7 +15,7 @@ import {
   WATCHES_PER_SEAT,
 } from '../../src/services/face-watch.service.ts';
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
-import { createAdmin, mailJobsTo, verifyLawEnforcement } from '../support/fixtures.ts';
+import { createAdmin, mailJobsTo, searchFace, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createOwner, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -87,7 +87,8 @@ async function lawEnforcementOwnerWithFace(email: string, photo: Buffer) {
     payload: { img: photo.toString('base64') },
   });
   expect(upload.statusCode, upload.body).toBe(200);
-  return { member, faceHash: upload.json<{ faces: { hash: string }[] }>().faces[0]!.hash };
+  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+  return { member, faceHash: face.hash, faceCrop: face.base64 };
 }
 
 const alertMails = async () =>
@@ -457,6 +458,59 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     const ended = await t.request({ method: 'DELETE', url: `/api/watches/${id}`, cookie: analyst.cookie });
     expect(ended.statusCode).toBe(204);
   }, 60_000);
+
+  it('a watch from a stored or saved search keeps the possible-minor flag its upload sealed', async () => {
+    const { member, faceHash, faceCrop } = await lawEnforcementOwnerWithFace(
+      'owner@withdrawn-unit.example.org',
+      photos.portrait,
+    );
+    const { searchHash } = await searchFace<{ searchHash: string }>(t, member.cookie, faceHash, faceCrop);
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/search/save',
+      cookie: member.cookie,
+      payload: { name: 'Kept', description: '', hash: searchHash, image: faceCrop },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    // The verification is withdrawn; the search stands for one whose face the upload flagged (the one
+    // search an approved review allows): its kept crop, analysed again, must not clear the flag.
+    const withdrawn = await t.request({
+      method: 'POST',
+      url: `/api/admin/organizations/${member.organizationId}/law-enforcement`,
+      cookie: adminCookie,
+      payload: { verified: false },
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    await t.db
+      .updateTable('searches')
+      .set({ possible_minor: true })
+      .where('hashed_id', '=', searchHash)
+      .execute();
+    await t.db
+      .updateTable('saved_searches')
+      .set({ possible_minor: true })
+      .where('hashed_id', '=', saved.json<{ hash: string }>().hash)
+      .execute();
+    const watchOf = (hash: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/watches',
+        cookie: member.cookie,
+        payload: { searchHash: hash, name: 'From the search' },
+      });
+    for (const hash of [searchHash, saved.json<{ hash: string }>().hash]) {
+      const refused = await watchOf(hash);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json().message).toBe(POSSIBLE_MINOR_MESSAGE);
+    }
+    // Unflagged, the same crop is watched: the refusal came from the kept flag, not from the crop.
+    await t.db
+      .updateTable('searches')
+      .set({ possible_minor: false })
+      .where('hashed_id', '=', searchHash)
+      .execute();
+    expect((await watchOf(searchHash)).statusCode).toBe(201);
+  });
 
   it('after a reindex to another model, the matcher re-derives a watch from its crop under the active model', async () => {
     const binding = watchBinding(analyst.organizationId);

@@ -199,13 +199,18 @@ export async function searchFirstFace<Answer>(
   return { ...(await searchFace<Answer>(t, cookie, face.hash)), face: face.base64 };
 }
 
-/** A standard search of one uploaded face (its token), which must answer 200. */
-export async function searchFace<Answer>(t: TestApp, cookie: string, faceHash: string): Promise<Answer> {
+/** A standard search of one uploaded face (its token, and its crop to keep), which must answer 200. */
+export async function searchFace<Answer>(
+  t: TestApp,
+  cookie: string,
+  faceHash: string,
+  image?: string,
+): Promise<Answer> {
   const search = await t.request({
     method: 'POST',
     url: '/api/search',
     cookie,
-    payload: { faces: [faceHash], type: 'OSINT' },
+    payload: { faces: [faceHash], type: 'OSINT', ...(image && { image }) },
   });
   expect(search.statusCode, search.body).toBe(200);
   return search.json<Answer>();
