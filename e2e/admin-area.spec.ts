@@ -97,7 +97,7 @@ test('the admin dashboard, the organizations list and admin saved searches', asy
   await expect(item.getByRole('button', { name: /Edit/ })).toHaveCount(0);
   await screenshots(page, 'admin-saved-searches');
 
-  // /admin/saved-searches/{hash}: the results, read-only (no selection, delete or report).
+  // /admin/saved-searches/{hash}: the results, read-only (no delete), with selection and the report.
   await item.getByRole('link', { name: 'Check the results' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/saved-searches/${hash}$`));
   await expect(page.getByRole('heading', { name: 'Saved Results' })).toBeVisible();
@@ -105,12 +105,18 @@ test('the admin dashboard, the organizations list and admin saved searches', asy
   const results = page.getByRole('list', { name: 'Search results' });
   await expect(results.getByRole('article').first()).toBeVisible();
   expect(numberOfResults).toBeGreaterThan(0);
-  await expect(page.getByRole('button', { name: /GENERATE REPORT/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete selected' })).toHaveCount(0);
-  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Select All' })).toBeChecked();
   // Thumbnails come through the admin calls.
   await expect(results.locator('img').first()).toHaveAttribute('src', /^\/api\/admin\/saved-search\//);
   await screenshots(page, 'admin-saved-search');
+  await page.getByRole('button', { name: /^GENERATE REPORT \(\d+\)$/ }).click();
+  const reportDialog = page.getByRole('dialog', { name: 'Generate report' });
+  const exportButton = reportDialog.getByRole('button', { name: 'Export PDF' });
+  await expect(exportButton).toBeVisible({ timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+  expect(download.suggestedFilename()).toMatch(/^saved-search-report-.*\.pdf$/);
+  await reportDialog.getByRole('button', { name: 'Close' }).first().click();
 
   // The opening is in the audit log.
   const audit = await page.request.get('/api/admin/audit?action=admin.saved_search.viewed');

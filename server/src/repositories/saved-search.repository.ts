@@ -147,13 +147,13 @@ export class SavedSearchRepository {
     );
   }
 
-  findById(id: number, organizationId: number) {
-    return this.db
+  findById(id: number, organizationId: SavedSearchScope) {
+    let query = this.db
       .selectFrom('saved_searches')
       .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id'])
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
+      .where('id', '=', id);
+    if (organizationId !== 'all-organizations') query = query.where('organization_id', '=', organizationId);
+    return query.executeTakeFirst();
   }
 
   findByHashedId(hashedId: string, organizationId: SavedSearchScope) {
@@ -200,16 +200,17 @@ export class SavedSearchRepository {
   }
 
   /** Results by id, only those of the organization's saved searches, with their saved search. */
-  findResultsByIds(ids: readonly number[], organizationId: number) {
+  findResultsByIds(ids: readonly number[], organizationId: SavedSearchScope) {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.db
+    let query = this.db
       .selectFrom('saved_search_results')
       .innerJoin('saved_searches', 'saved_searches.id', 'saved_search_results.saved_search_id')
       .select([...RESULT_COLUMNS, 'saved_search_results.saved_search_id', 'saved_search_results.thumbnail'])
-      .where('saved_search_results.id', 'in', [...ids])
-      .where('saved_searches.organization_id', '=', organizationId)
-      .orderBy('saved_search_results.rank')
-      .execute();
+      .where('saved_search_results.id', 'in', [...ids]);
+    if (organizationId !== 'all-organizations') {
+      query = query.where('saved_searches.organization_id', '=', organizationId);
+    }
+    return query.orderBy('saved_search_results.rank').execute();
   }
 
   async findResultThumbnail(

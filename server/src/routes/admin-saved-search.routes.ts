@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
-import { sendJpeg } from './replies.ts';
+import { sendJpeg, sendPdf } from './replies.ts';
 import { SavedResult, SavedSearchListQuery, savedSearchFields } from './saved-search.routes.ts';
 
 const tags = ['admin'];
@@ -10,10 +10,10 @@ const adminSavedSearchFields = { ...savedSearchFields, organizationName: Type.Op
 
 /**
  * The admin's read-only view of every organization's saved searches (spec 001 §2 Admin area): the user
- * calls under /api/admin, without edits, deletes or reports. Opening one is audited.
+ * calls under /api/admin, results by id, without edits or deletes. Opening one and reporting are audited.
  */
 export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { savedSearches } = services;
+  const { savedSearches, rateLimiter } = services;
   return async (app) => {
     app.addHook('preHandler', requireAdmin);
 
@@ -63,6 +63,22 @@ export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTy
       '/admin/saved-search/results/image/:id',
       { schema: { tags, summary: 'The thumbnail copied with a saved result', params: Id } },
       async (request, reply) => sendJpeg(reply, await savedSearches.adminResultImage(request.params.id)),
+    );
+
+    app.post(
+      '/admin/saved-search/generate-report',
+      {
+        schema: {
+          tags,
+          summary: 'A PDF report of chosen results of one saved search of any organization',
+          body: Type.Object({ dataResultsId: Type.Array(Id.properties.id, { minItems: 1, maxItems: 1000 }) }),
+        },
+      },
+      async (request, reply) => {
+        const admin = currentUser(request);
+        await rateLimiter.hit([`report:user:${admin.id}`], 20, 60_000);
+        return sendPdf(reply, await savedSearches.adminReport(admin, request.body.dataResultsId));
+      },
     );
   };
 }

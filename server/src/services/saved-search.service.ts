@@ -13,7 +13,11 @@ import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import { renderSavedSearchReport, savedSearchReportFileName } from '../reports/saved-search-report.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
-import type { NewSavedSearchResult, SavedSearchRepository } from '../repositories/saved-search.repository.ts';
+import type {
+  NewSavedSearchResult,
+  SavedSearchRepository,
+  SavedSearchScope,
+} from '../repositories/saved-search.repository.ts';
 import {
   matchedFaceForReport,
   matchedFaceOf,
@@ -299,22 +303,39 @@ export class SavedSearchService {
   /** POST /api/saved-search/generate-report: a PDF of the chosen results of one saved search. */
   async report(user: AuthUser, resultIds: number[]): Promise<{ pdf: Buffer; fileName: string }> {
     const access = await this.access.require(user);
+    return this.reportOf(user, resultIds, user.organizationId, access.restricted);
+  }
+
+  /**
+   * POST /api/admin/saved-search/generate-report: the same report of any organization's saved search
+   * (admins are never restricted), filed under that organization.
+   */
+  adminReport(admin: AuthUser, resultIds: number[]): Promise<{ pdf: Buffer; fileName: string }> {
+    return this.reportOf(admin, resultIds, 'all-organizations', false);
+  }
+
+  private async reportOf(
+    user: AuthUser,
+    resultIds: number[],
+    scope: SavedSearchScope,
+    restricted: boolean,
+  ): Promise<{ pdf: Buffer; fileName: string }> {
     const ids = [...new Set(resultIds)];
-    const rows = await this.savedSearches.findResultsByIds(ids, user.organizationId);
+    const rows = await this.savedSearches.findResultsByIds(ids, scope);
     // Ids of another organization, or deleted ones, are not found: the report is all or nothing.
     if (rows.length !== ids.length) throw notFound('Saved search results not found.');
     const savedSearchIds = new Set(rows.map((row) => row.saved_search_id));
     if (savedSearchIds.size !== 1) throw badRequest('A report covers the results of one saved search.');
-    const saved = await this.savedSearches.findById(rows[0]!.saved_search_id, user.organizationId);
-    const image = await this.savedSearches.findImage(rows[0]!.saved_search_id, user.organizationId);
-    const organization = await this.savedSearches.findOrganizationName(user.organizationId);
+    const saved = await this.savedSearches.findById(rows[0]!.saved_search_id, scope);
+    const image = await this.savedSearches.findImage(rows[0]!.saved_search_id, scope);
     if (!saved || !image) throw notFound('Saved search not found.');
+    const organization = await this.savedSearches.findOrganizationName(saved.organization_id);
     const generatedAt = new Date();
     const pdf = await renderSavedSearchReport({
       organizationName: organization?.name ?? '',
       preparedBy: user.email,
       generatedAt,
-      restricted: access.restricted,
+      restricted,
       savedSearch: {
         saved: true,
         name: saved.name,
@@ -336,7 +357,8 @@ export class SavedSearchService {
     });
     await this.audit.insert({
       actorUserId: user.id,
-      organizationId: user.organizationId,
+      // Filed under the organization whose work was reported, an admin's report too.
+      organizationId: saved.organization_id,
       action: 'saved-search.report',
       target: `saved-search:${saved.id}`,
       detail: { results: rows.length },

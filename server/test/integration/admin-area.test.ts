@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { AdminDashboard, AdminOrganizationPage } from '@osint/contract/admin';
 import type { SavedSearchListResponse, SavedSearchResultsResponse } from '@osint/contract/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -232,6 +233,47 @@ describe(`admin area: organizations, saved searches, dashboard (${TEST_DATABASE_
         .where('action', '=', 'admin.saved_search.viewed')
         .execute();
       expect(views).toHaveLength(1);
+    });
+
+    it('reports a saved search of any organization by result id, filed under that organization', async () => {
+      // Real pictures this time: the report draws them.
+      const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#987' } })
+        .jpeg()
+        .toBuffer();
+      await t.db.updateTable('saved_searches').set({ image: jpeg }).where('id', '=', savedId).execute();
+      await t.db
+        .updateTable('saved_search_results')
+        .set({ thumbnail: jpeg })
+        .where('id', '=', resultId)
+        .execute();
+      const report = (cookie?: string) =>
+        t.request({
+          method: 'POST',
+          url: '/api/admin/saved-search/generate-report',
+          ...(cookie && { cookie }),
+          payload: { dataResultsId: [resultId] },
+        });
+      expect((await report(owner.cookie)).statusCode).toBe(403);
+      expect((await report()).statusCode).toBe(401);
+      const pdf = await report(admin);
+      expect(pdf.statusCode, pdf.body).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      const entry = await t.db
+        .selectFrom('audit_log')
+        .innerJoin('users', 'users.id', 'audit_log.actor_user_id')
+        .select(['audit_log.organization_id', 'users.email'])
+        .where('action', '=', 'saved-search.report')
+        .where('target', '=', `saved-search:${savedId}`)
+        .executeTakeFirstOrThrow();
+      expect(entry).toEqual({ organization_id: owner.organizationId, email: 'admin@provider.example.org' });
+      const unknown = await t.request({
+        method: 'POST',
+        url: '/api/admin/saved-search/generate-report',
+        cookie: admin,
+        payload: { dataResultsId: [2_000_000_000] },
+      });
+      expect(unknown.statusCode).toBe(404);
     });
   });
 

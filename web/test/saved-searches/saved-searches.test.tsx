@@ -218,7 +218,7 @@ describe('admin saved searches (read-only)', () => {
     ).toBe(true);
   });
 
-  test('the results view reads /api/admin/saved-search/{hash}, without selection, delete or report', async () => {
+  test('the results view reads /api/admin/saved-search/{hash}; selection and report, no delete', async () => {
     const { calls } = mockFetch(() => ({
       status: 200,
       body: {
@@ -233,9 +233,19 @@ describe('admin saved searches (read-only)', () => {
     expect(await screen.findByRole('heading', { name: 'Saved Results' })).toBeTruthy();
     expect(screen.getByText('Riverton Police')).toBeTruthy();
     expect(new URL(calls[0]!.url, 'http://localhost').pathname).toBe('/api/admin/saved-search/hash-10');
-    expect(screen.queryByRole('checkbox')).toBeNull();
-    expect(screen.queryByRole('button', { name: /GENERATE REPORT|Delete selected/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Delete selected/ })).toBeNull();
     expect(screen.queryByRole('link', { name: 'New search' })).toBeNull();
+    // Spec 001 §2: the admin's result views differ by the admin prefix and hidden edits, not the report.
+    expect((screen.getByRole('checkbox', { name: 'Select All' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'GENERATE REPORT (2)' }));
+    const report = await waitFor(() => {
+      const found = calls.find((call) => call.url.endsWith('/generate-report'));
+      expect(found).toBeTruthy();
+      return found!;
+    });
+    expect(new URL(report.url, 'http://localhost').pathname).toBe('/api/admin/saved-search/generate-report');
+    expect(report.body).toEqual({ dataResultsId: [1, 2] });
+    await user.keyboard('{Escape}');
     await user.click(screen.getByRole('button', { name: '← Back' }));
     expect(await screen.findByRole('heading', { name: 'Saved Searches' })).toBeTruthy();
   });
@@ -251,7 +261,7 @@ describe('ReportModal', () => {
     render(
       <ReportModal
         count={2}
-        generate={() => generateReport([1, 2])}
+        generate={() => generateReport('user', [1, 2])}
         failure={reportFailure}
         onClose={() => undefined}
       />,
@@ -280,7 +290,7 @@ describe('ReportModal', () => {
     render(
       <ReportModal
         count={1}
-        generate={() => generateReport([1])}
+        generate={() => generateReport('user', [1])}
         failure={reportFailure}
         onClose={() => undefined}
       />,

@@ -26,7 +26,7 @@ import { formatDateTime } from '@osint/contract/dates';
 
 /**
  * Saved Results (spec 001 §2): sort, grouping (on by default), selection, delete, GENERATE REPORT. The
- * admin's view of any organization's saved search is read-only: no selection, delete or report.
+ * admin's view of any organization's saved search is read-only: selection and reports, no delete.
  */
 export function SavedResultsView({ hash, context }: { hash: string; context: SavedSearchContext }) {
   const navigate = useNavigate();
@@ -185,35 +185,31 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
       ) : (
         <>
           <ResultsToolbar sort={sort} onSort={changeSort} grouping={grouping} onGrouping={setGrouping}>
-            {!admin && (
-              <>
-                <label className="checkbox saved-results__select-all">
-                  <input
-                    type="checkbox"
-                    checked={allSelected}
-                    onChange={() =>
-                      setUnselected(allSelected ? new Set(results.map((r) => r.id)) : new Set())
-                    }
-                  />
-                  <span>Select All</span>
-                </label>
-                <div className="saved-results__actions">
-                  <Button
-                    variant="secondary"
-                    disabled={selectedIds.length === 0}
-                    onClick={() => {
-                      setDeleteError(undefined);
-                      setConfirmDelete(true);
-                    }}
-                  >
-                    Delete selected
-                  </Button>
-                  <Button disabled={selectedIds.length === 0} onClick={() => setReportIds(selectedIds)}>
-                    GENERATE REPORT ({selectedIds.length})
-                  </Button>
-                </div>
-              </>
-            )}
+            <label className="checkbox saved-results__select-all">
+              <input
+                type="checkbox"
+                checked={allSelected}
+                onChange={() => setUnselected(allSelected ? new Set(results.map((r) => r.id)) : new Set())}
+              />
+              <span>Select All</span>
+            </label>
+            <div className="saved-results__actions">
+              {!admin && (
+                <Button
+                  variant="secondary"
+                  disabled={selectedIds.length === 0}
+                  onClick={() => {
+                    setDeleteError(undefined);
+                    setConfirmDelete(true);
+                  }}
+                >
+                  Delete selected
+                </Button>
+              )}
+              <Button disabled={selectedIds.length === 0} onClick={() => setReportIds(selectedIds)}>
+                GENERATE REPORT ({selectedIds.length})
+              </Button>
+            </div>
           </ResultsToolbar>
           <ResultsGrid
             results={sorted}
@@ -221,7 +217,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
             resetKey={`${hash}:${sort}`}
             restricted={!admin && (session?.user.restricted ?? false)}
             onRestricted={openRestricted}
-            selection={admin ? undefined : { isSelected: (id) => !unselected.has(id), toggle }}
+            selection={{ isSelected: (id) => !unselected.has(id), toggle }}
           />
         </>
       )}
@@ -241,7 +237,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
       {reportIds && (
         <ReportModal
           count={reportIds.length}
-          generate={() => generateReport(reportIds)}
+          generate={() => generateReport(context, reportIds)}
           failure={{ message: SEARCH_MESSAGES.reportFailure, hint: SEARCH_MESSAGES.reportFailureHint }}
           onClose={() => setReportIds(undefined)}
         />

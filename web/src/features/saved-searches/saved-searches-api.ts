@@ -57,8 +57,9 @@ export function deleteSavedResults(
   return api('/saved-search/remove/result', { method: 'DELETE', body: { saveSearchId, searchResultIds } });
 }
 
-export function generateReport(dataResultsId: number[]) {
-  return apiFile('/saved-search/generate-report', 'saved-search-report.pdf', {
+export function generateReport(context: SavedSearchContext, dataResultsId: number[]) {
+  const path = context === 'admin' ? '/admin/saved-search' : '/saved-search';
+  return apiFile(`${path}/generate-report`, 'saved-search-report.pdf', {
     method: 'POST',
     body: { dataResultsId },
   });
