@@ -15,7 +15,13 @@ import {
   WATCHES_PER_SEAT,
 } from '../../src/services/face-watch.service.ts';
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
-import { createAdmin, mailJobsTo, searchFace, verifyLawEnforcement } from '../support/fixtures.ts';
+import {
+  createAdmin,
+  mailJobsTo,
+  searchFace,
+  uploadFaces,
+  verifyLawEnforcement,
+} from '../support/fixtures.ts';
 import { createOwner, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -80,14 +86,7 @@ async function alertsOf(member: Member, query = '') {
 async function lawEnforcementOwnerWithFace(email: string, photo: Buffer) {
   const member = await createOwner(t, email, { seatLimit: 1 });
   await verifyLawEnforcement(t, email);
-  const upload = await t.request({
-    method: 'POST',
-    url: '/api/upload-image',
-    cookie: member.cookie,
-    payload: { img: photo.toString('base64') },
-  });
-  expect(upload.statusCode, upload.body).toBe(200);
-  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+  const face = (await uploadFaces(t, member.cookie, photo))[0]!;
   return { member, faceHash: face.hash, faceCrop: face.base64 };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos } from '../../src/demo/demo-site.ts';
 import { bytes, html, page, TestServer } from '../crawler/test-server.ts';
-import { createAdmin, verifyLawEnforcement } from '../support/fixtures.ts';
+import { createAdmin, searchFace, uploadFaces, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createOwner, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -94,21 +94,8 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
   it('are withheld once the law-enforcement verification is withdrawn, and shown again when restored', async () => {
     const flagged = await t.db.selectFrom('faces').select('possible_minor').execute();
     expect(flagged.map((face) => face.possible_minor)).toEqual([true]);
-    const upload = await t.request({
-      method: 'POST',
-      url: '/api/upload-image',
-      cookie: police.cookie,
-      payload: { img: photo.toString('base64') },
-    });
-    const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
-    const searched = await t.request({
-      method: 'POST',
-      url: '/api/search',
-      cookie: police.cookie,
-      payload: { faces: [face.hash], type: 'OSINT', image: face.base64 },
-    });
-    expect(searched.statusCode, searched.body).toBe(200);
-    const { searchHash, results } = searched.json<SearchAnswer>();
+    const face = (await uploadFaces(t, police.cookie, photo))[0]!;
+    const { searchHash, results } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
     expect(results).toHaveLength(1);
     const thumbnailUrl = results[0]!.thumbnailUrl;
 

@@ -8,7 +8,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
-import { crawlDemoSites, searchFirstFace, verifyLawEnforcement } from '../support/fixtures.ts';
+import {
+  crawlDemoSites,
+  searchFace,
+  searchFirstFace,
+  uploadFaces,
+  verifyLawEnforcement,
+} from '../support/fixtures.ts';
 import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -264,23 +270,10 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('keeps only the searched face as its picture: a crop of that face or the search kept', async () => {
-    const upload = await t.request({
-      method: 'POST',
-      url: '/api/upload-image',
-      cookie: cookies.a,
-      payload: { img: photos.get(DEMO_PHOTOS.festival.file)!.toString('base64') },
-    });
-    const faces = upload.json<{ faces: { hash: string; base64: string }[] }>().faces;
+    const faces = await uploadFaces(t, cookies.a, photos.get(DEMO_PHOTOS.festival.file)!);
     expect(faces.length).toBeGreaterThanOrEqual(2);
     const [searched, beside] = faces as [(typeof faces)[0], (typeof faces)[0]];
-    const search = await t.request({
-      method: 'POST',
-      url: '/api/search',
-      cookie: cookies.a,
-      payload: { faces: [searched.hash], type: 'OSINT', image: searched.base64 },
-    });
-    expect(search.statusCode, search.body).toBe(200);
-    const { searchHash } = search.json<SearchAnswer>();
+    const { searchHash } = await searchFace<SearchAnswer>(t, cookies.a, searched.hash, searched.base64);
     const countSaved = async () =>
       (await list(cookies.a, { status: 'PENDING' })).totalResultCount +
       (await list(cookies.a, { status: 'COMPLETED' })).totalResultCount;

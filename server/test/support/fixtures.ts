@@ -182,12 +182,12 @@ export async function crawlDemoSites(
   }
 }
 
-/** Uploads a photo, runs a standard search for its first face, and returns the answer with the face crop. */
-export async function searchFirstFace<Answer>(
+/** Uploads a photo (which must answer 200) and returns its faces: each one's token and crop. */
+export async function uploadFaces(
   t: TestApp,
   cookie: string,
   photo: Buffer,
-): Promise<Answer & { face: string }> {
+): Promise<{ hash: string; base64: string }[]> {
   const upload = await t.request({
     method: 'POST',
     url: '/api/upload-image',
@@ -195,7 +195,16 @@ export async function searchFirstFace<Answer>(
     payload: { img: photo.toString('base64') },
   });
   expect(upload.statusCode, upload.body).toBe(200);
-  const face = upload.json<{ faces: { hash: string; base64: string }[] }>().faces[0]!;
+  return upload.json<{ faces: { hash: string; base64: string }[] }>().faces;
+}
+
+/** Uploads a photo, runs a standard search for its first face, and returns the answer with the face crop. */
+export async function searchFirstFace<Answer>(
+  t: TestApp,
+  cookie: string,
+  photo: Buffer,
+): Promise<Answer & { face: string }> {
+  const face = (await uploadFaces(t, cookie, photo))[0]!;
   return { ...(await searchFace<Answer>(t, cookie, face.hash)), face: face.base64 };
 }
 
