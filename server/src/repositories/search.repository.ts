@@ -274,8 +274,11 @@ export class SearchRepository {
     }));
   }
 
-  /** A page of the organization's searches, newest first, with the e-mail of who ran each. */
-  async findPage(organizationId: number, offset: number, limit: number) {
+  /**
+   * A page of the organization's searches, newest first, with the e-mail of who ran each and the number
+   * of results reopening one shows (as `findResults` with `minorsAllowed`).
+   */
+  async findPage(organizationId: number, offset: number, limit: number, minorsAllowed: boolean) {
     const [rows, total] = await Promise.all([
       this.db
         .selectFrom('searches')
@@ -288,8 +291,9 @@ export class SearchRepository {
           'users.email',
           sql<boolean>`searches.face_image is not null`.as('has_face_image'),
           // Results the analyst removed are not counted: the history says what reopening shows.
-          sql<number>`(select count(*) from search_results r
-                       where r.search_id = searches.id and r.removed_at is null)::int`.as('shown_count'),
+          sql<number>`(select count(*) from search_results
+                       where search_results.search_id = searches.id and search_results.removed_at is null
+                         and (${minorsAllowed} or ${resultOfNoPossibleMinor}))::int`.as('shown_count'),
         ])
         .where('searches.organization_id', '=', organizationId)
         .orderBy('searches.created_at', 'desc')

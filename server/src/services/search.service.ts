@@ -339,6 +339,7 @@ export class SearchService {
       user.organizationId,
       (page.pageNumber - 1) * page.pageSize,
       page.pageSize,
+      await this.minorGate.isLawEnforcement(user.organizationId),
     );
     return {
       results: rows.map((row) => ({

@@ -60,6 +60,14 @@ const setLawEnforcement = async (verified: boolean) => {
   expect(response.statusCode, response.body).toBe(200);
 };
 
+/** The number of results the search history gives the search. */
+const historyCount = async (searchHash: string) => {
+  const response = await t.request({ method: 'GET', url: '/api/search/history', cookie: police.cookie });
+  expect(response.statusCode, response.body).toBe(200);
+  const { results } = response.json<{ results: { searchHash: string; numberOfResults: number }[] }>();
+  return results.find((item) => item.searchHash === searchHash)?.numberOfResults;
+};
+
 const reopen = async (searchHash: string) => {
   const response = await t.request({
     method: 'GET',
@@ -99,8 +107,11 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     expect(results).toHaveLength(1);
     const thumbnailUrl = results[0]!.thumbnailUrl;
 
+    expect(await historyCount(searchHash)).toBe(1);
+
     await setLawEnforcement(false);
     expect((await reopen(searchHash)).results).toEqual([]);
+    expect(await historyCount(searchHash)).toBe(0);
     const thumbnail = await t.request({ method: 'GET', url: thumbnailUrl, cookie: police.cookie });
     expect(thumbnail.statusCode).toBe(404);
     const report = await t.request({
@@ -156,6 +167,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     // Nothing was deleted: verified again, the organization sees its search as it was.
     await setLawEnforcement(true);
     expect((await reopen(searchHash)).results).toHaveLength(1);
+    expect(await historyCount(searchHash)).toBe(1);
     expect((await t.request({ method: 'GET', url: thumbnailUrl, cookie: police.cookie })).statusCode).toBe(
       200,
     );
