@@ -198,7 +198,8 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
 
   it('empties the search history of the organizations it swept, and only theirs', async () => {
     // The history (GET /api/search/history) lists the organization's stored searches, newest first.
-    const history = (name: string) => new SearchRepository(t.db).findPage(orgs[name]!.organizationId, 0, 10, false);
+    const history = (name: string) =>
+      new SearchRepository(t.db).findPage(orgs[name]!.organizationId, 0, 10, false);
     expect(await history('idle')).toEqual({ rows: [], total: 0 });
     expect(await history('adminOnly')).toEqual({ rows: [], total: 0 });
     const kept = await history('session');
