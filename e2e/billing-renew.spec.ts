@@ -164,6 +164,7 @@ test('the annual discount shows on the pricing page; an owner cancels a pending 
   const confirm = page.getByRole('dialog', { name: 'Cancel order' });
   await expect(confirm.getByText(/Cancel order \d{4}-\d{6} \(\$960 USD\)\?/)).toBeVisible();
   await expectAccessible(page, 'the cancel confirmation');
+  await expect(confirm.getByRole('button', { name: 'Keep order' })).toBeVisible();
   await confirm.getByRole('button', { name: 'Cancel order' }).click();
   await expect(page.getByText('Your order has been cancelled. You can place a new order.')).toBeVisible();
 

@@ -13,6 +13,21 @@ export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 export const MAX_ATTACHMENTS_TOTAL_BYTES = 10 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 10;
 
+/**
+ * Why contact-form attachments of these sizes cannot be sent (the first reason), or undefined. The form
+ * says it as files are added; the server says the same of what it receives.
+ */
+export function attachmentsProblem(files: readonly { fileName: string; size: number }[]): string | undefined {
+  if (files.length > MAX_ATTACHMENTS) return `At most ${MAX_ATTACHMENTS} files can be attached.`;
+  let total = 0;
+  for (const file of files) {
+    total += file.size;
+    if (file.size > MAX_ATTACHMENT_BYTES) return `The file "${file.fileName}" is larger than 5 MB.`;
+    if (total > MAX_ATTACHMENTS_TOTAL_BYTES) return 'The attached files together are larger than 10 MB.';
+  }
+  return undefined;
+}
+
 export const NEWSLETTER_MESSAGES = {
   success: "You've successfully subscribed to the newsletter.",
   failure: 'Something went wrong while trying to subscribe to the newsletter.',

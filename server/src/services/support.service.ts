@@ -1,8 +1,4 @@
-import {
-  MAX_ATTACHMENT_BYTES,
-  MAX_ATTACHMENTS,
-  MAX_ATTACHMENTS_TOTAL_BYTES,
-} from '@osint/contract/constants';
+import { attachmentsProblem } from '@osint/contract/constants';
 import { normalizeEmail } from '@osint/contract/email';
 import { toViolations, validateContact } from '@osint/contract/validation';
 import type { Config } from '../config.ts';
@@ -73,19 +69,19 @@ export class SupportService {
   }
 
   private decodeAttachments(files: ContactRequest['files']): NewAttachment[] | string {
-    if (files.length > MAX_ATTACHMENTS) return `At most ${MAX_ATTACHMENTS} files can be attached.`;
-    const decoded: NewAttachment[] = [];
-    let total = 0;
+    // The route takes at most 20 files; how many may be sent is attachmentsProblem's to say.
+    const decoded: (NewAttachment & { sentName: string })[] = [];
     for (const file of files) {
       const match = DATA_URL.exec(file.base64);
       if (!match) return `The file "${file.fileName}" could not be read.`;
       const content = Buffer.from(match[2] ?? '', 'base64');
-      total += content.length;
-      if (content.length > MAX_ATTACHMENT_BYTES) return `The file "${file.fileName}" is larger than 5 MB.`;
-      if (total > MAX_ATTACHMENTS_TOTAL_BYTES) return 'The attached files together are larger than 10 MB.';
       // The name without display tricks, and the type of the bytes: never the sender's word for either.
-      decoded.push({ fileName: safeFileName(file.fileName), contentType: detectFileType(content), content });
+      const fileName = safeFileName(file.fileName);
+      decoded.push({ fileName, contentType: detectFileType(content), content, sentName: file.fileName });
     }
-    return decoded;
+    const problem = attachmentsProblem(
+      decoded.map((d) => ({ fileName: d.sentName, size: d.content.length })),
+    );
+    return problem ?? decoded.map(({ sentName: _sent, ...attachment }) => attachment);
   }
 }

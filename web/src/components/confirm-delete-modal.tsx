@@ -6,6 +6,7 @@ export function ConfirmDeleteModal({
   title,
   text,
   confirmLabel = 'Delete',
+  keepLabel = 'Cancel',
   error,
   busy,
   onConfirm,
@@ -14,6 +15,8 @@ export function ConfirmDeleteModal({
   title: string;
   text: string;
   confirmLabel?: string;
+  /** The answer that changes nothing ("Keep order" where "Cancel" would be ambiguous). */
+  keepLabel?: string;
   error?: string | undefined;
   busy?: boolean;
   onConfirm: () => void;
@@ -27,7 +30,7 @@ export function ConfirmDeleteModal({
       actions={
         <>
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {keepLabel}
           </Button>
           <Button variant="danger" onClick={onConfirm} loading={busy ?? false}>
             {confirmLabel}

@@ -12,6 +12,14 @@ interface ModalProps {
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select, [tabindex]:not([tabindex="-1"])';
 
+/** Where focus goes in a dialog: its first form field, or else the dialog itself (its title is read). */
+function focusStart(dialog: HTMLElement) {
+  const field = dialog.querySelector<HTMLElement>(
+    '.modal__body :is(input, textarea, select):not([disabled]):not([type="hidden"])',
+  );
+  (field ?? dialog).focus();
+}
+
 /** A dialog: Escape and the backdrop close it, focus stays inside and returns where it came from. */
 export function Modal({ title, onClose, children, actions, size = 'md' }: ModalProps) {
   const id = useId();
@@ -19,10 +27,17 @@ export function Modal({ title, onClose, children, actions, size = 'md' }: ModalP
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = dialog.current?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? dialog.current)?.focus();
+    if (dialog.current) focusStart(dialog.current);
     return () => previous?.focus();
   }, []);
+
+  // A step that replaces the dialog's content (a form sent, a report ready) removes the focused element:
+  // focus would fall to the page behind, where Escape and Tab no longer reach the dialog.
+  useEffect(() => {
+    if (dialog.current && (document.activeElement === document.body || document.activeElement === null)) {
+      focusStart(dialog.current);
+    }
+  });
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape') {

@@ -165,6 +165,20 @@ describe('ContactForm sending', () => {
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('analyst@acme-intel.com');
   });
 
+  test('refuses a file over 5 MB as it is added, naming it, and keeps the files already attached', async () => {
+    mockFetch({ status: 200 });
+    const { user, fileInput } = renderForm('analyst@acme-intel.com');
+    await user.upload(fileInput, new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+    const list = await screen.findByRole('list', { name: 'Attached files' });
+    await user.upload(
+      fileInput,
+      new File([new Uint8Array(6 * 1024 * 1024)], 'scan.tiff', { type: 'image/tiff' }),
+    );
+    expect(await screen.findByText('The file "scan.tiff" is larger than 5 MB.')).toBeTruthy();
+    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+    expect(within(list).queryByText('scan.tiff')).toBeNull();
+  });
+
   test('server violations appear under their fields, files under the attachments', async () => {
     mockFetch({
       status: 400,

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 export interface MenuItem {
@@ -40,9 +40,16 @@ export function SiteHeader({
   // The menu is open for the path it was opened on, so any route change closes it.
   const [openedOn, setOpenedOn] = useState<string | null>(null);
   const menuOpen = openedOn === location.pathname;
+  const burger = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu from the burger or from any of its links, and gives the burger the focus.
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setOpenedOn(null);
+    burger.current?.focus();
+  };
 
   return (
-    <header className={`site-header site-header--${variant}`}>
+    <header className={`site-header site-header--${variant}`} onKeyDown={closeOnEscape}>
       <div
         className={
           variant === 'admin' ? 'site-header__inner site-header__inner--wide' : 'site-header__inner container'
@@ -55,6 +62,7 @@ export function SiteHeader({
           </span>
         </Link>
         <button
+          ref={burger}
           type="button"
           className="burger"
           aria-label={menuOpen ? 'Close menu' : 'Open menu'}

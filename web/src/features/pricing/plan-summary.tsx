@@ -228,6 +228,7 @@ export function PlanSummary({ info, view, roleLabel, onRenew, onExtend, onCancel
           title="Cancel order"
           text={`Cancel order ${pending.orderNumber} (${formatUsd(pending.amount)} USD)? Do not pay its proforma invoice after cancelling. You can place a new order afterwards.`}
           confirmLabel="Cancel order"
+          keepLabel="Keep order"
           busy={cancelling}
           error={cancelError}
           onConfirm={() => void cancel()}

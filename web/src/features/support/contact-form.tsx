@@ -1,4 +1,4 @@
-import { BANNER_AUTO_HIDE_MS } from '@osint/contract/constants';
+import { attachmentsProblem, BANNER_AUTO_HIDE_MS } from '@osint/contract/constants';
 import {
   CONTACT_MESSAGES,
   CONTACT_SUBJECTS,
@@ -64,6 +64,15 @@ export function ContactForm({ lockedEmail }: { lockedEmail?: string | undefined 
   const addFiles = async (files: File[]) => {
     if (files.length === 0) return;
     clearError('files');
+    // Too many or too large: said now, before anything is read or sent (the server would refuse it).
+    const problem = attachmentsProblem([
+      ...attachments.map((a) => ({ fileName: a.fileName, size: a.size })),
+      ...files.map((file) => ({ fileName: file.name, size: file.size })),
+    ]);
+    if (problem) {
+      setErrors((current) => ({ ...current, files: problem }));
+      return;
+    }
     const read = await Promise.allSettled(files.map(readFileAsDataUrl));
     const added: Attachment[] = [];
     read.forEach((result, index) => {
