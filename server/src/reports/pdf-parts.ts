@@ -14,15 +14,22 @@ export const FOOTER_SPACE = 40;
 /** Reports are read anywhere: their dates are UTC days and their times say UTC. */
 export const REPORT_TIME_ZONE = 'UTC';
 
-/** `<prefix>-<name slug>-<YYYY-MM-DD>.pdf`, safe for every file system. */
+/**
+ * `<prefix>-<name slug>-<YYYY-MM-DD>.pdf`, safe for every file system: letters and digits of any script
+ * (an Arabic or Chinese case name stays readable), everything else a hyphen, at most 40 characters.
+ */
 export function reportFileName(prefix: string, name: string, generatedAt: Date, fallback: string): string {
   const slug =
-    name
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 40) || fallback;
+    [
+      ...name
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+        .replace(/^-+|-+$/g, ''),
+    ]
+      .slice(0, 40)
+      .join('')
+      .replace(/-+$/, '') || fallback;
   return `${prefix}-${slug}-${generatedAt.toISOString().slice(0, 10)}.pdf`;
 }
 

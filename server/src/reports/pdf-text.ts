@@ -154,8 +154,10 @@ function familyFor(char: string, current: FontFamily | null): FontFamily {
 export function displayRuns(text: string): Fragment[] {
   const normalized = text.normalize('NFC');
   if (PLAIN_LATIN.test(normalized)) return normalized ? [{ family: SANS, level: 0, text: normalized }] : [];
-  // The reports are English documents: paragraphs run left to right, with right-to-left runs inside.
-  const { levels } = bidi.getEmbeddingLevels(normalized, 'ltr');
+  // Each paragraph runs the way its first letter reads (as dir="auto" on screen): the report's English
+  // labels left to right, a case name written in Arabic or Hebrew right to left with its Latin or CJK
+  // words inside, so that it is read in the order it was typed.
+  const { levels } = bidi.getEmbeddingLevels(normalized, 'auto');
   const runs: Fragment[] = [];
   let index = 0;
   for (const char of normalized) {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
-import { sendPdf } from './billing.routes.ts';
+import { sendPdf } from './replies.ts';
 
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Paging = {

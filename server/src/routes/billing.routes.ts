@@ -1,9 +1,9 @@
 import { MAX_MONTHS, MAX_USERS } from '@osint/contract/pricing';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Services } from '../container.ts';
 import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
-import type { InvoiceFile } from '../services/billing.service.ts';
+import { sendPdf } from './replies.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.Object>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -53,15 +53,6 @@ const BuyerSchema = Type.Object({
   city: BuyerText,
   country: BuyerText,
 });
-
-/** Sends a PDF as a download named by Content-Disposition (the web app saves it under that name). */
-export function sendPdf(reply: FastifyReply, file: InvoiceFile) {
-  return reply
-    .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${file.fileName}"`)
-    .header('cache-control', 'no-store')
-    .send(file.pdf);
-}
 
 /** Plans, orders and bank transfers of the signed-in user's organization (spec 001 §7 Billing and payment). */
 export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {

@@ -1,13 +1,22 @@
 import type { FastifyReply } from 'fastify';
 
-/** A PDF download: its file name in content-disposition (the web app saves it under that name). */
+/**
+ * A PDF download named in content-disposition (the web app saves it under that name): `filename` in
+ * ASCII for every client, and `filename*` (RFC 6266) with the whole name when it is in another script.
+ */
 export function sendPdf(reply: FastifyReply, { pdf, fileName }: { pdf: Buffer; fileName: string }) {
+  const ascii = fileName
+    .replace(/[^\x20-\x7e]+/g, '-')
+    .replace(/["\\]/g, '')
+    .replace(/-{2,}/g, '-')
+    .replace(/-\./g, '.');
+  const disposition =
+    ascii === fileName
+      ? `attachment; filename="${fileName}"`
+      : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
   return reply
     .type('application/pdf')
-    .header(
-      'content-disposition',
-      `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    )
+    .header('content-disposition', disposition)
     .header('cache-control', 'no-store')
     .send(pdf);
 }

@@ -135,7 +135,9 @@ export function ItemCard({
       </div>
       <div className="item-card__body">
         <div className="item-card__title-row">
-          <p className="item-card__name">{name}</p>
+          <p className="item-card__name" dir="auto">
+            {name}
+          </p>
           {badges}
           {onEdit && (
             <button
@@ -180,7 +182,11 @@ export function ItemOrganization({ name }: { name: string | undefined }) {
 }
 
 export function ItemDescription({ text }: { text: string | null | undefined }) {
-  return text ? <p className="item-card__description">{text}</p> : null;
+  return text ? (
+    <p className="item-card__description" dir="auto">
+      {text}
+    </p>
+  ) : null;
 }
 
 /** "PENDING Stand by · <what>" and "Started hh:mm · estimated end hh:mm" of a pending card. */

@@ -68,8 +68,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
 export async function apiFile(path: string, fallbackName: string, options: RequestOptions = {}) {
   const response = await send(path, options);
   const disposition = response.headers.get('content-disposition') ?? '';
-  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
-  return { blob: await response.blob(), fileName: name ? decodeURIComponent(name) : fallbackName };
+  // The whole name (filename*, any script) before its ASCII stand-in (filename).
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  const name = encoded ? decodeURIComponent(encoded) : plain;
+  return { blob: await response.blob(), fileName: name ?? fallbackName };
 }
 
 /** Field messages of a 400 answer, keyed by field name. */

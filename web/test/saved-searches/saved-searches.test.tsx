@@ -232,6 +232,8 @@ describe('admin saved searches (read-only)', () => {
     const user = renderAt('/admin/saved-searches/hash-10');
     expect(await screen.findByRole('heading', { name: 'Saved Results' })).toBeTruthy();
     expect(screen.getByText('Riverton Police')).toBeTruthy();
+    // A name in Arabic or Hebrew reads right to left, as it was typed.
+    expect(screen.getByText('Saved 10').getAttribute('dir')).toBe('auto');
     expect(new URL(calls[0]!.url, 'http://localhost').pathname).toBe('/api/admin/saved-search/hash-10');
     expect(screen.queryByRole('button', { name: /Delete selected/ })).toBeNull();
     expect(screen.queryByRole('link', { name: 'New search' })).toBeNull();

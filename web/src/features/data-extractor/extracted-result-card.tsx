@@ -254,7 +254,9 @@ export function ExtractedResultCard({
       </div>
       <div className="extractor-result__body">
         <div className="extractor-result__head">
-          <h3 className="extractor-result__name">{name}</h3>
+          <h3 className="extractor-result__name" dir="auto">
+            {name}
+          </h3>
           <FlagBadges flags={result} seenWith={result.seenWith} />
         </div>
         {result.personDesc && <p className="extractor-result__desc">{result.personDesc}</p>}

@@ -262,7 +262,9 @@ function DetailView({
             Extracted Data
           </h1>
           <p className="extractor-detail__sub">
-            <span className="extractor-detail__name">{summary.name}</span>
+            <span className="extractor-detail__name" dir="auto">
+              {summary.name}
+            </span>
             {summary.description && <span> · {summary.description}</span>}
           </p>
         </div>

@@ -152,14 +152,20 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
       <div className="card saved-results__summary">
         <img className="saved-results__face" src={saved.image} alt="Searched face" />
         <div>
-          <p className="saved-item__name">{saved.name}</p>
+          <p className="saved-item__name" dir="auto">
+            {saved.name}
+          </p>
           {saved.organizationName && (
             <p className="saved-item__org">
               <span className="visually-hidden">Organization: </span>
               {saved.organizationName}
             </p>
           )}
-          {saved.description && <p className="saved-item__description">{saved.description}</p>}
+          {saved.description && (
+            <p className="saved-item__description" dir="auto">
+              {saved.description}
+            </p>
+          )}
           <p className="saved-item__meta">
             {SEARCH_TYPE_LABELS[saved.type]} · saved{' '}
             <time dateTime={saved.createdAt}>{formatDateTime(saved.createdAt)}</time> ·{' '}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { displayRuns } from '../../src/reports/pdf-text.ts';
+
+// Runs come in display order, left to right on the page.
+const texts = (text: string) => displayRuns(text).map((run) => run.text);
+
+describe('displayRuns: the direction of a paragraph is that of its first letter', () => {
+  it('keeps a Latin-led paragraph left to right, its Arabic words as one right-to-left run', () => {
+    const runs = displayRuns('Case: محمد حسن');
+    expect(runs.map((run) => run.text)).toEqual(['Case: ', 'محمد حسن']);
+    expect(runs.map((run) => run.level)).toEqual([0, 1]);
+  });
+
+  it('lays an Arabic-led name out from the right: its first words end up rightmost, the Chinese inside', () => {
+    const runs = texts('المشتبه به أحمد 王伟 ملف');
+    // Read from the right: "المشتبه به أحمد", then "王伟", then "ملف".
+    expect(runs.at(-1)).toContain('المشتبه');
+    expect(runs.findIndex((text) => text.includes('王伟'))).toBeLessThan(runs.length - 1);
+    expect(runs[0]).toContain('ملف');
+  });
+
+  it('reads a Hebrew-led paragraph with a number right to left as well', () => {
+    const runs = texts('תיק 42 של דוד');
+    expect(runs.at(-1)).toContain('תיק');
+    expect(runs[0]).toContain('דוד');
+  });
+});
