@@ -113,6 +113,27 @@ test('an owner invites a user, seats follow give and remove, an admin creates a 
   await expect(userRow(page, analyst)).toContainText('Invitation has been sent');
   await expect(userRow(page, analyst)).toContainText('Pending');
 
+  // A mistyped address is invited too, then withdrawn: its row goes, its link stops working.
+  const mistyped = `anlayst-${stamp}@riverside-police.example.org`;
+  await page.getByLabel('Invite a user').fill(mistyped);
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(userRow(page, mistyped)).toContainText('Invitation has been sent');
+  await userRow(page, mistyped)
+    .getByRole('button', { name: `Withdraw invitation: ${mistyped}` })
+    .click();
+  const withdrawDialog = page.getByRole('dialog', { name: 'Withdraw this invitation?' });
+  await expect(withdrawDialog).toContainText(mistyped);
+  await expectAccessible(page, 'the withdraw dialog');
+  await withdrawDialog.getByRole('button', { name: 'Withdraw invitation' }).click();
+  await expect(page.getByText('Invitation withdrawn. Its link no longer works.')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: mistyped })).toHaveCount(0);
+  const mistypedPage = await browser.newPage();
+  await mistypedPage.goto(await mailedLink(mistyped, /invited/i, '/set-password?token='));
+  await expect(
+    mistypedPage.getByText('This link is invalid or has expired. Please request a new one.'),
+  ).toBeVisible();
+  await mistypedPage.close();
+
   // The analyst sets a password from the e-mail and signs in, without access yet.
   const analystContext = await browser.newContext();
   const analystPage = await analystContext.newPage();

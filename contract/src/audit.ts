@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   'team.access_granted': 'Gave access',
   'team.access_removed': 'Removed access',
   'team.user_deleted': 'Deleted a user',
+  'team.invitation_withdrawn': 'Withdrew an invitation',
   'search.performed': 'Face search',
   'search.deleted': 'Deleted a search from the history',
   'search.report': 'Generated a search report',

@@ -40,6 +40,10 @@ export const TEAM_MESSAGES = {
   deleteOnlyWithoutAccess: 'Only users without access can be deleted. Remove their access first.',
   deleteNotPending: 'A user whose invitation is pending cannot be deleted.',
   deleteNotOwner: 'The owner of the organization cannot be deleted.',
+  withdrawInvitation: 'Withdraw invitation',
+  withdrawSuccess: 'Invitation withdrawn. Its link no longer works.',
+  withdrawFailure: 'Something went wrong while withdrawing the invitation.',
+  notPending: 'This invitation has already been accepted.',
 } as const;
 
 /** Spec 000 §5 and §8: changing one's password on the account page. */

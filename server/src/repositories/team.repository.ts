@@ -105,6 +105,20 @@ export class TeamRepository {
    * extractions; sessions and tokens go with the user row. Only while the user still has no seat.
    * Returns false when the user had one (or no longer exists).
    */
+  /**
+   * Deletes a user who was invited and never set a password (no work of theirs exists; their seat, link,
+   * sessions and tokens go with the row). False when the invitation was accepted meanwhile.
+   */
+  async deleteInvitedUser(organizationId: number, userId: number): Promise<boolean> {
+    const deleted = await this.db
+      .deleteFrom('users')
+      .where('id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .where('status', '=', 'INVITED')
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  }
+
   deleteUserWithContent(userId: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const user = await tx

@@ -81,6 +81,22 @@ export function teamRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
     );
 
+    app.delete(
+      '/user/invitation/:hashedId',
+      {
+        schema: {
+          tags: ['team'],
+          summary: 'Withdraws a pending invitation: the link stops working and its seat is free again',
+          params: Type.Object({ hashedId: Type.String({ minLength: 1, maxLength: 64 }) }),
+          response: { 200: Ok },
+        },
+      },
+      async (request) => {
+        await team.withdrawInvitation(currentUser(request), request.params.hashedId, request.ip);
+        return {};
+      },
+    );
+
     app.get(
       '/user/organization/users',
       { schema: { tags: ['team'], response: { 200: Type.Array(OrganizationUser) } } },

@@ -191,6 +191,29 @@ export class TeamService {
     });
   }
 
+  /**
+   * Withdraws a pending invitation (a mistyped address, a colleague who left): the invited account, which
+   * never signed in, is deleted, so its link stops working and the seat it held is free again.
+   */
+  async withdrawInvitation(owner: AuthUser, userHashedId: string, ip: string | null): Promise<void> {
+    this.requireOwner(owner);
+    const user = await this.team.findMember(owner.organizationId, userHashedId);
+    if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
+    if (user.status !== 'INVITED') throw conflict(TEAM_MESSAGES.notPending);
+    // The status is checked again by the delete itself: an invitation accepted meanwhile stays.
+    if (!(await this.team.deleteInvitedUser(owner.organizationId, user.id))) {
+      throw conflict(TEAM_MESSAGES.notPending);
+    }
+    await this.audit.insert({
+      actorUserId: owner.id,
+      organizationId: owner.organizationId,
+      action: 'team.invitation_withdrawn',
+      target: `user:${user.id}`,
+      detail: { email: user.email },
+      ip,
+    });
+  }
+
   private requireOwner(user: AuthUser): void {
     if (user.role !== 'OWNER') throw forbidden(TEAM_MESSAGES.ownersOnly);
   }

@@ -215,6 +215,57 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(spent.json()).toMatchObject({ message: PASSWORD_FLOW_MESSAGES.invalidToken });
     });
 
+    it('withdraws a pending invitation: its seat is free again and its link no longer works', async () => {
+      const seatOwner = await createOwner(t, 'owner@withdraw.example.org', { seatLimit: 2 });
+      const email = 'mistyped@withdraw.example.org';
+      const invited = await t.request({
+        method: 'POST',
+        url: '/api/user/invite',
+        cookie: seatOwner.cookie,
+        payload: { email, giveAccess: true },
+      });
+      expect(invited.statusCode, invited.body).toBe(200);
+      const token = await invitationLink(email);
+      const pending = (await findUserByEmail(t, email))!;
+      const withdraw = (cookie: string, hashedId = pending.hashed_id) =>
+        t.request({ method: 'DELETE', url: `/api/user/invitation/${hashedId}`, cookie });
+
+      // Neither a member nor another organization's owner may; the owner's own account is no invitation.
+      const member = await createMember(t, seatOwner.organizationId, 'member@withdraw.example.org', false);
+      const giveMember = () =>
+        t.request({
+          method: 'POST',
+          url: '/api/user/give',
+          cookie: seatOwner.cookie,
+          payload: { userHashedId: member.hashedId, organizationId: seatOwner.organizationId },
+        });
+      // Both seats are taken: the owner's and the invitation's.
+      expect((await giveMember()).json()).toMatchObject({ message: TEAM_MESSAGES.capacityReached });
+      expect((await withdraw(member.cookie)).statusCode).toBe(403);
+      const stranger = await createOwner(t, 'owner@elsewhere-withdraw.example.org');
+      expect((await withdraw(stranger.cookie)).statusCode).toBe(404);
+      const ownRow = (await findUserByEmail(t, seatOwner.email))!;
+      const notPending = await withdraw(seatOwner.cookie, ownRow.hashed_id);
+      expect(notPending.statusCode).toBe(409);
+      expect(notPending.json()).toMatchObject({ message: TEAM_MESSAGES.notPending });
+      expect(await findUserByEmail(t, email)).toBeDefined();
+
+      const response = await withdraw(seatOwner.cookie);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await findUserByEmail(t, email)).toBeUndefined();
+      expect(await auditActions(t, seatOwner.organizationId)).toContain('team.invitation_withdrawn');
+      expect((await invitationDetails(token)).statusCode).toBe(400);
+      const late = await t.request({
+        method: 'POST',
+        url: '/api/user/set-password',
+        payload: { token, newPassword: NEW_PASSWORD },
+      });
+      expect(late.statusCode).toBe(400);
+      // The seat it held is free: the member gets it.
+      const give = await giveMember();
+      expect(give.statusCode, give.body).toBe(200);
+    });
+
     it('"give access now" without a free seat answers "Maximum access capacity reached." and creates and sends nothing', async () => {
       const fullOwner = await createOwner(t, 'owner@no-seat.example.org', { seatLimit: 1 });
       const email = 'analyst@no-seat.example.org';

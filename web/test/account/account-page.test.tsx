@@ -300,6 +300,30 @@ describe('account page: the owner’s users and seats', () => {
       '/api/user/idle',
     ]);
   });
+  test('withdraws a pending invitation after confirmation, or keeps it', async () => {
+    signedIn({ owner: true });
+    const { calls } = serve({
+      users: trialUsers(),
+      answer: (call) => (call.method === 'DELETE' ? { status: 200, body: {} } : undefined),
+    });
+    const user = renderAccount();
+    await screen.findByText('pending@agency.example.org');
+    const withdraw = () =>
+      within(rowOf('pending@agency.example.org')).getByRole('button', {
+        name: `${TEAM_MESSAGES.withdrawInvitation}: pending@agency.example.org`,
+      });
+    await user.click(withdraw());
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Keep invitation' }));
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+    await user.click(withdraw());
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw this invitation?' });
+    expect(within(dialog).getByText(/pending@agency\.example\.org stops working/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: TEAM_MESSAGES.withdrawInvitation }));
+    expect(await screen.findByText(TEAM_MESSAGES.withdrawSuccess)).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual([
+      '/api/user/invitation/pending',
+    ]);
+  });
 });
 
 describe('account page: My Subscription', () => {

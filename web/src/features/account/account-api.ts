@@ -72,6 +72,8 @@ export const team = {
   remove: (userHashedId: string, organizationId: number) =>
     api('/user/remove', { method: 'POST', body: { userHashedId, organizationId } }),
   delete: (hashedId: string) => api(`/user/${encodeURIComponent(hashedId)}`, { method: 'DELETE' }),
+  withdraw: (hashedId: string) =>
+    api(`/user/invitation/${encodeURIComponent(hashedId)}`, { method: 'DELETE' }),
 };
 
 export const settings = {

@@ -9,6 +9,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -46,6 +47,7 @@ export function TeamPanel({
   const { showBanner } = useBanner();
   const users = useOrganizationUsers(true);
   const [deleting, setDeleting] = useState<OrganizationUser>();
+  const [withdrawing, setWithdrawing] = useState<OrganizationUser>();
   const [confirmingSelf, setConfirmingSelf] = useState(false);
   const used = seatsUsedOf(users.data) ?? 0;
   const seatsLeft = Math.max(0, seatLimit - used);
@@ -102,12 +104,27 @@ export function TeamPanel({
       showBanner({ message: TEAM_MESSAGES.deleteFailure, type: 'danger' });
     },
   });
+  // A pending invitation (a mistyped address, say) holds a seat until it is accepted or withdrawn.
+  const withdraw = useMutation({
+    mutationFn: (user: OrganizationUser) => team.withdraw(user.hashedId),
+    onSuccess: async () => {
+      setWithdrawing(undefined);
+      showBanner({ message: TEAM_MESSAGES.withdrawSuccess, type: 'success' });
+      await refresh();
+      await queryClient.invalidateQueries({ queryKey: ACCOUNT_KEYS.plans });
+    },
+    onError: async () => {
+      setWithdrawing(undefined);
+      showBanner({ message: TEAM_MESSAGES.withdrawFailure, type: 'danger' });
+      await refresh();
+    },
+  });
   const busyHashedId = give.isPending
     ? give.variables.hashedId
     : remove.isPending
       ? remove.variables.hashedId
       : undefined;
-  const busy = give.isPending || remove.isPending || del.isPending;
+  const busy = give.isPending || remove.isPending || del.isPending || withdraw.isPending;
   const me = users.data?.find((u) => u.hashedId === currentHashedId);
 
   return (
@@ -165,18 +182,30 @@ export function TeamPanel({
         rows={users.data}
         rowKey={(user) => user.hashedId}
         rowClassName={(user) => (user.hashedId === currentHashedId ? 'account-row--current' : undefined)}
-        actionsLabel="Delete"
+        actionsLabel="Delete or withdraw"
         actions={(user) =>
-          canDeleteUser(user) && (
+          user.status === 'PENDING' ? (
             <Button
               variant="ghost"
               className="btn-sm account-delete"
               disabled={busy}
-              onClick={() => setDeleting(user)}
-              aria-label={`Delete ${user.email}`}
+              onClick={() => setWithdrawing(user)}
+              aria-label={`${TEAM_MESSAGES.withdrawInvitation}: ${user.email}`}
             >
-              Delete
+              Withdraw
             </Button>
+          ) : (
+            canDeleteUser(user) && (
+              <Button
+                variant="ghost"
+                className="btn-sm account-delete"
+                disabled={busy}
+                onClick={() => setDeleting(user)}
+                aria-label={`Delete ${user.email}`}
+              >
+                Delete
+              </Button>
+            )
           )
         }
         loading={users.isPending}
@@ -211,6 +240,17 @@ export function TeamPanel({
             cannot be undone.
           </p>
         </Modal>
+      )}
+      {withdrawing && (
+        <ConfirmDeleteModal
+          title="Withdraw this invitation?"
+          text={`The invitation sent to ${withdrawing.email} stops working, and the seat it holds is free again. You can invite the address again later.`}
+          confirmLabel={TEAM_MESSAGES.withdrawInvitation}
+          keepLabel="Keep invitation"
+          busy={withdraw.isPending}
+          onConfirm={() => withdraw.mutate(withdrawing)}
+          onClose={() => !withdraw.isPending && setWithdrawing(undefined)}
+        />
       )}
       {confirmingSelf && me && (
         <Modal
