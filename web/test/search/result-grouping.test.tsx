@@ -76,6 +76,20 @@ function Harness({ initial, grouping }: { initial: SearchResult[]; grouping: boo
 }
 
 describe('ResultsGrid', () => {
+  test('a group lists its first two sightings, and the others behind "Show all N"', async () => {
+    const user = userEvent.setup();
+    render(<Harness initial={RESULTS} grouping />);
+    const group = screen.getByRole('article', { name: 'Same photo results: 3' });
+    const sightings = () => within(group).getAllByRole('listitem');
+    expect(sightings()).toHaveLength(2);
+    const toggle = within(group).getByRole('button', { name: 'Show all 3' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    await user.click(toggle);
+    expect(sightings()).toHaveLength(3);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(toggle.textContent).toBe('Show fewer');
+  });
+
   test('a group shrinks as items are removed, collapses at one and disappears at none', async () => {
     const user = userEvent.setup();
     render(<Harness initial={RESULTS} grouping />);

@@ -1,5 +1,5 @@
 import type { SearchResult } from '@osint/contract/search';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import {
   matchBand,
   matchBandLabel,
@@ -239,7 +239,13 @@ export function ResultCard<T extends SearchResult>({ result, actions, numberOf }
   );
 }
 
-/** Copies of one photo on several pages: one thumbnail, "Same photo results: N", every sighting listed. */
+/** Sightings of a group shown before "Show all": the card stays the height of its neighbours. */
+const GROUP_ITEMS_SHOWN = 2;
+
+/**
+ * Copies of one photo on several pages: one thumbnail, "Same photo results: N", the first sightings, and
+ * the rest behind "Show all N" (no scroll area inside the card, whose hidden part nobody would notice).
+ */
 export function ResultGroupCard<T extends SearchResult>({
   group,
   actions,
@@ -250,8 +256,12 @@ export function ResultGroupCard<T extends SearchResult>({
   numberOf: ResultNumbering<T>;
 }) {
   const label = samePhotoLabel(group);
+  const [expanded, setExpanded] = useState(false);
+  const listId = useId();
   if (!label) return <ResultCard result={group.items[0]!} actions={actions} numberOf={numberOf} />;
   const best = group.items[0]!;
+  const hidden = group.items.length - GROUP_ITEMS_SHOWN;
+  const shown = expanded || hidden <= 0 ? group.items : group.items.slice(0, GROUP_ITEMS_SHOWN);
   return (
     <article className="result-card result-card--group" aria-label={label}>
       <div className="result-card__media">
@@ -274,8 +284,8 @@ export function ResultGroupCard<T extends SearchResult>({
         )}
         <span className="result-card__badge">{label}</span>
       </div>
-      <ul className="result-group__items">
-        {group.items.map((item) => (
+      <ul className="result-group__items" id={listId}>
+        {shown.map((item) => (
           <li key={item.id} className="result-group__item">
             <div className="result-group__head">
               <SourceLine result={item} />
@@ -288,6 +298,17 @@ export function ResultGroupCard<T extends SearchResult>({
           </li>
         ))}
       </ul>
+      {hidden > 0 && (
+        <button
+          type="button"
+          className="result-group__toggle"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Show fewer' : `Show all ${group.items.length}`}
+        </button>
+      )}
     </article>
   );
 }
