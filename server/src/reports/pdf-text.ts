@@ -151,13 +151,18 @@ function familyFor(char: string, current: FontFamily | null): FontFamily {
  * stays in reading order when it holds Hebrew or Arabic letters: the font engine shapes it and lays it
  * out from the right. Only runs of neutral characters inside right-to-left text are reversed here.
  */
+/** Texts up to this long fit one line of the reports' narrowest column at their smallest size. */
+const ONE_LINE_CHARS = 40;
+
 export function displayRuns(text: string): Fragment[] {
   const normalized = text.normalize('NFC');
   if (PLAIN_LATIN.test(normalized)) return normalized ? [{ family: SANS, level: 0, text: normalized }] : [];
-  // Each paragraph runs the way its first letter reads (as dir="auto" on screen): the report's English
-  // labels left to right, a case name written in Arabic or Hebrew right to left with its Latin or CJK
-  // words inside, so that it is read in the order it was typed.
-  const { levels } = bidi.getEmbeddingLevels(normalized, 'auto');
+  // A short one-line text (a case name, a person's name) runs the way its first letter reads, as
+  // dir="auto" on screen: an Arabic or Hebrew name right to left with its Latin or CJK words inside. The
+  // runs are ordered here, before pdfkit breaks lines, so a paragraph that may wrap keeps the report's
+  // left-to-right order (reversed whole, its last words would come first on its first line).
+  const direction = normalized.length <= ONE_LINE_CHARS && !normalized.includes('\n') ? 'auto' : 'ltr';
+  const { levels } = bidi.getEmbeddingLevels(normalized, direction);
   const runs: Fragment[] = [];
   let index = 0;
   for (const char of normalized) {

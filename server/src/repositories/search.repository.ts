@@ -220,12 +220,14 @@ export class SearchRepository {
   /** What shows which face a search was run on: the picture kept with it and its faces' crop digests. */
   async findSearchedFace(
     searchId: number,
-  ): Promise<{ faceImage: Buffer | null; cropDigests: Buffer | null }> {
+  ): Promise<{ faceImage: Buffer | null; cropDigests: Buffer | null } | undefined> {
     const row = await this.db
       .selectFrom('searches')
       .select(['face_image', 'crop_digests'])
       .where('id', '=', searchId)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Deleted since it was found (by its owner, or by retention).
+    if (!row) return undefined;
     // PGlite answers bytea as a plain Uint8Array.
     const buffer = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes) : null);
     return { faceImage: buffer(row.face_image), cropDigests: buffer(row.crop_digests) };

@@ -174,7 +174,9 @@ export class DataExtractorService {
     const name = request.name?.trim() ? trimmedName(request.name) : defaultExtractionName(new Date());
     const search = await this.searches.findByHashedId(request.searchHash, user.organizationId);
     if (!search) throw notFound('Search not found.');
-    const image = await searchedFacePicture(await this.searches.findSearchedFace(search.id), request.image);
+    const searched = await this.searches.findSearchedFace(search.id);
+    if (!searched) throw notFound('Search not found.');
+    const image = await searchedFacePicture(searched, request.image);
     const hashedId = newPublicId();
     const id = await this.extractions.insert({
       hashedId,

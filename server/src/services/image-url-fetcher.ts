@@ -70,13 +70,15 @@ export class ImageUrlFetcher implements ImageUrlSource {
     }
     const base = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
     const ports = parsed.port ? [Number(parsed.port)] : [];
+    const port = ports[0] ?? (parsed.protocol === 'https:' ? 443 : 80);
     const pinning = await this.pinningCrawlOf(parsed.hostname);
     const pinnedPorts = pinning?.allowedPorts ?? [];
-    // A host a crawl pinned to an address is reached as that crawl reached it, on its ports only: the
-    // user's own port would turn the pinned (often loopback) address into a port scanner. Any other port
-    // the user types leads to public servers only, never to the operator's trusted addresses.
+    // A host a crawl pinned to an address is reached as that crawl reached it, on its ports only (80 and
+    // 443 too only when the crawl used them): the user's own port would turn the pinned, often loopback,
+    // address into a port scanner. Any other port the user types leads to public servers only, never to
+    // the operator's trusted addresses.
     const guard =
-      pinning && ports.every((port) => pinnedPorts.includes(port))
+      pinning && pinnedPorts.includes(port)
         ? {
             trustedAddresses: [...this.config.crawl.trustedAddresses, ...(pinning.trustedAddresses ?? [])],
             allowedPorts: pinnedPorts,

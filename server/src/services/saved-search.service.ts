@@ -94,7 +94,9 @@ export class SavedSearchService {
     }
     const search = await this.searches.findByHashedId(request.hash, user.organizationId);
     if (!search) throw notFound('Search not found.');
-    const image = await searchedFacePicture(await this.searches.findSearchedFace(search.id), request.image);
+    const searched = await this.searches.findSearchedFace(search.id);
+    if (!searched) throw notFound('Search not found.');
+    const image = await searchedFacePicture(searched, request.image);
     const hashedId = newPublicId();
     const id = await this.savedSearches.insert({
       hashedId,

@@ -94,7 +94,10 @@ function startWorker(): WorkerProcess {
 const count = async (query: ReturnType<typeof sql<{ n: number }>>) =>
   Number((await query.execute(t.db)).rows[0]!.n);
 
-/** A search of the owner's organization with `n` results over the stored images. */
+/**
+ * A search of the owner's organization with `n` results over the stored images; `faceJpeg` is kept as its
+ * face picture, which saves and extractions of it send back (as a reopened search does).
+ */
 async function fixtureSearch(n: number, imageIds: number[], onSite: boolean): Promise<string> {
   const hashedId = newPublicId();
   const search = await t.db
@@ -106,6 +109,7 @@ async function fixtureSearch(n: number, imageIds: number[], onSite: boolean): Pr
       type: 'OSINT',
       duration_ms: 120,
       result_count: n,
+      face_image: Buffer.from(faceJpeg, 'base64'),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

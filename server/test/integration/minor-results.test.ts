@@ -105,6 +105,13 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     const face = (await uploadFaces(t, police.cookie, photo))[0]!;
     const { searchHash, results } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
     expect(results).toHaveLength(1);
+    // The upload's flag is kept with the search (a watch made from it later keeps it).
+    const stored = await t.db
+      .selectFrom('searches')
+      .select('possible_minor')
+      .where('hashed_id', '=', searchHash)
+      .executeTakeFirstOrThrow();
+    expect(stored.possible_minor).toBe(true);
     const thumbnailUrl = results[0]!.thumbnailUrl;
 
     expect(await historyCount(searchHash)).toBe(1);

@@ -24,4 +24,12 @@ describe('displayRuns: the direction of a paragraph is that of its first letter'
     expect(runs.at(-1)).toContain('תיק');
     expect(runs[0]).toContain('דוד');
   });
+
+  it('keeps a longer paragraph, which may wrap, left to right: its words never move to the end of a line', () => {
+    const text = 'الجزء الأول من الوصف Alpha Corp الجزء الثاني Beta Ltd الجزء الأخير';
+    expect(text.length).toBeGreaterThan(40);
+    const runs = texts(text);
+    expect(runs[0]).toContain('الجزء الأول');
+    expect(runs.at(-1)).toContain('الجزء الأخير');
+  });
 });

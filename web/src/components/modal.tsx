@@ -50,7 +50,9 @@ export function Modal({ title, onClose, children, actions, size = 'md' }: ModalP
     const first = focusable[0];
     const last = focusable.at(-1);
     if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
+    // From the dialog itself (where a dialog without fields opens), Shift+Tab wraps to its last control.
+    const atStart = document.activeElement === first || document.activeElement === dialog.current;
+    if (event.shiftKey && atStart) {
       event.preventDefault();
       last.focus();
     } else if (!event.shiftKey && document.activeElement === last) {

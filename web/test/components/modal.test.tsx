@@ -47,12 +47,23 @@ describe('Modal', () => {
   test('a dialog without fields opens on itself, its title read first; Tab then reaches its buttons', async () => {
     const user = userEvent.setup();
     render(
-      <Modal title="Delete result" onClose={() => undefined} actions={<button type="button">Delete</button>}>
-        <p>The result will be deleted.</p>
-      </Modal>,
+      <>
+        <button type="button">On the page behind</button>
+        <Modal
+          title="Delete result"
+          onClose={() => undefined}
+          actions={<button type="button">Delete</button>}
+        >
+          <p>The result will be deleted.</p>
+        </Modal>
+      </>,
     );
     expect(document.activeElement).toBe(screen.getByRole('dialog', { name: 'Delete result' }));
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
+    // Focus stays in the dialog both ways: back from its start to its last button.
+    screen.getByRole('dialog', { name: 'Delete result' }).focus();
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete' }));
   });
 });
