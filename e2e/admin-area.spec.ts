@@ -110,6 +110,12 @@ test('the admin dashboard, the organizations list and admin saved searches', asy
   // Thumbnails come through the admin calls.
   await expect(results.locator('img').first()).toHaveAttribute('src', /^\/api\/admin\/saved-search\//);
   await screenshots(page, 'admin-saved-search');
+  // The admin menu's thirteen entries fit one row on a 1440-px screen.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const adminMenu = page.getByRole('navigation', { name: 'Main menu' });
+  const firstTop = (await adminMenu.getByRole('link', { name: 'Dashboard' }).boundingBox())!.y;
+  const lastTop = (await adminMenu.getByRole('link', { name: 'Audit log' }).boundingBox())!.y;
+  expect(Math.abs(lastTop - firstTop)).toBeLessThan(2);
   await page.getByRole('button', { name: /^GENERATE REPORT \(\d+\)$/ }).click();
   const reportDialog = page.getByRole('dialog', { name: 'Generate report' });
   const exportButton = reportDialog.getByRole('button', { name: 'Export PDF' });
