@@ -34,8 +34,13 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
   });
   afterAll(() => t.close());
 
-  const invite = (cookie: string, email: string) =>
-    t.request({ method: 'POST', url: '/api/user/invite', cookie, payload: { email } });
+  const invite = (cookie: string, email: string, giveAccess?: boolean) =>
+    t.request({
+      method: 'POST',
+      url: '/api/user/invite',
+      cookie,
+      payload: giveAccess === undefined ? { email } : { email, giveAccess },
+    });
   const give = (cookie: string, userHashedId: string, organizationId: number) =>
     t.request({ method: 'POST', url: '/api/user/give', cookie, payload: { userHashedId, organizationId } });
   const remove = (cookie: string, userHashedId: string, organizationId: number) =>
@@ -178,12 +183,7 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
     it('"give access now" gives the invited user a seat at once; the set-password page names the account and organization, and the user is signed in able to search', async () => {
       const seatOwner = await createOwner(t, 'owner@give-now.example.org', { seatLimit: 2 });
       const email = 'analyst@give-now.example.org';
-      const response = await t.request({
-        method: 'POST',
-        url: '/api/user/invite',
-        cookie: seatOwner.cookie,
-        payload: { email, giveAccess: true },
-      });
+      const response = await invite(seatOwner.cookie, email, true);
       expect(response.statusCode, response.body).toBe(200);
       expect(await findUserByEmail(t, email)).toMatchObject({ status: 'INVITED', has_access: true });
       expect(await auditActions(t, seatOwner.organizationId)).toEqual(
@@ -218,12 +218,7 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
     it('withdraws a pending invitation: its seat is free again and its link no longer works', async () => {
       const seatOwner = await createOwner(t, 'owner@withdraw.example.org', { seatLimit: 2 });
       const email = 'mistyped@withdraw.example.org';
-      const invited = await t.request({
-        method: 'POST',
-        url: '/api/user/invite',
-        cookie: seatOwner.cookie,
-        payload: { email, giveAccess: true },
-      });
+      const invited = await invite(seatOwner.cookie, email, true);
       expect(invited.statusCode, invited.body).toBe(200);
       const token = await invitationLink(email);
       const pending = (await findUserByEmail(t, email))!;
@@ -232,13 +227,7 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
 
       // Neither a member nor another organization's owner may; the owner's own account is no invitation.
       const member = await createMember(t, seatOwner.organizationId, 'member@withdraw.example.org', false);
-      const giveMember = () =>
-        t.request({
-          method: 'POST',
-          url: '/api/user/give',
-          cookie: seatOwner.cookie,
-          payload: { userHashedId: member.hashedId, organizationId: seatOwner.organizationId },
-        });
+      const giveMember = () => give(seatOwner.cookie, member.hashedId, seatOwner.organizationId);
       // Both seats are taken: the owner's and the invitation's.
       expect((await giveMember()).json()).toMatchObject({ message: TEAM_MESSAGES.capacityReached });
       expect((await withdraw(member.cookie)).statusCode).toBe(403);
@@ -262,32 +251,22 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       });
       expect(late.statusCode).toBe(400);
       // The seat it held is free: the member gets it.
-      const give = await giveMember();
-      expect(give.statusCode, give.body).toBe(200);
+      const given = await giveMember();
+      expect(given.statusCode, given.body).toBe(200);
     });
 
     it('"give access now" without a free seat answers "Maximum access capacity reached." and creates and sends nothing', async () => {
       const fullOwner = await createOwner(t, 'owner@no-seat.example.org', { seatLimit: 1 });
       const email = 'analyst@no-seat.example.org';
       const before = (await readOutbox(t.config.dataDir)).length;
-      const response = await t.request({
-        method: 'POST',
-        url: '/api/user/invite',
-        cookie: fullOwner.cookie,
-        payload: { email, giveAccess: true },
-      });
+      const response = await invite(fullOwner.cookie, email, true);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ message: TEAM_MESSAGES.capacityReached });
       expect(await findUserByEmail(t, email)).toBeUndefined();
       expect(await auditActions(t, fullOwner.organizationId)).not.toContain('team.user_invited');
       expect((await readOutbox(t.config.dataDir)).length).toBe(before);
       // Without the seat the invitation goes out as before.
-      const plain = await t.request({
-        method: 'POST',
-        url: '/api/user/invite',
-        cookie: fullOwner.cookie,
-        payload: { email, giveAccess: false },
-      });
+      const plain = await invite(fullOwner.cookie, email, false);
       expect(plain.statusCode).toBe(200);
       expect(await findUserByEmail(t, email)).toMatchObject({ status: 'INVITED', has_access: false });
     });
