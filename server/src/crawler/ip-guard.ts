@@ -99,11 +99,11 @@ export function embeddedIPv4(address: string): string | null {
     number,
     number,
   ];
-  const zeroTo4 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  const zeroTo3 = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0;
+  const zeroTo4 = zeroTo3 && g4 === 0;
   if (zeroTo4 && g5 === 0xffff) return ipv4FromGroups(g6, g7); // ::ffff:a.b.c.d (IPv4-mapped)
   // ::ffff:0:a.b.c.d (IPv4-translated, SIIT)
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0)
-    return ipv4FromGroups(g6, g7);
+  if (zeroTo3 && g4 === 0xffff && g5 === 0) return ipv4FromGroups(g6, g7);
   if (zeroTo4 && g5 === 0 && (g6 !== 0 || g7 > 1)) return ipv4FromGroups(g6, g7); // ::a.b.c.d (compatible)
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
     return ipv4FromGroups(g6, g7);

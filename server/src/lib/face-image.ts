@@ -14,11 +14,14 @@ export const MAX_FACE_IMAGE_PIXELS = 1024 * 1024;
 const FACE_IMAGE_TIMEOUT_SECONDS = 2;
 export const FACE_IMAGE_UNREADABLE = 'The face image could not be read. Please run the search again.';
 
+/** The bytes of a base64 image, with or without a data: URL prefix. */
+function bytesOfBase64(base64: string): Buffer {
+  return Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
+}
+
 /** The digest sealed in a query-face token of the crop the upload answered with (base64, data: URL or not). */
 export function cropDigest(base64: string): Buffer {
-  return createHash('sha256')
-    .update(Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64'))
-    .digest();
+  return createHash('sha256').update(bytesOfBase64(base64)).digest();
 }
 
 /**
@@ -52,7 +55,7 @@ export async function searchedFacePicture(
   search: { cropDigests: Buffer | null; faceImage: Buffer | null },
   base64: string,
 ): Promise<Buffer> {
-  if (search.faceImage?.equals(Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64'))) {
+  if (search.faceImage?.equals(bytesOfBase64(base64))) {
     return search.faceImage;
   }
   // Read first: an unreadable picture gets its own message (and an SVG is refused unread).
@@ -70,7 +73,7 @@ export async function searchedFacePicture(
  * JPEGs, and other formats (SVG above all, whose filters can take seconds to render) are refused unread.
  */
 export async function normaliseFace(base64: string): Promise<Buffer> {
-  const bytes = Buffer.from(base64.replace(/^data:[^,]*,/, ''), 'base64');
+  const bytes = bytesOfBase64(base64);
   const format = sniffImageFormat(bytes);
   if (format !== 'jpeg' && format !== 'png') throw badRequest(FACE_IMAGE_UNREADABLE);
   try {

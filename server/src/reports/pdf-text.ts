@@ -146,14 +146,14 @@ function familyFor(char: string, current: FontFamily | null): FontFamily {
   return FAMILIES.find((family) => covers(family, codePoint)) ?? SANS;
 }
 
+/** Texts up to this long fit one line of the reports' narrowest column at their smallest size. */
+const ONE_LINE_CHARS = 40;
+
 /**
  * Splits a paragraph into runs of one font and one bidi level, in display order. A right-to-left run
  * stays in reading order when it holds Hebrew or Arabic letters: the font engine shapes it and lays it
  * out from the right. Only runs of neutral characters inside right-to-left text are reversed here.
  */
-/** Texts up to this long fit one line of the reports' narrowest column at their smallest size. */
-const ONE_LINE_CHARS = 40;
-
 export function displayRuns(text: string): Fragment[] {
   const normalized = text.normalize('NFC');
   if (PLAIN_LATIN.test(normalized)) return normalized ? [{ family: SANS, level: 0, text: normalized }] : [];

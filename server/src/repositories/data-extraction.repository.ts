@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { resultOfNoPossibleMinor } from './search.repository.ts';
+import { storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -402,8 +402,8 @@ export class DataExtractionRepository {
         'occ.nearby_text',
       ])
       .where('search_results.search_id', '=', searchId)
-      .where('search_results.removed_at', 'is', null);
-    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
+      .where('search_results.removed_at', 'is', null)
+      .where(storedResultVisible(minorsAllowed));
     if (recordHash !== undefined) query = query.where('search_results.record_hash', '=', recordHash);
     return query.orderBy('search_results.rank').execute();
   }

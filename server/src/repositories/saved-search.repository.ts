@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { resultOfNoPossibleMinor } from './search.repository.ts';
+import { storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -230,7 +230,7 @@ export class SavedSearchRepository {
 
   /** The live search's results still shown (not removed), in rank order, for the save job to copy. */
   async findSearchResultsToCopy(searchId: number, minorsAllowed: boolean): Promise<SearchResultToCopy[]> {
-    let query = this.db
+    return this.db
       .selectFrom('search_results')
       .leftJoin('faces', 'faces.id', 'search_results.face_id')
       .leftJoin('images', 'images.id', 'search_results.image_id')
@@ -253,9 +253,10 @@ export class SavedSearchRepository {
         'images.thumbnail_path',
       ])
       .where('search_results.search_id', '=', searchId)
-      .where('search_results.removed_at', 'is', null);
-    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
-    return query.orderBy('search_results.rank').execute();
+      .where('search_results.removed_at', 'is', null)
+      .where(storedResultVisible(minorsAllowed))
+      .orderBy('search_results.rank')
+      .execute();
   }
 
   /** Replaces the copied results (a retried job starts over) and marks the saved search COMPLETED. */

@@ -93,12 +93,17 @@ export function matchedFaceColumns(face: {
 export type StoredSearchResult = NewSearchResult & { id: number };
 
 /**
- * A stored result whose face the index does not flag as a possible minor. Searches of organizations that
- * are not law enforcement never return such faces; this keeps their stored results to the same rule when
- * an organization's verification is withdrawn, or a face is flagged after the search.
+ * Which stored results (`search_results` rows) an organization may see: all where `minorsAllowed` (it is
+ * verified law enforcement), else those whose face the index does not flag as a possible minor. Searches
+ * of other organizations never return such faces; this keeps what they stored to the same rule when an
+ * organization's verification is withdrawn, or a face is flagged after the search.
  */
-export const resultOfNoPossibleMinor = sql<boolean>`not exists (
-  select 1 from faces where faces.id = search_results.face_id and faces.possible_minor)`;
+export function storedResultVisible(minorsAllowed: boolean) {
+  return minorsAllowed
+    ? sql<boolean>`true`
+    : sql<boolean>`not exists (
+        select 1 from faces where faces.id = search_results.face_id and faces.possible_minor)`;
+}
 
 export class SearchRepository {
   constructor(private readonly db: Db) {}
@@ -256,8 +261,8 @@ export class SearchRepository {
       .selectFrom('search_results')
       .selectAll()
       .where('search_id', '=', searchId)
-      .where('removed_at', 'is', null);
-    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
+      .where('removed_at', 'is', null)
+      .where(storedResultVisible(minorsAllowed));
     if (ids) query = query.where(sql<boolean>`id = any(${[...ids]}::int[])`);
     const rows = await query.orderBy('rank').execute();
     return rows.map((row) => ({
@@ -295,7 +300,7 @@ export class SearchRepository {
           // Results the analyst removed are not counted: the history says what reopening shows.
           sql<number>`(select count(*) from search_results
                        where search_results.search_id = searches.id and search_results.removed_at is null
-                         and (${minorsAllowed} or ${resultOfNoPossibleMinor}))::int`.as('shown_count'),
+                         and ${storedResultVisible(minorsAllowed)})::int`.as('shown_count'),
         ])
         .where('searches.organization_id', '=', organizationId)
         .orderBy('searches.created_at', 'desc')
@@ -324,13 +329,13 @@ export class SearchRepository {
 
   /** Results of the search still shown (as `findResults` gives them). */
   async countShownResults(searchId: number, minorsAllowed: boolean): Promise<number> {
-    let query = this.db
+    const row = await this.db
       .selectFrom('search_results')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('search_id', '=', searchId)
-      .where('removed_at', 'is', null);
-    if (!minorsAllowed) query = query.where(resultOfNoPossibleMinor);
-    const row = await query.executeTakeFirstOrThrow();
+      .where('removed_at', 'is', null)
+      .where(storedResultVisible(minorsAllowed))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -365,7 +370,7 @@ export class SearchRepository {
                 .select('search_results.id')
                 .where('search_results.image_id', '=', imageId)
                 .where('searches.organization_id', '=', organizationId)
-                .where(minorsAllowed ? sql<boolean>`true` : resultOfNoPossibleMinor),
+                .where(storedResultVisible(minorsAllowed)),
             ),
             exists(
               selectFrom('face_alerts')

@@ -101,11 +101,6 @@ export class TeamRepository {
   }
 
   /**
-   * Deletes the user with everything that is theirs: searches and their results, saved searches and
-   * extractions; sessions and tokens go with the user row. Only while the user still has no seat.
-   * Returns false when the user had one (or no longer exists).
-   */
-  /**
    * Deletes a user who was invited and never set a password (no work of theirs exists; their seat, link,
    * sessions and tokens go with the row). False when the invitation was accepted meanwhile.
    */
@@ -119,6 +114,11 @@ export class TeamRepository {
     return Number(deleted.numDeletedRows) > 0;
   }
 
+  /**
+   * Deletes the user with everything that is theirs: searches and their results, saved searches and
+   * extractions; sessions and tokens go with the user row. Only while the user still has no seat.
+   * Returns false when the user had one (or no longer exists).
+   */
   deleteUserWithContent(userId: number): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const user = await tx

@@ -70,18 +70,15 @@ export class SupportService {
 
   private decodeAttachments(files: ContactRequest['files']): NewAttachment[] | string {
     // The route takes at most 20 files; how many may be sent is attachmentsProblem's to say.
-    const decoded: (NewAttachment & { sentName: string })[] = [];
+    const decoded: NewAttachment[] = [];
     for (const file of files) {
       const match = DATA_URL.exec(file.base64);
       if (!match) return `The file "${file.fileName}" could not be read.`;
       const content = Buffer.from(match[2] ?? '', 'base64');
       // The name without display tricks, and the type of the bytes: never the sender's word for either.
-      const fileName = safeFileName(file.fileName);
-      decoded.push({ fileName, contentType: detectFileType(content), content, sentName: file.fileName });
+      decoded.push({ fileName: safeFileName(file.fileName), contentType: detectFileType(content), content });
     }
-    const problem = attachmentsProblem(
-      decoded.map((d) => ({ fileName: d.sentName, size: d.content.length })),
-    );
-    return problem ?? decoded.map(({ sentName: _sent, ...attachment }) => attachment);
+    const sizes = files.map((file, i) => ({ fileName: file.fileName, size: decoded[i]!.content.length }));
+    return attachmentsProblem(sizes) ?? decoded;
   }
 }
