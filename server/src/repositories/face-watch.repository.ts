@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { inForceFirst } from './billing-plan.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
-import type { FaceBox, ImageSize } from './search.repository.ts';
+import { type FaceBox, type ImageSize, storedFaceVisible } from './search.repository.ts';
 
 export interface FaceWatchRow {
   id: number;
@@ -31,6 +31,8 @@ export interface ActiveFaceWatch {
   createdAt: Date;
   /** Muted: alerts are still recorded, nobody is e-mailed. */
   muted: boolean;
+  /** The watched face was flagged as a possible minor: it raises alerts for verified law enforcement only. */
+  possibleMinor: boolean;
 }
 
 /** What an organization may be alerted of now. */
@@ -151,7 +153,9 @@ export class FaceWatchRepository {
     });
   }
 
-  async listWatches(organizationId: number): Promise<FaceWatchRow[]> {
+  /** The organization's watches with the counts of the alerts it may see (storedFaceVisible). */
+  async listWatches(organizationId: number, minorsAllowed: boolean): Promise<FaceWatchRow[]> {
+    const visible = storedFaceVisible('a.face_id', minorsAllowed);
     const rows = await this.db
       .selectFrom('face_watches as w')
       .select([
@@ -167,10 +171,11 @@ export class FaceWatchRepository {
         'w.ends_at',
         'w.ended_at',
         sql<boolean>`w.face_image is not null`.as('has_face_image'),
-        sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id)`.as('alert_count'),
-        sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id and a.status = 'NEW')`.as(
-          'new_alert_count',
+        sql<string>`(select count(*) from face_alerts a where a.watch_id = w.id and ${visible})`.as(
+          'alert_count',
         ),
+        sql<string>`(select count(*) from face_alerts a
+                     where a.watch_id = w.id and a.status = 'NEW' and ${visible})`.as('new_alert_count'),
       ])
       .where('w.organization_id', '=', organizationId)
       .orderBy('w.ended_at', (ob) => ob.desc().nullsFirst())
@@ -292,6 +297,7 @@ export class FaceWatchRepository {
         'w.type',
         'w.created_at',
         'w.muted',
+        'w.possible_minor',
       ])
       .where('w.ended_at', 'is', null)
       .where('w.descriptor_sealed', 'is not', null)
@@ -305,6 +311,7 @@ export class FaceWatchRepository {
       type: row.type,
       createdAt: row.created_at,
       muted: row.muted,
+      possibleMinor: row.possible_minor,
     }));
   }
 
@@ -563,14 +570,19 @@ export class FaceWatchRepository {
     return Number(row.count);
   }
 
+  /** A page of the organization's alerts it may see, with their copies (storedFaceVisible). */
   async findAlerts(filter: {
     organizationId: number;
+    minorsAllowed: boolean;
     watchId?: number | undefined;
     status?: FaceAlertStatus | undefined;
     offset: number;
     limit: number;
   }): Promise<{ rows: FaceAlertRow[]; total: number }> {
-    let query = this.db.selectFrom('face_alerts as a').where('a.organization_id', '=', filter.organizationId);
+    let query = this.db
+      .selectFrom('face_alerts as a')
+      .where('a.organization_id', '=', filter.organizationId)
+      .where(storedFaceVisible('a.face_id', filter.minorsAllowed));
     if (filter.watchId !== undefined) query = query.where('a.watch_id', '=', filter.watchId);
     if (filter.status) query = query.where('a.status', '=', filter.status);
     const [rows, total] = await Promise.all([
@@ -594,6 +606,7 @@ export class FaceWatchRepository {
               'in',
               rows.map((row) => row.id),
             )
+            .where(storedFaceVisible('face_alert_copies.face_id', filter.minorsAllowed))
             .orderBy('id')
             .execute();
     return {

@@ -93,16 +93,22 @@ export function matchedFaceColumns(face: {
 export type StoredSearchResult = NewSearchResult & { id: number };
 
 /**
- * Which stored results (`search_results` rows) an organization may see: all where `minorsAllowed` (it is
- * verified law enforcement), else those whose face the index does not flag as a possible minor. Searches
- * of other organizations never return such faces; this keeps what they stored to the same rule when an
- * organization's verification is withdrawn, or a face is flagged after the search.
+ * Whether a stored row pointing at an indexed face (`faceIdColumn`) may be shown to an organization: always
+ * where `minorsAllowed` (it is verified law enforcement), else only when the index does not flag that face
+ * as a possible minor. Searches and watches of other organizations never return such faces; this keeps
+ * what they stored (search results, face alerts) to the same rule when an organization's verification is
+ * withdrawn, or a face is flagged afterwards.
  */
-export function storedResultVisible(minorsAllowed: boolean) {
+export function storedFaceVisible(faceIdColumn: string, minorsAllowed: boolean) {
   return minorsAllowed
     ? sql<boolean>`true`
     : sql<boolean>`not exists (
-        select 1 from faces where faces.id = search_results.face_id and faces.possible_minor)`;
+        select 1 from faces where faces.id = ${sql.ref(faceIdColumn)} and faces.possible_minor)`;
+}
+
+/** Which stored results (`search_results` rows) an organization may see (storedFaceVisible). */
+export function storedResultVisible(minorsAllowed: boolean) {
+  return storedFaceVisible('search_results.face_id', minorsAllowed);
 }
 
 export class SearchRepository {
@@ -376,14 +382,17 @@ export class SearchRepository {
               selectFrom('face_alerts')
                 .select('face_alerts.id')
                 .where('face_alerts.image_id', '=', imageId)
-                .where('face_alerts.organization_id', '=', organizationId),
+                .where('face_alerts.organization_id', '=', organizationId)
+                .where(storedFaceVisible('face_alerts.face_id', minorsAllowed)),
             ),
             exists(
               selectFrom('face_alert_copies')
                 .innerJoin('face_alerts', 'face_alerts.id', 'face_alert_copies.alert_id')
                 .select('face_alert_copies.id')
                 .where('face_alert_copies.image_id', '=', imageId)
-                .where('face_alerts.organization_id', '=', organizationId),
+                .where('face_alerts.organization_id', '=', organizationId)
+                .where(storedFaceVisible('face_alerts.face_id', minorsAllowed))
+                .where(storedFaceVisible('face_alert_copies.face_id', minorsAllowed)),
             ),
           ]),
         )

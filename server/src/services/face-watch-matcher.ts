@@ -138,8 +138,9 @@ export class FaceWatchMatcher {
         const organization = standing.get(watch.organizationId);
         // Watches keep running through a lapse of the plan, but raise nothing while no plan is in force.
         if (!organization?.inService) continue;
-        // The minors gate: possible minors only for verified law enforcement.
-        if (face.possibleMinor === true && !organization.lawEnforcement) continue;
+        // The minors gate: possible minors, found or watched, only for verified law enforcement (a watch of
+        // one outlives a withdrawn verification, its alerts do not).
+        if ((face.possibleMinor === true || watch.possibleMinor) && !organization.lawEnforcement) continue;
         if (await this.record(tx, watch, face, similarity)) {
           raised.add(watch.id);
           alerts++;

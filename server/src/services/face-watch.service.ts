@@ -119,7 +119,10 @@ export class FaceWatchService {
 
   async list(user: AuthUser): Promise<{ results: FaceWatch[] }> {
     await this.access.require(user);
-    const rows = await this.watches.listWatches(user.organizationId);
+    const rows = await this.watches.listWatches(
+      user.organizationId,
+      await this.minorGate.isLawEnforcement(user.organizationId),
+    );
     return {
       results: rows.map((row) => ({
         id: row.id,
@@ -214,6 +217,7 @@ export class FaceWatchService {
     const access = await this.access.require(user);
     const { rows, total } = await this.watches.findAlerts({
       organizationId: user.organizationId,
+      minorsAllowed: await this.minorGate.isLawEnforcement(user.organizationId),
       watchId: query.watchId,
       status: query.status,
       offset: (query.pageNumber - 1) * query.pageSize,

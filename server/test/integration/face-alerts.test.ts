@@ -679,4 +679,85 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     await matcher().drain();
     expect(await alertCount()).toBe(1);
   }, 120_000);
+
+  it('an organization whose verification is withdrawn sees no alert of a possible minor, and its watch of one raises none', async () => {
+    // Someone of sample 2 (the person of sample 1 has opted out above).
+    const { member, faceHash } = await lawEnforcementOwnerWithFace(
+      'owner@withdrawn-alerts.example.org',
+      photos.stranger,
+    );
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: member.cookie,
+      payload: { faceHash, name: 'Verification withdrawn' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: number }>();
+    const verify = async (verified: boolean) => {
+      const response = await t.request({
+        method: 'POST',
+        url: `/api/admin/organizations/${member.organizationId}/law-enforcement`,
+        cookie: adminCookie,
+        payload: verified ? { verified, note: 'Checked again' } : { verified },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const flagWatch = (possibleMinor: boolean) =>
+      t.db
+        .updateTable('face_watches')
+        .set({ possible_minor: possibleMinor, changed_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    /** Crawls a new copy of sample 2 whose faces the index does not flag, then runs the matcher. */
+    const newSighting = async (title: string, width: number) => {
+      const before = await t.db
+        .selectFrom('faces')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirstOrThrow();
+      await crawl(await siteWith(title, await sample(2).resize(width).jpeg({ quality: 80 }).toBuffer()));
+      await t.db
+        .updateTable('faces')
+        .set({ possible_minor: false })
+        .where('id', '>', before.id ?? 0)
+        .execute();
+      await matcher().drain();
+    };
+    const watchCounts = async () => {
+      const list = await t.request({ method: 'GET', url: '/api/watches', cookie: member.cookie });
+      const watch = list
+        .json<{ results: { id: number; alertCount: number; newAlertCount: number }[] }>()
+        .results.find((w) => w.id === id)!;
+      return [watch.alertCount, watch.newAlertCount];
+    };
+
+    // The watched face was flagged and the verification withdrawn: the watch runs on, raising nothing.
+    await flagWatch(true);
+    await verify(false);
+    await newSighting('Watched minor', 690);
+    expect((await alertsOf(member)).totalResultCount).toBe(0);
+    await verify(true);
+    await flagWatch(false);
+    await newSighting('Watched again', 730);
+    const [alert] = (await alertsOf(member)).results;
+    expect(alert).toMatchObject({ watchId: id, sourceTitle: 'Watched again' });
+    expect(await watchCounts()).toEqual([1, 1]);
+
+    // The alert's face is flagged after it was raised; the verification is withdrawn: the alert, its
+    // count and its thumbnail are withheld until the organization is verified again.
+    await t.db
+      .updateTable('faces')
+      .set({ possible_minor: true })
+      .where('id', '=', (eb) => eb.selectFrom('face_alerts').select('face_id').where('id', '=', alert!.id))
+      .execute();
+    await verify(false);
+    expect(await alertsOf(member)).toEqual({ results: [], totalResultCount: 0 });
+    expect(await watchCounts()).toEqual([0, 0]);
+    const thumbnail = () => t.request({ method: 'GET', url: alert!.thumbnailUrl, cookie: member.cookie });
+    expect((await thumbnail()).statusCode).toBe(404);
+    await verify(true);
+    expect((await alertsOf(member)).results).toEqual([alert]);
+    expect(await watchCounts()).toEqual([1, 1]);
+    expect((await thumbnail()).statusCode).toBe(200);
+  }, 120_000);
 });
