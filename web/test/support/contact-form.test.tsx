@@ -1,5 +1,5 @@
 import { CONTACT_MESSAGES } from '@osint/contract/validation';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ContactForm } from '../../src/features/support/contact-form';
@@ -177,6 +177,25 @@ describe('ContactForm sending', () => {
     expect(await screen.findByText('The file "scan.tiff" is larger than 5 MB.')).toBeTruthy();
     expect(within(list).getAllByRole('listitem')).toHaveLength(1);
     expect(within(list).queryByText('scan.tiff')).toBeNull();
+  });
+
+  test('two drops in quick succession are checked together against the limit of 10 files', async () => {
+    mockFetch({ status: 200 });
+    const { container } = render(<ContactForm lockedEmail="analyst@acme-intel.com" />);
+    const dropZone = container.querySelector('.contact-form-dropzone')!;
+    const files = (prefix: string, count: number) =>
+      Array.from(
+        { length: count },
+        (_, i) => new File(['page'], `${prefix}-${i + 1}.txt`, { type: 'text/plain' }),
+      );
+    // The second drop comes before the first one's files are read and listed.
+    fireEvent.drop(dropZone, { dataTransfer: { files: files('first', 6) } });
+    fireEvent.drop(dropZone, { dataTransfer: { files: files('second', 5) } });
+
+    expect(await screen.findByText('At most 10 files can be attached.')).toBeTruthy();
+    const list = await screen.findByRole('list', { name: 'Attached files' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(6));
+    expect(within(list).queryByText('second-1.txt')).toBeNull();
   });
 
   test('server violations appear under their fields, files under the attachments', async () => {

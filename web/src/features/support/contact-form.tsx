@@ -49,6 +49,9 @@ export function ContactForm({ lockedEmail }: { lockedEmail?: string | undefined 
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const nextId = useRef(1);
+  // The files that passed the limit check: attached, or still being read. Two drops in quick succession
+  // are both checked against it, where the rendered list would not hold the first drop's files yet.
+  const claimed = useRef<{ id: number; fileName: string; size: number }[]>([]);
   // One id prefix for the attachments label and its hint.
   const filesId = useId();
 
@@ -61,32 +64,30 @@ export function ContactForm({ lockedEmail }: { lockedEmail?: string | undefined 
 
   const clearError = (field: ContactField) => setErrors(({ [field]: _cleared, ...rest }) => rest);
 
+  const release = (id: number) => {
+    claimed.current = claimed.current.filter((c) => c.id !== id);
+  };
+
   const addFiles = async (files: File[]) => {
     if (files.length === 0) return;
     clearError('files');
+    const wanted = files.map((file) => ({ id: nextId.current++, fileName: file.name, size: file.size }));
     // Too many or too large: said now, before anything is read or sent (the server would refuse it).
-    const problem = attachmentsProblem([
-      ...attachments.map((a) => ({ fileName: a.fileName, size: a.size })),
-      ...files.map((file) => ({ fileName: file.name, size: file.size })),
-    ]);
+    const problem = attachmentsProblem([...claimed.current, ...wanted]);
     if (problem) {
       setErrors((current) => ({ ...current, files: problem }));
       return;
     }
+    claimed.current = [...claimed.current, ...wanted];
     const read = await Promise.allSettled(files.map(readFileAsDataUrl));
     const added: Attachment[] = [];
     read.forEach((result, index) => {
-      const file = files[index];
-      if (!file) return;
+      const file = files[index]!;
+      const { id } = wanted[index]!;
       if (result.status === 'fulfilled') {
-        added.push({
-          id: nextId.current++,
-          fileName: file.name,
-          dataUrl: result.value,
-          type: file.type,
-          size: file.size,
-        });
+        added.push({ id, fileName: file.name, dataUrl: result.value, type: file.type, size: file.size });
       } else {
+        release(id);
         setErrors((current) => ({ ...current, files: `The file "${file.name}" could not be read.` }));
       }
     });
@@ -94,6 +95,7 @@ export function ContactForm({ lockedEmail }: { lockedEmail?: string | undefined 
   };
 
   const removeAttachment = (id: number) => {
+    release(id);
     setAttachments((current) => current.filter((a) => a.id !== id));
     clearError('files');
   };
@@ -126,6 +128,7 @@ export function ContactForm({ lockedEmail }: { lockedEmail?: string | undefined 
       setSubject(undefined);
       setMessage('');
       setAttachments([]);
+      claimed.current = [];
       setNotice({ message: CONTACT_MESSAGES.success, type: 'success', icon: 'email' });
     } catch (error) {
       if (!(error instanceof ApiError)) {
