@@ -1,9 +1,11 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { up as backfillSearchFlags } from '../../src/db/migrations/0028_backfill_search_possible_minor.ts';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos } from '../../src/demo/demo-site.ts';
 import { bytes, html, page, TestServer } from '../crawler/test-server.ts';
 import { createAdmin, searchFace, uploadFaces, verifyLawEnforcement } from '../support/fixtures.ts';
-import { createOwner, type Member } from '../support/team-fixtures.ts';
+import { createOwner, createSearch, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -178,5 +180,51 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     expect((await t.request({ method: 'GET', url: thumbnailUrl, cookie: police.cookie })).statusCode).toBe(
       200,
     );
+  });
+
+  it('searches made before their flag was kept get it back from the audit log (migration 0028)', async () => {
+    await setLawEnforcement(true);
+    const face = (await uploadFaces(t, police.cookie, photo))[0]!;
+    const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/search/save',
+      cookie: police.cookie,
+      payload: { name: 'Before the flag', description: '', hash: searchHash, image: face.base64 },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const savedHash = saved.json<{ hash: string }>().hash;
+    // A search the audit log says nothing about, as every search of an unflagged face.
+    const plain = await createSearch(t, police);
+    const flags = async () => ({
+      flagged: (
+        await t.db
+          .selectFrom('searches')
+          .select('possible_minor')
+          .where('hashed_id', '=', searchHash)
+          .executeTakeFirstOrThrow()
+      ).possible_minor,
+      saved: (
+        await t.db
+          .selectFrom('saved_searches')
+          .select('possible_minor')
+          .where('hashed_id', '=', savedHash)
+          .executeTakeFirstOrThrow()
+      ).possible_minor,
+      plain: (
+        await t.db
+          .selectFrom('searches')
+          .select('possible_minor')
+          .where('id', '=', plain.id)
+          .executeTakeFirstOrThrow()
+      ).possible_minor,
+    });
+    expect(await flags()).toEqual({ flagged: true, saved: true, plain: false });
+
+    // As they were stored before migration 0027 kept the flag.
+    await t.db.updateTable('searches').set({ possible_minor: false }).execute();
+    await t.db.updateTable('saved_searches').set({ possible_minor: false }).execute();
+    await backfillSearchFlags(t.db as unknown as Kysely<unknown>);
+    expect(await flags()).toEqual({ flagged: true, saved: true, plain: false });
   });
 });
