@@ -32,9 +32,14 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
+        const message = support.checkMessage(
+          { ...request.body, files: request.body.files ?? [] },
+          request.user,
+        );
+        // Only messages that will be sent count: a form corrected ten times is no flood.
         await rateLimiter.hit([`contact:ip:${request.ip}`], 10, 15 * 60_000);
         if (request.user) await rateLimiter.hit([`contact:user:${request.user.id}`], 10, 15 * 60_000);
-        await support.contact({ ...request.body, files: request.body.files ?? [] }, request.user);
+        await support.contact(message);
         return {};
       },
     );

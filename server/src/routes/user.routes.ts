@@ -35,11 +35,11 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
         },
       },
       async (request, reply) => {
+        const registration = { ...request.body, newsletter: request.body.newsletter ?? false };
+        // Only registrations that can go through count: a form corrected ten times is no flood.
+        account.checkRegistration(registration);
         await rateLimiter.hit([`register:ip:${request.ip}`], 10, 60 * MINUTE);
-        await account.register(
-          { ...request.body, newsletter: request.body.newsletter ?? false },
-          clientInfo(request),
-        );
+        await account.register(registration, clientInfo(request));
         return reply.status(201).send({});
       },
     );

@@ -67,10 +67,15 @@ export class AccountService {
    * someone else's address could set the password its owner then confirms), and the password is hashed
    * either way so both take as long.
    */
-  async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
+  /** A 400 naming each field the registration form would refuse; nothing is stored or sent. */
+  checkRegistration(input: RegisterInput): void {
     const errors = validateRegistration(input);
     if (Object.keys(errors).length > 0)
       throw badRequest('Please correct the highlighted fields.', toViolations(errors));
+  }
+
+  async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
+    this.checkRegistration(input);
     const email = normalizeEmail(input.mail);
     const passwordHash = await hashPassword(input.password);
     const existing = await this.users.findByEmail(email);

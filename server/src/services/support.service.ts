@@ -17,6 +17,15 @@ export interface ContactRequest {
   files: { fileName: string; base64: string }[];
 }
 
+/** A contact message the form's rules accept, as it will be stored. */
+export interface CheckedContactMessage {
+  userId: number | null;
+  email: string;
+  subject: string;
+  message: string;
+  attachments: NewAttachment[];
+}
+
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[\w.+-]+)*;base64,([A-Za-z0-9+/=\s]*)$/;
 
 export class SupportService {
@@ -28,10 +37,10 @@ export class SupportService {
   ) {}
 
   /**
-   * Stores a contact message and forwards it to the support address. A signed-in user always writes
-   * from their own address, whatever the form sent.
+   * The message as it will be stored, or a 400 naming each field the form would refuse (nothing stored).
+   * A signed-in user always writes from their own address, whatever the form sent.
    */
-  async contact(request: ContactRequest, user: AuthUser | undefined): Promise<void> {
+  checkMessage(request: ContactRequest, user: AuthUser | undefined): CheckedContactMessage {
     const email = user ? user.email : request.email;
     const errors = validateContact({ ...request, email });
     const attachments = this.decodeAttachments(request.files);
@@ -39,15 +48,18 @@ export class SupportService {
     if (Object.keys(errors).length > 0 || typeof attachments === 'string') {
       throw badRequest('Please correct the highlighted fields.', toViolations(errors));
     }
-    const messageId = await this.messages.insert(
-      {
-        userId: user?.id ?? null,
-        email: normalizeEmail(email),
-        subject: request.subject.trim(),
-        message: request.message,
-      },
+    return {
+      userId: user?.id ?? null,
+      email: normalizeEmail(email),
+      subject: request.subject.trim(),
+      message: request.message,
       attachments,
-    );
+    };
+  }
+
+  /** Stores a checked contact message and forwards it to the support address. */
+  async contact({ attachments, ...message }: CheckedContactMessage): Promise<void> {
+    const messageId = await this.messages.insert(message, attachments);
     await this.queue.enqueue(QUEUES.forwardSupportMessage, { messageId });
   }
 

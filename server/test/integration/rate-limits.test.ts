@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { RATE_LIMITED_MESSAGE } from '@osint/contract/constants';
+import { BLOCKED_EMAIL_DOMAINS } from '@osint/contract/email';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { createUser, FIXTURE_PASSWORD } from '../support/fixtures.ts';
 import { createOwner } from '../support/team-fixtures.ts';
@@ -103,25 +104,40 @@ describe('rate limits (RATE_LIMIT on)', () => {
     expectLimited(await request('192.0.2.39'));
   });
 
-  it('limits registrations and contact messages per IP address', async () => {
-    const register = () =>
+  it('limits registrations and contact messages per IP address; refused forms do not count', async () => {
+    const register = (mail: string) =>
       t.request({
         method: 'POST',
         url: '/api/user/register',
-        payload: { mail: '', password: '', organizationName: '', organizationLink: '', organizationType: '' },
+        payload: {
+          mail,
+          password: 'Correct.Horse1',
+          organizationName: 'Harbour Police Department',
+          organizationLink: 'https://harbour-police.example.org',
+          organizationType: 'police',
+        },
         remoteAddress: '192.0.2.40',
       });
-    for (let i = 0; i < 10; i++) expect((await register()).statusCode).toBe(400);
-    expectLimited(await register(), 3600);
+    // Every free-mail domain refused, more times than the limit: each answered for what it is.
+    for (const domain of [...BLOCKED_EMAIL_DOMAINS, 'gmail.com', 'yahoo.com']) {
+      expect((await register(`officer@${domain}`)).statusCode).toBe(400);
+    }
+    for (let i = 0; i < 10; i++)
+      expect((await register(`officer${i}@harbour.example.org`)).statusCode).toBe(201);
+    expectLimited(await register('officer10@harbour.example.org'), 3600);
+    // A refused form still gets its field errors once the limit is reached.
+    expect((await register('officer@gmail.com')).statusCode).toBe(400);
 
-    const contact = () =>
+    const contact = (email: string) =>
       t.request({
         method: 'POST',
         url: '/api/support/contact-support',
-        payload: { email: '', subject: '', message: '' },
+        payload: { email, subject: 'General Inquiry', message: 'Hello support.' },
         remoteAddress: '192.0.2.41',
       });
-    for (let i = 0; i < 10; i++) expect((await contact()).statusCode).toBe(400);
-    expectLimited(await contact());
+    for (let i = 0; i < 12; i++) expect((await contact('')).statusCode).toBe(400);
+    for (let i = 0; i < 10; i++)
+      expect((await contact('reporter@newsroom.example.org')).statusCode).toBe(200);
+    expectLimited(await contact('reporter@newsroom.example.org'));
   });
 });
