@@ -5,6 +5,7 @@
 // queries the index at the shipped threshold. Prints the share of same-person matches found, the queries
 // that miss one, and the faces not returned for their own vector, for each search width asked.
 //   npm run bench:index-recall -- --distractors 200000 [--quantization f16] [--candidates 200,1000,shipped]
+//     [--connectivity 32] [--expansion-add 256]   (graph settings; default the shipped ones)
 //     [--graph-file /tmp/recall-1m.usearch]   (reuses a graph built earlier with the same settings)
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -29,12 +30,15 @@ const { values } = parseArgs({
     quantization: { type: 'string', default: DEFAULT_USEARCH_OPTIONS.quantization },
     // Candidates each search asks of the graph; 'shipped': minCandidatesFor(the index's size).
     candidates: { type: 'string', default: 'shipped' },
+    connectivity: { type: 'string', default: String(DEFAULT_USEARCH_OPTIONS.connectivity) },
+    'expansion-add': { type: 'string', default: String(DEFAULT_USEARCH_OPTIONS.expansionAdd) },
     'graph-file': { type: 'string' },
   },
 });
 const DISTRACTORS = Number(values.distractors);
 const quantization = values.quantization as FaceIndexQuantization;
 if (!['f32', 'f16', 'i8'].includes(quantization)) throw new Error(`unknown quantization ${quantization}`);
+const graph = { connectivity: Number(values.connectivity), expansionAdd: Number(values['expansion-add']) };
 const candidateWidths = values.candidates.split(',').map((w) => (w === 'shipped' ? undefined : Number(w)));
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const celebaDir = process.env.FACES_CELEBA_DIR ?? path.resolve(repoRoot, '../shared/faces/celeba-dev');
@@ -66,18 +70,19 @@ if (existsSync(graphFile)) {
   console.log(`reusing ${graphFile} (it must hold these ${entries.length} faces, ${quantization})`);
 } else {
   const started = performance.now();
-  const built = UsearchFaceIndex.create({ dimensions, quantization }, source);
+  const built = UsearchFaceIndex.create({ dimensions, quantization, ...graph }, source);
   await built.add(entries);
   built.saveTo(graphFile);
   console.log(
-    `${entries.length} faces indexed (${quantization}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `${entries.length} faces indexed (${quantization}, M = ${graph.connectivity}, ` +
+      `efConstruction = ${graph.expansionAdd}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
 }
 
 for (const minCandidates of candidateWidths) {
   const index = UsearchFaceIndex.open(
     graphFile,
-    { dimensions, quantization, search: minCandidates === undefined ? {} : { minCandidates } },
+    { dimensions, quantization, ...graph, search: minCandidates === undefined ? {} : { minCandidates } },
     source,
     'view',
   );

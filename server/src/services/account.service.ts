@@ -59,6 +59,13 @@ export class AccountService {
     private readonly queue: JobQueue,
   ) {}
 
+  /** A 400 naming each field the registration form would refuse; nothing is stored or sent. */
+  checkRegistration(input: RegisterInput): void {
+    const errors = validateRegistration(input);
+    if (Object.keys(errors).length > 0)
+      throw badRequest('Please correct the highlighted fields.', toViolations(errors));
+  }
+
   /**
    * Creates the organization and its owner, unverified, and sends the confirmation link. The answer is
    * the same whether or not the address already has an account (no account enumeration): the owner of
@@ -67,13 +74,6 @@ export class AccountService {
    * someone else's address could set the password its owner then confirms), and the password is hashed
    * either way so both take as long.
    */
-  /** A 400 naming each field the registration form would refuse; nothing is stored or sent. */
-  checkRegistration(input: RegisterInput): void {
-    const errors = validateRegistration(input);
-    if (Object.keys(errors).length > 0)
-      throw badRequest('Please correct the highlighted fields.', toViolations(errors));
-  }
-
   async register(input: RegisterInput & { newsletter: boolean }, client: ClientInfo): Promise<void> {
     this.checkRegistration(input);
     const email = normalizeEmail(input.mail);

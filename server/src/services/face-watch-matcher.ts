@@ -139,7 +139,7 @@ export class FaceWatchMatcher {
         // Watches keep running through a lapse of the plan, but raise nothing while no plan is in force.
         if (!organization?.inService) continue;
         // The minors gate: possible minors, found or watched, only for verified law enforcement (a watch of
-        // one outlives a withdrawn verification, its alerts do not).
+        // one made while verified runs on after a withdrawal, raising nothing).
         if ((face.possibleMinor === true || watch.possibleMinor) && !organization.lawEnforcement) continue;
         if (await this.record(tx, watch, face, similarity)) {
           raised.add(watch.id);
