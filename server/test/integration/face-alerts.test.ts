@@ -90,6 +90,25 @@ async function lawEnforcementOwnerWithFace(email: string, photo: Buffer) {
   return { member, faceHash: face.hash, faceCrop: face.base64 };
 }
 
+/**
+ * The owner of a new law-enforcement organization watching someone of sample 2 (the person of sample 1
+ * opts out in one of the steps), and the watch's id.
+ */
+async function watchSomeoneOfSample2(email: string) {
+  const { member, faceHash } = await lawEnforcementOwnerWithFace(email, photos.stranger);
+  const created = await t.request({
+    method: 'POST',
+    url: '/api/watches',
+    cookie: member.cookie,
+    payload: { faceHash, name: `Watched by ${email}` },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return { member, id: created.json<{ id: number }>().id };
+}
+
+/** Sample 2 at another size: new bytes, so crawling it indexes its faces again. */
+const copyOfSample2 = (width: number) => sample(2).resize(width).jpeg({ quality: 80 }).toBuffer();
+
 const alertMails = async () =>
   (await mailJobsTo(t, analyst.email)).filter((mail) => mail.subject === ALERT_SUBJECT);
 const matcher = () => t.container.services.faceAlerts;
@@ -643,19 +662,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('a watch raises nothing while its organization has no plan in force, and alerts again once it has', async () => {
-    // Someone of sample 2 (the person of sample 1 has opted out above).
-    const { member: lapsed, faceHash } = await lawEnforcementOwnerWithFace(
-      'owner@lapsed-plan.example.org',
-      photos.stranger,
-    );
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/watches',
-      cookie: lapsed.cookie,
-      payload: { faceHash, name: 'Through a lapse' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: number }>();
+    const { member: lapsed, id } = await watchSomeoneOfSample2('owner@lapsed-plan.example.org');
     const alertCount = async () =>
       (await t.db.selectFrom('face_alerts').select('id').where('watch_id', '=', id).execute()).length;
     const planEnds = (at: Date) =>
@@ -666,34 +673,18 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
         .execute();
 
     await planEnds(new Date(Date.now() - 1000));
-    await crawl(
-      await siteWith('During the lapse', await sample(2).resize(700).jpeg({ quality: 80 }).toBuffer()),
-    );
+    await crawl(await siteWith('During the lapse', await copyOfSample2(700)));
     await matcher().drain();
     expect(await alertCount()).toBe(0);
 
     await planEnds(new Date(Date.now() + 30 * 86_400_000));
-    await crawl(
-      await siteWith('After renewal', await sample(2).resize(760).jpeg({ quality: 80 }).toBuffer()),
-    );
+    await crawl(await siteWith('After renewal', await copyOfSample2(760)));
     await matcher().drain();
     expect(await alertCount()).toBe(1);
   }, 120_000);
 
   it('an organization whose verification is withdrawn sees no alert of a possible minor, and its watch of one raises none', async () => {
-    // Someone of sample 2 (the person of sample 1 has opted out above).
-    const { member, faceHash } = await lawEnforcementOwnerWithFace(
-      'owner@withdrawn-alerts.example.org',
-      photos.stranger,
-    );
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/watches',
-      cookie: member.cookie,
-      payload: { faceHash, name: 'Verification withdrawn' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: number }>();
+    const { member, id } = await watchSomeoneOfSample2('owner@withdrawn-alerts.example.org');
     const verify = async (verified: boolean) => {
       const response = await t.request({
         method: 'POST',
@@ -715,7 +706,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
         .selectFrom('faces')
         .select((eb) => eb.fn.max('id').as('id'))
         .executeTakeFirstOrThrow();
-      await crawl(await siteWith(title, await sample(2).resize(width).jpeg({ quality: 80 }).toBuffer()));
+      await crawl(await siteWith(title, await copyOfSample2(width)));
       await t.db
         .updateTable('faces')
         .set({ possible_minor: false })

@@ -196,28 +196,18 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     const savedHash = saved.json<{ hash: string }>().hash;
     // A search the audit log says nothing about, as every search of an unflagged face.
     const plain = await createSearch(t, police);
+    const flagOf = async (table: 'searches' | 'saved_searches', hashedId: string) =>
+      (
+        await t.db
+          .selectFrom(table)
+          .select('possible_minor')
+          .where('hashed_id', '=', hashedId)
+          .executeTakeFirstOrThrow()
+      ).possible_minor;
     const flags = async () => ({
-      flagged: (
-        await t.db
-          .selectFrom('searches')
-          .select('possible_minor')
-          .where('hashed_id', '=', searchHash)
-          .executeTakeFirstOrThrow()
-      ).possible_minor,
-      saved: (
-        await t.db
-          .selectFrom('saved_searches')
-          .select('possible_minor')
-          .where('hashed_id', '=', savedHash)
-          .executeTakeFirstOrThrow()
-      ).possible_minor,
-      plain: (
-        await t.db
-          .selectFrom('searches')
-          .select('possible_minor')
-          .where('id', '=', plain.id)
-          .executeTakeFirstOrThrow()
-      ).possible_minor,
+      flagged: await flagOf('searches', searchHash),
+      saved: await flagOf('saved_searches', savedHash),
+      plain: await flagOf('searches', plain.hashed_id),
     });
     expect(await flags()).toEqual({ flagged: true, saved: true, plain: false });
 
