@@ -110,7 +110,7 @@ for (const minCandidates of candidateWidths) {
   const p95 = searchMs[Math.floor(searchMs.length * 0.95)]!;
   console.log(
     `${real.length} real faces among ${DISTRACTORS} strangers, ${quantization} graph, ` +
-      `${minCandidates ?? `${minCandidatesFor(entries.length)} (shipped)`} candidates, threshold ${SIMILARITY_THRESHOLD}:\n` +
+      `${minCandidates ?? `${minCandidatesFor(entries.length, graph.connectivity)} (shipped)`} candidates, threshold ${SIMILARITY_THRESHOLD}:\n` +
       `  matches an exact scan finds that the index returns: ${foundMatches}/${exactMatches} ` +
       `(${((100 * foundMatches) / exactMatches).toFixed(2)} %)\n` +
       `  queries missing at least one: ${queriesMissingOne}; faces not returned for their own vector: ` +

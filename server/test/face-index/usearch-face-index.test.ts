@@ -39,12 +39,18 @@ async function recallAt10(index: UsearchFaceIndex, entries: readonly FaceVectorE
 }
 
 describe('the width of a search', () => {
-  it('walks 200 candidates in a small index and 0.5 % of a large one, up to 20,000', () => {
+  it('walks 200 candidates in a small index and a share of a large one by its connectivity, up to 20,000', () => {
+    // M = 32, the default: 0.2 %.
     expect(minCandidatesFor(0)).toBe(200);
-    expect(minCandidatesFor(40_000)).toBe(200);
-    expect(minCandidatesFor(200_000)).toBe(1000);
-    expect(minCandidatesFor(1_000_000)).toBe(5000);
+    expect(minCandidatesFor(100_000)).toBe(200);
+    expect(minCandidatesFor(200_000)).toBe(400);
+    expect(minCandidatesFor(1_000_000)).toBe(2000);
     expect(minCandidatesFor(50_000_000)).toBe(20_000);
+    // M = 16, the graphs built before: 0.5 %.
+    expect(minCandidatesFor(40_000, 16)).toBe(200);
+    expect(minCandidatesFor(200_000, 16)).toBe(1000);
+    expect(minCandidatesFor(1_000_000, 16)).toBe(5000);
+    expect(minCandidatesFor(50_000_000, 16)).toBe(20_000);
   });
 });
 

@@ -239,12 +239,26 @@ describe(`face-index snapshots published in the ${TEST_DATABASE_KIND} database`,
     await reader.stop();
   });
 
-  it('a snapshot of other settings or of another model is never used: the reader builds', async () => {
-    const otherSettings = await onMachine('reader', { index: { dimensions: DIMENSIONS, connectivity: 8 } });
+  it('a snapshot of other vector settings or of another model is never used: the reader builds', async () => {
+    const otherSettings = await onMachine('reader', {
+      index: { dimensions: DIMENSIONS, quantization: 'f16' },
+    });
     await otherSettings.open();
     expect(otherSettings.startedFrom).toBe('built');
     expect(await bestMatch(otherSettings, 379)).toBe(faceIds.get(379));
     await otherSettings.stop();
+
+    // Another connectivity is no reason to rebuild: the graph keeps the one it was built with.
+    const published = (await publication.latest(MODEL))!;
+    const otherConnectivity = await onMachine('reader', {
+      index: { dimensions: DIMENSIONS, connectivity: 8 },
+    });
+    await otherConnectivity.open();
+    expect(otherConnectivity.startedFrom).toBe('published snapshot');
+    expect(otherConnectivity.index.connectivity).toBe(published.connectivity);
+    expect(otherConnectivity.index.connectivity).not.toBe(8);
+    expect(await bestMatch(otherConnectivity, 379)).toBe(faceIds.get(379));
+    await otherConnectivity.stop();
 
     const otherModel = await onMachine('reader', {
       source: new FaceVectorRepository(handle.db, 'other@1'),

@@ -86,14 +86,17 @@ export class FaceIndexStore {
     return { ...legacy, file: path.relative(this.dir, path.join(this.legacy.dir, legacy.file)) };
   }
 
-  /** True when the snapshot was built with the settings asked for now (else it must be rebuilt). */
+  /**
+   * True when the snapshot holds vectors as asked for now (else it must be rebuilt). Its connectivity may
+   * differ: the graph keeps its own, and searches walk as wide as that connectivity needs, so a change of
+   * the default does not send every reader into an hours-long rebuild at scale.
+   */
   static fits(manifest: FaceIndexManifest, options: UsearchFaceIndexOptions, model: string): boolean {
     const settings = graphSettings(options);
     return (
       manifest.format === 1 &&
       manifest.dimensions === settings.dimensions &&
       manifest.quantization === settings.quantization &&
-      manifest.connectivity === settings.connectivity &&
       manifest.model === model
     );
   }

@@ -46,34 +46,46 @@ export interface UsearchFaceIndexOptions {
 /**
  * Chosen with `npm run bench:index` (numbers in README.md). i8 because the exact re-rank makes up for
  * its coarse scores: after re-ranking, f32, f16 and i8 graphs reach the same recall, and i8 is the
- * smallest and quickest to build. M=16 and 200 candidates reach recall@10 ≈ 0.97 at 1M faces of the
- * clustered synthetic set; real faces need a wider walk at scale (minCandidatesFor).
+ * smallest and quickest to build. M = 32 because real faces are isolated points at scale: with M = 16 a
+ * wide walk still missed some (minCandidatesFor), with 32 a narrow one reaches them all.
  */
 export const DEFAULT_USEARCH_OPTIONS = {
   quantization: 'i8',
-  connectivity: 16,
+  connectivity: 32,
   expansionAdd: 128,
   expansionSearch: 64,
   search: { minCandidates: 200, minFilteredCandidates: 50, overfetch: 2, maxCandidates: 20_000 },
   vectorCacheSize: 250_000,
 } as const;
 
-/** Share of the indexed faces a search walks at least (see minCandidatesFor). */
-const WALKED_SHARE = 1 / 200;
+/**
+ * Share of the indexed faces a search walks at least, by the graph's connectivity M (see
+ * minCandidatesFor); a snapshot keeps the M it was built with.
+ */
+const WALKED_SHARE = new Map([
+  [16, 1 / 200],
+  [32, 1 / 500],
+]);
 
 /**
- * Candidates a search asks of the graph at least: 200, and 0.5 % of the index beyond 40,000 faces. With the
- * 512-d model different people score ≈ 0 with each other, so a person photographed once or twice is an
- * isolated point the greedy walk reaches only when it explores widely, and more so the larger the graph.
- * `npm run bench:index-recall` (celeba-dev's 2,186 faces among fitted strangers; faces not returned for
- * their own vector): 200,000 strangers — 200 candidates 14, 1,000 3, 4,000 0; 1,000,000 — 200: 61,
- * 1,000: 22, 4,000: 4, 10,000: 1, 20,000: 0, at ≈ 10 µs per candidate. Candidates far below the threshold
- * cost only the walk: their vectors are not read (exact-rerank.ts).
+ * Candidates a search asks of a graph of connectivity M at least: 200, and a share of the index beyond.
+ * With the 512-d model different people score ≈ 0 with each other, so a person photographed once or
+ * twice is an isolated point the greedy walk reaches only when it explores widely, and more so the larger
+ * and the sparser the graph. `npm run bench:index-recall` (celeba-dev's 2,186 faces among fitted
+ * strangers; faces not returned for their own vector): M = 16, 200,000 strangers — 200 candidates 14,
+ * 1,000 3, 4,000 0; 1,000,000 — 200: 61, 1,000: 22, 4,000: 4, 10,000: 1, 20,000: 0, at ≈ 10 µs per
+ * candidate. M = 32, 200,000 — 200: 0 (p50 3.6 ms), 1,000: 0 (12.5 ms); its 0.2 % leaves the margin of
+ * twice the width measured. Candidates far below the threshold cost only the walk: their vectors are not
+ * read (exact-rerank.ts).
  */
-export function minCandidatesFor(size: number): number {
+export function minCandidatesFor(
+  size: number,
+  connectivity: number = DEFAULT_USEARCH_OPTIONS.connectivity,
+): number {
+  const share = WALKED_SHARE.get(connectivity) ?? WALKED_SHARE.get(16)!;
   return Math.max(
     DEFAULT_USEARCH_OPTIONS.search.minCandidates,
-    Math.min(Math.ceil(size * WALKED_SHARE), DEFAULT_USEARCH_OPTIONS.search.maxCandidates),
+    Math.min(Math.ceil(size * share), DEFAULT_USEARCH_OPTIONS.search.maxCandidates),
   );
 }
 
@@ -93,7 +105,7 @@ const APPROXIMATION_MARGINS: Record<FaceIndexQuantization, number> = { f32: 0.00
 // event loop keeps answering requests in between.
 const ADD_CHUNK = 8192;
 
-/** The graph settings that decide whether a saved file can be reused. */
+/** The settings of a new graph; dimensions and quantisation also decide whether a saved one can be reused. */
 export function graphSettings(options: UsearchFaceIndexOptions): {
   dimensions: number;
   quantization: FaceIndexQuantization;
@@ -148,11 +160,9 @@ export class UsearchFaceIndex implements FaceIndex {
     vectorCache: FaceVectorCache | undefined,
   ) {
     this.options = options;
-    ({
-      dimensions: this.dimensions,
-      quantization: this.quantization,
-      connectivity: this.connectivity,
-    } = graphSettings(options));
+    ({ dimensions: this.dimensions, quantization: this.quantization } = graphSettings(options));
+    // A saved graph keeps the connectivity it was built with, whatever new graphs are given.
+    this.connectivity = base.connectivity();
     this.overfetch = {
       ...DEFAULT_USEARCH_OPTIONS.search,
       approximationMargin: APPROXIMATION_MARGINS[this.quantization],
@@ -274,7 +284,8 @@ export class UsearchFaceIndex implements FaceIndex {
     if (query.length !== this.dimensions) {
       throw new Error(`query is ${query.length}-d, index is ${this.dimensions}-d`);
     }
-    const minCandidates = this.options.search?.minCandidates ?? minCandidatesFor(this.size);
+    const minCandidates =
+      this.options.search?.minCandidates ?? minCandidatesFor(this.size, this.connectivity);
     return searchWithOverfetch(
       async (count) => this.candidates(query, count),
       async (faceIds) => {
