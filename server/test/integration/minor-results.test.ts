@@ -62,6 +62,18 @@ const setLawEnforcement = async (verified: boolean) => {
   expect(response.statusCode, response.body).toBe(200);
 };
 
+/** Saves the police's search with the searched face's picture (201 checked). */
+const saveSearch = async (name: string, searchHash: string, image: string) => {
+  const saved = await t.request({
+    method: 'POST',
+    url: '/api/search/save',
+    cookie: police.cookie,
+    payload: { name, description: '', hash: searchHash, image },
+  });
+  expect(saved.statusCode, saved.body).toBe(201);
+  return saved;
+};
+
 /** The number of results the search history gives the search. */
 const historyCount = async (searchHash: string) => {
   const response = await t.request({ method: 'GET', url: '/api/search/history', cookie: police.cookie });
@@ -131,13 +143,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     });
     expect(report.statusCode).toBe(400);
     // A save or an extraction started now copies and reads nothing of her.
-    const saved = await t.request({
-      method: 'POST',
-      url: '/api/search/save',
-      cookie: police.cookie,
-      payload: { name: 'Withdrawn', description: '', hash: searchHash, image: face.base64 },
-    });
-    expect(saved.statusCode, saved.body).toBe(201);
+    const saved = await saveSearch('Withdrawn', searchHash, face.base64);
     const extraction = await t.request({
       method: 'POST',
       url: '/api/data-extractor',
@@ -186,14 +192,8 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     await setLawEnforcement(true);
     const face = (await uploadFaces(t, police.cookie, photo))[0]!;
     const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
-    const saved = await t.request({
-      method: 'POST',
-      url: '/api/search/save',
-      cookie: police.cookie,
-      payload: { name: 'Before the flag', description: '', hash: searchHash, image: face.base64 },
-    });
-    expect(saved.statusCode, saved.body).toBe(201);
-    const savedHash = saved.json<{ hash: string }>().hash;
+    const savedHash = (await saveSearch('Before the flag', searchHash, face.base64)).json<{ hash: string }>()
+      .hash;
     // A search the audit log says nothing about, as every search of an unflagged face.
     const plain = await createSearch(t, police);
     const flagOf = async (table: 'searches' | 'saved_searches', hashedId: string) =>
