@@ -19,6 +19,7 @@ import {
   createAdmin,
   mailJobsTo,
   searchFace,
+  setLawEnforcement,
   uploadFaces,
   verifyLawEnforcement,
 } from '../support/fixtures.ts';
@@ -492,13 +493,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(saved.statusCode, saved.body).toBe(201);
     // The verification is withdrawn; the search stands for one whose face the upload flagged (the one
     // search an approved review allows): its kept crop, analysed again, must not clear the flag.
-    const withdrawn = await t.request({
-      method: 'POST',
-      url: `/api/admin/organizations/${member.organizationId}/law-enforcement`,
-      cookie: adminCookie,
-      payload: { verified: false },
-    });
-    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    await setLawEnforcement(t, adminCookie, member.organizationId, false);
     await t.db
       .updateTable('searches')
       .set({ possible_minor: true })
@@ -685,15 +680,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
 
   it('an organization whose verification is withdrawn sees no alert of a possible minor, and its watch of one raises none', async () => {
     const { member, id } = await watchSomeoneOfSample2('owner@withdrawn-alerts.example.org');
-    const verify = async (verified: boolean) => {
-      const response = await t.request({
-        method: 'POST',
-        url: `/api/admin/organizations/${member.organizationId}/law-enforcement`,
-        cookie: adminCookie,
-        payload: verified ? { verified, note: 'Checked again' } : { verified },
-      });
-      expect(response.statusCode, response.body).toBe(200);
-    };
+    const verify = (verified: boolean) => setLawEnforcement(t, adminCookie, member.organizationId, verified);
     const flagWatch = (possibleMinor: boolean) =>
       t.db
         .updateTable('face_watches')

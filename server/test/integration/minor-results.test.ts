@@ -4,7 +4,13 @@ import { up as backfillSearchFlags } from '../../src/db/migrations/0028_backfill
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos } from '../../src/demo/demo-site.ts';
 import { bytes, html, page, TestServer } from '../crawler/test-server.ts';
-import { createAdmin, searchFace, uploadFaces, verifyLawEnforcement } from '../support/fixtures.ts';
+import {
+  createAdmin,
+  searchFace,
+  setLawEnforcement,
+  uploadFaces,
+  verifyLawEnforcement,
+} from '../support/fixtures.ts';
 import { createOwner, createSearch, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -52,15 +58,7 @@ async function crawl(url: string) {
   }
 }
 
-const setLawEnforcement = async (verified: boolean) => {
-  const response = await t.request({
-    method: 'POST',
-    url: `/api/admin/organizations/${police.organizationId}/law-enforcement`,
-    cookie: admin,
-    payload: verified ? { verified, note: 'Warrant card and ministry letter checked again.' } : { verified },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-};
+const setPoliceVerified = (verified: boolean) => setLawEnforcement(t, admin, police.organizationId, verified);
 
 /** Saves the police's search with the searched face's picture (201 checked). */
 const saveSearch = async (name: string, searchHash: string, image: string) => {
@@ -130,7 +128,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
 
     expect(await historyCount(searchHash)).toBe(1);
 
-    await setLawEnforcement(false);
+    await setPoliceVerified(false);
     expect((await reopen(searchHash)).results).toEqual([]);
     expect(await historyCount(searchHash)).toBe(0);
     const thumbnail = await t.request({ method: 'GET', url: thumbnailUrl, cookie: police.cookie });
@@ -180,7 +178,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     expect(extracted).toEqual([]);
 
     // Nothing was deleted: verified again, the organization sees its search as it was.
-    await setLawEnforcement(true);
+    await setPoliceVerified(true);
     expect((await reopen(searchHash)).results).toHaveLength(1);
     expect(await historyCount(searchHash)).toBe(1);
     expect((await t.request({ method: 'GET', url: thumbnailUrl, cookie: police.cookie })).statusCode).toBe(
@@ -189,7 +187,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
   });
 
   it('searches made before their flag was kept get it back from the audit log (migration 0028)', async () => {
-    await setLawEnforcement(true);
+    await setPoliceVerified(true);
     const face = (await uploadFaces(t, police.cookie, photo))[0]!;
     const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
     const savedHash = (await saveSearch('Before the flag', searchHash, face.base64)).json<{ hash: string }>()

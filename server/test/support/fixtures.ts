@@ -226,6 +226,25 @@ export async function searchFace<Answer>(
 }
 
 /** Verifies the organization of `email` as law enforcement, as an admin would (it may search minors). */
+/**
+ * An admin verifies an organization as law enforcement (with a note of the evidence) or withdraws the
+ * verification, through the admin API; answers 200.
+ */
+export async function setLawEnforcement(
+  t: TestApp,
+  adminCookie: string,
+  organizationId: number,
+  verified: boolean,
+): Promise<void> {
+  const response = await t.request({
+    method: 'POST',
+    url: `/api/admin/organizations/${organizationId}/law-enforcement`,
+    cookie: adminCookie,
+    payload: verified ? { verified, note: 'Warrant card and ministry letter checked again.' } : { verified },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
 export async function verifyLawEnforcement(t: TestApp, email: string): Promise<void> {
   await t.db
     .updateTable('organizations')
