@@ -539,7 +539,10 @@ export class FaceWatchRepository {
     return row !== undefined;
   }
 
-  /** The watch's owner to tell, and when the last message went (null: never). */
+  /**
+   * The watch's owner to tell (null when deleted, blocked or otherwise not active: a person the platform
+   * shut out must not go on hearing where the watched face turns up), and when the last message went.
+   */
   async watchForDigest(
     watchId: number,
   ): Promise<
@@ -547,7 +550,7 @@ export class FaceWatchRepository {
   > {
     const row = await this.db
       .selectFrom('face_watches as w')
-      .leftJoin('users as u', 'u.id', 'w.user_id')
+      .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'w.user_id').on('u.status', '=', 'ACTIVE'))
       .select(['u.email', 'w.notified_at', 'w.ended_at', 'w.muted'])
       .where('w.id', '=', watchId)
       .executeTakeFirst();

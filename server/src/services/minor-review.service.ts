@@ -222,6 +222,8 @@ export class MinorReviewService {
     const members = await this.team.findMembers(decided.organization_id);
     const recipients = new Set(
       members
+        // Active members only: a blocked requester is no longer told about the organization's work.
+        .filter((member) => member.status === 'ACTIVE')
         .filter((member) => member.id === decided.requested_by || member.role === 'OWNER')
         .map((member) => member.email),
     );

@@ -678,6 +678,30 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(await alertCount()).toBe(1);
   }, 120_000);
 
+  it('a blocked person is no longer e-mailed the alerts of their watch', async () => {
+    const { member } = await watchSomeoneOfSample2('owner@blocked-watcher.example.org');
+    const mailsTo = async () =>
+      (await mailJobsTo(t, member.email)).filter((mail) => mail.subject === ALERT_SUBJECT).length;
+    const blocked = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${member.id}/block`,
+      cookie: adminCookie,
+    });
+    expect(blocked.statusCode).toBe(200);
+    await crawl(await siteWith('While blocked', await copyOfSample2(710)));
+    await matcher().drain();
+    // The alert is raised for the organization; only its e-mail is withheld.
+    expect(
+      await t.db
+        .selectFrom('face_alerts')
+        .innerJoin('face_watches', 'face_watches.id', 'face_alerts.watch_id')
+        .select('face_alerts.id')
+        .where('face_watches.user_id', '=', member.id)
+        .execute(),
+    ).toHaveLength(1);
+    expect(await mailsTo()).toBe(0);
+  }, 120_000);
+
   it('an organization whose verification is withdrawn sees no alert of a possible minor, and its watch of one raises none', async () => {
     const { member, id } = await watchSomeoneOfSample2('owner@withdrawn-alerts.example.org');
     const verify = (verified: boolean) => setLawEnforcement(t, adminCookie, member.organizationId, verified);

@@ -240,6 +240,28 @@ describe(`platform review of faces refused as possible minors (${TEST_DATABASE_K
     expect((await mailJobsTo(t, analyst.email)).map((m) => m.subject)).toContain('Face review refused');
   });
 
+  it('tells a requester blocked meanwhile nothing of the decision (the owner still hears of it)', async () => {
+    const requester = await createMember(t, owner.organizationId, 'leaver@bank-review.example.org', true);
+    const face = await refusedFace(requester);
+    const asked = await askReview(requester, {
+      face: face.token,
+      image: face.image,
+      reason: 'Adult witness',
+    });
+    const { id } = asked.json<ReviewView>();
+    const blocked = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${requester.id}/block`,
+      cookie: admin,
+    });
+    expect(blocked.statusCode).toBe(200);
+    expect((await decide(id, { approve: false, reason: 'A child' })).statusCode).toBe(200);
+    const decisionMails = async (to: string) =>
+      (await mailJobsTo(t, to)).filter((m) => m.subject === 'Face review refused').length;
+    expect(await decisionMails(requester.email)).toBe(0);
+    expect(await decisionMails(owner.email)).toBeGreaterThan(0);
+  });
+
   it('deletes the crop of a review left undecided for 7 days (retention sweep, controlled clock)', async () => {
     const old = await refusedFace();
     const recent = await refusedFace();
