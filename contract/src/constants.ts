@@ -14,6 +14,13 @@ export const MAX_ATTACHMENTS_TOTAL_BYTES = 10 * 1024 * 1024;
 export const MAX_ATTACHMENTS = 10;
 
 /**
+ * The largest page the paged lists answer (saved searches, extractions, an extraction's details). A refetch
+ * reloads every page shown in one request (spec 001 §7), so this bounds how much one reload asks; past it a
+ * reload shows this many and the rest loads again on scroll.
+ */
+export const MAX_RELOAD_PAGE_SIZE = 1000;
+
+/**
  * Why contact-form attachments of these sizes cannot be sent (the first reason), or undefined. The form
  * says it as files are added; the server says the same of what it receives.
  */

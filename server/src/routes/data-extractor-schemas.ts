@@ -1,3 +1,4 @@
+import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
 import { EXTRACTION_DETAIL_STEP } from '@osint/contract/data-extractor';
 import { Type } from '@fastify/type-provider-typebox';
 
@@ -30,7 +31,8 @@ export const ListItem = Type.Object({
 
 export const ListQuery = Type.Object({
   pageNumber: PageNumber,
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  // A refetch reloads every page already shown in one request (spec 001 §7).
+  pageSize: Type.Integer({ minimum: 1, maximum: MAX_RELOAD_PAGE_SIZE, default: 5 }),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('DONE')])),
   checkedStatus: Type.Optional(Type.Literal('NEW')),
@@ -107,8 +109,8 @@ const WikipediaResult = Type.Object({
 
 export const DetailsQuery = Type.Object({
   pageNumber: PageNumber,
-  // A refetch reloads every page already shown in one request (spec 001 §7): up to 40 steps.
-  pageSize: Type.Integer({ minimum: 1, maximum: 1000, default: EXTRACTION_DETAIL_STEP }),
+  // A refetch reloads every page already shown in one request (spec 001 §7).
+  pageSize: Type.Integer({ minimum: 1, maximum: MAX_RELOAD_PAGE_SIZE, default: EXTRACTION_DETAIL_STEP }),
   politician: Type.Optional(Type.Boolean()),
   sanctions: Type.Optional(Type.Boolean()),
   criminal: Type.Optional(Type.Boolean()),

@@ -1,3 +1,4 @@
+import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
@@ -10,7 +11,8 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 /** GET /api/saved-search and its admin variant: pages from 1, a status and a search box. */
 export const SavedSearchListQuery = Type.Object({
   pageNumber: Type.Integer({ minimum: 1, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  // A refetch reloads every page shown in one request (spec 001 §7).
+  pageSize: Type.Integer({ minimum: 1, maximum: MAX_RELOAD_PAGE_SIZE, default: 5 }),
   status: Type.Optional(SavedSearchStatus),
   search: Type.Optional(Type.String({ maxLength: 200 })),
 });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
+import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../support/test-app.ts';
+import { createOwner } from '../support/team-fixtures.ts';
 import {
   createUser,
   FIXTURE_PASSWORD,
@@ -84,6 +86,16 @@ describe('API basics: health, OpenAPI, errors, Origin check', () => {
       error: 'Payload Too Large',
       message: expect.any(String),
     });
+  });
+
+  it(`answers the paged lists' pages of up to ${MAX_RELOAD_PAGE_SIZE} (a reload asks for every page shown at once)`, async () => {
+    const { cookie } = await createOwner(t, 'owner@paged-lists.example.org');
+    for (const list of ['/api/saved-search', '/api/data-extractor']) {
+      const page = (size: number) =>
+        t.request({ method: 'GET', url: `${list}?pageNumber=1&pageSize=${size}`, cookie });
+      expect((await page(MAX_RELOAD_PAGE_SIZE)).statusCode, list).toBe(200);
+      expect((await page(MAX_RELOAD_PAGE_SIZE + 1)).statusCode, list).toBe(400);
+    }
   });
 
   describe('Origin check on state-changing calls', () => {

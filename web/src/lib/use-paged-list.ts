@@ -1,3 +1,4 @@
+import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface PagedList<T> {
@@ -75,10 +76,11 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
     void load(1, pageSize, false);
   }, [load, pageSize]);
 
-  const reload = useCallback(
-    () => load(1, pageSize * Math.max(1, pagesRef.current), false),
-    [load, pageSize],
-  );
+  // Whole pages, no more than the server answers at once: past that a reload keeps the first ones.
+  const reload = useCallback(() => {
+    const pages = Math.min(pagesRef.current, Math.max(1, Math.floor(MAX_RELOAD_PAGE_SIZE / pageSize)));
+    return load(1, pageSize * Math.max(1, pages), false);
+  }, [load, pageSize]);
   const loadMore = useCallback(() => {
     if (loadingMore || loaded.key !== fullKey) return;
     setLoadingMore(true);

@@ -1,0 +1,44 @@
+import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { usePagedList } from '../../src/lib/use-paged-list';
+
+const PAGE = 5;
+const TOTAL = 1300;
+
+/** A list of TOTAL items served like the server: pages of up to MAX_RELOAD_PAGE_SIZE, else a 400. */
+function serverList(asked: number[]) {
+  return async (pageNumber: number, size: number) => {
+    asked.push(size);
+    if (size > MAX_RELOAD_PAGE_SIZE) throw new Error('400: pageSize too large');
+    const from = (pageNumber - 1) * size;
+    const items = Array.from({ length: Math.max(0, Math.min(size, TOTAL - from)) }, (_, i) => from + i);
+    return { items, total: TOTAL };
+  };
+}
+
+describe('usePagedList', () => {
+  test('a reload asks for every page shown in one request, and never more than the server answers', async () => {
+    const asked: number[] = [];
+    const { result } = renderHook(() => usePagedList('saved|DONE|', PAGE, serverList(asked)));
+    await waitFor(() => expect(result.current.items).toHaveLength(PAGE));
+
+    for (let page = 2; page <= 4; page++) {
+      await act(async () => result.current.loadMore());
+    }
+    expect(result.current.items).toHaveLength(4 * PAGE);
+    await act(() => result.current.reload());
+    expect(asked.at(-1)).toBe(4 * PAGE);
+    expect(result.current.items).toHaveLength(4 * PAGE);
+
+    // Scrolled past what one request may reload: the reload keeps the first pages instead of emptying the list.
+    while (result.current.items.length <= MAX_RELOAD_PAGE_SIZE) {
+      await act(async () => result.current.loadMore());
+    }
+    await act(() => result.current.reload());
+    expect(asked.at(-1)).toBe(MAX_RELOAD_PAGE_SIZE);
+    expect(result.current.items).toHaveLength(MAX_RELOAD_PAGE_SIZE);
+    expect(result.current.total).toBe(TOTAL);
+    expect(result.current.hasMore).toBe(true);
+  });
+});
