@@ -136,15 +136,22 @@ export class BillingPlanRepository {
       .executeTakeFirst();
   }
 
-  async updatePeriod(id: number, changes: { endDate?: Date; seatLimit?: number }): Promise<void> {
-    await this.db
+  /**
+   * Moves a plan's end or changes its seats (FastSpring renewals and deactivations). A plan an admin ended
+   * is left alone: its end is the admin's decision, and FastSpring, which does not know of it, must not
+   * extend it again. False when nothing changed because the plan was ended (or does not exist).
+   */
+  async updatePeriod(id: number, changes: { endDate?: Date; seatLimit?: number }): Promise<boolean> {
+    const result = await this.db
       .updateTable('billing_plans')
       .set({
         ...(changes.endDate ? { end_date: changes.endDate } : {}),
         ...(changes.seatLimit ? { seat_limit: changes.seatLimit } : {}),
       })
       .where('id', '=', id)
-      .execute();
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /**

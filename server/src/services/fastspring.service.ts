@@ -369,6 +369,12 @@ export class FastSpringService {
       next: subscription.next ? new Date(subscription.next) : undefined,
       eventAt,
     });
+    if (plan?.ended_at)
+      return {
+        organizationId: context.organizationId,
+        outcome: 'IGNORED',
+        note: `${endedByAdmin(plan)} The activation extends nothing.`,
+      };
     return {
       organizationId: context.organizationId,
       outcome: 'PROCESSED',
@@ -405,6 +411,15 @@ export class FastSpringService {
       return { ...base, outcome: 'IGNORED', note: 'The subscription is deactivated.' };
     if (!charge || charge.id === subscription.initialOrderId)
       return { ...base, outcome: 'PROCESSED', note: 'Initial charge: the first period is the plan itself.' };
+    // FastSpring does not know that an admin ended the plan and keeps charging: the money paid for a month
+    // that is not granted, so, like a payment that does not match its price, it is left FAILED for an
+    // admin to review (refund it, cancel the subscription in FastSpring), and no order is made.
+    if (plan.ended_at)
+      return {
+        ...base,
+        outcome: 'FAILED',
+        note: `${endedByAdmin(plan)} This renewal extends nothing: review this payment (refund it, and cancel subscription ${subscription.id} in FastSpring).`,
+      };
 
     const periodStart = plan.end_date;
     const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
@@ -439,7 +454,10 @@ export class FastSpringService {
     });
     if (!inserted)
       return { ...base, outcome: 'IGNORED', note: `Charge order ${charge.id} was applied before.` };
-    await tx.plans.updatePeriod(plan.id, { endDate: newEnd });
+    // An admin who ended the plan after it was read above wins; rolling back makes FastSpring deliver the
+    // charge again, and the redelivery records it for review.
+    if (!(await tx.plans.updatePeriod(plan.id, { endDate: newEnd })))
+      throw new Error(`Plan ${plan.id} was ended while charge order ${charge.id} was applied.`);
     await tx.subscriptions.update(subscription.id, { paidThrough: newEnd });
     return {
       ...base,
@@ -481,11 +499,12 @@ export class FastSpringService {
         deactivatedAt,
       });
       const plan = await tx.plans.findBySubscriptionId(subscription.id);
-      if (plan && plan.end_date > deactivatedAt) {
+      // A plan an admin ended keeps the admin's end (updatePeriod would not move it).
+      if (plan && !plan.ended_at && plan.end_date > deactivatedAt) {
         // end > start holds in the table; a subscription deactivated before its start keeps one second.
         const end = maxDate(deactivatedAt, new Date(plan.start_date.getTime() + 1000));
-        await tx.plans.updatePeriod(plan.id, { endDate: end });
-        return { ...base, outcome: 'PROCESSED', note: `Deactivated: plan ends ${end.toISOString()}.` };
+        if (await tx.plans.updatePeriod(plan.id, { endDate: end }))
+          return { ...base, outcome: 'PROCESSED', note: `Deactivated: plan ends ${end.toISOString()}.` };
       }
       return { ...base, outcome: 'PROCESSED', note: 'Deactivated.' };
     }
@@ -571,13 +590,19 @@ export class FastSpringService {
     });
     const existing = await tx.plans.findBySubscriptionId(args.subscriptionId);
     if (existing) {
-      if (row.state !== 'DEACTIVATED') {
+      // Neither a deactivated subscription nor a plan an admin ended is extended or resized: FastSpring's
+      // dates and seats are not told about the admin's end, and would otherwise restore access.
+      if (row.state !== 'DEACTIVATED' && !existing.ended_at) {
         const changes: { endDate?: Date; seatLimit?: number } = {};
         if (args.next && args.next > existing.end_date) changes.endDate = args.next;
         if (args.seats && args.seats !== existing.seat_limit && args.eventAt >= row.state_changed_at)
           changes.seatLimit = args.seats;
         if (changes.endDate || changes.seatLimit) {
-          await tx.plans.updatePeriod(existing.id, changes);
+          // Ended by an admin since it was read: roll back, and the redelivered event finds it ended.
+          if (!(await tx.plans.updatePeriod(existing.id, changes)))
+            throw new Error(
+              `Plan ${existing.id} was ended while subscription ${args.subscriptionId} was applied.`,
+            );
           await tx.subscriptions.update(args.subscriptionId, {
             ...(changes.endDate ? { paidThrough: changes.endDate } : {}),
             ...(changes.seatLimit ? { seatLimit: changes.seatLimit } : {}),
@@ -638,6 +663,11 @@ function paymentMismatch(order: FsOrder, price: PriceBreakdown, what: string): s
   const currency = order.currency?.toUpperCase();
   if (currency === price.currency && paid === price.total * 100) return undefined;
   return `Amount mismatch: paid ${(paid / 100).toFixed(2)} ${currency ?? '(no currency)'} before tax, but ${what} cost ${price.total.toFixed(2)} ${price.currency}. No plan was created: review this payment.`;
+}
+
+/** What a payment's note says of a plan an admin ended early (its end and the admin's reason). */
+function endedByAdmin(plan: BillingPlanRow): string {
+  return `Plan ${plan.id} was ended by an admin on ${plan.ended_at!.toISOString()} (${plan.end_reason ?? 'no reason given'}).`;
 }
 
 /** 1 + the additional seats of an order, within 1–100. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { addMonths, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { NO_ACCESS_MESSAGE } from '../../src/services/access.service.ts';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import {
   fsEvents,
@@ -96,6 +97,16 @@ async function planRows(organizationId: number) {
     .where('organization_id', '=', organizationId)
     .where('plan_type', '!=', 'TRIAL')
     .execute();
+}
+
+/** The search API refuses before it looks at the face: 400 for a made-up face with access, 403 without. */
+function search(cookie: string) {
+  return t.request({
+    method: 'POST',
+    url: '/api/search',
+    cookie,
+    payload: { faces: ['no-such-face'], type: 'OSINT' },
+  });
 }
 
 async function paymentCount(eventId: string) {
@@ -509,6 +520,84 @@ describe('monthly subscription', () => {
     const plan = (await plans(owner)).activeBillingPlan!;
     expect(plan.planType).toBe('SUBSCRIPTION');
     expect(plan.endDate.slice(0, 10)).toBe(addMonths(addMonths(utcIsoDate(new Date(begin)), 1), 1));
+  });
+
+  it('a renewal or a later activation does not bring back a plan an admin ended: no access, the charge is for review', async () => {
+    // No trial: the subscription is the organization's only plan, so access is the subscription's.
+    const email = 'owner@ended-by-admin.example.org';
+    const user = await createUser(t, { email });
+    const owner = { cookie: await login(t, email), organizationId: user.organizationId };
+    const session = await checkout(owner, 'MONTHLY', 1);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const begin = Date.now();
+    const firstNext = begin + 30 * DAY;
+    await fs.deliver(webhookUrl, [fsEvents.subscriptionActivated(session, ids, { begin, next: firstNext })]);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan).toMatchObject({ plan_type: 'SUBSCRIPTION', ended_at: null });
+    expect((await search(owner.cookie)).statusCode).toBe(400);
+
+    const ended = await t.request({
+      method: 'POST',
+      url: `/api/admin/billing-plans/${plan!.id}/end`,
+      cookie: admin,
+      payload: { reason: 'Searches without a case' },
+    });
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect((await search(owner.cookie)).statusCode).toBe(403);
+    const endedRow = (await planRows(owner.organizationId))[0]!;
+
+    // FastSpring knows nothing of the admin's end and charges the next month.
+    const chargeOrderId = fsId('ord');
+    const charge = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId },
+      { begin, next: begin + 60 * DAY },
+    );
+    expect((await fs.deliver(webhookUrl, [charge])).status).toBe(200);
+    // The same subscription activated again with a later next charge date.
+    const reactivated = fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 90 * DAY });
+    expect((await fs.deliver(webhookUrl, [reactivated])).status).toBe(200);
+
+    const rows = await planRows(owner.organizationId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.end_date.getTime()).toBe(endedRow.end_date.getTime());
+    expect(rows[0]!.ended_at).not.toBeNull();
+    const refused = await search(owner.cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ message: NO_ACCESS_MESSAGE });
+    expect((await plans(owner)).activeBillingPlan).toBeNull();
+    const detail = await t.request({
+      method: 'GET',
+      url: `/api/admin/organizations/${owner.organizationId}`,
+      cookie: admin,
+    });
+    expect(detail.json()).toMatchObject({ activePlan: null, plans: [{ id: plan!.id, state: 'ENDED' }] });
+
+    // The money FastSpring took is left for an admin to review (and refund), like a mismatched payment:
+    // FAILED, with the organization, and no order for a month that was never granted.
+    const payments = await t.request({
+      method: 'GET',
+      url: '/api/admin/payments?source=FASTSPRING',
+      cookie: admin,
+    });
+    const payment = payments
+      .json<
+        { eventId: string; outcome: string; note: string; organization: { id: number }; orderId: null }[]
+      >()
+      .find((row) => row.eventId === charge.id);
+    expect(payment).toMatchObject({
+      outcome: 'FAILED',
+      organization: { id: owner.organizationId },
+      orderId: null,
+    });
+    expect(payment!.note).toMatch(/ended by an admin/);
+    const orders = await t.db
+      .selectFrom('orders')
+      .select('id')
+      .where('organization_id', '=', owner.organizationId)
+      .where('fastspring_order_id', '=', chargeOrderId)
+      .execute();
+    expect(orders).toEqual([]);
   });
 });
 
