@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, User } from '../db/schema.ts';
+import { AuditRepository, type AuditEntry } from './audit.repository.ts';
 import { BillingPlanRepository } from './billing-plan.repository.ts';
 import { SeatRepository } from './seat.repository.ts';
 
@@ -116,10 +117,16 @@ export class TeamRepository {
 
   /**
    * Deletes the user with everything that is theirs: searches and their results, saved searches and
-   * extractions; sessions and tokens go with the user row. Only while the user still has no seat.
-   * Returns false when the user had one (or no longer exists).
+   * extractions; sessions and tokens go with the user row. Only while the user has no seat, unless
+   * `givingUpSeat` (a user deleting their own account gives it back). The audit entry is written in the
+   * same transaction, before the row goes (it names the account; the log keeps the e-mail): the log never
+   * reports a deletion that did not happen. Returns false, changing nothing, when the user has a seat
+   * (or no longer exists).
    */
-  deleteUserWithContent(userId: number): Promise<boolean> {
+  deleteUserWithContent(
+    userId: number,
+    options: { audit: AuditEntry; givingUpSeat?: boolean },
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const user = await tx
         .selectFrom('users')
@@ -127,7 +134,8 @@ export class TeamRepository {
         .where('id', '=', userId)
         .forUpdate()
         .executeTakeFirst();
-      if (!user || user.has_access) return false;
+      if (!user || (user.has_access && !options.givingUpSeat)) return false;
+      await new AuditRepository(tx).insert(options.audit);
       const present = await sql<{ table_name: string }>`
         select table_name from information_schema.columns
         where table_schema = current_schema() and column_name = 'user_id'

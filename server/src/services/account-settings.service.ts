@@ -62,16 +62,18 @@ export class AccountSettingsService {
     if (!row) throw notFound();
     if (!(await verifyPassword(row.password_hash, password)))
       throw forbidden(DELETE_ACCOUNT_MESSAGES.wrongPassword);
-    // The entry is written first: it names the account, and the log keeps the e-mail after deletion.
-    await this.audit.insert({
-      actorUserId: user.id,
-      organizationId: user.organizationId,
-      action: 'user.account_deleted',
-      target: `user:${user.id}`,
-      detail: { email: user.email },
-      ip,
+    // The seat, the work, the account and the audit entry go together, or nothing does.
+    const deleted = await this.team.deleteUserWithContent(user.id, {
+      givingUpSeat: true,
+      audit: {
+        actorUserId: user.id,
+        organizationId: user.organizationId,
+        action: 'user.account_deleted',
+        target: `user:${user.id}`,
+        detail: { email: user.email },
+        ip,
+      },
     });
-    await this.team.revokeAccess(user.id);
-    if (!(await this.team.deleteUserWithContent(user.id))) throw conflict(DELETE_ACCOUNT_MESSAGES.failure);
+    if (!deleted) throw conflict(DELETE_ACCOUNT_MESSAGES.failure);
   }
 }

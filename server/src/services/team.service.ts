@@ -179,16 +179,17 @@ export class TeamService {
     if (user.status === 'INVITED') throw conflict(TEAM_MESSAGES.deleteNotPending);
     if (user.has_access) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
     // Sessions and tokens are deleted with the user row; the check of access is repeated under lock.
-    if (!(await this.team.deleteUserWithContent(user.id)))
-      throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
-    await this.audit.insert({
-      actorUserId: owner.id,
-      organizationId: owner.organizationId,
-      action: 'team.user_deleted',
-      target: `user:${user.id}`,
-      detail: { email: user.email },
-      ip,
+    const deleted = await this.team.deleteUserWithContent(user.id, {
+      audit: {
+        actorUserId: owner.id,
+        organizationId: owner.organizationId,
+        action: 'team.user_deleted',
+        target: `user:${user.id}`,
+        detail: { email: user.email },
+        ip,
+      },
     });
+    if (!deleted) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
   }
 
   /**

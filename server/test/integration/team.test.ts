@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_LINK_HOURS } from '@osint/contract/constants';
 import { blockedDomainMessage } from '@osint/contract/email';
@@ -596,6 +597,35 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       // The freed seat can be given again.
       expect((await organizationUsers(t, owner.cookie)).filter((u) => u.access)).toHaveLength(1);
       expect(await auditActions(t, owner.organizationId)).toContain('user.account_deleted');
+    });
+
+    it('changes nothing when the deletion fails half-way: the account, its seat and its work stay, no entry is logged', async () => {
+      const owner = await createOwner(t, 'owner@half-way.example.org', { seatLimit: 3 });
+      const member = await createMember(t, owner.organizationId, 'member@half-way.example.org', true);
+      const search = await createSearch(t, member);
+      // A real failure inside the deletion: the database refuses to delete this user's searches.
+      await sql
+        .raw(
+          `create function refuse_search_delete() returns trigger language plpgsql as $$
+           begin raise exception 'refused for the test'; end $$;
+           create trigger refuse_search_delete before delete on searches
+           for each row when (old.user_id = ${member.id}) execute function refuse_search_delete();`,
+        )
+        .execute(t.db);
+      try {
+        const response = await deleteAccount(member.cookie, FIXTURE_PASSWORD);
+        expect(response.statusCode).toBe(500);
+      } finally {
+        await sql
+          .raw('drop trigger refuse_search_delete on searches; drop function refuse_search_delete();')
+          .execute(t.db);
+      }
+      expect(await findUserByEmail(t, member.email)).toMatchObject({ has_access: true });
+      expect(
+        await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute(),
+      ).toHaveLength(1);
+      expect(await auditActions(t, owner.organizationId)).not.toContain('user.account_deleted');
+      expect((await deleteAccount(member.cookie, FIXTURE_PASSWORD)).statusCode).toBe(200);
     });
   });
 });
