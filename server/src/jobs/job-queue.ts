@@ -30,6 +30,14 @@ export class JobQueue {
     this.localRunner?.wake();
   }
 
+  /**
+   * Wakes this process's runner for jobs committed with their rows by a repository (insertWithJob), which
+   * does not go through `enqueue`; call it once the transaction has committed.
+   */
+  wake(): void {
+    this.localRunner?.wake();
+  }
+
   /** Queues a dead job again (admin retry): the job as queued, or undefined when it was not dead. */
   async retryDead(id: number): Promise<Job | undefined> {
     const job = await this.jobs.requeueDead(id);

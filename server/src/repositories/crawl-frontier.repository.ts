@@ -11,6 +11,7 @@ import type {
 import { hostKey } from '../crawler/url-normalize.ts';
 import type { Db } from '../db/database.ts';
 import type { CrawlFrontierTable } from '../db/schema.ts';
+import { insertWithJob, type NewJob } from './job.repository.ts';
 
 type FrontierRow = Selectable<CrawlFrontierTable>;
 
@@ -223,24 +224,30 @@ export interface CrawlCountDeltas {
 export class CrawlRepository {
   constructor(private readonly db: Db) {}
 
-  insert(crawl: {
-    publicId: string;
-    seeds: string[];
-    options: Record<string, unknown>;
-    isDemo: boolean;
-    requestedBy: number | null;
-  }) {
-    return this.db
-      .insertInto('crawls')
-      .values({
-        public_id: crawl.publicId,
-        seeds: JSON.stringify(crawl.seeds),
-        options: JSON.stringify(crawl.options),
-        is_demo: crawl.isDemo,
-        requested_by: crawl.requestedBy,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  /** Inserts a QUEUED crawl; with `jobOf`, also the job it makes of the row, in the same transaction. */
+  insert(
+    crawl: {
+      publicId: string;
+      seeds: string[];
+      options: Record<string, unknown>;
+      isDemo: boolean;
+      requestedBy: number | null;
+    },
+    jobOf?: (row: { id: number }) => NewJob,
+  ) {
+    const insertRow = (db: Db) =>
+      db
+        .insertInto('crawls')
+        .values({
+          public_id: crawl.publicId,
+          seeds: JSON.stringify(crawl.seeds),
+          options: JSON.stringify(crawl.options),
+          is_demo: crawl.isDemo,
+          requested_by: crawl.requestedBy,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    return jobOf ? insertWithJob(this.db, insertRow, jobOf) : insertRow(this.db);
   }
 
   findById(id: number) {

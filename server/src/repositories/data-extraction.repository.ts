@@ -2,7 +2,7 @@ import type { ExtractionSort, FlagEvidence } from '@osint/contract/data-extracto
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
-import { JobRepository } from './job.repository.ts';
+import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
 import { storedResultVisible } from './search.repository.ts';
 import {
@@ -200,31 +200,41 @@ export interface FaceOnPage {
 export class DataExtractionRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: {
-    hashedId: string;
-    organizationId: number;
-    userId: number;
-    searchId: number;
-    name: string;
-    description: string;
-    image: Buffer;
-    resultCount: number;
-  }): Promise<number> {
-    const inserted = await this.db
-      .insertInto('data_extractions')
-      .values({
-        hashed_id: row.hashedId,
-        organization_id: row.organizationId,
-        user_id: row.userId,
-        search_id: row.searchId,
-        name: row.name,
-        description: row.description,
-        image: row.image,
-        result_count: row.resultCount,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return inserted.id;
+  /** Inserts a PENDING extraction and, in the same transaction, the job `jobOf` makes of its id. */
+  async insert(
+    row: {
+      hashedId: string;
+      organizationId: number;
+      userId: number;
+      searchId: number;
+      name: string;
+      description: string;
+      image: Buffer;
+      resultCount: number;
+    },
+    jobOf: (id: number) => NewJob,
+  ): Promise<number> {
+    return insertWithJob(
+      this.db,
+      async (tx) => {
+        const inserted = await tx
+          .insertInto('data_extractions')
+          .values({
+            hashed_id: row.hashedId,
+            organization_id: row.organizationId,
+            user_id: row.userId,
+            search_id: row.searchId,
+            name: row.name,
+            description: row.description,
+            image: row.image,
+            result_count: row.resultCount,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return inserted.id;
+      },
+      jobOf,
+    );
   }
 
   async findPage(filter: ExtractionListFilter) {

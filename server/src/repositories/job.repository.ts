@@ -2,17 +2,40 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Job, JobStatus } from '../db/schema.ts';
 
+/** A job to insert: its queue and JSON payload; optionally when it is due, its attempts, a unique key. */
+export interface NewJob {
+  queue: string;
+  payload: unknown;
+  runAt?: Date;
+  maxAttempts?: number;
+  uniqueKey?: string;
+}
+
+/**
+ * Inserts a row and the job that processes it in one transaction: both commit or neither does. A row
+ * committed before its job is queued stays PENDING for good when the enqueue fails or the process dies in
+ * between (nothing sweeps such rows). `insertRow` writes on the transaction it is given; `jobOf` makes
+ * the job from what it returned (its id). On a `db` that already is a transaction, runs in that one.
+ * The job is not announced to this process's runner: call JobQueue.wake() once this has returned.
+ */
+export function insertWithJob<T>(
+  db: Db,
+  insertRow: (tx: Db) => Promise<T>,
+  jobOf: (row: T) => NewJob,
+): Promise<T> {
+  const run = async (tx: Db) => {
+    const row = await insertRow(tx);
+    await new JobRepository(tx).insert(jobOf(row));
+    return row;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
 export class JobRepository {
   constructor(private readonly db: Db) {}
 
   /** Inserts a job; with a unique key, a second insert of the same key is ignored (idempotent enqueue). */
-  async insert(job: {
-    queue: string;
-    payload: unknown;
-    runAt?: Date;
-    maxAttempts?: number;
-    uniqueKey?: string;
-  }) {
+  async insert(job: NewJob) {
     await this.db
       .insertInto('jobs')
       .values({

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
+import { insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
 import { storedResultVisible } from './search.repository.ts';
 import {
@@ -87,35 +88,45 @@ const RESULT_COLUMNS = [
 export class SavedSearchRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: {
-    hashedId: string;
-    organizationId: number;
-    userId: number;
-    searchId: number;
-    name: string;
-    description: string;
-    type: SearchType;
-    durationMs: number;
-    image: Buffer;
-    possibleMinor: boolean;
-  }): Promise<number> {
-    const inserted = await this.db
-      .insertInto('saved_searches')
-      .values({
-        hashed_id: row.hashedId,
-        organization_id: row.organizationId,
-        user_id: row.userId,
-        search_id: row.searchId,
-        name: row.name,
-        description: row.description,
-        type: row.type,
-        duration_ms: row.durationMs,
-        image: row.image,
-        possible_minor: row.possibleMinor,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return inserted.id;
+  /** Inserts a PENDING saved search and, in the same transaction, the job `jobOf` makes of its id. */
+  async insert(
+    row: {
+      hashedId: string;
+      organizationId: number;
+      userId: number;
+      searchId: number;
+      name: string;
+      description: string;
+      type: SearchType;
+      durationMs: number;
+      image: Buffer;
+      possibleMinor: boolean;
+    },
+    jobOf: (id: number) => NewJob,
+  ): Promise<number> {
+    return insertWithJob(
+      this.db,
+      async (tx) => {
+        const inserted = await tx
+          .insertInto('saved_searches')
+          .values({
+            hashed_id: row.hashedId,
+            organization_id: row.organizationId,
+            user_id: row.userId,
+            search_id: row.searchId,
+            name: row.name,
+            description: row.description,
+            type: row.type,
+            duration_ms: row.durationMs,
+            image: row.image,
+            possible_minor: row.possibleMinor,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return inserted.id;
+      },
+      jobOf,
+    );
   }
 
   async findPage(filter: SavedSearchListFilter) {

@@ -323,14 +323,41 @@ export class SearchRepository {
     return { rows, total: Number(total.count) };
   }
 
-  /** Deletes the organization's search (its results go with it); false when there is none. */
-  async delete(hashedId: string, organizationId: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('searches')
-      .where('hashed_id', '=', hashedId)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  /**
+   * Deletes the organization's search (its results go with it): 'deleted'; 'not-found' when there is
+   * none; 'still-needed', deleting nothing, while a PENDING saved search or extraction has yet to read
+   * its results (their jobs read them from the search, whose deletion would leave them nothing).
+   */
+  async delete(hashedId: string, organizationId: number): Promise<'deleted' | 'not-found' | 'still-needed'> {
+    return this.db.transaction().execute(async (tx) => {
+      // Locked first: a saved search or extraction of it being inserted holds a lock on the row (its
+      // foreign key's) until it commits, so the check below, a statement later, sees it.
+      const search = await tx
+        .selectFrom('searches')
+        .select('id')
+        .where('hashed_id', '=', hashedId)
+        .where('organization_id', '=', organizationId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!search) return 'not-found';
+      const saving = await tx
+        .selectFrom('saved_searches')
+        .select('id')
+        .where('search_id', '=', search.id)
+        .where('status', '=', 'PENDING')
+        .limit(1)
+        .executeTakeFirst();
+      const extracting = await tx
+        .selectFrom('data_extractions')
+        .select('id')
+        .where('search_id', '=', search.id)
+        .where('state', '=', 'PENDING')
+        .limit(1)
+        .executeTakeFirst();
+      if (saving || extracting) return 'still-needed';
+      await tx.deleteFrom('searches').where('id', '=', search.id).execute();
+      return 'deleted';
+    });
   }
 
   /** Results of the search still shown (as `findResults` gives them). */

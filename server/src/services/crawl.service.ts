@@ -221,6 +221,11 @@ export class CrawlService {
 
   /** Creates the crawl row without queueing it (the CLI runs it itself). */
   async create(request: { urls: readonly string[]; requestedBy: number | null; demo?: DemoCrawlTarget }) {
+    return this.crawls.insert(this.newCrawl(request));
+  }
+
+  /** The row of a requested crawl: its seeds checked, its stored options. */
+  private newCrawl(request: { urls: readonly string[]; requestedBy: number | null; demo?: DemoCrawlTarget }) {
     const seeds = this.validateSeeds(request.urls);
     const options: StoredCrawlOptions = {};
     // A port written in a seed is the admin's explicit choice; other odd ports stay refused.
@@ -239,24 +244,28 @@ export class CrawlService {
       // Our own server on loopback: no need to be gentle.
       options.politenessDelayMs = 50;
     }
-    return this.crawls.insert({
+    return {
       publicId: newPublicId(),
       seeds,
       options: { ...options },
       isDemo: demo !== undefined,
       requestedBy: request.requestedBy,
-    });
+    };
   }
 
-  /** Creates a crawl and queues its job; returns its public id. */
+  /** Creates a crawl and queues its job, in one transaction; returns its public id. */
   async startCrawl(request: {
     urls: readonly string[];
     requestedBy: number | null;
     demo?: DemoCrawlTarget;
     ip?: string | null;
   }): Promise<{ id: string }> {
-    const crawl = await this.create(request);
-    await this.enqueueRun({ crawlId: crawl.id });
+    // The job in the row's transaction: a crawl is never left QUEUED without one.
+    const crawl = await this.crawls.insert(this.newCrawl(request), ({ id }) => ({
+      queue: QUEUES.runCrawl,
+      payload: { crawlId: id } satisfies CrawlJobPayload,
+    }));
+    this.queue.wake();
     if (request.requestedBy !== null) {
       await this.audit.insert({
         actorUserId: request.requestedBy,

@@ -178,24 +178,30 @@ export class DataExtractorService {
     if (!searched) throw notFound('Search not found.');
     const image = await searchedFacePicture(searched, request.image);
     const hashedId = newPublicId();
-    const id = await this.extractions.insert({
-      hashedId,
-      organizationId: user.organizationId,
-      userId: user.id,
-      searchId: search.id,
-      name,
-      description: request.description?.trim() ?? '',
-      image,
-      // The results the extraction will read: those still shown (removed ones are left out).
-      resultCount: await this.searches.countShownResults(
-        search.id,
-        await this.minorGate.isLawEnforcement(user.organizationId),
-      ),
-    });
-    await this.queue.enqueue(QUEUES.runExtraction, { extractionId: id } satisfies ExtractionJobPayload, {
-      uniqueKey: `data-extractor:${id}`,
-      maxAttempts: EXTRACTION_MAX_ATTEMPTS,
-    });
+    const id = await this.extractions.insert(
+      {
+        hashedId,
+        organizationId: user.organizationId,
+        userId: user.id,
+        searchId: search.id,
+        name,
+        description: request.description?.trim() ?? '',
+        image,
+        // The results the extraction will read: those still shown (removed ones are left out).
+        resultCount: await this.searches.countShownResults(
+          search.id,
+          await this.minorGate.isLawEnforcement(user.organizationId),
+        ),
+      },
+      // The job, in the row's transaction: an extraction is never left PENDING without one.
+      (extractionId) => ({
+        queue: QUEUES.runExtraction,
+        payload: { extractionId } satisfies ExtractionJobPayload,
+        uniqueKey: `data-extractor:${extractionId}`,
+        maxAttempts: EXTRACTION_MAX_ATTEMPTS,
+      }),
+    );
+    this.queue.wake();
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,

@@ -98,21 +98,27 @@ export class SavedSearchService {
     if (!searched) throw notFound('Search not found.');
     const image = await searchedFacePicture(searched, request.image);
     const hashedId = newPublicId();
-    const id = await this.savedSearches.insert({
-      hashedId,
-      organizationId: user.organizationId,
-      userId: user.id,
-      searchId: search.id,
-      name,
-      description: request.description.trim(),
-      type: search.type,
-      durationMs: search.duration_ms,
-      image,
-      possibleMinor: search.possible_minor,
-    });
-    await this.queue.enqueue(QUEUES.saveSearch, { savedSearchId: id } satisfies SaveSearchJobPayload, {
-      uniqueKey: `saved-search:${id}`,
-    });
+    const id = await this.savedSearches.insert(
+      {
+        hashedId,
+        organizationId: user.organizationId,
+        userId: user.id,
+        searchId: search.id,
+        name,
+        description: request.description.trim(),
+        type: search.type,
+        durationMs: search.duration_ms,
+        image,
+        possibleMinor: search.possible_minor,
+      },
+      // The copy's job, in the row's transaction: a saved search is never left PENDING without one.
+      (savedSearchId) => ({
+        queue: QUEUES.saveSearch,
+        payload: { savedSearchId } satisfies SaveSearchJobPayload,
+        uniqueKey: `saved-search:${savedSearchId}`,
+      }),
+    );
+    this.queue.wake();
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,
@@ -131,6 +137,8 @@ export class SavedSearchService {
     if (!saved || saved.status === 'COMPLETED') return;
     // Faces flagged as possible minors are copied only for law enforcement (verified when the job runs).
     const minorsAllowed = await this.minorGate.isLawEnforcement(saved.organization_id);
+    // No search left: it went with the deletion of the user who made it (deleting the search itself is
+    // refused while a saved search of it is PENDING, SearchService.remove).
     const rows =
       saved.search_id === null
         ? []

@@ -20,7 +20,7 @@ import {
   matchThresholdOf,
 } from '../face/similarity.ts';
 import { isCropOf, joinCropDigests, normaliseFace } from '../lib/face-image.ts';
-import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
+import { badRequest, conflict, HttpError, notFound } from '../lib/http-error.ts';
 import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
 import type {
   FaceBox,
@@ -45,6 +45,9 @@ import type { BlobStore } from '../lib/blob-store.ts';
 /** Spec 001 §1: query photos of at most 1.5 MB. */
 export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
 export const UPLOAD_TOO_BIG_MESSAGE = 'File is too big. Please upload smaller image.';
+/** DELETE /api/search/{searchHash} of a search a saved search or an extraction still has to read. */
+export const SEARCH_STILL_NEEDED_MESSAGE =
+  'This search cannot be deleted yet: a saved search or AI data extraction of it is still pending. Please try again when it is done.';
 const MAX_INDEX_HITS = 500;
 const MAX_RESULTS = 1000;
 
@@ -356,7 +359,15 @@ export class SearchService {
 
   /** DELETE /api/search/{searchHash}: removes a search and its results from the organization's history. */
   async remove(user: AuthUser, searchHash: string): Promise<void> {
-    if (!(await this.searches.delete(searchHash, user.organizationId))) throw notFound('Search not found.');
+    const outcome = await this.searches.delete(searchHash, user.organizationId);
+    if (outcome === 'not-found') throw notFound('Search not found.');
+    // A PENDING saved search or extraction reads the search's results in its job, later: deleting the
+    // search now would leave it nothing to read (its search_id set null), and it would end COMPLETED or
+    // DONE with no results. Refused until it is done, rather than copying the results in the save
+    // request: the copy reads every thumbnail from the blob store (the job keeps that out of the request)
+    // and an extraction reads the results for minutes; the spec defines no deletion of searches, and
+    // saving (POST search/save) keeps its behaviour, with the saved copies staying as the history promises.
+    if (outcome === 'still-needed') throw conflict(SEARCH_STILL_NEEDED_MESSAGE);
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,

@@ -57,10 +57,13 @@ export class SupportService {
     };
   }
 
-  /** Stores a checked contact message and forwards it to the support address. */
+  /** Stores a checked contact message and, in the same transaction, the job that forwards it to support. */
   async contact({ attachments, ...message }: CheckedContactMessage): Promise<void> {
-    const messageId = await this.messages.insert(message, attachments);
-    await this.queue.enqueue(QUEUES.forwardSupportMessage, { messageId });
+    await this.messages.insert(message, attachments, (messageId) => ({
+      queue: QUEUES.forwardSupportMessage,
+      payload: { messageId },
+    }));
+    this.queue.wake();
   }
 
   /** Job handler: e-mails a stored message, with its attachments, to the support address. */

@@ -12,8 +12,16 @@ import {
   type SeenWithConnection,
 } from '@osint/contract/data-extractor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { DataExtractionRepository } from '../../src/repositories/data-extraction.repository.ts';
-import { crawlDemoSites, createAdmin, searchFirstFace, waitForMails } from '../support/fixtures.ts';
+import { SEARCH_STILL_NEEDED_MESSAGE } from '../../src/services/search.service.ts';
+import {
+  crawlDemoSites,
+  createAdmin,
+  searchFirstFace,
+  waitForMails,
+  withJobsRefused,
+} from '../support/fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
 import {
   startExtractionSite,
@@ -992,5 +1000,48 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       .where('data_extractions.hashed_id', '=', extraction.id)
       .execute();
     expect(remaining).toHaveLength(0);
+  });
+
+  it('writes the extraction and its job together: a job that cannot be queued leaves nothing PENDING', async () => {
+    const extractionRows = () => t.db.selectFrom('data_extractions').select(['id', 'state']).execute();
+    const before = await extractionRows();
+    const response = await withJobsRefused(t, QUEUES.runExtraction, () =>
+      start(cookies.owner, { name: 'Never queued', searchHash: search.searchHash, image: search.face }),
+    );
+    expect(response.statusCode).toBe(500);
+    expect(await extractionRows()).toEqual(before);
+    const pending = await get<ExtractionListResponse>(cookies.owner, '/api/data-extractor?status=PENDING');
+    expect(pending.totalResultCount).toBe(0);
+  });
+
+  it('keeps a search that a PENDING extraction still has to read: its deletion is refused until then', async () => {
+    const fresh = await searchPortrait(cookies.owner);
+    expect(fresh.numberOfResults).toBeGreaterThan(0);
+    const deleteSearch = () =>
+      t.request({ method: 'DELETE', url: `/api/search/${fresh.searchHash}`, cookie: cookies.owner });
+    // The job waits while the user deletes the search from the history.
+    await t.container.jobRunner.stop();
+    let created: ExtractionListItem;
+    try {
+      const response = await start(cookies.owner, {
+        name: 'Still reading',
+        searchHash: fresh.searchHash,
+        image: fresh.face,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      created = response.json<ExtractionListItem>();
+      expect(created.state).toBe('PENDING');
+      const refused = await deleteSearch();
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toMatchObject({ message: SEARCH_STILL_NEEDED_MESSAGE });
+    } finally {
+      t.container.jobRunner.start();
+    }
+    // Every result analysed; then the search may go, and the extraction keeps its results.
+    const done = await waitForDone(cookies.owner, created.id);
+    expect(done).toMatchObject({ resultCount: fresh.numberOfResults, processedCount: fresh.numberOfResults });
+    expect((await deleteSearch()).statusCode).toBe(204);
+    const kept = await details(cookies.owner, created.id, { pageSize: 100 });
+    expect(kept.totalResultCount).toBe(fresh.numberOfResults);
   });
 });

@@ -8,12 +8,15 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { QUEUES } from '../../src/jobs/job-queue.ts';
+import { SEARCH_STILL_NEEDED_MESSAGE } from '../../src/services/search.service.ts';
 import {
   crawlDemoSites,
   searchFace,
   searchFirstFace,
   uploadFaces,
   verifyLawEnforcement,
+  withJobsRefused,
 } from '../support/fixtures.ts';
 import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
@@ -203,6 +206,57 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     expect((await sharp(face.rawPayload).metadata()).format).toBe('jpeg');
     // A colleague in the same organization sees it too.
     expect((await results(cookies.a2, created.hash)).statusCode).toBe(200);
+  });
+
+  it('writes the saved search and its job together: a job that cannot be queued leaves nothing PENDING', async () => {
+    const savedRows = () =>
+      t.db
+        .selectFrom('saved_searches')
+        .select('status')
+        .where('organization_id', '=', organizationA)
+        .execute();
+    const before = await savedRows();
+    const response = await withJobsRefused(t, QUEUES.saveSearch, () =>
+      save(cookies.a, { name: 'Never queued', hash: marsh.searchHash, image: marsh.face }),
+    );
+    expect(response.statusCode).toBe(500);
+    expect(await savedRows()).toEqual(before);
+    expect((await list(cookies.a, { status: 'PENDING' })).totalResultCount).toBe(0);
+  });
+
+  it('keeps a search that a PENDING saved search still has to copy: its deletion is refused until then', async () => {
+    const search = await searchFirstFace<SearchAnswer>(t, cookies.a, photos.get(DEMO_PHOTOS.marsh.file)!);
+    expect(search.numberOfResults).toBeGreaterThan(0);
+    const deleteSearch = () =>
+      t.request({ method: 'DELETE', url: `/api/search/${search.searchHash}`, cookie: cookies.a });
+    // The job waits while the user deletes the search from the history.
+    await t.container.jobRunner.stop();
+    let created: { id: number; hash: string; status: string };
+    try {
+      const response = await save(cookies.a, { name: 'Kept', hash: search.searchHash, image: search.face });
+      expect(response.statusCode, response.body).toBe(201);
+      created = response.json();
+      expect(created.status).toBe('PENDING');
+      const refused = await deleteSearch();
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().message).toBe(SEARCH_STILL_NEEDED_MESSAGE);
+    } finally {
+      t.container.jobRunner.start();
+    }
+    // The copy has every result; then the search may go, and the copy stays.
+    expect((await waitForCompleted(cookies.a, created.id)).resultCount).toBe(search.numberOfResults);
+    expect((await deleteSearch()).statusCode).toBe(204);
+    expect((await results(cookies.a, created.hash)).json<SavedResults>().numberOfResults).toBe(
+      search.numberOfResults,
+    );
+    // Removed again: the tests below count this organization's saved searches.
+    const remove = await t.request({
+      method: 'DELETE',
+      url: '/api/saved-search/remove',
+      cookie: cookies.a,
+      payload: { id: created.id },
+    });
+    expect(remove.statusCode).toBe(204);
   });
 
   it('withholds original sources from trial plans, in results and in reports', async () => {

@@ -1,4 +1,5 @@
 import type { UserStatus } from '@osint/contract/api-types';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { hashPassword } from '../../src/lib/password-hasher.ts';
@@ -153,6 +154,23 @@ export async function waitForMails(
         `${found.length} of ${count} mails to ${to} matching ${subject} within ${timeoutMs} ms`,
       );
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Runs `run` while the database refuses every new job of `queue`: a real CHECK constraint on the jobs
+ * table (NOT VALID, so the jobs already there are not checked), dropped again afterwards. The insert of
+ * such a job fails as a database error does, in whatever transaction makes it.
+ */
+export async function withJobsRefused<T>(t: TestApp, queue: string, run: () => Promise<T>): Promise<T> {
+  const constraint = sql.id(`test_refuses_${queue.replace(/\W/g, '_')}`);
+  await sql`alter table jobs add constraint ${constraint} check (queue <> ${sql.lit(queue)}) not valid`.execute(
+    t.db,
+  );
+  try {
+    return await run();
+  } finally {
+    await sql`alter table jobs drop constraint ${constraint}`.execute(t.db);
   }
 }
 
