@@ -8,6 +8,11 @@ import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
+/** Runs `run` in a transaction: the caller's when `db` already is one, else a new one. */
+export function inTransaction<T>(db: Db, run: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';

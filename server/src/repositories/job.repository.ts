@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Job, JobStatus } from '../db/schema.ts';
 
 /** A job to insert: its queue and JSON payload; optionally when it is due, its attempts, a unique key. */
@@ -28,7 +28,7 @@ export function insertWithJob<T>(
     await new JobRepository(tx).insert(jobOf(row));
     return row;
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 export class JobRepository {

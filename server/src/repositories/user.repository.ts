@@ -1,5 +1,5 @@
 import type { UserStatus } from '@osint/contract/api-types';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { NewUser, UserUpdate } from '../db/schema.ts';
 
 export class UserRepository {
@@ -31,7 +31,7 @@ export class UserRepository {
    * read) must not be able to undo it.
    */
   async setPassword(id: number, passwordHash: string, changedAt = new Date()): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+    await inTransaction(this.db, async (tx) => {
       await tx
         .updateTable('users')
         .set({ password_hash: passwordHash, password_changed_at: changedAt })

@@ -20,11 +20,12 @@ import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../lib
 import { hashPassword, verifyPassword } from '../lib/password-hasher.ts';
 import { hashToken, newPublicId, newSecureToken } from '../lib/secure-token.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
-import type { AuditRepository } from '../repositories/audit.repository.ts';
+import { AuditRepository } from '../repositories/audit.repository.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
-import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
-import type { UserRepository } from '../repositories/user.repository.ts';
+import { SessionRepository } from '../repositories/session.repository.ts';
+import { UserTokenRepository } from '../repositories/user-token.repository.ts';
+import { UserRepository } from '../repositories/user.repository.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import type { AccessService } from './access.service.ts';
 import type { MailService } from './mail.service.ts';
@@ -328,22 +329,28 @@ export class AccountService {
     const problem = passwordProblem(newPassword);
     if (problem) throw badRequest(problem, [{ field: 'newPassword', message: problem }]);
     const token = await this.usableToken(purpose, rawToken);
-    if (!(await this.tokens.markUsed(token.id))) throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+    const passwordHash = await hashPassword(newPassword);
     const now = new Date();
-    await this.users.setPassword(token.user_id, await hashPassword(newPassword), now);
-    if (purpose === 'SET_PASSWORD') {
-      await this.users.updateStatusIf(token.user_id, ['INVITED'], {
-        status: 'ACTIVE',
-        email_verified_at: now,
+    // The link is used up only together with the new password (and the invited account's activation):
+    // a failure half-way leaves the link working rather than the account without a way in.
+    const user = await this.db.transaction().execute(async (tx) => {
+      if (!(await new UserTokenRepository(tx).markUsed(token.id))) {
+        throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
+      }
+      const users = new UserRepository(tx);
+      await users.setPassword(token.user_id, passwordHash, now);
+      if (purpose === 'SET_PASSWORD') {
+        await users.updateStatusIf(token.user_id, ['INVITED'], { status: 'ACTIVE', email_verified_at: now });
+      }
+      await new SessionRepository(tx).deleteByUserId(token.user_id);
+      const changed = await users.findById(token.user_id);
+      await new AuditRepository(tx).insert({
+        actorUserId: token.user_id,
+        organizationId: changed?.organization_id ?? null,
+        action: purpose === 'SET_PASSWORD' ? 'user.set_password' : 'user.reset_password',
+        target: `user:${token.user_id}`,
       });
-    }
-    await this.sessions.endAllForUser(token.user_id);
-    const user = await this.users.findById(token.user_id);
-    await this.audit.insert({
-      actorUserId: token.user_id,
-      organizationId: user?.organization_id ?? null,
-      action: purpose === 'SET_PASSWORD' ? 'user.set_password' : 'user.reset_password',
-      target: `user:${token.user_id}`,
+      return changed;
     });
     if (purpose !== 'SET_PASSWORD' || !client || user?.status !== 'ACTIVE') return { access: false };
     await this.users.update(user.id, { last_active_at: now });

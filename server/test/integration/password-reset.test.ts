@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_LINK_MINUTES } from '@osint/contract/constants';
 import { PASSWORD_RULES } from '@osint/contract/password';
@@ -116,6 +117,31 @@ describe('forgot password, reset password and set password', () => {
       expect(reused.json().message).toBe(PASSWORD_FLOW_MESSAGES.invalidToken);
       expect(await loginStatus(email, NEW_PASSWORD)).toBe(200);
       expect(await loginStatus(email, 'Another.Pass3')).toBe(401);
+    });
+
+    it('keeps the link working when setting the password fails half-way', async () => {
+      const email = 'half-way@forgot.example.org';
+      const user = await createUser(t, { email });
+      const token = await resetTokenFor(email);
+      // A real failure after the link is checked: the database refuses to change this user's row.
+      await sql
+        .raw(
+          `create function refuse_user_update() returns trigger language plpgsql as $$
+           begin raise exception 'refused for the test'; end $$;
+           create trigger refuse_user_update before update on users
+           for each row when (old.id = ${user.id}) execute function refuse_user_update();`,
+        )
+        .execute(t.db);
+      try {
+        expect((await resetPassword(token, NEW_PASSWORD)).statusCode).toBe(500);
+      } finally {
+        await sql
+          .raw('drop trigger refuse_user_update on users; drop function refuse_user_update();')
+          .execute(t.db);
+      }
+      expect(await loginStatus(email, FIXTURE_PASSWORD)).toBe(200);
+      expect((await resetPassword(token, NEW_PASSWORD)).statusCode).toBe(200);
+      expect(await loginStatus(email, NEW_PASSWORD)).toBe(200);
     });
 
     it('refuses an expired link and keeps the old password', async () => {
