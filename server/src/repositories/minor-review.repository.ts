@@ -1,5 +1,5 @@
 import type { Selectable, SqlBool } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { MinorReviewRowStatus, MinorReviewsTable } from '../db/schema.ts';
 
 export type MinorReviewRow = Omit<Selectable<MinorReviewsTable>, 'crop'> & { has_crop: SqlBool };
@@ -157,38 +157,45 @@ export class MinorReviewRepository {
       .executeTakeFirst();
   }
 
-  /**
-   * Uses the approved, unused review of each of these faces of the organization, all or none (one
-   * transaction): the ids used, or undefined when a face has no approval left. A concurrent search of
-   * the same face waits for the row and then finds it used.
-   */
-  async useApprovals(
-    organizationId: number,
-    fingerprints: readonly string[],
-    at: Date,
-  ): Promise<number[] | undefined> {
+  /** Whether each of these faces of the organization has an approved review not used yet (nothing changes). */
+  async hasApprovals(organizationId: number, fingerprints: readonly string[]): Promise<boolean> {
     const unique = [...new Set(fingerprints)];
-    if (unique.length === 0) return undefined;
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        const used = await trx
-          .updateTable('minor_reviews')
-          .set({ search_used_at: at })
-          .where('organization_id', '=', organizationId)
-          .where('face_fingerprint', 'in', unique)
-          .where('status', '=', 'APPROVED')
-          .where('search_used_at', 'is', null)
-          .returning(['id', 'face_fingerprint'])
-          .execute();
-        if (new Set(used.map((row) => row.face_fingerprint)).size !== unique.length) {
-          throw new NotAllApproved();
-        }
-        return used.map((row) => row.id);
-      });
-    } catch (error) {
-      if (error instanceof NotAllApproved) return undefined;
-      throw error;
-    }
+    if (unique.length === 0) return false;
+    const rows = await this.db
+      .selectFrom('minor_reviews')
+      .select('face_fingerprint')
+      .distinct()
+      .where('organization_id', '=', organizationId)
+      .where('face_fingerprint', 'in', unique)
+      .where('status', '=', 'APPROVED')
+      .where('search_used_at', 'is', null)
+      .execute();
+    return rows.length === unique.length;
+  }
+
+  /**
+   * Uses the approved, unused review of each of these faces of the organization, all or none: the ids
+   * used. Throws ApprovalsUsedMeanwhile when a face has no approval left, which rolls back the transaction
+   * it runs in (the caller's, with the search it allows). A concurrent search of the same face waits for
+   * the row and then finds it used.
+   */
+  async useApprovals(organizationId: number, fingerprints: readonly string[], at: Date): Promise<number[]> {
+    const unique = [...new Set(fingerprints)];
+    return inTransaction(this.db, async (trx) => {
+      const used = await trx
+        .updateTable('minor_reviews')
+        .set({ search_used_at: at })
+        .where('organization_id', '=', organizationId)
+        .where('face_fingerprint', 'in', unique)
+        .where('status', '=', 'APPROVED')
+        .where('search_used_at', 'is', null)
+        .returning(['id', 'face_fingerprint'])
+        .execute();
+      if (new Set(used.map((row) => row.face_fingerprint)).size !== unique.length) {
+        throw new ApprovalsUsedMeanwhile();
+      }
+      return used.map((row) => row.id);
+    });
   }
 
   /** Expires the reviews still pending since before `cutoff` and deletes their crops; how many. */
@@ -204,5 +211,5 @@ export class MinorReviewRepository {
   }
 }
 
-/** Rolls back a partial use of approvals. */
-class NotAllApproved extends Error {}
+/** A face's approval was used by another search between the gate's check and this one's commit. */
+export class ApprovalsUsedMeanwhile extends Error {}

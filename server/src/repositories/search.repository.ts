@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { SearchType } from '../db/schema.ts';
 
 /** Where an indexed face was seen: one row per page that shows the image. */
@@ -178,19 +178,26 @@ export class SearchRepository {
    * as one array per column through unnest, a handful of parameters instead of eleven per row, which
    * PostgreSQL parses and plans in a fraction of the time. Answers the stored rows' ids by record hash.
    */
-  async insertSearch(search: {
-    hashedId: string;
-    organizationId: number;
-    userId: number;
-    type: SearchType;
-    durationMs: number;
-    faceImage: Buffer | null;
-    cropDigests: Buffer | null;
-    possibleMinor: boolean;
-    results: NewSearchResult[];
-  }): Promise<Map<string, number>> {
+  /**
+   * Stores a search with its results; `alongside` runs in the same transaction (what the search uses up,
+   * its audit entries), so the search and they are stored together or not at all.
+   */
+  async insertSearch(
+    search: {
+      hashedId: string;
+      organizationId: number;
+      userId: number;
+      type: SearchType;
+      durationMs: number;
+      faceImage: Buffer | null;
+      cropDigests: Buffer | null;
+      possibleMinor: boolean;
+      results: NewSearchResult[];
+    },
+    alongside: (tx: Db) => Promise<void> = async () => undefined,
+  ): Promise<Map<string, number>> {
     const r = search.results;
-    const { rows } = await sql<{ id: number; record_hash: string }>`
+    const statement = sql<{ id: number; record_hash: string }>`
       with search as (
         insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count,
                               face_image, crop_digests, possible_minor)
@@ -213,8 +220,12 @@ export class SearchRepository {
         ${r.map((x) => x.faceBox?.width ?? null)}::int[], ${r.map((x) => x.faceBox?.height ?? null)}::int[],
         ${r.map((x) => x.imageSize?.width ?? null)}::int[], ${r.map((x) => x.imageSize?.height ?? null)}::int[]
       ) as row
-      returning id, record_hash`.execute(this.db);
-    return new Map(rows.map((row) => [row.record_hash, row.id]));
+      returning id, record_hash`;
+    return inTransaction(this.db, async (tx) => {
+      const { rows } = await statement.execute(tx);
+      await alongside(tx);
+      return new Map(rows.map((row) => [row.record_hash, row.id]));
+    });
   }
 
   /** The organization's search (without its face image, which only its own call reads). */

@@ -1,7 +1,8 @@
 import { POSSIBLE_MINOR_MESSAGE } from '@osint/contract/search';
 import { forbidden } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
-import type { MinorReviewRepository } from '../repositories/minor-review.repository.ts';
+import type { Db } from '../db/database.ts';
+import { MinorReviewRepository } from '../repositories/minor-review.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AuthUser } from './session.service.ts';
 
@@ -30,15 +31,15 @@ export function minorGateDecision(
 
 export interface MinorGateAdmission {
   decision: Exclude<MinorGateDecision, 'refuse'>;
-  /** The reviews whose approval this search used (decision 'search-reviewed'). */
-  reviewIds: number[];
+  /** The possible-minor faces' fingerprints, whose approvals a 'search-reviewed' search uses. */
+  fingerprints: readonly string[];
 }
 
 export class MinorGateService {
   constructor(
     private readonly organizations: Pick<OrganizationRepository, 'findById'>,
     private readonly audit: Pick<AuditRepository, 'insert'>,
-    private readonly reviews: Pick<MinorReviewRepository, 'useApprovals'>,
+    private readonly reviews: Pick<MinorReviewRepository, 'hasApprovals'>,
   ) {}
 
   async isLawEnforcement(organizationId: number): Promise<boolean> {
@@ -48,20 +49,33 @@ export class MinorGateService {
 
   /**
    * Whether a search of these faces may run, given the fingerprints (QueryFaceTokens.fingerprint) of its
-   * possible-minor faces. An organization that is not law enforcement uses up the approved reviews of
-   * those faces (each approval allows one search). A refusal is audited (who, when; never the photo) and
-   * answered with 403.
+   * possible-minor faces; nothing is used up yet (see useApprovals). A refusal is audited (who, when;
+   * never the photo) and answered with 403.
    */
   async admit(user: AuthUser, possibleMinorFaces: readonly string[]): Promise<MinorGateAdmission> {
     const possibleMinor = possibleMinorFaces.length > 0;
     const verified = possibleMinor && (await this.isLawEnforcement(user.organizationId));
-    const reviewIds =
-      possibleMinor && !verified
-        ? await this.reviews.useApprovals(user.organizationId, possibleMinorFaces, new Date())
-        : undefined;
-    const decision = minorGateDecision(possibleMinor, verified, reviewIds !== undefined);
-    if (decision !== 'refuse') return { decision, reviewIds: reviewIds ?? [] };
+    const approved =
+      possibleMinor &&
+      !verified &&
+      (await this.reviews.hasApprovals(user.organizationId, possibleMinorFaces));
+    const decision = minorGateDecision(possibleMinor, verified, approved);
+    if (decision !== 'refuse') return { decision, fingerprints: possibleMinorFaces };
     return this.refuse(user);
+  }
+
+  /**
+   * Uses up the approvals an admitted 'search-reviewed' search rests on (each allows one search), in the
+   * transaction `db` that stores the search: a search that fails leaves its approval unused. The ids of
+   * the reviews used; throws ApprovalsUsedMeanwhile when another search used one first (see refuse).
+   */
+  async useApprovals(db: Db, user: AuthUser, admission: MinorGateAdmission): Promise<number[]> {
+    if (admission.decision !== 'search-reviewed') return [];
+    return new MinorReviewRepository(db).useApprovals(
+      user.organizationId,
+      admission.fingerprints,
+      new Date(),
+    );
   }
 
   /**
@@ -74,7 +88,7 @@ export class MinorGateService {
   }
 
   /** Audits the refusal (who, when; never the photo) and answers 403. */
-  private async refuse(user: AuthUser): Promise<never> {
+  async refuse(user: AuthUser): Promise<never> {
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,

@@ -30,11 +30,12 @@ import type {
   SearchRepository,
   StoredSearchResult,
 } from '../repositories/search.repository.ts';
-import type { AuditRepository } from '../repositories/audit.repository.ts';
+import { AuditRepository } from '../repositories/audit.repository.ts';
+import { ApprovalsUsedMeanwhile } from '../repositories/minor-review.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { ImageUrlSource } from './image-url-fetcher.ts';
-import type { MinorGateService } from './minor-gate.service.ts';
+import type { MinorGateAdmission, MinorGateService } from './minor-gate.service.ts';
 import type { MinorReviewService } from './minor-review.service.ts';
 import { FaceModelMismatchError, type FaceIndexService } from './face-index.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
@@ -265,7 +266,7 @@ export class SearchService {
     }));
     const hashedId = randomBytes(12).toString('base64url');
     const time = Math.round(performance.now() - started);
-    const ids = await this.searches.insertSearch({
+    const stored = {
       hashedId,
       organizationId: user.organizationId,
       userId: user.id,
@@ -275,34 +276,18 @@ export class SearchService {
       cropDigests: joinCropDigests(faces.map((face) => face!.cropSha256)),
       possibleMinor: faces.some((face) => face!.possibleMinor),
       results,
-    });
-    // Who searched, when, how many results; never the photo.
-    await this.audit.insert({
-      actorUserId: user.id,
-      organizationId: user.organizationId,
-      action: 'search.performed',
-      target: `search:${hashedId}`,
-      detail: { type, results: results.length },
-    });
-    // A verified law-enforcement organization searched a possible minor: listed for the platform's admins.
-    if (gate.decision === 'search-minor') {
-      await this.audit.insert({
-        actorUserId: user.id,
-        organizationId: user.organizationId,
-        action: 'search.minor',
-        target: `search:${hashedId}`,
-        detail: { type, results: results.length },
+    };
+    let ids;
+    try {
+      // An approval is used up only by a search that is stored, with the audit entries that name it.
+      ids = await this.searches.insertSearch(stored, async (tx) => {
+        const reviewIds = await this.minorGate.useApprovals(tx, user, gate);
+        await this.auditSearch(new AuditRepository(tx), user, stored, gate.decision, reviewIds);
       });
-    }
-    // The one search a platform review approved (an admin judged the person an adult).
-    for (const reviewId of gate.reviewIds) {
-      await this.audit.insert({
-        actorUserId: user.id,
-        organizationId: user.organizationId,
-        action: 'search.minor_reviewed',
-        target: `search:${hashedId}`,
-        detail: { reviewId, type, results: results.length },
-      });
+    } catch (error) {
+      // Another search of the face used its approval since the gate admitted this one.
+      if (error instanceof ApprovalsUsedMeanwhile) return this.minorGate.refuse(user);
+      throw error;
     }
     return {
       results: results.map((r) => resultView({ ...r, id: ids.get(r.recordHash)! }, access.restricted)),
@@ -310,6 +295,29 @@ export class SearchService {
       numberOfResults: results.length,
       searchHash: hashedId,
     };
+  }
+
+  /** Who searched, when, how many results (never the photo); a minor's search and a reviewed one named. */
+  private async auditSearch(
+    audit: AuditRepository,
+    user: AuthUser,
+    search: { hashedId: string; type: SearchType; results: readonly unknown[] },
+    decision: MinorGateAdmission['decision'],
+    reviewIds: readonly number[],
+  ): Promise<void> {
+    const entry = {
+      actorUserId: user.id,
+      organizationId: user.organizationId,
+      target: `search:${search.hashedId}`,
+    };
+    const detail = { type: search.type, results: search.results.length };
+    await audit.insert({ ...entry, action: 'search.performed', detail });
+    // A verified law-enforcement organization searched a possible minor: listed for the platform's admins.
+    if (decision === 'search-minor') await audit.insert({ ...entry, action: 'search.minor', detail });
+    // The one search a platform review approved (an admin judged the person an adult).
+    for (const reviewId of reviewIds) {
+      await audit.insert({ ...entry, action: 'search.minor_reviewed', detail: { reviewId, ...detail } });
+    }
   }
 
   /** GET /api/search/{searchHash}: a search of the caller's organization, as its results page shows it. */

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MINOR_REVIEW_MESSAGES } from '@osint/contract/minor-review';
 import { POSSIBLE_MINOR_MESSAGE } from '@osint/contract/search';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_MODEL } from '../../src/services/face-index.service.ts';
@@ -219,6 +220,42 @@ describe(`platform review of faces refused as possible minors (${TEST_DATABASE_K
       cookie: analyst.cookie,
     });
     expect(used.json<ReviewView>().status).toBe('USED');
+  });
+
+  it('uses an approval only with a search that is stored: a failed one leaves it, two at once get one', async () => {
+    const face = await refusedFace();
+    const asked = await askReview(analyst, { face: face.token, image: face.image, reason: 'An adult' });
+    const { id } = asked.json<ReviewView>();
+    expect((await decide(id, { approve: true, reason: 'Adult' })).statusCode).toBe(200);
+    const reviewedSearches = async () =>
+      (await auditOf('search.minor_reviewed')).filter((entry) => entry.detail.reviewId === id);
+
+    // A real failure while the search is stored: the database refuses this user's searches.
+    await sql
+      .raw(
+        `create function refuse_search_insert() returns trigger language plpgsql as $$
+         begin raise exception 'refused for the test'; end $$;
+         create trigger refuse_search_insert before insert on searches
+         for each row when (new.user_id = ${analyst.id}) execute function refuse_search_insert();`,
+      )
+      .execute(t.db);
+    try {
+      expect((await search(analyst, face.token)).statusCode).toBe(500);
+    } finally {
+      await sql
+        .raw('drop trigger refuse_search_insert on searches; drop function refuse_search_insert();')
+        .execute(t.db);
+    }
+    expect((await reviewRow(id)).search_used_at).toBeNull();
+    expect(await reviewedSearches()).toEqual([]);
+
+    const [first, second] = await Promise.all([
+      search(analyst, face.token),
+      search(analyst, await face.seal(analyst)),
+    ]);
+    expect([first!.statusCode, second!.statusCode].sort()).toEqual([200, 403]);
+    expect(await reviewedSearches()).toHaveLength(1);
+    expect((await reviewRow(id)).search_used_at).not.toBeNull();
   });
 
   it('keeps a refused face refused: the refusal is final', async () => {

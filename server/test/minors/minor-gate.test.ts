@@ -23,7 +23,7 @@ function gateFor(verifiedAt: Date | null) {
     { findById: async (id: number) => ({ id, law_enforcement_verified_at: verifiedAt }) as never },
     { insert: async (entry: AuditEntry) => void entries.push(entry) },
     // No review approved anything: minor-review.test.ts covers the approvals.
-    { useApprovals: async () => undefined },
+    { hasApprovals: async () => false },
   );
   return { gate, entries };
 }
@@ -66,10 +66,10 @@ describe('the minors gate', () => {
   it('lets verified law enforcement search a possible minor, and everyone search adults', async () => {
     await expect(gateFor(new Date()).gate.admit(user, ['face'])).resolves.toEqual({
       decision: 'search-minor',
-      reviewIds: [],
+      fingerprints: ['face'],
     });
     const unverified = gateFor(null);
-    await expect(unverified.gate.admit(user, [])).resolves.toEqual({ decision: 'search', reviewIds: [] });
+    await expect(unverified.gate.admit(user, [])).resolves.toEqual({ decision: 'search', fingerprints: [] });
     expect(unverified.entries).toEqual([]);
   });
 });

@@ -12,22 +12,14 @@ import type { AuthUser } from '../../src/services/session.service.ts';
 // with approvals, which new requests are allowed, and what binds an approval and a crop to one face.
 // The repository's SQL is exercised on both databases by integration/minor-review.test.ts.
 
-/** Approved reviews as rows in memory: organization, face fingerprint, used or not. */
+/** Approved reviews as rows in memory: organization, face fingerprint. */
 function approvals(rows: { id: number; organizationId: number; fingerprint: string }[]) {
-  const used = new Set<number>();
   return {
-    used,
-    // All or none, like MinorReviewRepository.useApprovals.
-    async useApprovals(organizationId: number, fingerprints: readonly string[]) {
-      const found = [...new Set(fingerprints)].map((fingerprint) =>
-        rows.find(
-          (row) =>
-            row.organizationId === organizationId && row.fingerprint === fingerprint && !used.has(row.id),
-        ),
+    // Every face needs its own, like MinorReviewRepository.hasApprovals.
+    async hasApprovals(organizationId: number, fingerprints: readonly string[]) {
+      return fingerprints.every((fingerprint) =>
+        rows.some((row) => row.organizationId === organizationId && row.fingerprint === fingerprint),
       );
-      if (found.some((row) => !row)) return undefined;
-      for (const row of found) used.add(row!.id);
-      return found.map((row) => row!.id);
     },
   };
 }
@@ -56,47 +48,38 @@ describe('approvals at the minors gate', () => {
     expect(minorGateDecision(false, false, true)).toBe('search');
   });
 
-  it('lets exactly one search of the approved face through, for that organization only', async () => {
+  it('admits a search of the approved face, for that organization only (the stored search uses it up)', async () => {
     const reviews = approvals([{ id: 1, organizationId: 7, fingerprint: 'face-a' }]);
     const { gate, entries } = gateWith(reviews);
-    // Another organization, or another face of this one: refused, the approval stays.
+    // Another organization, or another face of this one: refused.
     await expect(gate.admit(otherOrganization, ['face-a'])).rejects.toBeInstanceOf(HttpError);
     await expect(gate.admit(analyst, ['face-b'])).rejects.toMatchObject({ statusCode: 403 });
-    expect(reviews.used.size).toBe(0);
-
     await expect(gate.admit(analyst, ['face-a'])).resolves.toEqual({
       decision: 'search-reviewed',
-      reviewIds: [1],
+      fingerprints: ['face-a'],
     });
-    await expect(gate.admit(analyst, ['face-a'])).rejects.toMatchObject({ statusCode: 403 });
-    expect(entries.map((entry) => entry.action)).toEqual([
-      'search.refused_minor',
-      'search.refused_minor',
-      'search.refused_minor',
-    ]);
+    expect(entries.map((entry) => entry.action)).toEqual(['search.refused_minor', 'search.refused_minor']);
   });
 
-  it('needs an approval for every possible-minor face of a search, and uses none unless all', async () => {
+  it('needs an approval for every possible-minor face of a search', async () => {
     const reviews = approvals([
       { id: 1, organizationId: 7, fingerprint: 'face-a' },
       { id: 2, organizationId: 7, fingerprint: 'face-b' },
     ]);
     const { gate } = gateWith(reviews);
     await expect(gate.admit(analyst, ['face-a', 'face-c'])).rejects.toMatchObject({ statusCode: 403 });
-    expect(reviews.used.size).toBe(0);
     await expect(gate.admit(analyst, ['face-a', 'face-b'])).resolves.toEqual({
       decision: 'search-reviewed',
-      reviewIds: [1, 2],
+      fingerprints: ['face-a', 'face-b'],
     });
   });
 
-  it('does not use an approval when the organization is law enforcement', async () => {
-    const reviews = approvals([{ id: 1, organizationId: 7, fingerprint: 'face-a' }]);
+  it('needs no approval when the organization is law enforcement', async () => {
+    const reviews = approvals([]);
     await expect(gateWith(reviews, true).gate.admit(analyst, ['face-a'])).resolves.toEqual({
       decision: 'search-minor',
-      reviewIds: [],
+      fingerprints: ['face-a'],
     });
-    expect(reviews.used.size).toBe(0);
   });
 });
 
