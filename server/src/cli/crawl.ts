@@ -25,7 +25,8 @@ const USAGE = `Usage: npm run crawl -- <url…>
        npm run crawl -- --resume <crawl id>
 
 Crawls the given sites (http or https, at most 100 seeds) into the index in DATA_DIR.
-Ctrl-C stops the crawl; --resume continues it from where it stopped.
+Ctrl-C stops the crawl; --resume continues it from where it stopped. A crawl another
+process is running (a worker, another npm run crawl) is not resumed until that one stops.
 Private and loopback addresses are refused unless CRAWL_ALLOW_PRIVATE=1 (local testing only).`;
 
 const isTty = process.stdout.isTTY === true;
@@ -176,9 +177,19 @@ async function crawl(
 
   let outcome;
   try {
-    outcome = await service.run(crawlId, { onProgress: (counts) => progress.update(counts) });
+    outcome = await service.run(crawlId, {
+      onProgress: (counts) => progress.update(counts),
+      endStopped: true,
+    });
   } finally {
     clearInterval(ticker);
+  }
+  if (outcome === 'busy') {
+    // Refused at the start (the lease was taken between the check in resume() and the run), or taken
+    // over during the run after this process went silent past its lease: either way another runs it.
+    if (isTty) process.stdout.write('\n');
+    const elsewhere = await service.runningElsewhere(crawlId);
+    throw new CliError(elsewhere ?? `Crawl ${publicId} was taken over by another process.`);
   }
   const detail = await service.get(publicId);
   progress.update(detail);
@@ -186,7 +197,7 @@ async function crawl(
   progress.finish();
   for (const failure of detail.failures) console.log(`  failed: ${failure.url}  ${failure.error ?? ''}`);
   if (outcome === 'stopped') {
-    await service.markStopped(crawlId);
+    // Marked STOPPED by run() as it gave the crawl up (endStopped).
     console.log(`Stopped. Continue with: npm run crawl -- --resume ${publicId}`);
     return 130;
   }

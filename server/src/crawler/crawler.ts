@@ -271,6 +271,9 @@ export class Crawler {
 
   private async loop(): Promise<CrawlSummary> {
     const { store, crawlId } = this;
+    // Entries left claimed belong to a run that is gone (a crash, a kill): fetched again. Only true when no
+    // other run works this crawl's frontier now, which the caller ensures (CrawlService holds the crawl's
+    // lease while its crawler runs); otherwise the other run's claims would be fetched a second time.
     await store.requeueClaimed(crawlId);
     const before = await store.counts(crawlId);
     this.pagesUsed = before.page.done + before.page.failed;

@@ -148,6 +148,10 @@ export interface CrawlsTable {
   created_at: CreatedAt;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /** The run holding the crawl (`host/pid-random`), while it runs (migration 0029). */
+  lease_owner: string | null;
+  /** When that run's lease ends unless renewed; past it, the run is taken for gone. */
+  lease_expires_at: Timestamp | null;
 }
 
 export interface CrawlFrontierTable {

@@ -48,7 +48,8 @@ function toEntry(row: FrontierRow): FrontierEntry {
 
 /**
  * The crawl frontier in `crawl_frontier`, one row per (crawl, URL): a crawl survives a restart of the
- * process, and several workers could share one crawl since claiming skips rows another has locked.
+ * process. One run at a time works a crawl's frontier (the crawl's lease, CrawlRepository.acquireLease):
+ * a run starts by putting back what was left claimed, which must be the claims of a run that is gone.
  */
 export class CrawlFrontierRepository implements CrawlFrontierStore {
   constructor(private readonly db: Db) {}
@@ -284,15 +285,70 @@ export class CrawlRepository {
     return row !== undefined;
   }
 
-  /** QUEUED (or an interrupted RUNNING) → RUNNING; false when the crawl has already ended. */
-  async markRunning(id: number): Promise<boolean> {
+  /**
+   * Takes the crawl for one run: QUEUED (or an interrupted RUNNING) → RUNNING, with `owner`'s lease until
+   * `leaseMs` from now. Only when no other run holds a live lease (or `replacing` names the holder, a run
+   * known to be gone): false when the crawl has ended or another run holds it. The database's clock decides,
+   * so processes on machines whose clocks differ agree on whether a lease has run out.
+   */
+  async acquireLease(id: number, owner: string, leaseMs: number, replacing?: string): Promise<boolean> {
     const result = await this.db
       .updateTable('crawls')
-      .set((eb) => ({ status: 'RUNNING', started_at: eb.fn.coalesce('started_at', sql<Date>`now()`) }))
+      .set((eb) => ({
+        status: 'RUNNING',
+        started_at: eb.fn.coalesce('started_at', sql<Date>`now()`),
+        lease_owner: owner,
+        lease_expires_at: sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`,
+      }))
       .where('id', '=', id)
       .where('status', 'in', ['QUEUED', 'RUNNING'])
+      .where((eb) =>
+        eb.or([
+          eb('lease_owner', 'is', null),
+          eb('lease_expires_at', '<=', sql<Date>`now()`),
+          ...(replacing !== undefined ? [eb('lease_owner', '=', replacing)] : []),
+        ]),
+      )
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** Renews a run's lease; false when the run no longer holds it (another took the crawl over). */
+  async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('crawls')
+      .set({ lease_expires_at: sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Gives the lease back at the end of a run, and with `end` ends the crawl in the same statement (no other
+   * run can take it in between). Nothing changes when the run no longer holds the lease: false.
+   */
+  async releaseLease(id: number, owner: string, end?: 'DONE' | 'STOPPED'): Promise<boolean> {
+    const result = await this.db
+      .updateTable('crawls')
+      .set({
+        lease_owner: null,
+        lease_expires_at: null,
+        ...(end ? { status: end, finished_at: new Date() } : {}),
+      })
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Who holds the crawl and until when, with the database's time now; undefined for an unknown crawl. */
+  findLease(id: number) {
+    return this.db
+      .selectFrom('crawls')
+      .select(['status', 'lease_owner', 'lease_expires_at', sql<Date>`now()`.as('now')])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** A stopped or failed crawl becomes runnable again (it resumes from its frontier). */
@@ -324,12 +380,24 @@ export class CrawlRepository {
     await this.db.updateTable('crawls').set({ last_error: message }).where('id', '=', id).execute();
   }
 
-  async finish(id: number, status: 'DONE' | 'STOPPED' | 'FAILED', lastError?: string): Promise<void> {
-    await this.db
+  /**
+   * Ends a crawl no run holds (a run ends its own through releaseLease): nothing changes while another
+   * run holds a live lease on it, which carries the crawl on. False then.
+   */
+  async finish(id: number, status: 'DONE' | 'STOPPED' | 'FAILED', lastError?: string): Promise<boolean> {
+    const result = await this.db
       .updateTable('crawls')
-      .set({ status, finished_at: new Date(), ...(lastError !== undefined ? { last_error: lastError } : {}) })
+      .set({
+        status,
+        finished_at: new Date(),
+        lease_owner: null,
+        lease_expires_at: null,
+        ...(lastError !== undefined ? { last_error: lastError } : {}),
+      })
       .where('id', '=', id)
-      .execute();
+      .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<=', sql<Date>`now()`)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   private withRequester() {

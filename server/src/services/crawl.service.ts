@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import dns from 'node:dns';
 import net from 'node:net';
+import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { crawlOptionsFromConfig, type CrawlOptions } from '../crawler/crawl-options.ts';
@@ -9,7 +11,9 @@ import type { ResolvedAddress } from '../crawler/safe-fetch.ts';
 import { normalizeUrl } from '../crawler/url-normalize.ts';
 import type { CrawlStatus } from '../db/schema.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
-import { badRequest, notFound } from '../lib/http-error.ts';
+import { localPidOf } from '../jobs/job-runner.ts';
+import { isProcessAlive } from '../lib/data-dir-lock.ts';
+import { badRequest, conflict, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type {
@@ -28,6 +32,16 @@ const BUSY_RETRY_MS = 15_000;
 const FAILURE_RETRY_MS = 30_000;
 /** Counts reach the crawls row at most this often (the admin page polls it). */
 const COUNT_FLUSH_MS = 500;
+/** A job that found its crawl held by another run looks again this long after that run's lease ends. */
+const LEASE_MARGIN_MS = 1_000;
+
+/**
+ * The owner token of one run of a crawl, in the job runner's worker id form (`host/pid-random`): another
+ * process of this machine reads the pid in it (localPidOf) and takes over at once from a run that died.
+ */
+function newRunOwner(): string {
+  return `${os.hostname()}/${process.pid}-${randomUUID().slice(0, 8)}`;
+}
 
 /** The bundled demo site: the only address (and port) the demo crawl may reach past the SSRF guard. */
 export interface DemoCrawlTarget {
@@ -92,11 +106,21 @@ export type CrawlRunOutcome =
   /** stop() or shutdown interrupted it; it resumes from its frontier on the next run. */
   | 'stopped'
   /** The crawl had already ended, or is running in this process already. */
-  | 'skipped';
+  | 'skipped'
+  /**
+   * Another process runs the crawl (it holds a live lease): this run did not start, or stopped when it
+   * found its lease taken over. The holder carries the crawl on.
+   */
+  | 'busy';
 
 export interface CrawlRunOptions {
   /** Stop after this long (the frontier keeps the rest). */
   sliceMs?: number;
+  /**
+   * Stopped by stop() (the CLI's Ctrl-C): the crawl ends STOPPED in the statement that gives up the
+   * lease, so no other process takes it over in between. Otherwise it stays RUNNING for its next job.
+   */
+  endStopped?: boolean;
   /** Totals of the crawl (earlier runs included) each time they change. */
   onProgress?: (counts: CrawlCounts) => void;
 }
@@ -184,6 +208,12 @@ class CrawlCounter {
  * otherwise take a crawl running for hours for the job of a dead worker and start it a second time,
  * and crawls queued together take turns. A process runs one crawl at a time (the crawl itself fetches
  * from several hosts at once), so long crawls never hold every job loop and e-mail keeps flowing.
+ *
+ * A crawl is run by one process at a time: a run takes the crawl's lease (crawls.lease_owner and
+ * lease_expires_at) and renews it like the job queue's heartbeat, every quarter of JOB_STALE_AFTER_MS
+ * (the lease's length). A second run — `npm run crawl -- --resume` while a worker runs the crawl, or a
+ * duplicated job chain — is refused while the lease is live; only once it has run out (or its holder,
+ * a process of this machine, has died) does a run take the crawl and requeue what the other had claimed.
  */
 export class CrawlService {
   private readonly running = new Map<number, Crawler>();
@@ -309,12 +339,68 @@ export class CrawlService {
     };
   }
 
-  /** Makes a stopped or failed crawl runnable again; the caller then runs it. */
+  /**
+   * Makes a stopped or failed crawl runnable again; the caller then runs it. Refused (409) while another
+   * process runs the crawl: its run would be taken for an interrupted one and its claimed URLs requeued.
+   */
   async resume(publicId: string): Promise<number> {
     const row = await this.crawls.findByPublicId(publicId);
     if (!row) throw notFound('Crawl not found.');
+    const busy = await this.runningElsewhere(row.id);
+    if (busy) throw conflict(busy);
     await this.crawls.requeue(row.id);
     return row.id;
+  }
+
+  /**
+   * Why the crawl cannot be run here now — another process holds a live lease on it, and when that lease
+   * ends unless renewed — or undefined when it is free (or ended).
+   */
+  async runningElsewhere(crawlId: number): Promise<string | undefined> {
+    const lease = await this.crawls.findLease(crawlId);
+    if (!lease?.lease_owner || !lease.lease_expires_at || lease.lease_expires_at <= lease.now)
+      return undefined;
+    if (this.heldByDeadProcess(lease.lease_owner)) return undefined;
+    const row = await this.crawls.findById(crawlId);
+    const seconds = Math.ceil((lease.lease_expires_at.getTime() - lease.now.getTime()) / 1000);
+    return (
+      `Crawl ${row?.public_id ?? crawlId} is running in another process (${lease.lease_owner}). Its lease ` +
+      `expires at ${lease.lease_expires_at.toISOString()} (in ${seconds} s) unless that process renews it: ` +
+      `stop it there, or resume once it has stopped.`
+    );
+  }
+
+  /** A run of a process of this machine that no longer exists: it will never renew its lease. */
+  private heldByDeadProcess(owner: string): boolean {
+    const pid = localPidOf(owner);
+    return pid !== undefined && pid !== process.pid && !isProcessAlive(pid);
+  }
+
+  /** The lease's length: the job queue's limit for taking a silent worker for dead (JOB_STALE_AFTER_MS). */
+  private get leaseMs(): number {
+    return this.config.jobStaleAfterMs;
+  }
+
+  /** Takes the crawl's lease for a run of this process: 'ended', 'busy' (another run holds it) or 'taken'. */
+  private async takeLease(crawlId: number, owner: string): Promise<'taken' | 'ended' | 'busy'> {
+    if (await this.crawls.acquireLease(crawlId, owner, this.leaseMs)) return 'taken';
+    const lease = await this.crawls.findLease(crawlId);
+    if (!lease || (lease.status !== 'QUEUED' && lease.status !== 'RUNNING')) return 'ended';
+    const holder = lease.lease_owner;
+    if (holder && this.heldByDeadProcess(holder)) {
+      if (await this.crawls.acquireLease(crawlId, owner, this.leaseMs, holder)) {
+        this.log.warn({ crawlId, holder }, 'crawl of a dead process taken over');
+        return 'taken';
+      }
+    }
+    return 'busy';
+  }
+
+  /** How long a job that found the crawl busy waits: until the holder's lease would end, and a little. */
+  private async busyRetryMs(crawlId: number): Promise<number> {
+    const lease = await this.crawls.findLease(crawlId);
+    const left = lease?.lease_expires_at ? lease.lease_expires_at.getTime() - lease.now.getTime() : 0;
+    return Math.max(0, left) + LEASE_MARGIN_MS;
   }
 
   /** The `crawl.run` job: one slice of a crawl, then the next slice queued (or the crawl finished). */
@@ -336,6 +422,7 @@ export class CrawlService {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error({ err: error, crawlId }, 'crawl run failed');
       if (failures + 1 >= MAX_CONSECUTIVE_FAILURES) {
+        // Not while another process runs it (it took the crawl over since): that run carries it on.
         await this.crawls.finish(crawlId, 'FAILED', message);
       } else {
         await this.crawls.setLastError(crawlId, message);
@@ -345,6 +432,11 @@ export class CrawlService {
     }
     // Interrupted by a shutdown: the next start (or another worker) carries on from the frontier.
     if (outcome === 'sliced' || outcome === 'stopped') await this.enqueueRun({ crawlId });
+    // Another process runs it. Looking again once its lease would have run out keeps the crawl going if
+    // that process dies without queueing a job (a CLI killed, a worker whose job was taken for dead a
+    // moment before its lease ran out); while it runs, this job just looks again later, and ends once
+    // the crawl has ended.
+    if (outcome === 'busy') await this.enqueueRun({ crawlId, failures }, await this.busyRetryMs(crawlId));
   }
 
   /**
@@ -354,8 +446,11 @@ export class CrawlService {
   async run(crawlId: number, options: CrawlRunOptions = {}): Promise<CrawlRunOutcome> {
     if (this.shuttingDown) return 'stopped';
     if (this.running.has(crawlId)) return 'skipped';
-    const row = await this.crawls.findById(crawlId);
-    if (!row || !(await this.crawls.markRunning(crawlId))) return 'skipped';
+    // Before the crawler starts (and requeues what was left claimed): the claims must be a gone run's.
+    const owner = newRunOwner();
+    const lease = await this.takeLease(crawlId, owner);
+    if (lease !== 'taken') return lease === 'ended' ? 'skipped' : 'busy';
+    const row = (await this.crawls.findById(crawlId))!;
     const counter = new CrawlCounter(
       this.crawls,
       crawlId,
@@ -394,26 +489,52 @@ export class CrawlService {
             sliced = true;
             void crawler.stop();
           }, options.sliceMs);
+    // The lease renewed as the job runner renews a running job; a renewal that finds the lease taken
+    // over (this process was silent past its end, e.g. the database was unreachable) stops this run.
+    let lost = false;
+    const heartbeat = setInterval(() => {
+      this.crawls.renewLease(crawlId, owner, this.leaseMs).then(
+        (held) => {
+          if (held || lost) return;
+          lost = true;
+          this.log.warn({ crawlId }, 'crawl taken over by another process; this run stops');
+          void crawler.stop();
+        },
+        (error: unknown) => this.log.warn({ err: error, crawlId }, 'crawl lease not renewed'),
+      );
+    }, this.leaseMs / 4);
+    heartbeat.unref();
+    const endRun = async () => {
+      clearTimeout(timer);
+      clearInterval(heartbeat);
+      this.running.delete(crawlId);
+      await counter.flush();
+    };
     let summary: CrawlSummary;
     try {
       summary = await crawler.run();
-    } finally {
-      clearTimeout(timer);
-      this.running.delete(crawlId);
-      await counter.flush();
+    } catch (error) {
+      await endRun();
+      // Given back at once, so that the next job need not wait for the lease to run out.
+      await this.crawls.releaseLease(crawlId, owner).catch((releaseError: unknown) => {
+        this.log.warn({ err: releaseError, crawlId }, 'crawl lease not given back');
+      });
+      throw error;
     }
-    if (summary.reason === 'stopped') return sliced && !this.shuttingDown ? 'sliced' : 'stopped';
-    await this.crawls.finish(crawlId, 'DONE');
-    return 'done';
+    await endRun();
+    const outcome: CrawlRunOutcome =
+      summary.reason !== 'stopped' ? 'done' : sliced && !this.shuttingDown ? 'sliced' : 'stopped';
+    const end =
+      outcome === 'done' ? 'DONE' : outcome === 'stopped' && options.endStopped ? 'STOPPED' : undefined;
+    // Taken over (after this run's last renewal, or as the heartbeat found): the other run has the crawl
+    // and decides its end.
+    if (!(await this.crawls.releaseLease(crawlId, owner, end))) return 'busy';
+    return outcome;
   }
 
   /** Stops a crawl running in this process; it stays resumable. Used by the CLI on Ctrl-C. */
   async stop(crawlId: number): Promise<void> {
     await this.running.get(crawlId)?.stop();
-  }
-
-  async markStopped(crawlId: number): Promise<void> {
-    await this.crawls.finish(crawlId, 'STOPPED');
   }
 
   /** At process shutdown: stops the running crawls (their jobs queue the rest) before the job runner stops. */
