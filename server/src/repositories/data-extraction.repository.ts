@@ -1,6 +1,6 @@
 import type { ExtractionSort, FlagEvidence } from '@osint/contract/data-extractor';
 import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
@@ -199,6 +199,24 @@ export interface FaceOnPage {
 
 export class DataExtractionRepository {
   constructor(private readonly db: Db) {}
+
+  /** Runs `work` in one transaction (the caller's, when there is one) with a repository bound to it. */
+  transaction<T>(work: (repository: DataExtractionRepository) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, (tx) => work(new DataExtractionRepository(tx)));
+  }
+
+  /**
+   * Locks the extraction's row until the transaction ends, so that edits of its results and the counts
+   * and names recomputed after them take turns; its best name, or undefined when it is gone.
+   */
+  lockForEdit(extractionId: number) {
+    return this.db
+      .selectFrom('data_extractions')
+      .select(['id', 'best_name'])
+      .where('id', '=', extractionId)
+      .forUpdate()
+      .executeTakeFirst();
+  }
 
   /** Inserts a PENDING extraction and, in the same transaction, the job `jobOf` makes of its id. */
   async insert(

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
 import { insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
@@ -270,9 +270,22 @@ export class SavedSearchRepository {
       .execute();
   }
 
-  /** Replaces the copied results (a retried job starts over) and marks the saved search COMPLETED. */
-  async complete(savedSearchId: number, results: NewSavedSearchResult[]): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
+  /**
+   * Marks a PENDING saved search COMPLETED and stores the copied results, replacing whatever an earlier
+   * attempt left (a retried job starts over). The state change comes first and locks the row: of two runs
+   * of the same job (a stale claim taken over), the second waits, finds it COMPLETED and stores nothing
+   * (false), so the results, their ids and the user's removals stay. False too when it was deleted.
+   */
+  async complete(savedSearchId: number, results: NewSavedSearchResult[]): Promise<boolean> {
+    return inTransaction(this.db, async (tx) => {
+      const claimed = await tx
+        .updateTable('saved_searches')
+        .set({ status: 'COMPLETED', result_count: results.length, completed_at: new Date() })
+        .where('id', '=', savedSearchId)
+        .where('status', '=', 'PENDING')
+        .returning('id')
+        .executeTakeFirst();
+      if (!claimed) return false;
       await tx.deleteFrom('saved_search_results').where('saved_search_id', '=', savedSearchId).execute();
       // Batches keep statements (and their thumbnails) a reasonable size.
       for (let i = 0; i < results.length; i += 100) {
@@ -296,11 +309,7 @@ export class SavedSearchRepository {
           )
           .execute();
       }
-      await tx
-        .updateTable('saved_searches')
-        .set({ status: 'COMPLETED', result_count: results.length, completed_at: new Date() })
-        .where('id', '=', savedSearchId)
-        .execute();
+      return true;
     });
   }
 
@@ -323,9 +332,19 @@ export class SavedSearchRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Deletes results of one saved search and keeps its count; returns how many are left. */
+  /**
+   * Deletes results of one saved search and keeps its count; returns how many are left. The saved
+   * search's row is locked first, so removals of its results take turns: each counts what the one before
+   * left (counted side by side, each would miss the other's deletion and store a count one too high).
+   */
   async deleteResults(savedSearchId: number, resultIds: readonly number[]) {
-    return this.db.transaction().execute(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
+      await tx
+        .selectFrom('saved_searches')
+        .select('id')
+        .where('id', '=', savedSearchId)
+        .forUpdate()
+        .executeTakeFirst();
       const deleted = await tx
         .deleteFrom('saved_search_results')
         .where('saved_search_id', '=', savedSearchId)

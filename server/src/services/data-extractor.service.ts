@@ -431,34 +431,26 @@ export class DataExtractorService {
       // A description left as it was describes the old name's person: the new name's replaces it.
       if (personDesc === undefined || personDesc === result.person_desc) personDesc = assessed.personDesc;
     }
-    await this.extractions.updateResult(result.id, {
-      personName,
-      personDesc,
-      alternativeNames: alternatives,
-      flags,
+    // The change and the counts and names recomputed after it, in one transaction that first locks the
+    // extraction: edits and removals at the same time take turns, each recomputing from what the one
+    // before left (side by side, the last to write could store what it read before another's change).
+    const change = { personName, personDesc, alternativeNames: alternatives, flags };
+    await this.extractions.transaction(async (extractions) => {
+      const locked = await extractions.lockForEdit(result.extraction_id);
+      await extractions.updateResult(result.id, change);
+      await refreshAggregates(extractions, result.extraction_id, locked?.best_name ?? null);
     });
-    await this.refreshAggregates(result.extraction_id);
   }
 
   async removeResult(user: AuthUser, ref: string): Promise<{ remaining: number }> {
     const result = await this.findResult(editor(user), ref);
-    await this.extractions.removeResult(result.id);
-    return { remaining: await this.refreshAggregates(result.extraction_id) };
-  }
-
-  /** Counts and names of the list after an edit or a removal; returns the results left. */
-  private async refreshAggregates(extractionId: number): Promise<number> {
-    const results = await this.extractions.findAllResults(extractionId);
-    const extraction = await this.extractions.findForJob(extractionId);
-    const names = nameGroups(results);
-    // The analysis's best name stays while a result still carries it; otherwise the name with most links.
-    const best = names.find(([name]) => name === extraction?.best_name);
-    await this.extractions.updateAggregates(extractionId, {
-      resultCount: results.length,
-      namesFound: names.length,
-      bestName: best ? best[0] : (names[0]?.[0] ?? null),
+    // In one transaction behind the extraction's lock, as an edit (updateResult).
+    const remaining = await this.extractions.transaction(async (extractions) => {
+      const locked = await extractions.lockForEdit(result.extraction_id);
+      await extractions.removeResult(result.id);
+      return refreshAggregates(extractions, result.extraction_id, locked?.best_name ?? null);
     });
-    return results.length;
+    return { remaining };
   }
 
   async update(user: AuthUser, ref: string, name: string, description: string | undefined): Promise<void> {
@@ -560,6 +552,27 @@ export class DataExtractorService {
     if (results.length !== distinct.length) throw notFound('Extraction results not found.');
     return results;
   }
+}
+
+/**
+ * Counts and names of the list after an edit or a removal, recomputed from the results shown, through
+ * `extractions` (bound to the edit's transaction); returns the results left. The best name stays while a
+ * result still carries it; otherwise the name with most links.
+ */
+async function refreshAggregates(
+  extractions: DataExtractionRepository,
+  extractionId: number,
+  bestName: string | null,
+): Promise<number> {
+  const results = await extractions.findAllResults(extractionId);
+  const names = nameGroups(results);
+  const best = names.find(([name]) => name === bestName);
+  await extractions.updateAggregates(extractionId, {
+    resultCount: results.length,
+    namesFound: names.length,
+    bestName: best ? best[0] : (names[0]?.[0] ?? null),
+  });
+  return results.length;
 }
 
 /** A trial plan's user: sees where a face was found, not the sources (spec 001 §6). Admins are never. */

@@ -170,6 +170,8 @@ export class SavedSearchService {
         ...matchedFaceOf(row),
       });
     }
+    // False when another run of the job completed it meanwhile (or it was deleted): that copy, and what
+    // the user removed from it since, stays; this run is done too.
     await this.savedSearches.complete(savedSearchId, results);
   }
 
