@@ -36,8 +36,7 @@ import type {
   UsearchFaceIndexOptions,
 } from '../server/src/face/index/usearch-face-index.ts';
 import { generateFaceSet, generateQueries } from './lib/synthetic-face-vectors.ts';
-import { poolSqlClient } from './lib/pgvector-bench-server.ts';
-import { startThrowawayPostgres } from '../server/test/support/postgres-server.ts';
+import { benchPostgres, poolSqlClient } from './lib/pgvector-bench-server.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../server/src/face/pipeline/pipeline-catalog.ts';
 
 const { values: args } = parseArgs({
@@ -401,22 +400,9 @@ async function benchUsearch(work: Workload): Promise<EngineRow> {
   }
 }
 
-/** The server's memory settings for the run: the index must fit the build memory, and the cache should hold it. */
-const PGVECTOR_SERVER_SETTINGS = { shared_buffers: '2GB', maintenance_work_mem: '2GB', work_mem: '16MB' };
-
 async function benchPgvector(work: Workload): Promise<EngineRow> {
-  const throwaway = args['database-url'] ? undefined : await startThrowawayPostgres();
-  const url = args['database-url'] ?? throwaway!.url;
-  if (throwaway) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    for (const [name, value] of Object.entries(PGVECTOR_SERVER_SETTINGS)) {
-      await admin.query(`alter system set ${name} = '${value}'`);
-    }
-    await admin.end();
-    throwaway.halt();
-    await throwaway.resume();
-  }
+  const server = await benchPostgres(args['database-url']);
+  const { url } = server;
   const pool = new pg.Pool({ connectionString: url, max: clientCount + 1 });
   try {
     const db = poolSqlClient(pool);
@@ -441,7 +427,7 @@ async function benchPgvector(work: Workload): Promise<EngineRow> {
     // One untimed pass reads the index into shared buffers: the figures are those of a warm server.
     for (const query of work.queries) await index.search(query, { limit: 10, minSimilarity: -1 });
     return await measureEngine(
-      'pgvector (HNSW vector_cosine_ops m=16 efConstruction=64, 100 candidates)',
+      `pgvector (HNSW vector_cosine_ops m=32 efConstruction=64, ${await index.minCandidates()} candidates)`,
       index,
       work,
       `${seconds(loadMs + indexMs)} (load ${seconds(loadMs)}, HNSW ${seconds(indexMs)})`,
@@ -449,7 +435,7 @@ async function benchPgvector(work: Workload): Promise<EngineRow> {
     );
   } finally {
     await pool.end();
-    throwaway?.stop();
+    server.stop();
   }
 }
 

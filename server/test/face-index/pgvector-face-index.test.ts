@@ -27,8 +27,15 @@ describe.each(['f32', 'f16'] as const)('PgvectorFaceIndex (%s)', (quantization) 
   const table = `face_vector_${quantization}`;
 
   beforeAll(async () => {
-    // A lower ef_construction than the default builds twice as fast and still finds the top 10 here.
-    index = new PgvectorFaceIndex(db, { dimensions: DIMENSIONS, table, quantization, expansionAdd: 32 });
+    // A sparser, lower-effort graph than the default (m 16, ef_construction 32) builds four times as fast
+    // and still finds the top 10 here.
+    index = new PgvectorFaceIndex(db, {
+      dimensions: DIMENSIONS,
+      table,
+      quantization,
+      connectivity: 16,
+      expansionAdd: 32,
+    });
     await index.createSchema();
     await index.add(faces.entries);
     await index.createIndex();

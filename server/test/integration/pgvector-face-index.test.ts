@@ -7,6 +7,7 @@ import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/d
 import { bruteForceSearch, cosineSimilarity } from '../../src/face/index/exact-rerank.ts';
 import { InMemoryFaceVectorSource } from '../../src/face/index/in-memory-face-vector-source.ts';
 import { PgvectorFaceIndexSync, pgvectorTableFor } from '../../src/face/index/pgvector-face-index-sync.ts';
+import { PgvectorFaceIndex } from '../../src/face/index/pgvector-face-index.ts';
 import { FaceVectorRepository } from '../../src/repositories/face-vector.repository.ts';
 import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { kyselySqlClient } from '../../src/repositories/sql-client.ts';
@@ -213,6 +214,39 @@ describe.skipIf(missing !== undefined)('pgvector face index on PostgreSQL', () =
     // Four in five queries are a new photo of an indexed person: the threshold lets their photos through.
     expect(above).toBeGreaterThan(20);
   });
+
+  it('walks a share of the table set by its size and by the m its HNSW index was built with', async () => {
+    const db = kyselySqlClient(handle.db);
+    const fill = (table: string, from: number, to: number) =>
+      db.query(
+        `insert into ${table} select g, ('[' || cos(g) || ',' || sin(g) || ']')::vector ` +
+          `from generate_series(${from}, ${to}) as g`,
+      );
+    for (const m of [16, 32]) {
+      const table = `search_width_m${m}`;
+      await db.query(`create table ${table} (face_id bigint primary key, embedding vector(2) not null)`);
+      await fill(table, 1, 30_000);
+      const built = new PgvectorFaceIndex(db, { dimensions: 2, table, connectivity: m });
+      await built.createIndex();
+      // 0.5 % of 30,000 faces with m = 16; with m = 32 0.2 %, under the floor of 100.
+      expect(await built.minCandidates()).toBe(m === 16 ? 150 : 100);
+    }
+    // A process opening the table later reads the m it was built with, whatever it would build itself.
+    const opened = new PgvectorFaceIndex(db, { dimensions: 2, table: 'search_width_m32', connectivity: 16 });
+    const start = Date.now();
+    expect(await opened.minCandidates(start)).toBe(100);
+    await fill('search_width_m32', 30_001, 80_000);
+    // The count is read again every few minutes, not for every search.
+    expect(await opened.minCandidates(start + 1000)).toBe(100);
+    expect(await opened.minCandidates(start + 5 * 60_000 + 1)).toBe(160);
+    // A width asked for is kept as it is.
+    const fixed = new PgvectorFaceIndex(db, {
+      dimensions: 2,
+      table: 'search_width_m32',
+      search: { minCandidates: 40 },
+    });
+    expect(await fixed.minCandidates()).toBe(40);
+  }, 120_000);
 
   it('the table name of a model is a valid identifier, distinct for distinct long ids', () => {
     expect(pgvectorTableFor('blazeface+dlib128-5pt@1')).toBe('face_vectors_blazeface_dlib128_5pt_1');

@@ -1,6 +1,7 @@
 import { searchWithOverfetch } from './exact-rerank.ts';
 import type { OverfetchOptions } from './exact-rerank.ts';
 import type { FaceIndex, FaceIndexHit, FaceSearchOptions, FaceVectorEntry } from './face-index.ts';
+import { MAX_WALKED_CANDIDATES, walkedCandidates } from './search-width.ts';
 
 /** The little of a Postgres client this needs. PGlite fits as is; wrap a `pg` pool in ten lines. */
 export interface SqlQueryable {
@@ -20,10 +21,11 @@ export interface PgvectorFaceIndexOptions {
    * same query re-scores candidates with the full-precision column, as the usearch index does.
    */
   quantization?: 'f32' | 'f16';
-  /** HNSW m. */
+  /** HNSW m of a new index (default 32); an existing index keeps the m it was built with. */
   connectivity?: number;
   /** HNSW ef_construction. */
   expansionAdd?: number;
+  /** `minCandidates` fixes the width; by default it follows the table's size and its index's m. */
   search?: Partial<OverfetchOptions>;
 }
 
@@ -31,6 +33,20 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const ROWS_PER_INSERT = 500;
 // pgvector caps hnsw.ef_search at 1000; wider searches rely on its iterative scan.
 const MAX_EF_SEARCH = 1000;
+
+/**
+ * How a search widens (exact-rerank.ts); `approximationMargin` follows the quantisation. `minCandidates`
+ * is the floor of the width a table's size asks for (search-width.ts).
+ */
+const PGVECTOR_SEARCH_DEFAULTS = {
+  minCandidates: 100,
+  minFilteredCandidates: 50,
+  overfetch: 2,
+  maxCandidates: MAX_WALKED_CANDIDATES,
+} as const;
+
+/** How long a process trusts its count of a table's faces and its index's m (a count reads the table). */
+const GRAPH_FACTS_TTL_MS = 5 * 60_000;
 
 function vectorLiteral(vector: Float32Array): string {
   // A float32 printed as the shortest double that round-trips parses back to the same float32.
@@ -56,6 +72,8 @@ export class PgvectorFaceIndex implements FaceIndex {
   private readonly connectivity: number;
   private readonly expansionAdd: number;
   private readonly overfetch: OverfetchOptions;
+  private readonly fixedWidth: boolean;
+  private graphFacts?: { size: number; connectivity: number; readAt: number };
 
   constructor(db: SqlClient, options: PgvectorFaceIndexOptions) {
     const table = options.table ?? 'face_vector';
@@ -67,16 +85,34 @@ export class PgvectorFaceIndex implements FaceIndex {
     this.table = table;
     this.dimensions = options.dimensions;
     this.quantization = options.quantization ?? 'f32';
-    this.connectivity = options.connectivity ?? 16;
+    this.connectivity = options.connectivity ?? 32;
     this.expansionAdd = options.expansionAdd ?? 64;
     this.overfetch = {
-      minCandidates: 100,
-      minFilteredCandidates: 50,
-      overfetch: 2,
-      maxCandidates: 20_000,
+      ...PGVECTOR_SEARCH_DEFAULTS,
       approximationMargin: this.quantization === 'f16' ? 0.01 : 0.001,
       ...options.search,
     };
+    this.fixedWidth = options.search?.minCandidates !== undefined;
+  }
+
+  /**
+   * The candidates a search walks at least: a share of the table by its index's m (search-width.ts),
+   * from a count and the index's options read at most every GRAPH_FACTS_TTL_MS.
+   */
+  async minCandidates(now = Date.now()): Promise<number> {
+    if (this.fixedWidth) return this.overfetch.minCandidates;
+    if (!this.graphFacts || now - this.graphFacts.readAt > GRAPH_FACTS_TTL_MS) {
+      const { rows } = await this.db.query<{ size: number | string; m: string | null }>(
+        `select (select count(*) from ${this.table}) as size, ` +
+          `(select substring(option from '^m=([0-9]+)$') from pg_class, unnest(reloptions) as option ` +
+          `where relname = '${this.table}_hnsw' and option like 'm=%') as m`,
+      );
+      // An index built without the option has pgvector's default m.
+      const connectivity = Number(rows[0]?.m ?? 16);
+      this.graphFacts = { size: Number(rows[0]?.size ?? 0), connectivity, readAt: now };
+    }
+    const { size, connectivity } = this.graphFacts;
+    return walkedCandidates(size, connectivity, PGVECTOR_SEARCH_DEFAULTS.minCandidates);
   }
 
   /** The expression the HNSW index is built on and searches order by. */
@@ -160,6 +196,7 @@ export class PgvectorFaceIndex implements FaceIndex {
       throw new Error(`query is ${query.length}-d, index is ${this.dimensions}-d`);
     }
     const literal = vectorLiteral(query);
+    const minCandidates = await this.minCandidates();
     // The candidate query returns the exact score with each candidate; re-scoring reads it here.
     const exact = new Map<number, number>();
     return searchWithOverfetch(
@@ -185,7 +222,7 @@ export class PgvectorFaceIndex implements FaceIndex {
         return { candidates, exhausted: candidates.length < count };
       },
       async (faceIds) => new Map(faceIds.map((faceId) => [faceId, exact.get(faceId)!])),
-      { ...this.overfetch, ...options },
+      { ...this.overfetch, minCandidates, ...options },
     );
   }
 

@@ -10,6 +10,7 @@ import type {
   FaceVectorEntry,
   FaceVectorLookup,
 } from './face-index.ts';
+import { MAX_WALKED_CANDIDATES, walkedCandidates } from './search-width.ts';
 
 export type FaceIndexQuantization = 'f32' | 'f16' | 'i8';
 
@@ -54,39 +55,21 @@ export const DEFAULT_USEARCH_OPTIONS = {
   connectivity: 32,
   expansionAdd: 128,
   expansionSearch: 64,
-  search: { minCandidates: 200, minFilteredCandidates: 50, overfetch: 2, maxCandidates: 20_000 },
+  search: {
+    minCandidates: 200,
+    minFilteredCandidates: 50,
+    overfetch: 2,
+    maxCandidates: MAX_WALKED_CANDIDATES,
+  },
   vectorCacheSize: 250_000,
 } as const;
 
-/**
- * Share of the indexed faces a search walks at least, by the graph's connectivity M (see
- * minCandidatesFor); a snapshot keeps the M it was built with.
- */
-const WALKED_SHARE = new Map([
-  [16, 1 / 200],
-  [32, 1 / 500],
-]);
-
-/**
- * Candidates a search asks of a graph of connectivity M at least: 200, and a share of the index beyond.
- * With the 512-d model different people score ≈ 0 with each other, so a person photographed once or
- * twice is an isolated point the greedy walk reaches only when it explores widely, and more so the larger
- * and the sparser the graph. `npm run bench:index-recall` (celeba-dev's 2,186 faces among fitted
- * strangers; faces not returned for their own vector): M = 16, 200,000 strangers — 200 candidates 14,
- * 1,000 3, 4,000 0; 1,000,000 — 200: 61, 1,000: 22, 4,000: 4, 10,000: 1, 20,000: 0, at ≈ 10 µs per
- * candidate. M = 32, 200,000 — 200: 0 (p50 3.6 ms), 1,000: 0 (12.5 ms); its 0.2 % leaves the margin of
- * twice the width measured. Candidates far below the threshold cost only the walk: their vectors are not
- * read (exact-rerank.ts).
- */
+/** Candidates a search asks of a usearch graph of connectivity M at least (search-width.ts). */
 export function minCandidatesFor(
   size: number,
   connectivity: number = DEFAULT_USEARCH_OPTIONS.connectivity,
 ): number {
-  const share = WALKED_SHARE.get(connectivity) ?? WALKED_SHARE.get(16)!;
-  return Math.max(
-    DEFAULT_USEARCH_OPTIONS.search.minCandidates,
-    Math.min(Math.ceil(size * share), DEFAULT_USEARCH_OPTIONS.search.maxCandidates),
-  );
+  return walkedCandidates(size, connectivity, DEFAULT_USEARCH_OPTIONS.search.minCandidates);
 }
 
 const SCALAR_KINDS: Record<FaceIndexQuantization, ScalarKind> = {
