@@ -191,6 +191,9 @@ export const MAX_QUERY_FACES = 20;
 
 export const SEARCH_MESSAGES = {
   noFaces: 'No faces detected on the image. Try to upload different one.',
+  /** DELETE /api/search/{searchHash} of a search a saved search or an extraction still has to read. */
+  stillNeeded:
+    'This search cannot be deleted yet: a saved search or AI data extraction of it is still pending. Please try again when it is done.',
   tooBig: 'File is too big. Please upload smaller image.',
   /**
    * A file that is not a photo of the accepted formats. The spec gives no text for it, only the

@@ -46,9 +46,6 @@ import type { BlobStore } from '../lib/blob-store.ts';
 /** Spec 001 §1: query photos of at most 1.5 MB. */
 export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
 export const UPLOAD_TOO_BIG_MESSAGE = 'File is too big. Please upload smaller image.';
-/** DELETE /api/search/{searchHash} of a search a saved search or an extraction still has to read. */
-export const SEARCH_STILL_NEEDED_MESSAGE =
-  'This search cannot be deleted yet: a saved search or AI data extraction of it is still pending. Please try again when it is done.';
 const MAX_INDEX_HITS = 500;
 const MAX_RESULTS = 1000;
 
@@ -375,7 +372,7 @@ export class SearchService {
     // request: the copy reads every thumbnail from the blob store (the job keeps that out of the request)
     // and an extraction reads the results for minutes; the spec defines no deletion of searches, and
     // saving (POST search/save) keeps its behaviour, with the saved copies staying as the history promises.
-    if (outcome === 'still-needed') throw conflict(SEARCH_STILL_NEEDED_MESSAGE);
+    if (outcome === 'still-needed') throw conflict(SEARCH_MESSAGES.stillNeeded);
     await this.audit.insert({
       actorUserId: user.id,
       organizationId: user.organizationId,

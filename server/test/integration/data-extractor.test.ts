@@ -11,10 +11,10 @@ import {
   type ExtractionSummary,
   type SeenWithConnection,
 } from '@osint/contract/data-extractor';
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { DataExtractionRepository } from '../../src/repositories/data-extraction.repository.ts';
-import { SEARCH_STILL_NEEDED_MESSAGE } from '../../src/services/search.service.ts';
 import {
   crawlDemoSites,
   createAdmin,
@@ -1033,7 +1033,7 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       expect(created.state).toBe('PENDING');
       const refused = await deleteSearch();
       expect(refused.statusCode, refused.body).toBe(409);
-      expect(refused.json()).toMatchObject({ message: SEARCH_STILL_NEEDED_MESSAGE });
+      expect(refused.json()).toMatchObject({ message: SEARCH_MESSAGES.stillNeeded });
     } finally {
       t.container.jobRunner.start();
     }

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
-import { SEARCH_STILL_NEEDED_MESSAGE } from '../../src/services/search.service.ts';
 import {
   crawlDemoSites,
   searchFace,
@@ -239,7 +238,7 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
       expect(created.status).toBe('PENDING');
       const refused = await deleteSearch();
       expect(refused.statusCode, refused.body).toBe(409);
-      expect(refused.json().message).toBe(SEARCH_STILL_NEEDED_MESSAGE);
+      expect(refused.json().message).toBe(SEARCH_MESSAGES.stillNeeded);
     } finally {
       t.container.jobRunner.start();
     }

@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { ApiError } from '../lib/api-client.ts';
 import type { PagedList } from '../lib/use-paged-list.ts';
 import { useLoadOnScroll } from '../lib/use-paged-list.ts';
 import { Button } from './button.tsx';
@@ -246,13 +247,16 @@ export function listState(pending: Loaded, done: Loaded, search: string, debounc
 
 /**
  * The delete confirmation of a card: a failure is logged only (spec 001 §8); either way the modal closes
- * and `onFinished` runs (the lists are reloaded).
+ * and `onFinished` runs (the lists are reloaded). With `explainRefusal` (pages the specification does not
+ * cover), a refusal the server explains (409: the item is still needed) is shown in the modal instead,
+ * which stays open.
  */
 export function ConfirmDeleteItem({
   title,
   text,
   remove,
   failureLog,
+  explainRefusal = false,
   onFinished,
   onClose,
 }: {
@@ -260,26 +264,34 @@ export function ConfirmDeleteItem({
   text: string;
   remove: () => Promise<unknown>;
   failureLog: string;
+  explainRefusal?: boolean;
   onFinished: () => void;
   onClose: () => void;
 }) {
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string>();
   const confirm = async () => {
     setBusy(true);
+    setRefusal(undefined);
     try {
       await remove();
     } catch (error) {
+      if (explainRefusal && error instanceof ApiError && error.status === 409) {
+        setRefusal(error.message);
+        setBusy(false);
+        return;
+      }
       console.error(failureLog, error);
-    } finally {
-      setBusy(false);
-      onFinished();
     }
+    setBusy(false);
+    onFinished();
   };
   return (
     <ConfirmDeleteModal
       title={title}
       text={text}
       busy={busy}
+      error={refusal}
       onConfirm={() => void confirm()}
       onClose={onClose}
     />

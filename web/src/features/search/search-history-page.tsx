@@ -88,6 +88,7 @@ export function SearchHistoryPage() {
           text={`The search of ${formatDateTime(deleting.createdAt)} and its results will be deleted for everyone in your organization. Saved copies stay.`}
           remove={() => deleteSearch(deleting.searchHash)}
           failureLog="Deleting the search failed"
+          explainRefusal
           onFinished={() => {
             setDeleting(undefined);
             void list.reload();
