@@ -103,22 +103,7 @@ async function together<T>(
 
 /** A search of `count` results (the fixture's two and more), saved through the API and copied by its job. */
 async function savedSearchOf(count: number): Promise<{ id: number; hash: string }> {
-  const search = await createSearch(t, owner);
-  for (let rank = 2; rank < count; rank++) {
-    await t.db
-      .insertInto('search_results')
-      .values({
-        search_id: search.id,
-        record_hash: newPublicId(),
-        rank,
-        group_key: `g${rank}`,
-        similarity: 0.9,
-        image_url: `https://news.example.org/${rank}.jpg`,
-        source_url: `https://news.example.org/${rank}`,
-        crawled_at: new Date(),
-      })
-      .execute();
-  }
+  const search = await createSearch(t, owner, count);
   const response = await t.request({
     method: 'POST',
     url: '/api/search/save',

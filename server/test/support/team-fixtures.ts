@@ -65,12 +65,16 @@ export async function hashedIdOf(t: TestApp, userId: number): Promise<string> {
   return row.hashed_id;
 }
 
-/** A stored search with two results, as the search API leaves it. */
 /**
- * A search of two results, with a plain 256-px JPEG kept as its face picture: `face` (base64) is what a
- * save or an extraction of it sends, as a reopened search does.
+ * A stored search of `resultCount` results (two by default), as the search API leaves it, with a plain
+ * 256-px JPEG kept as its face picture: `face` (base64) is what a save or an extraction of it sends, as a
+ * reopened search does.
  */
-export async function createSearch(t: TestApp, user: { id: number; organizationId: number }) {
+export async function createSearch(
+  t: TestApp,
+  user: { id: number; organizationId: number },
+  resultCount = 2,
+) {
   const faceImage = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#a87' } })
     .jpeg()
     .toBuffer();
@@ -82,12 +86,12 @@ export async function createSearch(t: TestApp, user: { id: number; organizationI
       user_id: user.id,
       type: 'OSINT',
       duration_ms: 120,
-      result_count: 2,
+      result_count: resultCount,
       face_image: faceImage,
     })
     .returning(['id', 'hashed_id'])
     .executeTakeFirstOrThrow();
-  for (const rank of [0, 1]) {
+  for (let rank = 0; rank < resultCount; rank++) {
     await t.db
       .insertInto('search_results')
       .values({
