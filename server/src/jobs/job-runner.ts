@@ -28,7 +28,7 @@ export function retryDelayMs(attempt: number, baseMs = 5_000): number {
  * A runner's id: this machine, this process, and a random part. From the machine and the process, a
  * runner that starts recognises jobs left RUNNING by a process of this machine that no longer exists.
  */
-function newWorkerId(): string {
+export function newWorkerId(): string {
   return `${os.hostname()}/${process.pid}-${randomUUID().slice(0, 8)}`;
 }
 

@@ -25,6 +25,11 @@ export class UserRepository {
     await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
   }
 
+  /** Locks the user's row for the transaction `db` runs in (first, where another writer locks it first too). */
+  async lockById(id: number): Promise<void> {
+    await this.db.selectFrom('users').select('id').where('id', '=', id).forUpdate().execute();
+  }
+
   /**
    * A new password. Every outstanding reset and set-password link of the account ends with the old
    * password, in the same transaction: a link mailed before the change (to a mailbox someone else may

@@ -334,10 +334,12 @@ export class AccountService {
     // The link is used up only together with the new password (and the invited account's activation):
     // a failure half-way leaves the link working rather than the account without a way in.
     const user = await this.db.transaction().execute(async (tx) => {
+      const users = new UserRepository(tx);
+      // The account's row first, as its deletion locks it: the two cannot wait for each other.
+      await users.lockById(token.user_id);
       if (!(await new UserTokenRepository(tx).markUsed(token.id))) {
         throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
       }
-      const users = new UserRepository(tx);
       await users.setPassword(token.user_id, passwordHash, now);
       if (purpose === 'SET_PASSWORD') {
         await users.updateStatusIf(token.user_id, ['INVITED'], { status: 'ACTIVE', email_verified_at: now });

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import dns from 'node:dns';
 import net from 'node:net';
-import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { crawlOptionsFromConfig, type CrawlOptions } from '../crawler/crawl-options.ts';
@@ -11,7 +9,7 @@ import type { ResolvedAddress } from '../crawler/safe-fetch.ts';
 import { normalizeUrl } from '../crawler/url-normalize.ts';
 import type { CrawlStatus } from '../db/schema.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
-import { localPidOf } from '../jobs/job-runner.ts';
+import { localPidOf, newWorkerId } from '../jobs/job-runner.ts';
 import { isProcessAlive } from '../lib/data-dir-lock.ts';
 import { badRequest, conflict, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
@@ -34,14 +32,6 @@ const FAILURE_RETRY_MS = 30_000;
 const COUNT_FLUSH_MS = 500;
 /** A job that found its crawl held by another run looks again this long after that run's lease ends. */
 const LEASE_MARGIN_MS = 1_000;
-
-/**
- * The owner token of one run of a crawl, in the job runner's worker id form (`host/pid-random`): another
- * process of this machine reads the pid in it (localPidOf) and takes over at once from a run that died.
- */
-function newRunOwner(): string {
-  return `${os.hostname()}/${process.pid}-${randomUUID().slice(0, 8)}`;
-}
 
 /** The bundled demo site: the only address (and port) the demo crawl may reach past the SSRF guard. */
 export interface DemoCrawlTarget {
@@ -422,8 +412,11 @@ export class CrawlService {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error({ err: error, crawlId }, 'crawl run failed');
       if (failures + 1 >= MAX_CONSECUTIVE_FAILURES) {
-        // Not while another process runs it (it took the crawl over since): that run carries it on.
-        await this.crawls.finish(crawlId, 'FAILED', message);
+        // Not while a lease is live: another process took the crawl over (that run carries it on), or this
+        // run's own lease could not be given back. Either way, looked at again once the lease has run out.
+        if (!(await this.crawls.finish(crawlId, 'FAILED', message))) {
+          await this.enqueueRun({ crawlId, failures }, await this.busyRetryMs(crawlId));
+        }
       } else {
         await this.crawls.setLastError(crawlId, message);
         await this.enqueueRun({ crawlId, failures: failures + 1 }, FAILURE_RETRY_MS);
@@ -447,7 +440,9 @@ export class CrawlService {
     if (this.shuttingDown) return 'stopped';
     if (this.running.has(crawlId)) return 'skipped';
     // Before the crawler starts (and requeues what was left claimed): the claims must be a gone run's.
-    const owner = newRunOwner();
+    // In the job runner's worker id form: another process of this machine reads the pid in it
+    // (localPidOf) and takes over at once from a run that died.
+    const owner = newWorkerId();
     const lease = await this.takeLease(crawlId, owner);
     if (lease !== 'taken') return lease === 'ended' ? 'skipped' : 'busy';
     const row = (await this.crawls.findById(crawlId))!;

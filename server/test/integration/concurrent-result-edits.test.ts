@@ -1,8 +1,7 @@
 import type { ExtractionListResponse, ExtractionSummary } from '@osint/contract/data-extractor';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPublicId } from '../../src/lib/secure-token.ts';
+import { holdLock, lockWaiters, together, until } from '../support/row-locks.ts';
 import { createOwner, createSearch, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -35,71 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function until(what: string, done: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 20_000; !(await done());) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** A connection of its own to the test database, in a transaction holding the locks `lock` takes. */
-async function holdLock(
-  lock: (client: pg.Client) => Promise<unknown>,
-): Promise<{ release(): Promise<void> }> {
-  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(t.db);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${rows[0]!.name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  await client.query('begin');
-  await lock(client);
-  let released: Promise<void> | undefined;
-  return {
-    // Once: later calls wait for the first.
-    release: () =>
-      (released ??= client.query('commit').then(
-        () => client.end(),
-        async (error: unknown) => {
-          await client.end();
-          throw error;
-        },
-      )),
-  };
-}
-
-/** Sessions of the test database waiting on a lock. */
-async function lockWaiters(): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-    where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
-  return rows[0]!.n;
-}
-
-/**
- * Runs the requests `start` starts all at once. On PostgreSQL the row `id` of `table` is locked first
- * and released when every one of them waits on a lock, whatever the timing of the machine.
- */
-async function together<T>(
-  table: 'saved_searches' | 'data_extractions',
-  id: number,
-  start: () => Promise<T>[],
-): Promise<T[]> {
-  if (TEST_DATABASE_KIND !== 'postgres') return Promise.all(start());
-  const holder = await holdLock((client) =>
-    client.query(`select id from ${table} where id = $1 for update`, [id]),
-  );
-  let started: Promise<T>[] = [];
-  try {
-    started = start();
-    await until(
-      `${started.length} requests waiting on a lock`,
-      async () => (await lockWaiters()) >= started.length,
-    );
-  } finally {
-    await holder.release();
-  }
-  return Promise.all(started);
-}
 
 /** A search of `count` results (the fixture's two and more), saved through the API and copied by its job. */
 async function savedSearchOf(count: number): Promise<{ id: number; hash: string }> {
@@ -143,7 +77,7 @@ describe(`saved-search results changed at once (${TEST_DATABASE_KIND})`, () => {
     await until('the saved search copied', async () => (await statusOf(saved.id)) === 'COMPLETED');
     const [first, second] = (await savedResults(saved.hash)).results;
 
-    const responses = await together('saved_searches', saved.id, () => [
+    const responses = await together(t, 'saved_searches', saved.id, () => [
       removeSavedResults(saved.id, [first!.id]),
       removeSavedResults(saved.id, [second!.id]),
     ]);
@@ -178,19 +112,22 @@ describe(`saved-search results changed at once (${TEST_DATABASE_KIND})`, () => {
         const saved = await savedSearchOf(4);
         const run = () => t.container.services.savedSearches.runSaveJob({ savedSearchId: saved.id });
         // The first run is held at the copy's transaction, which needs the saved search's row.
-        const row = await holdLock((client) =>
+        const row = await holdLock(t, (client) =>
           client.query('select id from saved_searches where id = $1 for update', [saved.id]),
         );
         let searchResults: { release(): Promise<void> } | undefined;
         try {
           const first = run();
-          await until('the first run waiting on the row', async () => (await lockWaiters()) >= 1);
+          await until('the first run waiting on the row', async () => (await lockWaiters(t)) >= 1);
           // The second reads the saved search (PENDING) and is held where it reads the search's results.
-          searchResults = await holdLock((client) =>
+          searchResults = await holdLock(t, (client) =>
             client.query('lock table search_results in access exclusive mode'),
           );
           const second = run();
-          await until('the second run waiting on the search results', async () => (await lockWaiters()) >= 2);
+          await until(
+            'the second run waiting on the search results',
+            async () => (await lockWaiters(t)) >= 2,
+          );
 
           await row.release();
           await first;
@@ -315,7 +252,7 @@ describe(`extraction results changed at once (${TEST_DATABASE_KIND})`, () => {
       // Named results come first: the two removed carry the best name while any does, one of the two
       // renamed takes a new name, the other an existing one.
       const [a, b, c, d] = shown;
-      const responses = await together('data_extractions', extraction.id, () => [
+      const responses = await together(t, 'data_extractions', extraction.id, () => [
         removeResult(a!.hashedId),
         removeResult(b!.hashedId),
         renameResult(c!.hashedId, `Person ${round}`),

@@ -141,7 +141,8 @@ describe(`one crawl, one process at a time (${TEST_DATABASE_KIND})`, () => {
 
   it('lets a resume take the crawl over once the first run has gone silent past its lease', async () => {
     site('/two');
-    const leaseMs = 1_200;
+    // Long enough that a stall of the loaded test machine (renewals are due every quarter) cannot let it run out.
+    const leaseMs = 4_000;
     const first = otherProcess({ jobStaleAfterMs: leaseMs });
     const created = await first.service.create({ urls: [url('/two/')], requestedBy: null });
     const publicId = created.public_id;

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_MODEL } from '../../src/services/face-index.service.ts';
 import { createAdmin, mailJobsTo } from '../support/fixtures.ts';
+import { together } from '../support/row-locks.ts';
 import { createMember, createOwner, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -249,9 +250,12 @@ describe(`platform review of faces refused as possible minors (${TEST_DATABASE_K
     expect((await reviewRow(id)).search_used_at).toBeNull();
     expect(await reviewedSearches()).toEqual([]);
 
-    const [first, second] = await Promise.all([
+    // Two searches of the face at once. On PostgreSQL both pass the gate and wait on the review's row as
+    // they store their search: the second then finds the approval used and is refused.
+    const secondToken = await face.seal(analyst);
+    const [first, second] = await together(t, 'minor_reviews', id, () => [
       search(analyst, face.token),
-      search(analyst, await face.seal(analyst)),
+      search(analyst, secondToken),
     ]);
     expect([first!.statusCode, second!.statusCode].sort()).toEqual([200, 403]);
     expect(await reviewedSearches()).toHaveLength(1);

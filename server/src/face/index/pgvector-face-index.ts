@@ -103,9 +103,12 @@ export class PgvectorFaceIndex implements FaceIndex {
     if (this.fixedWidth) return this.overfetch.minCandidates;
     if (!this.graphFacts || now - this.graphFacts.readAt > GRAPH_FACTS_TTL_MS) {
       const { rows } = await this.db.query<{ size: number | string; m: string | null }>(
+        // The HNSW index found by its table, not by its name (PostgreSQL shortens names over 63 bytes).
         `select (select count(*) from ${this.table}) as size, ` +
-          `(select substring(option from '^m=([0-9]+)$') from pg_class, unnest(reloptions) as option ` +
-          `where relname = '${this.table}_hnsw' and option like 'm=%') as m`,
+          `(select substring(option from '^m=([0-9]+)$') from pg_index ` +
+          `join pg_class as i on i.oid = pg_index.indexrelid join pg_am on pg_am.oid = i.relam, ` +
+          `unnest(i.reloptions) as option where pg_index.indrelid = '${this.table}'::regclass ` +
+          `and pg_am.amname = 'hnsw' and option like 'm=%' limit 1) as m`,
       );
       // An index built without the option has pgvector's default m.
       const connectivity = Number(rows[0]?.m ?? 16);
