@@ -37,7 +37,9 @@ export function HomeRoute() {
   return (
     <section className="container page user-home">
       <header className="user-home__header">
-        <p className="page__eyebrow">{organization.name}</p>
+        <p className="page__eyebrow" dir="auto">
+          {organization.name}
+        </p>
         <h1 className="page__title">Welcome back</h1>
         <p className="page__lead">Signed in as {user.email}</p>
       </header>

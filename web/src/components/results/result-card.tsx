@@ -137,7 +137,11 @@ function SourceLine({ result }: { result: SearchResult }) {
   const host = hostOf(result.sourceUrl);
   return (
     <p className="result-card__source" title={result.sourceTitle || undefined}>
-      {result.sourceTitle && <span className="result-card__title">{result.sourceTitle}</span>}
+      {result.sourceTitle && (
+        <span className="result-card__title" dir="auto">
+          {result.sourceTitle}
+        </span>
+      )}
       {host && <span className="result-card__host">{host}</span>}
     </p>
   );

@@ -88,7 +88,9 @@ export function ResultViewer<T extends SearchResult>({
           <FaceBoxOverlay result={result} />
         </div>
         <div className="result-viewer__facts">
-          <p className="result-viewer__title">{result.sourceTitle || 'Untitled page'}</p>
+          <p className="result-viewer__title" dir="auto">
+            {result.sourceTitle || 'Untitled page'}
+          </p>
           {result.sourceUrl ? (
             <a
               className="result-viewer__url"

@@ -38,7 +38,9 @@ export function AccountPage() {
   return (
     <section className="container page account-page" aria-labelledby="account-title">
       <header className="account-page__header">
-        <p className="page__eyebrow">{organization.name}</p>
+        <p className="page__eyebrow" dir="auto">
+          {organization.name}
+        </p>
         <h1 className="page__title" id="account-title">
           Account
         </h1>

@@ -78,8 +78,12 @@ export function SetPasswordPage() {
       flow={SET_FLOW}
       lead={
         <p>
-          You have been invited to join <strong>{organizationName}</strong>. Choose the password for{' '}
-          <strong>{email}</strong>; you will use it with this e-mail address to log in.
+          You have been invited to join{' '}
+          <strong>
+            <bdi>{organizationName}</bdi>
+          </strong>
+          . Choose the password for <strong>{email}</strong>; you will use it with this e-mail address to log
+          in.
         </p>
       }
       onSaved={async (saved) => {
@@ -112,7 +116,10 @@ function InvitationAccepted({
   return (
     <AuthCard icon="success" tone="success" title="Welcome" lead={<p>{SET_FLOW.success}</p>}>
       <p className="auth-note auth-center">
-        You are signed in as <strong>{invitation?.email}</strong>, a member of <strong>{organization}</strong>
+        You are signed in as <strong>{invitation?.email}</strong>, a member of{' '}
+        <strong>
+          <bdi>{organization}</bdi>
+        </strong>
         .
       </p>
       {answer.access ? (

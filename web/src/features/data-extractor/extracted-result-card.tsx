@@ -6,7 +6,7 @@ import type {
   SeenWithConnection,
   WikipediaResult,
 } from '@osint/contract/data-extractor';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { ResultThumbnail } from '../../components/results/result-card.tsx';
 import { fetchConnections, type ExtractorContext } from './data-extractor-api.ts';
@@ -80,7 +80,13 @@ function Evidence({ result }: { result: ExtractedResult }) {
                     <li key={index}>
                       <p className="extractor-evidence__text">
                         <span className="extractor-evidence__source">{SOURCE_LABELS[item.source]}</span>
-                        {item.source === 'page' ? `“${item.text}”` : item.text}
+                        {item.source === 'page' ? (
+                          <>
+                            “<bdi>{item.text}</bdi>”
+                          </>
+                        ) : (
+                          <bdi>{item.text}</bdi>
+                        )}
                       </p>
                       <p className="extractor-evidence__meta">
                         {item.listName && <span>List {item.listName}</span>}
@@ -127,7 +133,13 @@ function Connections({ context, result }: { context: ExtractorContext; result: E
   return (
     <div className="extractor-connections">
       <p className="extractor-connections__names">
-        <strong>Seen with:</strong> {result.seenWithNames.join(', ')}
+        <strong>Seen with:</strong>{' '}
+        {result.seenWithNames.map((seen, index) => (
+          <Fragment key={index}>
+            {index > 0 && ', '}
+            <bdi>{seen}</bdi>
+          </Fragment>
+        ))}
       </p>
       <button
         type="button"
@@ -150,7 +162,7 @@ function Connections({ context, result }: { context: ExtractorContext; result: E
               {connection.imgUrl && (
                 <img className="extractor-connection__img" src={connection.imgUrl} alt="" loading="lazy" />
               )}
-              <span className="extractor-connection__name">
+              <span className="extractor-connection__name" dir="auto">
                 {connection.aboutUrl ? (
                   <a href={connection.aboutUrl} target="_blank" rel="noreferrer noopener">
                     {connection.name}
@@ -259,9 +271,13 @@ export function ExtractedResultCard({
           </h3>
           <FlagBadges flags={result} seenWith={result.seenWith} />
         </div>
-        {result.personDesc && <p className="extractor-result__desc">{result.personDesc}</p>}
+        {result.personDesc && (
+          <p className="extractor-result__desc" dir="auto">
+            {result.personDesc}
+          </p>
+        )}
         <p className="extractor-result__meta">
-          {result.sourceTitle && <span>{result.sourceTitle}</span>}
+          {result.sourceTitle && <span dir="auto">{result.sourceTitle}</span>}
           <span title={matchScoreDetail(result.similarity)}>
             {matchBandLabel(result.similarity)} ({similarityFigure(result.similarity)})
           </span>
@@ -355,11 +371,17 @@ export function WikipediaCard({
       </div>
       <div className="extractor-result__body">
         <div className="extractor-result__head">
-          <h3 className="extractor-result__name">{result.name}</h3>
+          <h3 className="extractor-result__name" dir="auto">
+            {result.name}
+          </h3>
           <span className="badge">Wikipedia</span>
           <FlagBadges flags={result} />
         </div>
-        {result.personDescription && <p className="extractor-result__desc">{result.personDescription}</p>}
+        {result.personDescription && (
+          <p className="extractor-result__desc" dir="auto">
+            {result.personDescription}
+          </p>
+        )}
       </div>
       <div className="extractor-result__side">
         <div className="extractor-result__links">

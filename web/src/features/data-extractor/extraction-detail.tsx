@@ -265,7 +265,12 @@ function DetailView({
             <span className="extractor-detail__name" dir="auto">
               {summary.name}
             </span>
-            {summary.description && <span> · {summary.description}</span>}
+            {summary.description && (
+              <span>
+                {' '}
+                · <bdi>{summary.description}</bdi>
+              </span>
+            )}
           </p>
         </div>
         <p className="extractor-detail__count" aria-label="Result count" aria-busy={firstLoad || undefined}>
@@ -530,7 +535,9 @@ function NameButton({
       aria-pressed={pressed}
       onClick={onClick}
     >
-      <span className="extractor-name__label">{label}</span>
+      <span className="extractor-name__label" dir="auto">
+        {label}
+      </span>
       <span className="extractor-name__count">
         {stat.linkCount} {stat.linkCount === 1 ? 'link' : 'links'}
       </span>

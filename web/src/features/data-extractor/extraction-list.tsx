@@ -251,7 +251,10 @@ function DoneItem({
         {item.bestName && (
           <>
             {' '}
-            · <strong className="extractor-item__best">{item.bestName}</strong>
+            ·{' '}
+            <strong className="extractor-item__best" dir="auto">
+              {item.bestName}
+            </strong>
           </>
         )}
       </DoneMeta>

@@ -76,7 +76,7 @@ export function EditResultModal({
                   checked={name === choice}
                   onChange={() => choose(choice)}
                 />
-                <span>{choice}</span>
+                <span dir="auto">{choice}</span>
               </label>
             ))}
           </fieldset>

@@ -107,7 +107,9 @@ export function PricingPage() {
   return (
     <section className="container page pricing-page" aria-labelledby="pricing-title">
       <header className="pricing-page__header">
-        <p className="page__eyebrow">{session.organization.name}</p>
+        <p className="page__eyebrow" dir="auto">
+          {session.organization.name}
+        </p>
         <h1 className="page__title" id="pricing-title">
           Select plan
         </h1>

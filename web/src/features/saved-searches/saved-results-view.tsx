@@ -158,7 +158,7 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
           {saved.organizationName && (
             <p className="saved-item__org">
               <span className="visually-hidden">Organization: </span>
-              {saved.organizationName}
+              <bdi>{saved.organizationName}</bdi>
             </p>
           )}
           {saved.description && (
