@@ -107,7 +107,8 @@ export function NameDescriptionModal({
   }
 
   return (
-    <Modal title={title} onClose={onClose} size="sm">
+    // Not closed while the form is sent: its confirmation would be lost and it could be sent twice.
+    <Modal title={title} onClose={() => !busy && onClose()} size="sm">
       <form className="form" onSubmit={submit} noValidate>
         {lead && <p className="modal__lead">{lead}</p>}
         {beforeName?.(name, choose)}
@@ -132,7 +133,7 @@ export function NameDescriptionModal({
           </p>
         )}
         <div className="modal__actions">
-          <Button variant="secondary" onClick={onClose}>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
             Cancel
           </Button>
           <Button type="submit" loading={busy} disabled={Boolean(nameError)}>

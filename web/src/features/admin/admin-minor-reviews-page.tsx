@@ -168,6 +168,7 @@ function DecisionForm({ review }: { review: AdminMinorReviewView }) {
   });
   const submit = (approve: boolean) => (event: FormEvent) => {
     event.preventDefault();
+    if (decide.isPending) return;
     if (!reason.trim()) {
       setError(MINOR_REVIEW_MESSAGES.decisionReasonRequired);
       return;
@@ -189,13 +190,18 @@ function DecisionForm({ review }: { review: AdminMinorReviewView }) {
         }}
       />
       <div className="minor-review__actions">
-        <Button type="submit" loading={decide.isPending && decide.variables === true}>
+        <Button
+          type="submit"
+          loading={decide.isPending && decide.variables === true}
+          disabled={decide.isPending}
+        >
           Approve one search
         </Button>
         <Button
           type="button"
           variant="danger"
           loading={decide.isPending && decide.variables === false}
+          disabled={decide.isPending}
           onClick={submit(false)}
         >
           Refuse

@@ -7,11 +7,13 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import { StateMessage } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useBanner } from '../../components/message-banner.tsx';
 import { ResultsGrid } from '../../components/results/results-grid.tsx';
 import { ResultViewer } from '../../components/results/result-viewer.tsx';
 import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
+import { ApiError } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
   endWatch,
@@ -84,6 +86,8 @@ export function AlertsPage() {
   const [viewing, setViewing] = useState<number>();
   const { openRestricted, restrictedModal } = useAccessRestrictedModal();
   const [ending, setEnding] = useState<FaceWatch>();
+  const [endBusy, setEndBusy] = useState(false);
+  const [endError, setEndError] = useState<string>();
   const [busyWatch, setBusyWatch] = useState<number>();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -120,6 +124,31 @@ export function AlertsPage() {
     const result = results[index];
     if (result?.isNew) void markAlertsSeen([result.alertId]).then(refresh);
   };
+  const closeEnding = () => {
+    if (endBusy) return;
+    setEnding(undefined);
+    setEndError(undefined);
+  };
+  const confirmEnd = async (watch: FaceWatch) => {
+    if (endBusy) return;
+    setEndBusy(true);
+    setEndError(undefined);
+    try {
+      await endWatch(watch.id);
+    } catch (error) {
+      console.error('Ending the watch failed', error);
+      setEndError(
+        error instanceof ApiError && error.status < 500
+          ? error.message
+          : 'The watch could not be ended. Please try again.',
+      );
+      return;
+    } finally {
+      setEndBusy(false);
+    }
+    setEnding(undefined);
+    void refresh();
+  };
   const searchNow = async (watch: FaceWatch) => {
     setBusyWatch(watch.id);
     try {
@@ -138,7 +167,13 @@ export function AlertsPage() {
       <header className="face-alerts__header">
         <div>
           <h1 className="page__title" id="alerts-title">
-            {current ? `Alerts: ${current.name}` : 'Alerts'}
+            {current ? (
+              <>
+                Alerts: <bdi>{current.name}</bdi>
+              </>
+            ) : (
+              'Alerts'
+            )}
           </h1>
           <p className="page__lead">
             New images of the faces your organization watches, found as the web index grows. Open an alert to
@@ -155,6 +190,16 @@ export function AlertsPage() {
       <h2 className="face-alerts__section-title">Watched faces</h2>
       {watches.isLoading ? (
         <LoadingPlaceholder />
+      ) : watches.isError ? (
+        <StateMessage
+          className="card"
+          role="alert"
+          state={{ title: 'The watched faces could not be loaded.' }}
+        >
+          <Button variant="secondary" onClick={() => void watches.refetch()}>
+            Try again
+          </Button>
+        </StateMessage>
       ) : watchList.length === 0 ? (
         <div className="card saved-empty" role="status">
           <p>
@@ -170,13 +215,17 @@ export function AlertsPage() {
               className={`card face-watch${watch.id === watchId ? ' face-watch--current' : ''}`}
             >
               {watch.image ? (
-                <img className="face-watch__face" src={watch.image} alt={`Watched face: ${watch.name}`} />
+                <img
+                  className="face-watch__face"
+                  src={watch.image}
+                  alt={`Watched face: \u2068${watch.name}\u2069`}
+                />
               ) : (
                 <span className="face-watch__face face-watch__face--none" aria-hidden="true" />
               )}
               <div className="face-watch__body">
                 <Link className="face-watch__name" to={`/alerts/${watch.id}`}>
-                  {watch.name}
+                  <bdi>{watch.name}</bdi>
                 </Link>
                 <p className="face-watch__meta">
                   {watch.alertCount} {watch.alertCount === 1 ? 'alert' : 'alerts'}
@@ -186,7 +235,11 @@ export function AlertsPage() {
                     ? `ended ${formatDay(watch.endedAt)}`
                     : `${watch.muted ? 'muted, ' : ''}until ${formatDay(watch.endsAt)}`}
                 </p>
-                {watch.note && <p className="face-watch__note">{watch.note}</p>}
+                {watch.note && (
+                  <p className="face-watch__note" dir="auto">
+                    {watch.note}
+                  </p>
+                )}
               </div>
               {!watch.endedAt && (
                 <div className="face-watch__actions">
@@ -243,6 +296,12 @@ export function AlertsPage() {
       </div>
       {alerts.isLoading ? (
         <LoadingPlaceholder />
+      ) : alerts.isError ? (
+        <StateMessage className="card" role="alert" state={{ title: 'The alerts could not be loaded.' }}>
+          <Button variant="secondary" onClick={() => void alerts.refetch()}>
+            Try again
+          </Button>
+        </StateMessage>
       ) : results.length === 0 ? (
         <div className="card saved-empty" role="status">
           <p>No alerts here yet. You are told by e-mail as soon as a watched face appears on a new page.</p>
@@ -279,12 +338,10 @@ export function AlertsPage() {
           title="End this watch?"
           text="Newly indexed faces are no longer compared with it and its face descriptor is deleted. Its alerts stay."
           confirmLabel="End watch"
-          onConfirm={() => {
-            void endWatch(ending.id)
-              .then(refresh)
-              .finally(() => setEnding(undefined));
-          }}
-          onClose={() => setEnding(undefined)}
+          busy={endBusy}
+          error={endError}
+          onConfirm={() => void confirmEnd(ending)}
+          onClose={closeEnding}
         />
       )}
     </section>

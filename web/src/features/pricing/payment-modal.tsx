@@ -113,7 +113,9 @@ export function PaymentModal(props: PaymentModalProps) {
 
   const title = { choose: 'Choose payment method', bank: 'Bank details', finalize: 'Order confirmed' }[step];
   return (
-    <Modal title={title} size="md" onClose={() => onClose(ordered)}>
+    // While the order is sent the modal stays: closed, the order would still be placed but unreported,
+    // and the plan could be bought twice.
+    <Modal title={title} size="md" onClose={() => !sending && onClose(ordered)}>
       <ol className="pricing-steps" aria-label="Steps">
         {steps.map((s, i) => (
           <li

@@ -9,6 +9,7 @@ import { formatDateTime } from '@osint/contract/dates';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
+import { StateMessage } from '../../components/data-table.tsx';
 import { ConfirmDeleteItem, DoneMeta, ItemCard } from '../../components/item-list.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { useLoadOnScroll, usePagedList } from '../../lib/use-paged-list.ts';
@@ -26,11 +27,24 @@ type HistoryEntry = SearchHistoryItem & { id: string };
  */
 export function SearchHistoryPage() {
   const { session } = useSession();
+  // The paged list shows a failed load as an empty list; the page remembers the failure so it is not
+  // mistaken for "No searches yet".
+  const [failed, setFailed] = useState(false);
+  const [retrying, setRetrying] = useState(false);
   const list = usePagedList<HistoryEntry>('history', SEARCH_HISTORY_PAGE_SIZE, (pageNumber, pageSize) =>
-    fetchSearchHistory(pageNumber, pageSize).then((answer) => ({
-      items: answer.results.map((item) => ({ ...item, id: item.searchHash })),
-      total: answer.totalResultCount,
-    })),
+    fetchSearchHistory(pageNumber, pageSize).then(
+      (answer) => {
+        setFailed(false);
+        return {
+          items: answer.results.map((item) => ({ ...item, id: item.searchHash })),
+          total: answer.totalResultCount,
+        };
+      },
+      (error: unknown) => {
+        setFailed(true);
+        throw error;
+      },
+    ),
   );
   const sentinel = useLoadOnScroll(list.hasMore, list.loading, list.loadMore);
   const [deleting, setDeleting] = useState<HistoryEntry>();
@@ -56,6 +70,19 @@ export function SearchHistoryPage() {
       </header>
       {firstLoad ? (
         <LoadingPlaceholder />
+      ) : failed && list.items.length === 0 ? (
+        <StateMessage className="card" role="alert" state={{ title: 'The searches could not be loaded.' }}>
+          <Button
+            variant="secondary"
+            loading={retrying}
+            onClick={() => {
+              setRetrying(true);
+              void list.reload().finally(() => setRetrying(false));
+            }}
+          >
+            Try again
+          </Button>
+        </StateMessage>
       ) : list.items.length === 0 ? (
         <div className="card saved-empty" role="status">
           <h2 className="saved-empty__title">No searches yet</h2>
