@@ -4,6 +4,7 @@ import type { PagedList } from '../lib/use-paged-list.ts';
 import { useLoadOnScroll } from '../lib/use-paged-list.ts';
 import { Button } from './button.tsx';
 import { ConfirmDeleteModal } from './confirm-delete-modal.tsx';
+import { LoadingPlaceholder } from './loading-placeholder.tsx';
 import { ResultThumbnail } from './results/result-card.tsx';
 import './item-list.css';
 import { formatDateTime, formatTime } from '@osint/contract/dates';
@@ -82,7 +83,10 @@ export function DoneSection<T extends Identified>({
           />
         </div>
       </div>
-      {list.items.length === 0 && !list.loading ? (
+      {list.items.length === 0 && list.loading ? (
+        // A search (or a cleared one) being answered: the spinner stays in this section, the box keeps focus.
+        <LoadingPlaceholder />
+      ) : list.items.length === 0 ? (
         <p className="item-section__empty">{emptyText}</p>
       ) : (
         <ul className="item-list">
@@ -177,7 +181,7 @@ export function ItemOrganization({ name }: { name: string | undefined }) {
   return (
     <span className="item-card__organization">
       <span className="visually-hidden">Organization: </span>
-      {name}
+      <bdi>{name}</bdi>
     </span>
   );
 }
@@ -234,14 +238,35 @@ export function DoneMeta({
   );
 }
 
-type Loaded = Pick<PagedList<unknown>, 'items' | 'total' | 'loading'>;
+// `patch` is only used as the list's identity (whatever its items' type).
+type Loaded = Pick<PagedList<unknown>, 'items' | 'total' | 'loading'> & { patch: object };
+
+/**
+ * The lists (named by their `patch`, which stays the same for as long as the list's component lives) that
+ * have had an answer. Afterwards a new Done search, or the search box cleared, loads inside the Done
+ * section: the whole page is not swapped for the placeholder, which would take the focused box away.
+ */
+const answered = new WeakSet<object>();
 
 /** Whether both sections are still loading for the first time, and whether there is nothing at all. */
 export function listState(pending: Loaded, done: Loaded, search: string, debounced: string) {
-  const firstLoad =
-    (pending.loading && pending.items.length === 0) ||
-    (done.loading && done.items.length === 0 && !debounced);
-  const empty = !firstLoad && pending.total === 0 && done.total === 0 && !debounced && !search;
+  const firstAnswer = (list: Loaded) => {
+    if (!list.loading) answered.add(list.patch);
+    return !answered.has(list.patch) && list.loading && list.items.length === 0;
+  };
+  // Both are asked (neither short-circuits), so that each one's answer is remembered.
+  const pendingFirst = firstAnswer(pending);
+  const doneFirst = firstAnswer(done);
+  const firstLoad = pendingFirst || doneFirst;
+  // Not while a list is asked again (the search box just cleared): its total is not known yet.
+  const empty =
+    !firstLoad &&
+    !pending.loading &&
+    !done.loading &&
+    pending.total === 0 &&
+    done.total === 0 &&
+    !debounced &&
+    !search;
   return { firstLoad, empty };
 }
 

@@ -40,8 +40,11 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
   const popover = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
 
+  // Opening the calendar and the arrow keys move focus to the day; Previous/Next month keep it on the button.
+  const focusDay = useRef(false);
   useEffect(() => {
-    if (!open) return;
+    if (!open || !focusDay.current) return;
+    focusDay.current = false;
     popover.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
   }, [open, focused, view]);
 
@@ -58,6 +61,7 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
   const show = () => {
     setView(monthOf(value));
     setFocused(value);
+    focusDay.current = true;
     setOpen(true);
   };
   const close = () => {
@@ -72,6 +76,7 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
   const moveFocus = (days: number) => {
     const next = addDays(focused, days);
     if (next < today) return;
+    focusDay.current = true;
     setFocused(next);
     setView(monthOf(next));
   };
@@ -87,7 +92,12 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
   };
   const shiftMonth = (delta: number) => {
     const index = view.year * 12 + view.month - 1 + delta;
-    setView({ year: Math.floor(index / 12), month: (index % 12) + 1 });
+    const year = Math.floor(index / 12);
+    const month = (index % 12) + 1;
+    setView({ year, month });
+    // The day Tab reaches (and the arrows start from) moves too: the month's first day not before today.
+    const firstDay = `${year}-${pad(month)}-01`;
+    setFocused(firstDay < today ? today : firstDay);
   };
 
   const first = `${view.year}-${pad(view.month)}-01`;

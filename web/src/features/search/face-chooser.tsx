@@ -29,6 +29,15 @@ interface FaceChooserProps {
   onReviewRequested: (hash: string, review: MinorReviewView) => void;
 }
 
+// What Tab moves between inside the chooser (as in the Modal): its buttons and a review request's fields.
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Where focus goes in the chooser: its first face that can be chosen, or else the dialog itself. */
+function focusStart(dialog: HTMLElement) {
+  (dialog.querySelector<HTMLElement>('.face-option:not([disabled])') ?? dialog).focus();
+}
+
 /**
  * A face that may belong to a minor can be searched by verified law enforcement only, or once after the
  * platform's review approved it.
@@ -67,7 +76,8 @@ export function FaceChooser({
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    root.current?.querySelector<HTMLElement>('.face-option:not([disabled])')?.focus();
+    // No face that can be chosen (one possible minor): the dialog itself, so that Escape and Tab reach it.
+    if (root.current) focusStart(root.current);
     const overflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
@@ -75,6 +85,12 @@ export function FaceChooser({
       previous?.focus();
     };
   }, []);
+
+  // A step that removes the focused element (a review request sent) would drop focus to the page behind.
+  useEffect(() => {
+    if (root.current && (document.activeElement === document.body || document.activeElement === null))
+      focusStart(root.current);
+  });
 
   const toggle = (hash: string) =>
     setSelected((current) =>
@@ -88,15 +104,21 @@ export function FaceChooser({
       return;
     }
     if (event.key !== 'Tab' || !root.current) return;
-    const focusable = [...root.current.querySelectorAll<HTMLElement>('button:not([disabled])')];
+    const focusable = [...root.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
     const first = focusable[0];
     const last = focusable.at(-1);
-    if (event.shiftKey && document.activeElement === first) {
+    if (!first || !last) {
       event.preventDefault();
-      last?.focus();
+      return;
+    }
+    // From the dialog itself (where focus starts when no face can be chosen), Shift+Tab wraps to the end.
+    const atStart = document.activeElement === first || document.activeElement === root.current;
+    if (event.shiftKey && atStart) {
+      event.preventDefault();
+      last.focus();
     } else if (!event.shiftKey && document.activeElement === last) {
       event.preventDefault();
-      first?.focus();
+      first.focus();
     }
   };
 
@@ -107,6 +129,7 @@ export function FaceChooser({
       aria-modal="true"
       aria-labelledby="face-chooser-title"
       ref={root}
+      tabIndex={-1}
       onKeyDown={onKeyDown}
     >
       <div className="face-chooser__inner container">

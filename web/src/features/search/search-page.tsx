@@ -209,6 +209,9 @@ export function SearchPage() {
   const generation = useRef(0);
   const previewUrl = useRef<string | undefined>(undefined);
   const [tipsOpen, setTipsOpen] = useState(false);
+  // The address typed in "or paste an image URL": kept here, not in the form (which is hidden while the
+  // photo is detected), so that after a failure the user can correct it.
+  const [imageAddress, setImageAddress] = useState('');
   // After "Proceed" the chooser closes: focus goes to the faces just chosen, not back to the top of
   // the page (WCAG 2.4.3). Counted so that each Proceed moves it, after the chooser has given it back.
   const chosenFaces = useRef<HTMLDivElement>(null);
@@ -427,7 +430,13 @@ export function SearchPage() {
           }
           addingPhoto={state.addingPhoto}
         />
-        {!state.preview && <ImageUrlForm onSubmit={(url) => void detectUrl(url)} />}
+        {!state.preview && (
+          <ImageUrlForm
+            url={imageAddress}
+            onChange={setImageAddress}
+            onSubmit={(url) => void detectUrl(url)}
+          />
+        )}
         {state.preview && (
           <div className="search-upload__actions">
             {state.smallFaceCount > 0 && state.phase !== 'detecting' && (
@@ -513,8 +522,15 @@ export function SearchPage() {
 }
 
 /** "Or paste an image URL": the server fetches the photo at the address, with the limits of an upload. */
-function ImageUrlForm({ onSubmit }: { onSubmit: (url: string) => void }) {
-  const [url, setUrl] = useState('');
+function ImageUrlForm({
+  url,
+  onChange,
+  onSubmit,
+}: {
+  url: string;
+  onChange: (url: string) => void;
+  onSubmit: (url: string) => void;
+}) {
   const inputId = useId();
   return (
     <form
@@ -536,7 +552,7 @@ function ImageUrlForm({ onSubmit }: { onSubmit: (url: string) => void }) {
           placeholder="https://example.org/photo.jpg"
           maxLength={MAX_IMAGE_URL_LENGTH}
           value={url}
-          onChange={(event) => setUrl(event.target.value)}
+          onChange={(event) => onChange(event.target.value)}
         />
         <Button type="submit" variant="secondary" disabled={!url.trim()}>
           Find faces

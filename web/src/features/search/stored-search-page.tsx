@@ -39,13 +39,18 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
   const [grouping, setGrouping] = useState(false);
   // Saving and extracting send the searched face as base64, as a fresh search does.
   const [faceBase64, setFaceBase64] = useState('');
+  // The address whose download failed: saving and extracting are unavailable, and the page says why.
+  const [faceFailedFor, setFaceFailedFor] = useState<string>();
   const imageUrl = query.data?.image;
   useEffect(() => {
     if (!imageUrl) return;
     let cancelled = false;
     imageAsBase64(imageUrl)
       .then((base64) => !cancelled && setFaceBase64(base64))
-      .catch((error: unknown) => console.error('Loading the searched face failed', error));
+      .catch((error: unknown) => {
+        console.error('Loading the searched face failed', error);
+        if (!cancelled) setFaceFailedFor(imageUrl);
+      });
     return () => {
       cancelled = true;
     };
@@ -79,6 +84,8 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
   }
   const response = query.data;
   const results: SearchResult[] = response.results.filter((r) => !removed.has(r.id));
+  // The search kept no face, or its picture could not be downloaded.
+  const faceUnavailable = !faceBase64 && (!response.image || faceFailedFor === response.image);
   return (
     <SearchResults
       response={response}
@@ -94,8 +101,16 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
       onRemoved={(id) => setRemoved((ids) => new Set(ids).add(id))}
       onNewSearch={() => navigate('/search')}
       extractorCard={
-        // An extraction is started with the searched face: the card waits until it is loaded.
-        (faceBase64 && renderExtractorCard?.({ searchHash: response.searchHash, image: faceBase64 })) || null
+        faceUnavailable ? (
+          <p className="card search-face-unavailable" role="note">
+            The searched face’s picture could not be loaded, so this search cannot be saved or used for a data
+            extraction. Reload the page to try again.
+          </p>
+        ) : (
+          // An extraction is started with the searched face: the card waits until it is loaded.
+          (faceBase64 && renderExtractorCard?.({ searchHash: response.searchHash, image: faceBase64 })) ||
+          null
+        )
       }
     />
   );
