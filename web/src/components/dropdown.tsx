@@ -89,7 +89,8 @@ export function Dropdown({ label, options, value, onChange, placeholder, error, 
         onClick={() => (open ? setOpen(false) : openList())}
         onKeyDown={onKeyDown}
       >
-        <span id={`${id}-value`} className={selected ? '' : 'dropdown__placeholder'}>
+        {/* Options may be names in any script (a right-to-left name keeps its order). */}
+        <span id={`${id}-value`} className={selected ? '' : 'dropdown__placeholder'} dir="auto">
           {selected?.label ?? placeholder ?? ''}
         </span>
         <svg className="dropdown__chevron" viewBox="0 0 20 20" aria-hidden="true">
@@ -108,6 +109,7 @@ export function Dropdown({ label, options, value, onChange, placeholder, error, 
               onPointerDown={(event) => event.preventDefault()}
               onClick={() => choose(index)}
               onMouseEnter={() => setActive(index)}
+              dir="auto"
             >
               {option.label}
             </li>

@@ -238,26 +238,16 @@ export function DoneMeta({
   );
 }
 
-// `patch` is only used as the list's identity (whatever its items' type).
-type Loaded = Pick<PagedList<unknown>, 'items' | 'total' | 'loading'> & { patch: object };
+type Loaded = Pick<PagedList<unknown>, 'items' | 'total' | 'loading' | 'answered'>;
 
 /**
- * The lists (named by their `patch`, which stays the same for as long as the list's component lives) that
- * have had an answer. Afterwards a new Done search, or the search box cleared, loads inside the Done
- * section: the whole page is not swapped for the placeholder, which would take the focused box away.
+ * Whether both sections are still loading for the first time, and whether there is nothing at all. Once a
+ * list has answered, a new Done search (or the search box cleared) loads inside the Done section: the page
+ * is not swapped for the placeholder, which would take the focused box away.
  */
-const answered = new WeakSet<object>();
-
-/** Whether both sections are still loading for the first time, and whether there is nothing at all. */
 export function listState(pending: Loaded, done: Loaded, search: string, debounced: string) {
-  const firstAnswer = (list: Loaded) => {
-    if (!list.loading) answered.add(list.patch);
-    return !answered.has(list.patch) && list.loading && list.items.length === 0;
-  };
-  // Both are asked (neither short-circuits), so that each one's answer is remembered.
-  const pendingFirst = firstAnswer(pending);
-  const doneFirst = firstAnswer(done);
-  const firstLoad = pendingFirst || doneFirst;
+  const firstAnswer = (list: Loaded) => !list.answered && list.loading && list.items.length === 0;
+  const firstLoad = firstAnswer(pending) || firstAnswer(done);
   // Not while a list is asked again (the search box just cleared): its total is not known yet.
   const empty =
     !firstLoad &&

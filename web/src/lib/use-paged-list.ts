@@ -5,6 +5,8 @@ export interface PagedList<T> {
   items: T[];
   total: number;
   loading: boolean;
+  /** Whether any answer has come yet (for any key): later loads show inside the list, not over the page. */
+  answered: boolean;
   hasMore: boolean;
   /** The next page (page numbers grow from 1). */
   loadMore: () => void;
@@ -27,6 +29,7 @@ interface Loaded<T> {
   items: T[];
   total: number;
   pages: number;
+  answered: boolean;
 }
 
 /**
@@ -37,7 +40,13 @@ interface Loaded<T> {
  */
 export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFetcher<T>): PagedList<T> {
   const fullKey = `${key}|${pageSize}`;
-  const [loaded, setLoaded] = useState<Loaded<T>>({ key: '', items: [], total: 0, pages: 0 });
+  const [loaded, setLoaded] = useState<Loaded<T>>({
+    key: '',
+    items: [],
+    total: 0,
+    pages: 0,
+    answered: false,
+  });
   const [loadingMore, setLoadingMore] = useState(false);
   const pagesRef = useRef(1);
   const request = useRef(0);
@@ -65,6 +74,7 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
         items: append ? [...current.items, ...answer.items] : answer.items,
         total: answer.total,
         pages,
+        answered: true,
       }));
       setLoadingMore(false);
     },
@@ -100,6 +110,7 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
     items: current ? loaded.items : [],
     total: current ? loaded.total : 0,
     loading: !current || loadingMore,
+    answered: loaded.answered,
     hasMore: current && loaded.items.length < loaded.total,
     loadMore,
     reload,
