@@ -10,7 +10,7 @@ interface ModalProps {
 }
 
 const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select, [tabindex]:not([tabindex="-1"])';
+  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Where focus goes in a dialog: its first form field, or else the dialog itself (its title is read). */
 function focusStart(dialog: HTMLElement) {
@@ -18,6 +18,35 @@ function focusStart(dialog: HTMLElement) {
     '.modal__body :is(input, textarea, select):not([disabled]):not([type="hidden"])',
   );
   (field ?? dialog).focus();
+}
+
+/**
+ * The keys of a dialog: Escape closes it, Tab and Shift+Tab go round its controls and never leave it (to
+ * the page behind). Shared by every dialog (this Modal, the face chooser).
+ */
+export function dialogKeyDown(event: React.KeyboardEvent, dialog: HTMLElement | null, onClose: () => void) {
+  if (event.key === 'Escape') {
+    event.stopPropagation();
+    onClose();
+    return;
+  }
+  if (event.key !== 'Tab' || !dialog) return;
+  const focusable = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  if (!first || !last) {
+    event.preventDefault();
+    return;
+  }
+  // From the dialog itself (where a dialog without fields opens), Shift+Tab wraps to its last control.
+  const atStart = document.activeElement === first || document.activeElement === dialog;
+  if (event.shiftKey && atStart) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 /** A dialog: Escape and the backdrop close it, focus stays inside and returns where it came from. */
@@ -39,27 +68,7 @@ export function Modal({ title, onClose, children, actions, size = 'md' }: ModalP
     }
   });
 
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !dialog.current) return;
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    // From the dialog itself (where a dialog without fields opens), Shift+Tab wraps to its last control.
-    const atStart = document.activeElement === first || document.activeElement === dialog.current;
-    if (event.shiftKey && atStart) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (event: React.KeyboardEvent) => dialogKeyDown(event, dialog.current, onClose);
 
   return createPortal(
     <div

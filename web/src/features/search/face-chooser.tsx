@@ -9,6 +9,7 @@ import { createPortal } from 'react-dom';
 import type { MinorReviewView } from '@osint/contract/minor-review';
 import { MinorReviewRequest } from './minor-review-request.tsx';
 import { SmallFaceMark } from './small-face-mark.tsx';
+import { dialogKeyDown } from '../../components/modal.tsx';
 
 interface FaceChooserProps {
   faces: DetectedFace[];
@@ -28,10 +29,6 @@ interface FaceChooserProps {
   /** The organization asked the platform to review a refused face. */
   onReviewRequested: (hash: string, review: MinorReviewView) => void;
 }
-
-// What Tab moves between inside the chooser (as in the Modal): its buttons and a review request's fields.
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Where focus goes in the chooser: its first face that can be chosen, or else the dialog itself. */
 function focusStart(dialog: HTMLElement) {
@@ -97,30 +94,7 @@ export function FaceChooser({
       current.includes(hash) ? current.filter((h) => h !== hash) : [...current, hash],
     );
 
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !root.current) return;
-    const focusable = [...root.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) {
-      event.preventDefault();
-      return;
-    }
-    // From the dialog itself (where focus starts when no face can be chosen), Shift+Tab wraps to the end.
-    const atStart = document.activeElement === first || document.activeElement === root.current;
-    if (event.shiftKey && atStart) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (event: React.KeyboardEvent) => dialogKeyDown(event, root.current, onClose);
 
   return createPortal(
     <div
