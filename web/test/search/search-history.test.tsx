@@ -28,6 +28,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+const renderHistory = () =>
+  render(
+    <MemoryRouter>
+      <SearchHistoryPage />
+    </MemoryRouter>,
+  );
+
 describe('Search history', () => {
   test('a search still needed by a pending save is kept, and the dialog says why', async () => {
     let deleted = false;
@@ -43,11 +50,7 @@ describe('Search history', () => {
       return { status: 200, body: { results: deleted ? [] : [entry], totalResultCount: deleted ? 0 : 1 } };
     });
     const user = userEvent.setup();
-    render(
-      <MemoryRouter>
-        <SearchHistoryPage />
-      </MemoryRouter>,
-    );
+    renderHistory();
     await user.click(await screen.findByRole('button', { name: /^Delete / }));
     const dialog = screen.getByRole('dialog', { name: 'Delete search' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -60,5 +63,24 @@ describe('Search history', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
     expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(2);
+  });
+
+  test('a history that could not be loaded is not "No searches yet": it says so and Try again asks again', async () => {
+    let fail = true;
+    const { calls } = mockFetch(() =>
+      fail
+        ? { status: 500, body: { statusCode: 500, error: 'Internal', message: 'Boom' } }
+        : { status: 200, body: { results: [entry], totalResultCount: 1 } },
+    );
+    const user = userEvent.setup();
+    renderHistory();
+    expect(await screen.findByText('The searches could not be loaded.')).toBeTruthy();
+    expect(screen.queryByText('No searches yet')).toBeNull();
+
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('1 search')).toBeTruthy();
+    expect(screen.queryByText('The searches could not be loaded.')).toBeNull();
+    expect(calls).toHaveLength(2);
   });
 });
