@@ -20,7 +20,7 @@ export const MAX_WALKED_CANDIDATES = 20_000;
  * strangers; faces not returned for their own vector):
  * - usearch, M = 16: 200,000 strangers — 200 candidates 14, 1,000 3, 4,000 0; 1,000,000 — 200: 61,
  *   1,000: 22, 4,000: 4, 10,000: 1, 20,000: 0, at ≈ 10 µs per candidate. M = 32, 200,000 — 200: 0
- *   (p50 3.6 ms), 1,000: 0 (12.5 ms).
+ *   (p50 3.6 ms), 1,000: 0 (12.5 ms); 1,000,000 — 200: 3, 1,000: 0 (24 ms), 2,000: 0 (45 ms).
  * - pgvector, m = 16: 200,000 — 100: 28, 400: 5, 1,000: 1, 4,000: 1; m = 32: 100: 4, 200: 1.
  * The shares leave about twice the width measured. Candidates far below the threshold cost only the walk:
  * their vectors are not read (exact-rerank.ts).
