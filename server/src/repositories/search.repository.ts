@@ -351,21 +351,11 @@ export class SearchRepository {
         .forUpdate()
         .executeTakeFirst();
       if (!search) return 'not-found';
-      const saving = await tx
-        .selectFrom('saved_searches')
-        .select('id')
-        .where('search_id', '=', search.id)
-        .where('status', '=', 'PENDING')
-        .limit(1)
-        .executeTakeFirst();
-      const extracting = await tx
-        .selectFrom('data_extractions')
-        .select('id')
-        .where('search_id', '=', search.id)
-        .where('state', '=', 'PENDING')
-        .limit(1)
-        .executeTakeFirst();
-      if (saving || extracting) return 'still-needed';
+      const { rows } = await sql<{ needed: boolean }>`
+        select exists (select 1 from saved_searches where search_id = ${search.id} and status = 'PENDING')
+            or exists (select 1 from data_extractions where search_id = ${search.id} and state = 'PENDING')
+            as needed`.execute(tx);
+      if (rows[0]?.needed) return 'still-needed';
       await tx.deleteFrom('searches').where('id', '=', search.id).execute();
       return 'deleted';
     });
