@@ -6,6 +6,13 @@ import { type CohortNormResult, cohortNormalisation } from './cohort-norm.ts';
 import { fittedDistractors } from './fitted-distractors.ts';
 import { RERANK_SETTINGS, type RerankByDensity, rerankByGalleryDensity } from './k-reciprocal.ts';
 import { type MultiFaceQueryResult, multiFaceQueries } from './multi-face-queries.ts';
+import {
+  type ExpansionByDensity,
+  type ExpansionSettings,
+  queryExpansionByGalleryDensity,
+  type StrangerChain,
+  strangerChains,
+} from './query-expansion.ts';
 import { matchRatesBySize, type SizeBandRates } from './size-bands.ts';
 import {
   atFmr,
@@ -55,7 +62,16 @@ export interface CelebaResult {
   bySize?: { thresholds: number[]; bands: SizeBandRates[] };
   /** For the shipped pipeline: queries made of 1, 2, 3 or 5 photos of the person (their mean descriptor). */
   multiFace?: MultiFaceQueryResult[];
+  /** For the shipped pipeline: query expansion from the first search's hits, and what a stranger among them does. */
+  expansion?: {
+    byDensity: ExpansionByDensity[];
+    chains: (StrangerChain & ExpansionSettings & { level: number })[];
+  };
 }
+
+/** Expansion from the first search's hits (the shipped threshold), at most 10, without and with a raw floor. */
+const expansionSettings = (threshold: number): ExpansionSettings[] =>
+  [-Infinity, 0.45].map((floor) => ({ confident: threshold, maxHits: 10, floor }));
 
 function fuse(sets: CelebaFace[][], weights: number[]): { items: Embedded[]; score: PairScore } {
   const items = sets[0]!.map((face, i) => ({
@@ -132,6 +148,17 @@ export async function runCelebaBenchmark(options: {
       const thresholds = [points[FMR_TARGETS.indexOf(1e-4)]!.threshold, threshold];
       result.bySize = { thresholds, bands: matchRatesBySize(sets[0]!, score, thresholds) };
       result.multiFace = multiFaceQueries(items, [1, 2, 3, 5], threshold, FMR_TARGETS);
+      const settings = expansionSettings(threshold);
+      result.expansion = {
+        byDensity: queryExpansionByGalleryDensity(items, settings, FMR_TARGETS, threshold),
+        chains: settings.flatMap((setting) =>
+          [0.45, 0.5].map((level) => ({
+            ...setting,
+            level,
+            ...strangerChains(items, setting, level, threshold),
+          })),
+        ),
+      };
     }
     results.push(result);
   }
@@ -192,10 +219,11 @@ export function printCelebaResults(results: CelebaResult[], dir: string): void {
     if (r.rerank) printRerank(r.rerank);
     if (r.bySize) printBySize(r.bySize);
     if (r.multiFace) printMultiFace(r.multiFace, s.threshold);
+    if (r.expansion) printExpansion(r.expansion, s.threshold);
     const d = r.withDistractors;
     if (d) {
       console.log(
-        `With ${d.distractors.toLocaleString('en')} synthetic distractors (Gaussian fitted to this model's celeba-dev ` +
+        `\nWith ${d.distractors.toLocaleString('en')} synthetic distractors (Gaussian fitted to this model's celeba-dev ` +
           `descriptors: mean and full covariance, then L2-normalised): rank-1 ${pct(d.rank1)}, precision of returned ` +
           `hits ${(d.precision * 100).toFixed(2)} % (${d.wrongReturned} strangers among ${d.returned}); distractors ` +
           `crossed the threshold at ${sci(d.distractorFmr)} per comparison (real different-person pairs: ` +
@@ -263,6 +291,45 @@ function printRerank(rows: RerankByDensity[]): void {
       points.map((p) => (p.fmr * row.differentPairs < 1 ? '—' : pct(p.tpr))).join(' / ');
     console.log(
       `| ${row.perPerson ?? 'all'} (${row.photos}) | ${cells(row.raw)} | ${row.reranked.map((r) => cells(r.points)).join(' | ')} |`,
+    );
+  }
+}
+
+function printExpansion(
+  { byDensity, chains }: NonNullable<CelebaResult['expansion']>,
+  threshold: number,
+): void {
+  const settings = byDensity[0]!.expanded;
+  const label = (e: ExpansionSettings) =>
+    `expanded by ≤ ${e.maxHits} hits${Number.isFinite(e.floor) ? `, raw ≥ ${e.floor}` : ''}`;
+  console.log(
+    `\nQuery expansion: a second search with the normalised sum of the query and its hits at ${threshold.toFixed(2)} ` +
+      "(the first search's hits stay). Every face queries the others (ordered pairs); whole set and thinned " +
+      `galleries. TPR at FMR ${FMR_TARGETS.map(sci).join(' / ')}; TPR and false matches at ${threshold.toFixed(2)}:\n`,
+  );
+  console.log(`| photos per person (photos) | raw cosine | ${settings.map(label).join(' | ')} |`);
+  console.log(`|---|---|${settings.map(() => '---|').join('')}`);
+  for (const row of byDensity) {
+    const cells = (points: OperatingPoint[], at: OperatingPoint) =>
+      `${points.map((p) => (p.fmr * row.differentPairs < 1 ? '—' : pct(p.tpr))).join(' / ')}; ` +
+      `${pct(at.tpr)}, ${at.falseMatches}`;
+    console.log(
+      `| ${row.perPerson ?? 'all'} (${row.photos}) | ${cells(row.raw, row.rawAtShipped)} | ` +
+        `${row.expanded.map((e) => `${cells(e.points, e.atShipped)} (${pct(e.expanded)} expanded)`).join(' | ')} |`,
+    );
+  }
+  console.log(
+    '\nA stranger taken as the person: each different-person pair of the set at or above a raw score stands in ' +
+      'for the strangers above the threshold that a large index holds; put into the expansion, how many of the ' +
+      "stranger's other photos does it newly accept?\n",
+  );
+  console.log(
+    '| setting | strangers at raw ≥ | pairs | photos of the stranger accepted: alone / with the own hits |',
+  );
+  console.log('|---|---|---|---|');
+  for (const c of chains) {
+    console.log(
+      `| ${label(c)} | ${c.level} | ${c.strangers} | ${c.pulled.toFixed(2)} / ${c.pulledWithOwnHits.toFixed(2)} |`,
     );
   }
 }

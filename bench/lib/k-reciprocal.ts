@@ -17,7 +17,7 @@ export interface RerankResult extends RerankSettings {
 }
 
 /** The full cosine matrix (rows of faces without a descriptor stay at −Infinity). */
-function cosineMatrix(items: Embedded[]): Float32Array {
+export function cosineMatrix(items: Embedded[]): Float32Array {
   const n = items.length;
   const matrix = new Float32Array(n * n).fill(-Infinity);
   for (let i = 0; i < n; i++) {
@@ -165,25 +165,7 @@ export const RERANK_SETTINGS: RerankSettings[] = [
  * a web index mostly holds people.
  */
 export function rerankByGalleryDensity(items: Embedded[], fmrs: readonly number[]): RerankByDensity[] {
-  let seed = 20_171_117;
-  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-  const byPerson = new Map<string, Embedded[]>();
-  for (const item of items) {
-    const photos = byPerson.get(item.label) ?? [];
-    photos.push(item);
-    byPerson.set(item.label, photos);
-  }
-  return [null, 10, 5, 3, 2].map((perPerson) => {
-    const gallery =
-      perPerson === null
-        ? items
-        : [...byPerson.values()].flatMap((photos) =>
-            photos
-              .map((photo) => ({ photo, key: random() }))
-              .sort((a, b) => a.key - b.key)
-              .slice(0, perPerson)
-              .map(({ photo }) => photo),
-          );
+  return thinGallery(items).map(({ perPerson, gallery }) => {
     const scores = pairScores(gallery);
     return {
       perPerson,
@@ -193,4 +175,29 @@ export function rerankByGalleryDensity(items: Embedded[], fmrs: readonly number[
       reranked: kReciprocalRerank(gallery, RERANK_SETTINGS, fmrs),
     };
   });
+}
+
+/** The whole set, then galleries of at most 10, 5, 3 and 2 photos per person (one seeded draw each). */
+export function thinGallery(items: Embedded[]): { perPerson: number | null; gallery: Embedded[] }[] {
+  let seed = 20_171_117;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const byPerson = new Map<string, Embedded[]>();
+  for (const item of items) {
+    const photos = byPerson.get(item.label) ?? [];
+    photos.push(item);
+    byPerson.set(item.label, photos);
+  }
+  return [null, 10, 5, 3, 2].map((perPerson) => ({
+    perPerson,
+    gallery:
+      perPerson === null
+        ? items
+        : [...byPerson.values()].flatMap((photos) =>
+            photos
+              .map((photo) => ({ photo, key: random() }))
+              .sort((a, b) => a.key - b.key)
+              .slice(0, perPerson)
+              .map(({ photo }) => photo),
+          ),
+  }));
 }
