@@ -10,6 +10,7 @@ import {
   type FastSpringStandIn,
   type StoreSession,
 } from '../server/test/support/fastspring-stand-in.ts';
+import { E2E_FS_API } from './support/fastspring.ts';
 import { mailedLink } from './support/outbox.ts';
 import { E2E_ADMIN, signIn } from './support/session.ts';
 import { expectAccessible } from './support/accessibility.ts';
@@ -28,6 +29,7 @@ test.beforeAll(async () => {
     publicKey: process.env.E2E_FS_PUBLIC_KEY!,
     secret: process.env.E2E_FS_SECRET!,
     port: Number(process.env.E2E_FS_PORT),
+    api: E2E_FS_API,
   });
 });
 
@@ -225,7 +227,8 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await screens(page, 'pricing-active');
 });
 
-test('a monthly card checkout is completed by a signed FastSpring webhook and activates the subscription', async ({
+test('a monthly card checkout is completed by a signed FastSpring webhook and activates the subscription; an admin ending the plan cancels it', async ({
+  browser,
   page,
 }) => {
   test.setTimeout(120_000);
@@ -276,4 +279,41 @@ test('a monthly card checkout is completed by a signed FastSpring webhook and ac
   await expectAccessible(page, 'the account with a subscription');
   await expect(page.getByTestId('seat-usage')).toHaveText('1 / 2');
   await screens(page, 'pricing-subscription-active');
+
+  // The provider's admin ends the plan (a disputed payment): the card subscription is cancelled at
+  // FastSpring, so the card is not charged again, and the organization page says so.
+  standIn.subscriptions.set(ids.subscriptionId, 'active');
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(admin).toHaveURL(/\/home$/);
+  await admin.goto(`/admin/organizations/${organizationId}`);
+  const planRow = admin.getByRole('row', { name: /Subscription/ });
+  await expect(planRow).toContainText(`Paid by card subscription ${ids.subscriptionId}.`);
+  await planRow.getByRole('button', { name: 'End plan' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'End the subscription plan?' });
+  await expect(dialog).toContainText(
+    `Its card subscription (${ids.subscriptionId}) is cancelled at FastSpring, so the card is not charged again.`,
+  );
+  await dialog.getByLabel(/Reason/).fill('Payment disputed by the card holder');
+  await dialog.getByRole('button', { name: 'End plan' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(planRow).toContainText('Ended early');
+  // The job runner polls every second; the page shows the outcome once reloaded.
+  await expect
+    .poll(
+      async () => {
+        await admin.reload();
+        return planRow.textContent();
+      },
+      { timeout: 20_000 },
+    )
+    .toContain(`The card subscription ${ids.subscriptionId} was cancelled at FastSpring`);
+  expect(standIn.subscriptions.get(ids.subscriptionId)).toBe('deactivated');
+  expect(standIn.cancelRequests.filter((r) => r.id === ids.subscriptionId)).toMatchObject([
+    { billingPeriod: '0', authorized: true },
+  ]);
+  await expectAccessible(admin, 'the organization with a cancelled card subscription');
+  await screens(admin, 'admin-subscription-cancelled');
+  await adminContext.close();
 });

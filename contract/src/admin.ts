@@ -45,6 +45,16 @@ export interface AdminBillingPlanView {
   state: 'ACTIVE' | 'FUTURE' | 'EXPIRED' | 'SUPERSEDED' | 'ENDED';
   /** When and why an admin ended the plan early; null for a plan that runs its course. */
   endedEarly: { at: string; reason: string } | null;
+  /** The FastSpring card subscription that pays the plan; null for other plans. */
+  cardSubscription: {
+    id: string;
+    /** When FastSpring confirmed its cancellation (after the plan was ended). */
+    cancelledAt: string | null;
+    /** Why the last attempt to cancel it failed (attempts go on unless FastSpring refused). */
+    cancelError: string | null;
+    /** Ending the plan cancels it at FastSpring; false: no API credentials, cancel it in FastSpring's app. */
+    cancelledOnEnd: boolean;
+  } | null;
 }
 
 export interface AdminOrganizationUser {

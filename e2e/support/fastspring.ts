@@ -5,6 +5,9 @@ import crypto from 'node:crypto';
  * fixed port) serves the Store Builder script; the store key pair and the webhook secret are made once per
  * run and reach the workers through the environment, like E2E_DATA_DIR.
  */
+/** The credentials of FastSpring's server API that the product uses and the stand-in expects. */
+export const E2E_FS_API = { username: 'e2e-api-user', password: 'e2e-api-password' };
+
 export function fastspringEnv(): Record<string, string> {
   if (!process.env.E2E_FS_PRIVATE_KEY || !process.env.E2E_FS_PUBLIC_KEY) {
     const keys = crypto.generateKeyPairSync('rsa', {
@@ -25,5 +28,9 @@ export function fastspringEnv(): Record<string, string> {
     FASTSPRING_PRIVATE_KEY: process.env.E2E_FS_PRIVATE_KEY,
     // The stand-in's events are test-mode events ("live": false), as a test storefront's are.
     FASTSPRING_ACCEPT_TEST_EVENTS: '1',
+    // Ending a plan cancels its card subscription through the stand-in's server API.
+    FASTSPRING_API_URL: `http://127.0.0.1:${process.env.E2E_FS_PORT}`,
+    FASTSPRING_API_USERNAME: E2E_FS_API.username,
+    FASTSPRING_API_PASSWORD: E2E_FS_API.password,
   };
 }

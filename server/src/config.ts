@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_FASTSPRING_API_URL, type FastSpringApiConfig } from './billing/fastspring-api.ts';
 import type { ObjectStoreConfig } from './lib/s3-blob-store.ts';
 
 /** Every setting of the server in one typed object: environment variables over embedded defaults. */
@@ -113,6 +114,12 @@ export interface BillingConfig {
      * Off by default: a test order must never grant a real plan. Only for test storefronts and tests.
      */
     acceptTestEvents: boolean;
+    /**
+     * FastSpring's server API (FASTSPRING_API_USERNAME, FASTSPRING_API_PASSWORD, FASTSPRING_API_URL), used
+     * to cancel the card subscription of a plan an admin ends; without it the admin is told to cancel it in
+     * FastSpring's app.
+     */
+    api: FastSpringApiConfig | undefined;
   };
 }
 
@@ -301,6 +308,14 @@ function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
         (privateKeyFile ? fs.readFileSync(privateKeyFile, 'utf8') : undefined) ||
         undefined,
       acceptTestEvents: env.FASTSPRING_ACCEPT_TEST_EVENTS === '1',
+      api:
+        env.FASTSPRING_API_USERNAME && env.FASTSPRING_API_PASSWORD
+          ? {
+              url: env.FASTSPRING_API_URL || DEFAULT_FASTSPRING_API_URL,
+              username: env.FASTSPRING_API_USERNAME,
+              password: env.FASTSPRING_API_PASSWORD,
+            }
+          : undefined,
     },
   };
 }

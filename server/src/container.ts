@@ -54,6 +54,8 @@ import { AccessService } from './services/access.service.ts';
 import { AccountSettingsService } from './services/account-settings.service.ts';
 import { AccountService } from './services/account.service.ts';
 import { AdminOrganizationService } from './services/admin-organization.service.ts';
+import { SubscriptionCancelService } from './services/subscription-cancel.service.ts';
+import { FastSpringApi } from './billing/fastspring-api.ts';
 import { AuditService } from './services/audit.service.ts';
 import { TeamService } from './services/team.service.ts';
 import { AdminUserService } from './services/admin-user.service.ts';
@@ -107,6 +109,12 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const sessions = new SessionService(repositories.sessions, config);
   const r = repositories;
   const access = new AccessService(r.plans, r.seats);
+  const fastspringApi = config.billing.fastspring.api;
+  const subscriptionCancel = new SubscriptionCancelService(
+    r.plans,
+    r.audit,
+    fastspringApi ? new FastSpringApi(fastspringApi) : undefined,
+  );
   const minorReviewRows = new MinorReviewRepository(db);
   const minorGate = new MinorGateService(r.organizations, r.audit, minorReviewRows);
   // The active descriptor model (face_models) decides what uploads and crawls compute and what the index
@@ -222,6 +230,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.orders,
       mail,
       config.publicUrl,
+      subscriptionCancel,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
@@ -305,6 +314,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));
   jobRunner.register(QUEUES.billingPlanSweep, () => services.billing.runPlanSweepJob());
+  jobRunner.register(QUEUES.cancelSubscription, (payload) => subscriptionCancel.runJob(payload));
   jobRunner.register(QUEUES.retentionSweep, () => services.retention.runSweepJob());
   jobRunner.register(QUEUES.runExtraction, (payload) => services.extractionPipeline.runJob(payload));
   jobRunner.register(QUEUES.faceAlertDigest, (payload) => faceAlerts.runDigestJob(payload));

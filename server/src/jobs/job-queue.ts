@@ -9,6 +9,7 @@ export const QUEUES = {
   runCrawl: 'crawl.run',
   saveSearch: 'saved-search.save',
   billingPlanSweep: 'billing.plan-sweep',
+  cancelSubscription: 'billing.subscription-cancel',
   retentionSweep: 'retention.sweep',
   runExtraction: 'data-extractor.run',
   passwordReset: 'user.password-reset',

@@ -1,7 +1,8 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { PlanType } from '@osint/contract/api-types';
-import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
+import { inTransaction, type Db } from '../db/database.ts';
+import type { BillingPlanRow, Database } from '../db/schema.ts';
+import { JobRepository, type NewJob } from './job.repository.ts';
 
 /**
  * The one rule for "the plan in force" at `at`, applied to a query over `billing_plans` (one organization's):
@@ -157,23 +158,46 @@ export class BillingPlanRepository {
   /**
    * Ends a plan at `at` (a plan not started yet ends at its own start, so it never grants access), once:
    * undefined when the plan does not exist or had already ended. The expiry notice is claimed too: the
-   * owner is told by the message that says why.
+   * owner is told by the message that says why. `jobOf` may queue a job for the ended plan (the card
+   * subscription's cancellation) in the same transaction: the plan never ends without it.
    */
-  endEarly(id: number, change: { at: Date; by: number; reason: string }) {
+  endEarly(
+    id: number,
+    change: { at: Date; by: number; reason: string },
+    jobOf: (plan: BillingPlanRow) => NewJob | null = () => null,
+  ) {
+    return inTransaction(this.db, async (tx) => {
+      const plan = await tx
+        .updateTable('billing_plans')
+        .set({
+          end_date: sql<Date>`greatest(start_date, ${change.at})`,
+          ended_at: change.at,
+          ended_by: change.by,
+          end_reason: change.reason,
+          expiry_notified_at: sql<Date>`coalesce(expiry_notified_at, ${change.at})`,
+        })
+        .where('id', '=', id)
+        .where('ended_at', 'is', null)
+        .where('end_date', '>', change.at)
+        .returningAll()
+        .executeTakeFirst();
+      const job = plan && jobOf(plan);
+      if (job) await new JobRepository(tx).insert(job);
+      return plan;
+    });
+  }
+
+  /** The outcome of an attempt to cancel the plan's card subscription: cancelled at `at`, or why not. */
+  recordSubscriptionCancel(id: number, outcome: { cancelledAt: Date } | { error: string }) {
     return this.db
       .updateTable('billing_plans')
-      .set({
-        end_date: sql<Date>`greatest(start_date, ${change.at})`,
-        ended_at: change.at,
-        ended_by: change.by,
-        end_reason: change.reason,
-        expiry_notified_at: sql<Date>`coalesce(expiry_notified_at, ${change.at})`,
-      })
+      .set(
+        'cancelledAt' in outcome
+          ? { subscription_cancelled_at: outcome.cancelledAt, subscription_cancel_error: null }
+          : { subscription_cancel_error: outcome.error },
+      )
       .where('id', '=', id)
-      .where('ended_at', 'is', null)
-      .where('end_date', '>', change.at)
-      .returningAll()
-      .executeTakeFirst();
+      .execute();
   }
 
   /** Paid plans that have started and whose start nobody was told about yet (the plan sweep's work). */

@@ -25,6 +25,15 @@ const PlanView = Type.Object({
     Type.Literal('ENDED'),
   ]),
   endedEarly: Type.Union([Type.Object({ at: Type.String(), reason: Type.String() }), Type.Null()]),
+  cardSubscription: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      cancelledAt: Type.Union([Type.String(), Type.Null()]),
+      cancelError: Type.Union([Type.String(), Type.Null()]),
+      cancelledOnEnd: Type.Boolean(),
+    }),
+    Type.Null(),
+  ]),
 });
 
 const LawEnforcementStatus = Type.Object({

@@ -24,6 +24,7 @@ import type { OrganizationRepository } from '../repositories/organization.reposi
 import type { TeamRepository } from '../repositories/team.repository.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { MailService } from './mail.service.ts';
+import type { SubscriptionCancelService } from './subscription-cancel.service.ts';
 import type { AuthUser } from './session.service.ts';
 
 const ORGANIZATION_NOT_FOUND = 'Organization not found.';
@@ -39,6 +40,7 @@ export class AdminOrganizationService {
     private readonly orders: OrderRepository,
     private readonly mail: MailService,
     private readonly publicUrl: string,
+    private readonly subscriptions: SubscriptionCancelService,
   ) {}
 
   async get(id: number): Promise<AdminOrganizationDetail> {
@@ -54,7 +56,7 @@ export class AdminOrganizationService {
       this.adminOrganizations.countFaceWatches(id),
     ]);
     const owner = members.find((m) => m.role === 'OWNER');
-    const views = plans.map((plan) => planView(plan, active?.id, now));
+    const views = plans.map((plan) => this.planView(plan, active?.id, now));
     return {
       id: organization.id,
       name: organization.name,
@@ -203,7 +205,7 @@ export class AdminOrganizationService {
       ip,
     });
     const active = await this.plans.findActive(organizationId);
-    return planView(plan, active?.id, new Date());
+    return this.planView(plan, active?.id, new Date());
   }
 
   /**
@@ -225,7 +227,10 @@ export class AdminOrganizationService {
     if (reason.length > END_PLAN_REASON_MAX_LENGTH)
       throw badRequest(`The reason can be at most ${END_PLAN_REASON_MAX_LENGTH} characters.`);
     const now = new Date();
-    const plan = await this.plans.endEarly(planId, { at: now, by: admin.id, reason });
+    // A card subscription is cancelled by a job committed with the end: the card is not charged again.
+    const plan = await this.plans.endEarly(planId, { at: now, by: admin.id, reason }, (ended) =>
+      this.subscriptions.jobFor(ended),
+    );
     if (!plan) {
       if (!(await this.plans.findById(planId))) throw notFound(END_PLAN_MESSAGES.planNotFound);
       throw conflict(END_PLAN_MESSAGES.alreadyEnded);
@@ -249,7 +254,11 @@ export class AdminOrganizationService {
         ),
       );
     const active = await this.plans.findActive(plan.organization_id, now);
-    return planView(plan, active?.id, now);
+    return this.planView(plan, active?.id, now);
+  }
+
+  private planView(plan: BillingPlanRow, activeId: number | undefined, now: Date): AdminBillingPlanView {
+    return planView(plan, activeId, now, this.subscriptions.automatic);
   }
 }
 
@@ -264,7 +273,12 @@ function lawEnforcementStatus(organization: {
   };
 }
 
-function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date): AdminBillingPlanView {
+function planView(
+  plan: BillingPlanRow,
+  activeId: number | undefined,
+  now: Date,
+  cancelledOnEnd: boolean,
+): AdminBillingPlanView {
   const state =
     plan.ended_at !== null
       ? 'ENDED'
@@ -285,6 +299,14 @@ function planView(plan: BillingPlanRow, activeId: number | undefined, now: Date)
     state,
     endedEarly:
       plan.ended_at !== null ? { at: plan.ended_at.toISOString(), reason: plan.end_reason ?? '' } : null,
+    cardSubscription: plan.fastspring_subscription_id
+      ? {
+          id: plan.fastspring_subscription_id,
+          cancelledAt: plan.subscription_cancelled_at?.toISOString() ?? null,
+          cancelError: plan.subscription_cancel_error,
+          cancelledOnEnd,
+        }
+      : null,
   };
 }
 

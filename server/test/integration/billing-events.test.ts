@@ -39,6 +39,7 @@ describe(`billing events: only live, correctly priced payments grant plans (${TE
           webhookSecret: SECRET,
           privateKey: undefined,
           acceptTestEvents: false,
+          api: undefined,
         },
       },
     });

@@ -1,5 +1,6 @@
 import { END_PLAN_MESSAGES } from '@osint/contract/admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { NO_ACCESS_MESSAGE } from '../../src/services/access.service.ts';
 import { createAdmin, createUser, login, mailJobsTo } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -179,5 +180,30 @@ describe('an admin ends a plan', () => {
     const missing = await endPlan(999_999, { reason: 'none' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ message: END_PLAN_MESSAGES.planNotFound });
+  });
+
+  it('without FastSpring API credentials, says the card subscription must be cancelled in FastSpring', async () => {
+    const owner = await ownerWithPlan('owner@card-manual.example.org', {
+      type: 'SUBSCRIPTION',
+      from: Date.now() - DAY,
+      to: Date.now() + 29 * DAY,
+    });
+    await t.db
+      .updateTable('billing_plans')
+      .set({ fastspring_subscription_id: 'SUB-MANUAL-1' })
+      .where('id', '=', owner.planId)
+      .execute();
+    const response = await endPlan(owner.planId, { reason: 'Chargeback' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      state: 'ENDED',
+      cardSubscription: { id: 'SUB-MANUAL-1', cancelledAt: null, cancelError: null, cancelledOnEnd: false },
+    });
+    const jobs = await t.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('queue', '=', QUEUES.cancelSubscription)
+      .execute();
+    expect(jobs).toEqual([]);
   });
 });

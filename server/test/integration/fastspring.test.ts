@@ -128,6 +128,7 @@ beforeAll(async () => {
         privateKey: keys.privateKey,
         // The stand-in sends test-mode events ("live": false), as a test storefront does.
         acceptTestEvents: true,
+        api: undefined,
       },
     },
   });

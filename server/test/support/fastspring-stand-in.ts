@@ -11,7 +11,11 @@ import { decryptSecurePayload, webhookSignature } from '../../src/billing/fastsp
  *   `fastspring.builder.secure(payload, key)` posts the session here, so a browser test can see what the
  *   pricing page pushed;
  * - it delivers webhooks the way FastSpring does: `{"events":[…]}` signed with X-FS-Signature (base64
- *   HMAC-SHA256 of the body with the shared secret), to the product's webhook URL over HTTP.
+ *   HMAC-SHA256 of the body with the shared secret), to the product's webhook URL over HTTP;
+ * - with `api` credentials it answers the server API's `DELETE /subscriptions/{id}` (HTTP Basic, a
+ *   User-Agent required; `billingPeriod=0` deactivates at once, otherwise at the next billing date) with
+ *   FastSpring's `{"subscriptions":[{subscription, action, result, error?}]}`, for subscriptions made known
+ *   with `subscriptions.set(id, 'active')`.
  */
 export interface FastSpringStandIn {
   url: string;
@@ -20,6 +24,12 @@ export interface FastSpringStandIn {
   /** How many times the script's `fastspring.builder.checkout()` was called. */
   checkoutsOpened: number;
   accept(payload: string, key: string): StoreSession;
+  /** The server API's subscriptions: their state, as cancellations change it. */
+  subscriptions: Map<string, 'active' | 'canceled' | 'deactivated'>;
+  /** Every `DELETE /subscriptions/{id}` received, answered or not. */
+  cancelRequests: { id: string; billingPeriod: string | null; authorized: boolean; userAgent: string }[];
+  /** HTTP statuses to answer the next API calls with instead of handling them (a FastSpring outage). */
+  failNextApiCalls: number[];
   /** Sends one webhook call; `tamper` changes the body after signing. */
   deliver(
     webhookUrl: string,
@@ -167,8 +177,41 @@ export async function startFastSpringStandIn(options: {
   publicKey?: string;
   secret: string;
   port?: number;
+  api?: { username: string; password: string };
 }): Promise<FastSpringStandIn> {
   const sessions: StoreSession[] = [];
+  const subscriptions: FastSpringStandIn['subscriptions'] = new Map();
+  const cancelRequests: FastSpringStandIn['cancelRequests'] = [];
+  const failNextApiCalls: number[] = [];
+  const cancelSubscription = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://stand-in');
+    const id = decodeURIComponent(url.pathname.slice('/subscriptions/'.length));
+    const expected = options.api
+      ? `Basic ${Buffer.from(`${options.api.username}:${options.api.password}`).toString('base64')}`
+      : null;
+    const authorized = expected !== null && request.headers.authorization === expected;
+    const billingPeriod = url.searchParams.get('billingPeriod');
+    const userAgent = request.headers['user-agent'] ?? '';
+    cancelRequests.push({ id, billingPeriod, authorized, userAgent });
+    const failure = failNextApiCalls.shift();
+    if (failure) return response.writeHead(failure).end('Service unavailable');
+    if (!authorized) return response.writeHead(401).end('Unauthorized');
+    if (!userAgent) return response.writeHead(400).end('A User-Agent header is required');
+    const state = subscriptions.get(id);
+    const refusal =
+      state === undefined
+        ? 'Subscription not found'
+        : state === 'deactivated'
+          ? 'Subscription is already deactivated'
+          : null;
+    if (state && !refusal) subscriptions.set(id, billingPeriod === '0' ? 'deactivated' : 'canceled');
+    const entry = refusal
+      ? { subscription: id, action: 'subscription.cancel', result: 'error', error: { subscription: refusal } }
+      : { subscription: id, action: 'subscription.cancel', result: 'success' };
+    response
+      .writeHead(refusal ? 400 : 200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ subscriptions: [entry] }));
+  };
   const state = { checkoutsOpened: 0 };
   const accept = (payload: string, key: string): StoreSession => {
     const session = (
@@ -212,6 +255,8 @@ export async function startFastSpringStandIn(options: {
         } else if (request.method === 'POST' && request.url === '/checkouts') {
           state.checkoutsOpened++;
           response.writeHead(204, cors).end();
+        } else if (request.method === 'DELETE' && request.url?.startsWith('/subscriptions/')) {
+          cancelSubscription(request, response);
         } else if (request.method === 'GET' && request.url === '/sessions') {
           response
             .writeHead(200, { 'content-type': 'application/json', ...cors })
@@ -230,6 +275,9 @@ export async function startFastSpringStandIn(options: {
   return {
     url,
     sessions,
+    subscriptions,
+    cancelRequests,
+    failNextApiCalls,
     get checkoutsOpened() {
       return state.checkoutsOpened;
     },

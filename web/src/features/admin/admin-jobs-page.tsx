@@ -17,6 +17,7 @@ const QUEUE_LABELS: Record<string, string> = {
   'crawl.run': 'Crawl',
   'saved-search.save': 'Saved search',
   'billing.plan-sweep': 'Billing plan check',
+  'billing.subscription-cancel': 'Card subscription cancellation',
   'data-extractor.run': 'AI data extraction',
   'retention.sweep': 'Data retention',
 };

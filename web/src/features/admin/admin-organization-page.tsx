@@ -223,6 +223,7 @@ const planColumns: DataTableColumn<AdminOrganizationDetail['plans'][number]>[] =
             <When iso={plan.endedEarly.at} withTime />: {plan.endedEarly.reason}
           </p>
         )}
+        {plan.cardSubscription && <CardSubscriptionNote plan={plan} />}
       </>
     ),
   },
@@ -231,6 +232,32 @@ const planColumns: DataTableColumn<AdminOrganizationDetail['plans'][number]>[] =
   { header: 'Seats', cell: (plan) => plan.seatLimit },
   { header: 'Created', cell: (plan) => <When iso={plan.createdAt} withTime /> },
 ];
+
+/** Whether the card that pays a plan is still charged: the admin must know after ending the plan. */
+function CardSubscriptionNote({ plan }: { plan: AdminOrganizationDetail['plans'][number] }) {
+  const subscription = plan.cardSubscription!;
+  const name = <span className="admin-break">card subscription {subscription.id}</span>;
+  if (subscription.cancelledAt)
+    return (
+      <p className="admin-muted">
+        The {name} was cancelled at FastSpring <When iso={subscription.cancelledAt} withTime />.
+      </p>
+    );
+  if (!plan.endedEarly) return <p className="admin-muted">Paid by {name}.</p>;
+  if (!subscription.cancelledOnEnd)
+    return (
+      <p className="admin-warning" role="status">
+        Cancel the {name} in FastSpring’s app: no FastSpring API credentials are set here, so the card is
+        still charged.
+      </p>
+    );
+  return (
+    <p className="admin-warning admin-break" role="status">
+      The {name} is not cancelled yet
+      {subscription.cancelError ? `: ${subscription.cancelError}` : ' (in progress)'}.
+    </p>
+  );
+}
 
 const ORDER_STATUS_TONES: Record<string, string> = { COMPLETED: 'success', PENDING: 'warning' };
 

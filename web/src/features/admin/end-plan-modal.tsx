@@ -70,6 +70,13 @@ export function EndPlanModal({
           : `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) will not start.`}{' '}
         The owner is told by e-mail, with the reason.
       </p>
+      {plan.cardSubscription && !plan.cardSubscription.cancelledAt && (
+        <p>
+          {plan.cardSubscription.cancelledOnEnd
+            ? `Its card subscription (${plan.cardSubscription.id}) is cancelled at FastSpring, so the card is not charged again.`
+            : `Cancel its card subscription (${plan.cardSubscription.id}) in FastSpring’s app too: no FastSpring API credentials are set here, so the card would still be charged.`}
+        </p>
+      )}
       <TextArea
         label="Reason (required, sent to the owner)"
         rows={3}
