@@ -31,6 +31,24 @@ export class UserRepository {
   }
 
   /**
+   * Deletes a registration nobody confirmed (its organization, and with it the account), deciding under
+   * the account's row lock: a confirmation committed meanwhile wins, and nothing is deleted (false).
+   */
+  deleteUnconfirmedRegistration(id: number): Promise<boolean> {
+    return inTransaction(this.db, async (tx) => {
+      const user = await tx
+        .selectFrom('users')
+        .select(['organization_id', 'status'])
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (user?.status !== 'EMAIL_UNVERIFIED') return false;
+      await tx.deleteFrom('organizations').where('id', '=', user.organization_id).execute();
+      return true;
+    });
+  }
+
+  /**
    * A new password. Every outstanding reset and set-password link of the account ends with the old
    * password, in the same transaction: a link mailed before the change (to a mailbox someone else may
    * read) must not be able to undo it.

@@ -107,7 +107,7 @@ export class AccountService {
         });
         return;
       }
-      await this.db.deleteFrom('organizations').where('id', '=', existing.organization_id).execute();
+      await this.users.deleteUnconfirmedRegistration(existing.id);
     }
     const link = input.organizationLink.trim();
     const user = await this.db.transaction().execute(async (tx) => {
@@ -176,8 +176,9 @@ export class AccountService {
     if (!token || token.used_at || token.expires_at.getTime() <= Date.now())
       throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
     const user = await this.users.findById(token.user_id);
-    if (user?.status !== 'EMAIL_UNVERIFIED') throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
-    await this.db.deleteFrom('organizations').where('id', '=', user.organization_id).execute();
+    // Confirmed meanwhile (the same mailbox clicked both links at once): the confirmation stands.
+    if (!user || !(await this.users.deleteUnconfirmedRegistration(user.id)))
+      throw badRequest(VERIFY_EMAIL_MESSAGES.invalidHash);
     await this.audit.insert({
       actorUserId: null,
       organizationId: null,

@@ -11,6 +11,7 @@ import {
   waitForMails,
 } from '../support/fixtures.ts';
 import { linkIn } from '../support/outbox.ts';
+import { holdLock, lockWaiters, until } from '../support/row-locks.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -159,4 +160,24 @@ describe(`tokens (${TEST_DATABASE_KIND})`, () => {
     expect((await t.request({ method: 'POST', url: `/api/user/release/${token}` })).statusCode).toBe(400);
     expect((await findUserByEmail(t, mail))!.status).toBe('PENDING_APPROVAL');
   });
+
+  it.runIf(TEST_DATABASE_KIND === 'postgres')(
+    'a release racing the confirmation of the same registration leaves the confirmed account alone',
+    async () => {
+      const mail = 'both-links@tokens.example.org';
+      expect((await register(mail)).statusCode).toBe(201);
+      const user = (await findUserByEmail(t, mail))!;
+      const [message] = await waitForMails(t, mail, CONFIRM_MAIL, 1);
+      const token = linkIn(message!, `${t.config.publicUrl}/release-email/`).split('/').pop()!;
+      // The confirmation holds the account's row and commits while the release is under way.
+      const confirmation = await holdLock(t, async (client) => {
+        await client.query(`update users set status = 'PENDING_APPROVAL' where id = $1`, [user.id]);
+      });
+      const release = t.request({ method: 'POST', url: `/api/user/release/${token}` });
+      await until('the release waiting on the account', async () => (await lockWaiters(t)) >= 1);
+      await confirmation.release();
+      expect((await release).statusCode).toBe(400);
+      expect((await findUserByEmail(t, mail))?.status).toBe('PENDING_APPROVAL');
+    },
+  );
 });
