@@ -168,7 +168,12 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
       </div>
 
       {ending && (
-        <EndPlanModal organizationId={organization.id} plan={ending} onClose={() => setEnding(undefined)} />
+        <EndPlanModal
+          organizationId={organization.id}
+          plan={ending}
+          otherPlans={organization.plans.filter((plan) => plan.id !== ending.id)}
+          onClose={() => setEnding(undefined)}
+        />
       )}
 
       <div className="card admin-panel">

@@ -21,10 +21,13 @@ import { errorText } from './admin-ui.tsx';
 export function EndPlanModal({
   organizationId,
   plan,
+  otherPlans,
   onClose,
 }: {
   organizationId: number;
   plan: AdminBillingPlanView;
+  /** The organization's other plans: one that also covers today takes over when this one ends. */
+  otherPlans: readonly AdminBillingPlanView[];
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
@@ -48,6 +51,9 @@ export function EndPlanModal({
     end.mutate();
   };
   const started = plan.state !== 'FUTURE';
+  // A plan in force hides the ones it superseded (a trial a paid plan replaced); ending it brings one back.
+  const takesOver =
+    plan.state === 'ACTIVE' ? otherPlans.find((other) => other.state === 'SUPERSEDED') : undefined;
   return (
     <Modal
       title={`End the ${PLAN_TYPE_LABELS[plan.planType].toLowerCase()} plan?`}
@@ -65,11 +71,18 @@ export function EndPlanModal({
       }
     >
       <p>
-        {started
-          ? `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) ends now: the organization’s users lose search access at once.`
-          : `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) will not start.`}{' '}
+        {!started
+          ? `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) will not start.`
+          : takesOver
+            ? `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) ends now.`
+            : `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) ends now: the organization’s users lose search access at once.`}{' '}
         The owner is told by e-mail, with the reason.
       </p>
+      {takesOver && (
+        <p className="admin-warning">
+          {`The organization’s ${PLAN_TYPE_LABELS[takesOver.planType].toLowerCase()} plan also covers today (until ${formatDate(takesOver.endDate)}): its users keep that plan’s access. End it too to remove all access.`}
+        </p>
+      )}
       {plan.cardSubscription && !plan.cardSubscription.cancelledAt && (
         <p>
           {plan.cardSubscription.cancelledOnEnd
