@@ -4,7 +4,12 @@ import { PIPELINE_CATALOG, type PipelineName } from '../../server/src/face/pipel
 import { type CelebaFace, celebaEmbeddings } from './celeba-embeddings.ts';
 import { type CohortNormResult, cohortNormalisation } from './cohort-norm.ts';
 import { fittedDistractors } from './fitted-distractors.ts';
-import { RERANK_SETTINGS, type RerankByDensity, rerankByGalleryDensity } from './k-reciprocal.ts';
+import {
+  cosineMatrix,
+  RERANK_SETTINGS,
+  type RerankByDensity,
+  rerankByGalleryDensity,
+} from './k-reciprocal.ts';
 import { type MultiFaceQueryResult, multiFaceQueries } from './multi-face-queries.ts';
 import {
   type ExpansionByDensity,
@@ -149,13 +154,14 @@ export async function runCelebaBenchmark(options: {
       result.bySize = { thresholds, bands: matchRatesBySize(sets[0]!, score, thresholds) };
       result.multiFace = multiFaceQueries(items, [1, 2, 3, 5], threshold, FMR_TARGETS);
       const settings = expansionSettings(threshold);
+      const matrix = cosineMatrix(items);
       result.expansion = {
         byDensity: queryExpansionByGalleryDensity(items, settings, FMR_TARGETS, threshold),
         chains: settings.flatMap((setting) =>
           [0.45, 0.5].map((level) => ({
             ...setting,
             level,
-            ...strangerChains(items, setting, level, threshold),
+            ...strangerChains(items, matrix, setting, level, threshold),
           })),
         ),
       };

@@ -27,6 +27,28 @@ export interface ExpansionResult extends ExpansionSettings {
   expanded: number;
 }
 
+/**
+ * The cosine of face g with the normalised sum of face q and the faces `hits`, from the cosine matrix:
+ * every vector has length 1, so |q + Σ h|² = 1 + 2 Σ cos(q, h) + Σ Σ cos(a, b).
+ */
+function expandedQuery(
+  matrix: Float32Array,
+  n: number,
+  q: number,
+  hits: readonly number[],
+): (g: number) => number {
+  const row = matrix.subarray(q * n, (q + 1) * n);
+  let lengthSquared = 1;
+  for (const h of hits) lengthSquared += 2 * row[h]!;
+  for (const a of hits) for (const b of hits) lengthSquared += matrix[a * n + b]!;
+  const length = Math.sqrt(lengthSquared);
+  return (g) => {
+    let dot = row[g]!;
+    for (const h of hits) dot += matrix[h * n + g]!;
+    return dot / length;
+  };
+}
+
 /** Ordered-pair scores of the expanded queries (the cosine matrix holds every face's similarity to every other). */
 function expandedScores(
   items: Embedded[],
@@ -49,19 +71,13 @@ function expandedScores(
       hits.length = Math.min(hits.length, setting.maxHits);
     }
     if (hits.length > 0) expanded++;
-    // |q + Σ h|² from the matrix: every vector has length 1.
-    let lengthSquared = 1;
-    for (const h of hits) lengthSquared += 2 * row[h]!;
-    for (const a of hits) for (const b of hits) lengthSquared += matrix[a * n + b]!;
-    const length = Math.sqrt(lengthSquared);
+    const expandedScore = expandedQuery(matrix, n, q, hits);
     for (let g = 0; g < n; g++) {
       if (g === q) continue;
       let s = -Infinity;
       if (query.descriptor && items[g]!.descriptor) {
-        let dot = row[g]!;
-        for (const h of hits) dot += matrix[h * n + g]!;
         // The first search's hits stay hits; the second search adds faces its raw score kept above `floor`.
-        s = Math.max(row[g]!, row[g]! >= setting.floor ? dot / length : -Infinity);
+        s = Math.max(row[g]!, row[g]! >= setting.floor ? expandedScore(g) : -Infinity);
       }
       (items[g]!.label === query.label ? same : different).push(s);
     }
@@ -138,28 +154,23 @@ export interface StrangerChain {
  */
 export function strangerChains(
   items: Embedded[],
+  matrix: Float32Array,
   setting: ExpansionSettings,
   level: number,
   threshold: number,
 ): StrangerChain {
   const n = items.length;
-  const matrix = cosineMatrix(items);
   let strangers = 0;
   let pulled = 0;
   let pulledWithOwnHits = 0;
   const pulledBy = (q: number, stranger: number, hits: number[]): number => {
     const row = matrix.subarray(q * n, (q + 1) * n);
-    let lengthSquared = 1;
-    for (const h of hits) lengthSquared += 2 * row[h]!;
-    for (const a of hits) for (const b of hits) lengthSquared += matrix[a * n + b]!;
-    const length = Math.sqrt(lengthSquared);
+    const expandedScore = expandedQuery(matrix, n, q, hits);
     let count = 0;
     for (let g = 0; g < n; g++) {
       if (g === stranger || items[g]!.label !== items[stranger]!.label || !items[g]!.descriptor) continue;
       if (row[g]! >= threshold || row[g]! < setting.floor) continue;
-      let dot = row[g]!;
-      for (const h of hits) dot += matrix[h * n + g]!;
-      if (dot / length >= threshold) count++;
+      if (expandedScore(g) >= threshold) count++;
     }
     return count;
   };
