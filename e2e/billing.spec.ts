@@ -293,7 +293,7 @@ test('a monthly card checkout is completed by a signed FastSpring webhook and ac
   await planRow.getByRole('button', { name: 'End plan' }).click();
   const dialog = admin.getByRole('dialog', { name: 'End the subscription plan?' });
   await expect(dialog).toContainText(
-    `Its card subscription (${ids.subscriptionId}) is cancelled at FastSpring, so the card is not charged again.`,
+    `Its card subscription (${ids.subscriptionId}) will be cancelled at FastSpring, so the card is not charged again.`,
   );
   // The trial the subscription replaced still covers today: the admin is told it takes over.
   await expect(dialog).toContainText('The organization’s trial plan also covers today');

@@ -48,11 +48,13 @@ export interface AdminBillingPlanView {
   /** The FastSpring card subscription that pays the plan; null for other plans. */
   cardSubscription: {
     id: string;
-    /** When FastSpring confirmed its cancellation (after the plan was ended). */
+    /** When the plan's end asked FastSpring to cancel it; null: not asked (no API credentials then). */
+    cancelRequestedAt: string | null;
+    /** When FastSpring confirmed its cancellation (its API's answer, or its deactivation webhook). */
     cancelledAt: string | null;
-    /** Why the last attempt to cancel it failed (attempts go on unless FastSpring refused). */
+    /** Why the last attempt to cancel it failed (attempts go on; a job that failed them all can be retried). */
     cancelError: string | null;
-    /** Ending the plan cancels it at FastSpring; false: no API credentials, cancel it in FastSpring's app. */
+    /** Ending the plan now would cancel it at FastSpring; false: no API credentials are set. */
     cancelledOnEnd: boolean;
   } | null;
 }

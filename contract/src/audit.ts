@@ -43,7 +43,6 @@ export const AUDIT_ACTIONS = {
   'billing.order_paid': 'Order marked as paid',
   'billing.order_cancelled': 'Cancelled an order',
   'billing.subscription_cancelled': 'Card subscription cancelled at FastSpring (the plan was ended)',
-  'billing.subscription_cancel_failed': 'FastSpring refused to cancel the card subscription of an ended plan',
   'admin.user.approved': 'Approved a registration',
   'admin.user.rejected': 'Rejected a registration',
   'admin.user.blocked': 'Blocked a user',

@@ -281,6 +281,16 @@ export function productionModeProblem(config: Config): string | undefined {
   return undefined;
 }
 
+/** FASTSPRING_API_URL: an http(s) address without credentials (those would end up in error messages). */
+function fastspringApiUrl(value: string): string {
+  const url = new URL(value);
+  if (!/^https?:$/.test(url.protocol) || url.username || url.password)
+    throw new Error(
+      'FASTSPRING_API_URL must be an http(s) address without credentials (set FASTSPRING_API_USERNAME and FASTSPRING_API_PASSWORD)',
+    );
+  return value;
+}
+
 function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
   const privateKeyFile = env.FASTSPRING_PRIVATE_KEY_FILE;
   return {
@@ -311,7 +321,7 @@ function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
       api:
         env.FASTSPRING_API_USERNAME && env.FASTSPRING_API_PASSWORD
           ? {
-              url: env.FASTSPRING_API_URL || DEFAULT_FASTSPRING_API_URL,
+              url: fastspringApiUrl(env.FASTSPRING_API_URL || DEFAULT_FASTSPRING_API_URL),
               username: env.FASTSPRING_API_USERNAME,
               password: env.FASTSPRING_API_PASSWORD,
             }

@@ -113,6 +113,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const subscriptionCancel = new SubscriptionCancelService(
     r.plans,
     r.audit,
+    queue,
     fastspringApi ? new FastSpringApi(fastspringApi) : undefined,
   );
   const minorReviewRows = new MinorReviewRepository(db);

@@ -3,7 +3,8 @@
  * credentials), for what webhooks cannot do: cancelling a card subscription. `DELETE /subscriptions/{id}`
  * cancels at the next billing date; with `billingPeriod=0` at once, which is what ending a plan needs (no
  * further charge, and the `subscription.deactivated` webhook follows). The answer is
- * `{ subscriptions: [{ subscription, action: "subscription.cancel", result: "success" | "error", error? }] }`.
+ * `{ subscriptions: [{ subscription, action: "subscription.cancel", result: "success" | "error", error? }] }`;
+ * `GET /subscriptions/{id}` answers the subscription with its `state` (active, canceled, deactivated…).
  */
 
 export const DEFAULT_FASTSPRING_API_URL = 'https://api.fastspring.com';
@@ -12,32 +13,53 @@ export const DEFAULT_FASTSPRING_API_URL = 'https://api.fastspring.com';
 const USER_AGENT = 'OSINT-Platform-Billing/1.0';
 
 export interface FastSpringApiConfig {
+  /** The API's base address, without credentials in it (they go in `username` and `password`). */
   url: string;
   username: string;
   password: string;
   timeoutMs?: number;
 }
 
-/** A refusal that another attempt will not change (the subscription is unknown, credentials refused…). */
-export class FastSpringApiRefusal extends Error {}
-
 interface CancelAnswer {
   subscriptions?: { subscription?: string; result?: string; error?: Record<string, string> }[];
 }
 
 export class FastSpringApi {
-  constructor(private readonly config: FastSpringApiConfig) {}
+  private readonly base: string;
+
+  constructor(private readonly config: FastSpringApiConfig) {
+    this.base = config.url.replace(/\/+$/, '');
+  }
 
   /**
-   * Cancels the subscription now. Throws FastSpringApiRefusal when FastSpring refuses (the message says
-   * why), any other error when it could not be asked (network, timeout, 5xx): worth another attempt.
+   * Cancels the subscription now; a subscription FastSpring already deactivated counts as cancelled (a
+   * second attempt after an answer that was lost). Throws with FastSpring's reason otherwise.
    */
   async cancelSubscription(subscriptionId: string): Promise<void> {
-    const url = new URL(`/subscriptions/${encodeURIComponent(subscriptionId)}`, this.config.url);
-    url.searchParams.set('billingPeriod', '0');
+    const response = await this.call('DELETE', subscriptionId, '?billingPeriod=0');
+    const entry = parse<CancelAnswer>(response.text)?.subscriptions?.find(
+      (s) => s.subscription === subscriptionId,
+    );
+    if (response.ok && entry?.result === 'success') return;
+    if (response.status < 500 && (await this.stateOf(subscriptionId)) === 'deactivated') return;
+    const reason = entry?.error ? Object.values(entry.error).join('; ') : response.text.slice(0, 200);
+    throw new Error(
+      `FastSpring did not cancel subscription ${subscriptionId} (HTTP ${response.status}): ${reason || 'no answer'}`,
+    );
+  }
+
+  /** The subscription's state as FastSpring has it; undefined when it cannot tell. */
+  private async stateOf(subscriptionId: string): Promise<string | undefined> {
+    const response = await this.call('GET', subscriptionId, '');
+    return response.ok ? parse<{ state?: string }>(response.text)?.state : undefined;
+  }
+
+  private async call(method: 'GET' | 'DELETE', subscriptionId: string, query: string) {
     const credentials = Buffer.from(`${this.config.username}:${this.config.password}`).toString('base64');
-    const response = await fetch(url, {
-      method: 'DELETE',
+    // The address is built from the configured base, which holds no credentials (config.ts refuses them),
+    // so an error quoting it reveals nothing.
+    const response = await fetch(`${this.base}/subscriptions/${encodeURIComponent(subscriptionId)}${query}`, {
+      method,
       headers: {
         authorization: `Basic ${credentials}`,
         'user-agent': USER_AGENT,
@@ -45,23 +67,13 @@ export class FastSpringApi {
       },
       signal: AbortSignal.timeout(this.config.timeoutMs ?? 15_000),
     });
-    const text = await response.text();
-    if (response.status === 401 || response.status === 403)
-      throw new FastSpringApiRefusal(`FastSpring refused the API credentials (HTTP ${response.status}).`);
-    if (response.status >= 500 || response.status === 429)
-      throw new Error(`FastSpring answered HTTP ${response.status}; another attempt follows.`);
-    const entry = parseAnswer(text)?.subscriptions?.find((s) => s.subscription === subscriptionId);
-    if (response.ok && entry?.result === 'success') return;
-    const reason = entry?.error ? Object.values(entry.error).join('; ') : text.slice(0, 200) || 'no answer';
-    throw new FastSpringApiRefusal(
-      `FastSpring did not cancel subscription ${subscriptionId} (HTTP ${response.status}): ${reason}`,
-    );
+    return { ok: response.ok, status: response.status, text: await response.text() };
   }
 }
 
-function parseAnswer(text: string): CancelAnswer | undefined {
+function parse<T>(text: string): T | undefined {
   try {
-    return JSON.parse(text) as CancelAnswer;
+    return JSON.parse(text) as T;
   } catch {
     return undefined;
   }

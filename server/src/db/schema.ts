@@ -79,7 +79,9 @@ export interface BillingPlansTable {
   ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   ended_by: ColumnType<number | null, number | null | undefined, number | null>;
   end_reason: ColumnType<string | null, string | null | undefined, string | null>;
-  /** When FastSpring confirmed the cancellation of the plan's card subscription (migration 0030). */
+  /** When the plan's end queued the cancellation of its card subscription at FastSpring (migration 0030). */
+  subscription_cancel_requested_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When FastSpring confirmed the cancellation of the plan's card subscription (its API or webhook). */
   subscription_cancelled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Why the last attempt to cancel it failed; null once cancelled or before any attempt. */
   subscription_cancel_error: ColumnType<string | null, string | null | undefined, string | null>;

@@ -158,13 +158,14 @@ export class BillingPlanRepository {
   /**
    * Ends a plan at `at` (a plan not started yet ends at its own start, so it never grants access), once:
    * undefined when the plan does not exist or had already ended. The expiry notice is claimed too: the
-   * owner is told by the message that says why. `jobOf` may queue a job for the ended plan (the card
-   * subscription's cancellation) in the same transaction: the plan never ends without it.
+   * owner is told by the message that says why. `cancelJobOf` may queue the cancellation of the ended
+   * plan's card subscription in the same transaction (the plan never ends without it), which the plan
+   * then records as requested.
    */
   endEarly(
     id: number,
     change: { at: Date; by: number; reason: string },
-    jobOf: (plan: BillingPlanRow) => NewJob | null = () => null,
+    cancelJobOf: (plan: BillingPlanRow) => NewJob | null = () => null,
   ) {
     return inTransaction(this.db, async (tx) => {
       const plan = await tx
@@ -181,23 +182,31 @@ export class BillingPlanRepository {
         .where('end_date', '>', change.at)
         .returningAll()
         .executeTakeFirst();
-      const job = plan && jobOf(plan);
-      if (job) await new JobRepository(tx).insert(job);
-      return plan;
+      const job = plan && cancelJobOf(plan);
+      if (!job) return plan;
+      await new JobRepository(tx).insert(job);
+      return tx
+        .updateTable('billing_plans')
+        .set({ subscription_cancel_requested_at: change.at })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     });
   }
 
-  /** The outcome of an attempt to cancel the plan's card subscription: cancelled at `at`, or why not. */
+  /**
+   * The outcome of an attempt to cancel the plan's card subscription: cancelled at `cancelledAt` (the
+   * first confirmation is kept), or why not.
+   */
   recordSubscriptionCancel(id: number, outcome: { cancelledAt: Date } | { error: string }) {
-    return this.db
-      .updateTable('billing_plans')
-      .set(
-        'cancelledAt' in outcome
-          ? { subscription_cancelled_at: outcome.cancelledAt, subscription_cancel_error: null }
-          : { subscription_cancel_error: outcome.error },
-      )
-      .where('id', '=', id)
-      .execute();
+    const change =
+      'cancelledAt' in outcome
+        ? {
+            subscription_cancelled_at: sql<Date>`coalesce(subscription_cancelled_at, ${outcome.cancelledAt})`,
+            subscription_cancel_error: null,
+          }
+        : { subscription_cancel_error: outcome.error };
+    return this.db.updateTable('billing_plans').set(change).where('id', '=', id).execute();
   }
 
   /** Paid plans that have started and whose start nobody was told about yet (the plan sweep's work). */

@@ -28,6 +28,7 @@ const PlanView = Type.Object({
   cardSubscription: Type.Union([
     Type.Object({
       id: Type.String(),
+      cancelRequestedAt: Type.Union([Type.String(), Type.Null()]),
       cancelledAt: Type.Union([Type.String(), Type.Null()]),
       cancelError: Type.Union([Type.String(), Type.Null()]),
       cancelledOnEnd: Type.Boolean(),

@@ -235,6 +235,7 @@ export class AdminOrganizationService {
       if (!(await this.plans.findById(planId))) throw notFound(END_PLAN_MESSAGES.planNotFound);
       throw conflict(END_PLAN_MESSAGES.alreadyEnded);
     }
+    if (plan.subscription_cancel_requested_at) this.subscriptions.queued();
     await this.audit.insert({
       actorUserId: admin.id,
       organizationId: plan.organization_id,
@@ -302,6 +303,7 @@ function planView(
     cardSubscription: plan.fastspring_subscription_id
       ? {
           id: plan.fastspring_subscription_id,
+          cancelRequestedAt: plan.subscription_cancel_requested_at?.toISOString() ?? null,
           cancelledAt: plan.subscription_cancelled_at?.toISOString() ?? null,
           cancelError: plan.subscription_cancel_error,
           cancelledOnEnd,

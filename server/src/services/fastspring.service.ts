@@ -499,7 +499,9 @@ export class FastSpringService {
         deactivatedAt,
       });
       const plan = await tx.plans.findBySubscriptionId(subscription.id);
-      // A plan an admin ended keeps the admin's end (updatePeriod would not move it).
+      // A plan an admin ended keeps the admin's end (updatePeriod would not move it); its card subscription
+      // is now known to be cancelled, whether the platform's job or someone in FastSpring's app did it.
+      if (plan?.ended_at) await tx.plans.recordSubscriptionCancel(plan.id, { cancelledAt: deactivatedAt });
       if (plan && !plan.ended_at && plan.end_date > deactivatedAt) {
         // end > start holds in the table; a subscription deactivated before its start keeps one second.
         const end = maxDate(deactivatedAt, new Date(plan.start_date.getTime() + 1000));

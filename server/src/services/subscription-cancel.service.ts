@@ -1,6 +1,6 @@
-import { type FastSpringApi, FastSpringApiRefusal } from '../billing/fastspring-api.ts';
+import type { FastSpringApi } from '../billing/fastspring-api.ts';
 import type { BillingPlanRow } from '../db/schema.ts';
-import { QUEUES } from '../jobs/job-queue.ts';
+import { type JobQueue, QUEUES } from '../jobs/job-queue.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
 import type { NewJob } from '../repositories/job.repository.ts';
@@ -10,24 +10,28 @@ interface CancelJob {
   subscriptionId: string;
 }
 
-/** Attempts before the job is left dead for an admin to retry (Admin → Jobs): ≈ 2 hours of backoff. */
+/**
+ * Attempts before the job is left dead for an admin to retry (Admin → Jobs): with the default 5 s base
+ * the backoff between them adds up to about 1½ hours.
+ */
 const CANCEL_ATTEMPTS = 8;
 
 /**
  * A plan paid by a card subscription that an admin ends must stop being charged: its subscription is
  * cancelled at FastSpring by a job queued with the plan's end (one transaction). The plan records when
- * FastSpring confirmed it, or why the last attempt failed. Without API credentials nothing is queued and
- * the admin's page says to cancel it in FastSpring's app; every later charge is recorded FAILED for review
- * either way, never as a renewal of the ended plan.
+ * FastSpring confirmed it (or its deactivation webhook said so), or why the last attempt failed. Without API
+ * credentials nothing is queued and the admin's page says to cancel it in FastSpring's app; every later
+ * charge is recorded FAILED for review either way, never as a renewal of the ended plan.
  */
 export class SubscriptionCancelService {
   constructor(
     private readonly plans: BillingPlanRepository,
     private readonly audit: AuditRepository,
+    private readonly queue: JobQueue,
     private readonly api: FastSpringApi | undefined,
   ) {}
 
-  /** Whether an ended plan's card subscription is cancelled by the platform (API credentials are set). */
+  /** Whether ending a plan cancels its card subscription here (API credentials are set). */
   get automatic(): boolean {
     return this.api !== undefined;
   }
@@ -44,35 +48,33 @@ export class SubscriptionCancelService {
     };
   }
 
+  /** Tells this process's job runner about a cancellation committed with a plan's end. */
+  queued(): void {
+    this.queue.wake();
+  }
+
   async runJob(job: unknown): Promise<void> {
-    const payload = job as CancelJob;
+    const { planId, subscriptionId } = job as CancelJob;
     if (!this.api)
       throw new Error('FastSpring API credentials are not set (FASTSPRING_API_USERNAME/PASSWORD).');
-    const plan = await this.plans.findById(payload.planId);
+    const plan = await this.plans.findById(planId);
     if (!plan || plan.subscription_cancelled_at) return;
-    const entry = {
-      actorUserId: null,
-      organizationId: plan.organization_id,
-      target: `billing_plan:${plan.id}`,
-    };
     try {
-      await this.api.cancelSubscription(payload.subscriptionId);
+      await this.api.cancelSubscription(subscriptionId);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.plans.recordSubscriptionCancel(plan.id, { error: message });
-      if (!(error instanceof FastSpringApiRefusal)) throw error; // another attempt may get through
-      await this.audit.insert({
-        ...entry,
-        action: 'billing.subscription_cancel_failed',
-        detail: { subscriptionId: payload.subscriptionId, note: message },
+      // Shown on the admin's organization page; the job tries again, and once dead an admin may retry it.
+      await this.plans.recordSubscriptionCancel(plan.id, {
+        error: error instanceof Error ? error.message : String(error),
       });
-      return;
+      throw error;
     }
     await this.plans.recordSubscriptionCancel(plan.id, { cancelledAt: new Date() });
     await this.audit.insert({
-      ...entry,
+      actorUserId: null,
+      organizationId: plan.organization_id,
       action: 'billing.subscription_cancelled',
-      detail: { subscriptionId: payload.subscriptionId },
+      target: `billing_plan:${plan.id}`,
+      detail: { subscriptionId },
     });
   }
 }

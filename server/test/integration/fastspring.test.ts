@@ -1,3 +1,4 @@
+import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import type { AddressInfo } from 'node:net';
 import { addMonths, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -599,6 +600,31 @@ describe('monthly subscription', () => {
       .where('fastspring_order_id', '=', chargeOrderId)
       .execute();
     expect(orders).toEqual([]);
+
+    // Without API credentials the admin cancels the subscription in FastSpring's app; its deactivation
+    // webhook then tells the organization page that the card is no longer charged.
+    const planOnPage = async () =>
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/admin/organizations/${owner.organizationId}`,
+          cookie: admin,
+        })
+      ).json<AdminOrganizationDetail>().plans[0]!;
+    expect((await planOnPage()).cardSubscription).toMatchObject({
+      cancelRequestedAt: null,
+      cancelledAt: null,
+    });
+    const deactivation = Date.now();
+    const deactivated = fsEvents.subscriptionState('subscription.deactivated', session, ids, {
+      begin,
+      next: begin + 60 * DAY,
+      deactivation,
+    });
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const cancelled = (await planOnPage()).cardSubscription;
+    expect(Date.parse(cancelled!.cancelledAt!)).toBeLessThanOrEqual(Date.now());
+    expect((await planOnPage()).endDate).toBe(endedRow.end_date.toISOString());
   });
 });
 

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { createAdmin, createUser, withJobsRefused } from '../support/fixtures.ts';
 import { startFastSpringStandIn, type FastSpringStandIn } from '../support/fastspring-stand-in.ts';
+import { until } from '../support/row-locks.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 // An admin who ends a plan paid by a card subscription stops the card being charged: the subscription is
@@ -67,14 +68,26 @@ async function planOnAdminPage(organizationId: number, planId: number) {
   return response.json<AdminOrganizationDetail>().plans.find((p) => p.id === planId)!;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < 15_000;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
+/** Waits until the admin page shows the plan as `done` says. */
+async function planWhen(
+  org: { organizationId: number; planId: number },
+  what: string,
+  done: (p: Plan) => boolean,
+) {
+  let plan: Plan | undefined;
+  await until(what, async () => done((plan = await planOnAdminPage(org.organizationId, org.planId))));
+  return plan!;
 }
+
+type Plan = AdminOrganizationDetail['plans'][number];
+
+const cancelJobOf = (planId: number) =>
+  t.db
+    .selectFrom('jobs')
+    .select(['status', 'attempts'])
+    .where('queue', '=', QUEUES.cancelSubscription)
+    .where('unique_key', '=', `subscription-cancel:${planId}`)
+    .executeTakeFirstOrThrow();
 
 const auditOf = (planId: number) =>
   t.db
@@ -84,6 +97,9 @@ const auditOf = (planId: number) =>
     .where('action', 'like', 'billing.subscription%')
     .execute();
 
+const jobDone = (planId: number) =>
+  until('the cancellation job to finish', async () => (await cancelJobOf(planId)).status === 'DONE');
+
 describe('ending a plan paid by a card subscription', () => {
   it('cancels the subscription at FastSpring at once, and the admin page shows it', async () => {
     const org = await subscriber('owner@card-ended.example.org', 'SUB-ENDED-1');
@@ -91,6 +107,7 @@ describe('ending a plan paid by a card subscription', () => {
     const before = await planOnAdminPage(org.organizationId, org.planId);
     expect(before.cardSubscription).toEqual({
       id: 'SUB-ENDED-1',
+      cancelRequestedAt: null,
       cancelledAt: null,
       cancelError: null,
       cancelledOnEnd: true,
@@ -98,11 +115,8 @@ describe('ending a plan paid by a card subscription', () => {
 
     const response = await endPlan(org.planId);
     expect(response.statusCode, response.body).toBe(200);
-    const plan = await until(
-      () => planOnAdminPage(org.organizationId, org.planId),
-      (p) => p.cardSubscription?.cancelledAt !== null,
-      'the cancellation',
-    );
+    expect(response.json<Plan>().cardSubscription?.cancelRequestedAt).not.toBeNull();
+    const plan = await planWhen(org, 'the cancellation', (p) => p.cardSubscription?.cancelledAt !== null);
     expect(plan).toMatchObject({
       state: 'ENDED',
       cardSubscription: { id: 'SUB-ENDED-1', cancelError: null },
@@ -111,6 +125,7 @@ describe('ending a plan paid by a card subscription', () => {
     expect(fs.cancelRequests.filter((r) => r.id === 'SUB-ENDED-1')).toEqual([
       { id: 'SUB-ENDED-1', billingPeriod: '0', authorized: true, userAgent: expect.stringMatching(/\S/) },
     ]);
+    await jobDone(org.planId);
     expect(await auditOf(org.planId)).toEqual([
       {
         action: 'billing.subscription_cancelled',
@@ -126,44 +141,34 @@ describe('ending a plan paid by a card subscription', () => {
     fs.failNextApiCalls.push(503, 503);
     expect((await endPlan(org.planId)).statusCode).toBe(200);
 
-    const failing = await until(
-      () => planOnAdminPage(org.organizationId, org.planId),
-      (p) => p.cardSubscription?.cancelError !== null,
-      'the first failure',
-    );
+    const failing = await planWhen(org, 'the first failure', (p) => p.cardSubscription?.cancelError !== null);
     expect(failing.cardSubscription?.cancelError).toMatch(/HTTP 503/);
-    const plan = await until(
-      () => planOnAdminPage(org.organizationId, org.planId),
-      (p) => p.cardSubscription?.cancelledAt !== null,
-      'the cancellation after the outage',
-    );
+    const plan = await planWhen(org, 'the cancellation', (p) => p.cardSubscription?.cancelledAt !== null);
     expect(plan.cardSubscription?.cancelError).toBeNull();
     expect(fs.cancelRequests.filter((r) => r.id === 'SUB-OUTAGE-1')).toHaveLength(3);
     expect(fs.subscriptions.get('SUB-OUTAGE-1')).toBe('deactivated');
   });
 
-  it("records FastSpring's refusal once, without retrying, for the admin to act on", async () => {
+  it('a refusal is shown and tried again, not given up after one answer', async () => {
     const org = await subscriber('owner@card-unknown.example.org', 'SUB-UNKNOWN-1'); // FastSpring does not know it
     expect((await endPlan(org.planId)).statusCode).toBe(200);
 
-    const plan = await until(
-      () => planOnAdminPage(org.organizationId, org.planId),
-      (p) => p.cardSubscription?.cancelError !== null,
-      'the refusal',
-    );
+    const plan = await planWhen(org, 'the refusal', (p) => p.cardSubscription?.cancelError !== null);
     expect(plan.cardSubscription).toMatchObject({ cancelledAt: null });
     expect(plan.cardSubscription?.cancelError).toContain('Subscription not found');
-    const audit = await auditOf(org.planId);
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'billing.subscription_cancel_failed' });
-    const job = await t.db
-      .selectFrom('jobs')
-      .select(['status', 'attempts'])
-      .where('queue', '=', QUEUES.cancelSubscription)
-      .where('unique_key', '=', `subscription-cancel:${org.planId}`)
-      .executeTakeFirstOrThrow();
-    expect(job).toEqual({ status: 'DONE', attempts: 1 });
-    expect(fs.cancelRequests.filter((r) => r.id === 'SUB-UNKNOWN-1')).toHaveLength(1);
+    await until('a second attempt', async () => (await cancelJobOf(org.planId)).attempts >= 2);
+    expect((await cancelJobOf(org.planId)).status).not.toBe('DONE');
+    expect(await auditOf(org.planId)).toEqual([]);
+  });
+
+  it('a subscription FastSpring already deactivated counts as cancelled (an answer lost on the way)', async () => {
+    const org = await subscriber('owner@card-lost-answer.example.org', 'SUB-LOST-1');
+    fs.subscriptions.set('SUB-LOST-1', 'deactivated');
+    expect((await endPlan(org.planId)).statusCode).toBe(200);
+    const plan = await planWhen(org, 'the cancellation', (p) => p.cardSubscription?.cancelledAt !== null);
+    expect(plan.cardSubscription?.cancelError).toBeNull();
+    await jobDone(org.planId);
+    expect(await cancelJobOf(org.planId)).toEqual({ status: 'DONE', attempts: 1 });
   });
 
   it('does not end the plan when its cancellation cannot be queued', async () => {
@@ -174,14 +179,11 @@ describe('ending a plan paid by a card subscription', () => {
     expect(await planOnAdminPage(org.organizationId, org.planId)).toMatchObject({
       state: 'ACTIVE',
       endedEarly: null,
+      cardSubscription: { cancelRequestedAt: null },
     });
     expect(fs.cancelRequests.filter((r) => r.id === 'SUB-NOQUEUE-1')).toHaveLength(0);
     // Once the queue takes jobs again the end goes through, cancellation included.
     expect((await endPlan(org.planId)).statusCode).toBe(200);
-    await until(
-      () => planOnAdminPage(org.organizationId, org.planId),
-      (p) => p.cardSubscription?.cancelledAt !== null,
-      'the cancellation',
-    );
+    await planWhen(org, 'the cancellation', (p) => p.cardSubscription?.cancelledAt !== null);
   });
 });

@@ -14,8 +14,8 @@ import { decryptSecurePayload, webhookSignature } from '../../src/billing/fastsp
  *   HMAC-SHA256 of the body with the shared secret), to the product's webhook URL over HTTP;
  * - with `api` credentials it answers the server API's `DELETE /subscriptions/{id}` (HTTP Basic, a
  *   User-Agent required; `billingPeriod=0` deactivates at once, otherwise at the next billing date) with
- *   FastSpring's `{"subscriptions":[{subscription, action, result, error?}]}`, for subscriptions made known
- *   with `subscriptions.set(id, 'active')`.
+ *   FastSpring's `{"subscriptions":[{subscription, action, result, error?}]}`, and `GET /subscriptions/{id}`
+ *   with the subscription's `state`, for subscriptions made known with `subscriptions.set(id, 'active')`.
  */
 export interface FastSpringStandIn {
   url: string;
@@ -183,7 +183,7 @@ export async function startFastSpringStandIn(options: {
   const subscriptions: FastSpringStandIn['subscriptions'] = new Map();
   const cancelRequests: FastSpringStandIn['cancelRequests'] = [];
   const failNextApiCalls: number[] = [];
-  const cancelSubscription = (request: http.IncomingMessage, response: http.ServerResponse) => {
+  const subscriptionApi = (request: http.IncomingMessage, response: http.ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const id = decodeURIComponent(url.pathname.slice('/subscriptions/'.length));
     const expected = options.api
@@ -192,12 +192,19 @@ export async function startFastSpringStandIn(options: {
     const authorized = expected !== null && request.headers.authorization === expected;
     const billingPeriod = url.searchParams.get('billingPeriod');
     const userAgent = request.headers['user-agent'] ?? '';
-    cancelRequests.push({ id, billingPeriod, authorized, userAgent });
+    if (request.method === 'DELETE') cancelRequests.push({ id, billingPeriod, authorized, userAgent });
     const failure = failNextApiCalls.shift();
     if (failure) return response.writeHead(failure).end('Service unavailable');
     if (!authorized) return response.writeHead(401).end('Unauthorized');
     if (!userAgent) return response.writeHead(400).end('A User-Agent header is required');
     const state = subscriptions.get(id);
+    if (request.method === 'GET') {
+      return state
+        ? response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ id, subscription: id, active: state !== 'deactivated', state }))
+        : response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    }
     const refusal =
       state === undefined
         ? 'Subscription not found'
@@ -255,8 +262,11 @@ export async function startFastSpringStandIn(options: {
         } else if (request.method === 'POST' && request.url === '/checkouts') {
           state.checkoutsOpened++;
           response.writeHead(204, cors).end();
-        } else if (request.method === 'DELETE' && request.url?.startsWith('/subscriptions/')) {
-          cancelSubscription(request, response);
+        } else if (
+          (request.method === 'DELETE' || request.method === 'GET') &&
+          request.url?.startsWith('/subscriptions/')
+        ) {
+          subscriptionApi(request, response);
         } else if (request.method === 'GET' && request.url === '/sessions') {
           response
             .writeHead(200, { 'content-type': 'application/json', ...cors })

@@ -48,10 +48,10 @@ test('with no other plan covering today, its users lose access at once', () => {
 });
 
 test('a card subscription is said to be cancelled at FastSpring, or to need cancelling there', () => {
-  const card = { id: 'SUB-1', cancelledAt: null, cancelError: null };
+  const card = { id: 'SUB-1', cancelRequestedAt: null, cancelledAt: null, cancelError: null };
   let dialog = renderModal(plan({ cardSubscription: { ...card, cancelledOnEnd: true } }), []);
   expect(dialog.textContent).toContain(
-    'Its card subscription (SUB-1) is cancelled at FastSpring, so the card is not charged again.',
+    'Its card subscription (SUB-1) will be cancelled at FastSpring, so the card is not charged again.',
   );
   cleanup();
   dialog = renderModal(plan({ cardSubscription: { ...card, cancelledOnEnd: false } }), []);

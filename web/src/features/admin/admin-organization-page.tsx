@@ -249,17 +249,18 @@ function CardSubscriptionNote({ plan }: { plan: AdminOrganizationDetail['plans']
       </p>
     );
   if (!plan.endedEarly) return <p className="admin-muted">Paid by {name}.</p>;
-  if (!subscription.cancelledOnEnd)
+  if (!subscription.cancelRequestedAt)
     return (
       <p className="admin-warning" role="status">
-        Cancel the {name} in FastSpring’s app: no FastSpring API credentials are set here, so the card is
-        still charged.
+        Cancel the {name} in FastSpring’s app: no FastSpring API credentials were set when the plan ended, so
+        the card is still charged.
       </p>
     );
   return (
     <p className="admin-warning admin-break" role="status">
-      The {name} is not cancelled yet
-      {subscription.cancelError ? `: ${subscription.cancelError}` : ' (in progress)'}.
+      {subscription.cancelError
+        ? `The card subscription ${subscription.id} is not cancelled yet: ${subscription.cancelError}. It is tried again for about 1½ hours, then can be retried in Jobs (or cancel it in FastSpring’s app).`
+        : `The card subscription ${subscription.id} is being cancelled at FastSpring.`}
     </p>
   );
 }

@@ -86,7 +86,7 @@ export function EndPlanModal({
       {plan.cardSubscription && !plan.cardSubscription.cancelledAt && (
         <p>
           {plan.cardSubscription.cancelledOnEnd
-            ? `Its card subscription (${plan.cardSubscription.id}) is cancelled at FastSpring, so the card is not charged again.`
+            ? `Its card subscription (${plan.cardSubscription.id}) will be cancelled at FastSpring, so the card is not charged again.`
             : `Cancel its card subscription (${plan.cardSubscription.id}) in FastSpring’s app too: no FastSpring API credentials are set here, so the card would still be charged.`}
         </p>
       )}
