@@ -60,7 +60,8 @@ describe('HomePage', () => {
 
   test('links to the public search engine outside the product', () => {
     renderHome({ signedIn: false });
-    const visit = screen.getByRole('link', { name: /^VISIT/ });
+    // Spec 000: a 'visit' button, word for word (capitals come from the style).
+    const visit = screen.getByRole('link', { name: /^visit/ });
     expect(visit.getAttribute('href')).toBe(PUBLIC_SEARCH_ENGINE_URL);
     expect(visit.getAttribute('target')).toBe('_blank');
     expect(visit.getAttribute('rel')).toContain('noopener');
@@ -68,7 +69,7 @@ describe('HomePage', () => {
 
   test('takes the public search engine address from a prop', () => {
     renderHome({ signedIn: false, publicSearchEngineUrl: 'https://faces.example.org/' });
-    expect(screen.getByRole('link', { name: /^VISIT/ }).getAttribute('href')).toBe(
+    expect(screen.getByRole('link', { name: /^visit/ }).getAttribute('href')).toBe(
       'https://faces.example.org/',
     );
   });

@@ -347,7 +347,8 @@ export function HomePage({ signedIn, publicSearchEngineUrl = PUBLIC_SEARCH_ENGIN
               target="_blank"
               rel="noopener noreferrer"
             >
-              VISIT
+              {/* The specification's label, word for word; shown in capitals like the page's other calls to action. */}
+              <span className="promo-cta-caps">visit</span>
               <ExternalLinkIcon />
               <span className="promo-visually-hidden">
                 {' '}
