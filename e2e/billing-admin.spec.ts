@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, request as apiRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { linkIn, waitForMail } from '../server/test/support/outbox.ts';
 import { expectAccessible } from './support/accessibility.ts';
-import { E2E_ADMIN, signIn } from './support/session.ts';
+import { E2E_ADMIN, signIn, signInAdmin } from './support/session.ts';
 
 // The provider's side of billing in the browser: an admin revokes a trial with a reason and the owner
 // loses access at once; an owner downloads the final invoice once the admin marked the transfer paid; and
@@ -99,10 +99,7 @@ test('an admin revokes a trial with a reason and the owner loses access at once'
   await page.goto('/account');
   await expect(page.getByText('Search access', { exact: true })).toBeVisible();
 
-  const adminContext = await browser.newContext();
-  const admin = await adminContext.newPage();
-  await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(admin).toHaveURL(/\/home$/);
+  const admin = await signInAdmin(browser);
   await admin.goto(`/admin/organizations/${organizationId}`);
   const trialRow = admin.getByRole('row', { name: /Trial/ });
   await expect(trialRow).toContainText('Active');
@@ -120,7 +117,7 @@ test('an admin revokes a trial with a reason and the owner loses access at once'
   await expect(trialRow.getByRole('button', { name: 'End plan' })).toHaveCount(0);
   await expectAccessible(admin, 'the organization with an ended trial');
   await screens(admin, 'admin-organization-ended');
-  await adminContext.close();
+  await admin.context().close();
 
   // The owner's next request already has no access.
   const info = await page.evaluate(

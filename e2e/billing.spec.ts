@@ -12,7 +12,7 @@ import {
 } from '../server/test/support/fastspring-stand-in.ts';
 import { E2E_FS_API } from './support/fastspring.ts';
 import { mailedLink } from './support/outbox.ts';
-import { E2E_ADMIN, signIn } from './support/session.ts';
+import { E2E_ADMIN, signIn, signInAdmin } from './support/session.ts';
 import { expectAccessible } from './support/accessibility.ts';
 
 // Pricing and payment in the browser: a trial owner buys 3 months for 4 users by bank transfer, an admin
@@ -198,10 +198,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await screens(page, 'pricing-confirming');
 
   // The provider's admin marks the transfer as paid.
-  const adminContext = await browser.newContext();
-  const admin = await adminContext.newPage();
-  await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(admin).toHaveURL(/\/home$/);
+  const admin = await signInAdmin(browser);
   await admin.goto('/admin/orders');
   const row = admin.getByRole('row', { name: /Harbour Police Department/ }).first();
   await expect(row).toContainText('$750 USD');
@@ -217,7 +214,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   await expect(admin.getByRole('row', { name: /Bank transfer/ }).first()).toContainText('$750 USD');
   await expectAccessible(admin, 'admin payments');
   await screens(admin, 'admin-payments');
-  await adminContext.close();
+  await admin.context().close();
 
   await page.reload();
   await expect(page.getByTestId('subscription-status')).toHaveText(/Active|APPROVED/);
@@ -283,10 +280,7 @@ test('a monthly card checkout is completed by a signed FastSpring webhook and ac
   // The provider's admin ends the plan (a disputed payment): the card subscription is cancelled at
   // FastSpring, so the card is not charged again, and the organization page says so.
   standIn.subscriptions.set(ids.subscriptionId, 'active');
-  const adminContext = await browser.newContext();
-  const admin = await adminContext.newPage();
-  await signIn(admin, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(admin).toHaveURL(/\/home$/);
+  const admin = await signInAdmin(browser);
   await admin.goto(`/admin/organizations/${organizationId}`);
   const planRow = admin.getByRole('row', { name: /Subscription/ });
   await expect(planRow).toContainText(`Paid by card subscription ${ids.subscriptionId}.`);
@@ -317,5 +311,5 @@ test('a monthly card checkout is completed by a signed FastSpring webhook and ac
   ]);
   await expectAccessible(admin, 'the organization with a cancelled card subscription');
   await screens(admin, 'admin-subscription-cancelled');
-  await adminContext.close();
+  await admin.context().close();
 });

@@ -38,7 +38,7 @@ export class SubscriptionCancelService {
 
   /** The job that cancels an ended plan's card subscription; null when there is none to cancel here. */
   jobFor(plan: BillingPlanRow): NewJob | null {
-    if (!this.api || !plan.fastspring_subscription_id || plan.subscription_cancelled_at) return null;
+    if (!this.api || !plan.fastspring_subscription_id) return null;
     const payload: CancelJob = { planId: plan.id, subscriptionId: plan.fastspring_subscription_id };
     return {
       queue: QUEUES.cancelSubscription,

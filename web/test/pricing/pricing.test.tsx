@@ -175,13 +175,8 @@ describe('payment modal', () => {
     return user;
   }
 
-  test('the payment modal cannot be closed while the order is being sent', async () => {
-    let answer: (response: Response) => void = () => undefined;
-    const fetchSpy = vi
-      .spyOn(globalThis, 'fetch')
-      .mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
-    const onClose = vi.fn();
-    const user = renderModal(onClose);
+  /** Bank transfer, with a billing address the form accepts. */
+  async function chooseBankTransfer(user: ReturnType<typeof userEvent.setup>) {
     await user.click(screen.getByRole('button', { name: /Bank transfer/ }));
     for (const [label, value] of [
       ['Street', 'a'],
@@ -190,6 +185,16 @@ describe('payment modal', () => {
       ['Country', 'c'],
     ] as const)
       await user.type(screen.getByLabelText(label), value);
+  }
+
+  test('the payment modal cannot be closed while the order is being sent', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const onClose = vi.fn();
+    const user = renderModal(onClose);
+    await chooseBankTransfer(user);
     await user.click(screen.getByRole('button', { name: 'Confirm order' }));
     expect(fetchSpy).toHaveBeenCalledTimes(1);
 
@@ -274,14 +279,7 @@ describe('payment modal', () => {
   test('a failed order shows the danger notice of spec 001 §8', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{"message":"x"}', { status: 500 }));
     const user = renderModal();
-    await user.click(screen.getByRole('button', { name: /Bank transfer/ }));
-    for (const [label, value] of [
-      ['Street', 'a'],
-      ['Postal code', '1'],
-      ['City', 'b'],
-      ['Country', 'c'],
-    ] as const)
-      await user.type(screen.getByLabelText(label), value);
+    await chooseBankTransfer(user);
     await act(async () => {
       await user.click(screen.getByRole('button', { name: 'Confirm order' }));
     });

@@ -83,7 +83,7 @@ export function EndPlanModal({
           {`The organization’s ${PLAN_TYPE_LABELS[takesOver.planType].toLowerCase()} plan also covers today (until ${formatDate(takesOver.endDate)}): its users keep that plan’s access. End it too to remove all access.`}
         </p>
       )}
-      {plan.cardSubscription && !plan.cardSubscription.cancelledAt && (
+      {plan.cardSubscription && (
         <p>
           {plan.cardSubscription.cancelledOnEnd
             ? `Its card subscription (${plan.cardSubscription.id}) will be cancelled at FastSpring, so the card is not charged again.`
