@@ -1,8 +1,13 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { inForceFirst } from './billing-plan.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { type FaceBox, type ImageSize, storedFaceVisible } from './search.repository.ts';
+
+/** The columns that end a watch: its descriptor and face crop are deleted (a check of the table requires it). */
+function endedWatch(at: Date | RawBuilder<Date>) {
+  return { ended_at: at, descriptor_sealed: null, face_image: null, changed_at: at };
+}
 
 export interface FaceWatchRow {
   id: number;
@@ -225,12 +230,26 @@ export class FaceWatchRepository {
   async endWatch(id: number, organizationId: number): Promise<boolean> {
     const result = await this.db
       .updateTable('face_watches')
-      .set({ ended_at: sql`now()`, descriptor_sealed: null, face_image: null, changed_at: sql`now()` })
+      .set(endedWatch(sql<Date>`now()`))
       .where('id', '=', id)
       .where('organization_id', '=', organizationId)
       .where('ended_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Ends every active watch a user created, deleting their descriptors and face crops: called when the user
+   * is deleted with their work, so that a face they chose to watch is not kept, nor matched, after them.
+   */
+  async endWatchesOfUser(userId: number): Promise<number> {
+    const result = await this.db
+      .updateTable('face_watches')
+      .set(endedWatch(sql<Date>`now()`))
+      .where('user_id', '=', userId)
+      .where('ended_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async updateWatch(
@@ -269,7 +288,7 @@ export class FaceWatchRepository {
   async endExpired(now: Date): Promise<number> {
     const result = await this.db
       .updateTable('face_watches')
-      .set({ ended_at: now, descriptor_sealed: null, face_image: null, changed_at: now })
+      .set(endedWatch(now))
       .where('ended_at', 'is', null)
       .where('ends_at', '<=', now)
       .executeTakeFirst();

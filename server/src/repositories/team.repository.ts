@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { Database, User } from '../db/schema.ts';
 import { AuditRepository, type AuditEntry } from './audit.repository.ts';
 import { BillingPlanRepository } from './billing-plan.repository.ts';
+import { FaceWatchRepository } from './face-watch.repository.ts';
 import { SeatRepository } from './seat.repository.ts';
 
 export type GrantOutcome = 'granted' | 'already' | 'full';
@@ -117,7 +118,8 @@ export class TeamRepository {
 
   /**
    * Deletes the user with everything that is theirs: searches and their results, saved searches and
-   * extractions; sessions and tokens go with the user row. Only while the user has no seat, unless
+   * extractions; the face watches they created end (descriptor and crop deleted; the organization keeps the
+   * alerts already found, as after any ended watch); sessions and tokens go with the user row. Only while the user has no seat, unless
    * `givingUpSeat` (a user deleting their own account gives it back). The audit entry is written in the
    * same transaction, before the row goes (it names the account; the log keeps the e-mail): the log never
    * reports a deletion that did not happen. Returns false, changing nothing, when the user has a seat
@@ -144,6 +146,7 @@ export class TeamRepository {
         await sql`delete from ${sql.table(table_name)} where user_id = ${userId}`.execute(tx);
       }
       await tx.deleteFrom('searches').where('user_id', '=', userId).execute();
+      await new FaceWatchRepository(tx).endWatchesOfUser(userId);
       await tx.deleteFrom('users').where('id', '=', userId).execute();
       return true;
     });

@@ -492,6 +492,47 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(entry.actor_email).toBe(owner.email);
     });
 
+    it('ends the face watches the deleted user created, deleting their descriptors; the others run on', async () => {
+      const owner = await createOwner(t, 'owner@watches.example.org', { seatLimit: 3 });
+      const leaving = await createMember(t, owner.organizationId, 'leaving@watches.example.org');
+      const staying = await createMember(t, owner.organizationId, 'staying@watches.example.org');
+      const watchOf = async (userId: number) => {
+        const row = await t.db
+          .insertInto('face_watches')
+          .values({
+            organization_id: owner.organizationId,
+            user_id: userId,
+            name: 'Watched face',
+            descriptor_sealed: Buffer.from('sealed descriptor'),
+            face_image: Buffer.from('face crop'),
+            model_id: 'test-model',
+            ends_at: new Date(Date.now() + 30 * 24 * HOUR),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return row.id;
+      };
+      const leavingWatch = await watchOf(leaving.id);
+      const stayingWatch = await watchOf(staying.id);
+
+      expect((await deleteUser(owner.cookie, leaving.hashedId)).statusCode).toBe(200);
+      const watches = await t.db
+        .selectFrom('face_watches')
+        .select(['id', 'user_id', 'ended_at', 'descriptor_sealed', 'face_image'])
+        .where('id', 'in', [leavingWatch, stayingWatch])
+        .orderBy('id')
+        .execute();
+      expect(watches[0]).toMatchObject({
+        id: leavingWatch,
+        user_id: null,
+        descriptor_sealed: null,
+        face_image: null,
+      });
+      expect(watches[0]!.ended_at).toBeInstanceOf(Date);
+      expect(watches[1]).toMatchObject({ id: stayingWatch, user_id: staying.id, ended_at: null });
+      expect(watches[1]!.descriptor_sealed).not.toBeNull();
+    });
+
     it('refuses users with access, pending invitations and the owner (409), and keeps them', async () => {
       const owner = await createOwner(t, 'owner@keep.example.org', { seatLimit: 3 });
       const seated = await createMember(t, owner.organizationId, 'seated@keep.example.org', true);

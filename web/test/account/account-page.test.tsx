@@ -289,6 +289,7 @@ describe('account page: the owner’s users and seats', () => {
     await screen.findByText('idle@agency.example.org');
     const remove = () => within(rowOf('idle@agency.example.org')).getByRole('button', { name: /Delete/ });
     await user.click(remove());
+    expect(within(screen.getByRole('dialog')).getByText(/the face watches it created end/)).toBeTruthy();
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete user' }));
     expect(await screen.findByText(TEAM_MESSAGES.deleteFailure)).toBeTruthy();
     status = 200;
@@ -469,6 +470,7 @@ describe('account page: settings', () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderAccount();
     const button = await screen.findByRole('button', { name: 'Delete Account' });
+    expect(screen.getByText(/the face watches you created end/)).toBeTruthy();
     await user.click(button);
     expect(screen.getByText(DELETE_ACCOUNT_MESSAGES.passwordRequired)).toBeTruthy();
     const password = screen.getAllByLabelText('Current password')[1]!;

@@ -182,8 +182,8 @@ function DeleteAccountForm({ isOwner, onDeleted }: { isOwner: boolean; onDeleted
       ) : (
         <>
           <p className="account-note">
-            Your account is deleted together with your saved searches and AI data extractions. This cannot be
-            undone.
+            Your account is deleted together with your saved searches and AI data extractions, and the face
+            watches you created end. This cannot be undone.
           </p>
           {failure && <MessageBanner message={{ message: failure, type: 'danger' }} />}
           <TextInput

@@ -236,8 +236,8 @@ export function TeamPanel({
         >
           <p className="modal__lead account-break">{deleting.email}</p>
           <p>
-            The account is deleted together with all of its saved searches and AI data extractions. This
-            cannot be undone.
+            The account is deleted together with all of its saved searches and AI data extractions, and the
+            face watches it created end. This cannot be undone.
           </p>
         </Modal>
       )}
