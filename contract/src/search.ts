@@ -210,7 +210,17 @@ export const SEARCH_MESSAGES = {
   restricted: 'Viewing the original source of this image is available only to subscribers.',
   /** The face image sent with a search, a watch or a review is not the crop the upload answered. */
   faceImageMismatch: 'The face image does not match the chosen face. Please upload the photo again.',
+  /** A query face (an upload's token, a kept picture) can no longer be searched: expired, or another model's. */
+  faceGone: 'The selected face is no longer available. Please upload the photo again.',
+  /** POST /api/search/{searchHash}/with-results of a search that kept no picture of its face. */
+  searchedFaceNotKept:
+    'This search kept no picture of its face, so it cannot be searched again. Please upload the photo again.',
+  /** POST /api/search/{searchHash}/with-results naming a result that is removed, gone or not the search's. */
+  resultFaceGone: 'A selected result is no longer available. Please reload the results and select again.',
 } as const;
+
+/** Most results that can be added to a search's face to search again (with it, MAX_QUERY_FACES faces). */
+export const MAX_ADDED_RESULT_FACES = MAX_QUERY_FACES - 1;
 
 /** Search by image URL (POST /api/upload-image-url): why an address gave no photo to search. */
 export const IMAGE_URL_MESSAGES = {

@@ -68,6 +68,7 @@ import { SupportService } from './services/support.service.ts';
 import { WatchlistService } from './services/watchlist.service.ts';
 import { FaceWatchRepository } from './repositories/face-watch.repository.ts';
 import { FaceWatchService } from './services/face-watch.service.ts';
+import { SearchRefinementService } from './services/search-refinement.service.ts';
 import { FaceWatchMatcher } from './services/face-watch-matcher.ts';
 import { TextAnalyzer } from './extractor/analyzer.ts';
 import { LlmClient } from './extractor/llm-client.ts';
@@ -280,6 +281,14 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     ),
     extractionPipeline,
     search,
+    searchRefinement: new SearchRefinementService(
+      new SearchRepository(db),
+      queryFaces,
+      faceEngine,
+      access,
+      minorGate,
+      search,
+    ),
     faceWatches: new FaceWatchService(
       faceWatchRepository,
       new SearchRepository(db),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { SearchType } from '../db/schema.ts';
+import { vectorFromBytes } from '../face/index/face-index.ts';
 
 /** Where an indexed face was seen: one row per page that shows the image. */
 export interface FaceSighting {
@@ -371,6 +372,34 @@ export class SearchRepository {
       .where(storedResultVisible(minorsAllowed))
       .executeTakeFirstOrThrow();
     return Number(row.count);
+  }
+
+  /**
+   * The indexed faces of some of the search's results still shown (as `findResults` gives them): each
+   * result's face, its descriptor's model and vector, and whether it was flagged as a possible minor
+   * (null: indexed before the age estimate). A result whose face is gone (opt-out, takedown) is absent.
+   */
+  async findResultFaces(
+    searchId: number,
+    recordHashes: readonly string[],
+    minorsAllowed: boolean,
+  ): Promise<{ recordHash: string; modelId: string; vector: Float32Array; possibleMinor: boolean | null }[]> {
+    if (recordHashes.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('search_results')
+      .innerJoin('faces', 'faces.id', 'search_results.face_id')
+      .select(['search_results.record_hash', 'faces.model_id', 'faces.descriptor', 'faces.possible_minor'])
+      .where('search_results.search_id', '=', searchId)
+      .where('search_results.record_hash', 'in', [...recordHashes])
+      .where('search_results.removed_at', 'is', null)
+      .where(storedResultVisible(minorsAllowed))
+      .execute();
+    return rows.map((row) => ({
+      recordHash: row.record_hash,
+      modelId: row.model_id,
+      vector: vectorFromBytes(row.descriptor),
+      possibleMinor: row.possible_minor,
+    }));
   }
 
   async markResultsRemoved(searchId: number, recordHashes: readonly string[]): Promise<number> {

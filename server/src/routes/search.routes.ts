@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_IMAGE_URL_LENGTH, MAX_QUERY_FACES } from '@osint/contract/search';
+import { MAX_ADDED_RESULT_FACES, MAX_IMAGE_URL_LENGTH, MAX_QUERY_FACES } from '@osint/contract/search';
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
@@ -85,7 +85,7 @@ const UploadAnswer = Type.Object({
 
 /** Face search (spec 001 §7 Search). */
 export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { search, rateLimiter } = services;
+  const { search, searchRefinement, rateLimiter } = services;
   return async (app) => {
     app.addHook('preHandler', requireWorkAccess(services.access));
 
@@ -162,6 +162,32 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
         const user = currentUser(request);
         await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
         return search.search(user, request.body.faces, request.body.type, request.body.image);
+      },
+    );
+
+    app.post(
+      '/search/:searchHash/with-results',
+      {
+        schema: {
+          tags: ['search'],
+          description:
+            "Searches again with the search's face and the faces of the chosen results (the analyst's judgement that they show the same person): a new search, answered as POST /api/search answers",
+          params: Type.Object({ searchHash: SearchHash }),
+          body: Type.Object({
+            recordHashes: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+              minItems: 1,
+              maxItems: MAX_ADDED_RESULT_FACES,
+              description: "The chosen results' hashes",
+            }),
+          }),
+          response: { 200: Type.Object(searchAnswerFields) },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        // A new search, counted as one.
+        await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        return searchRefinement.searchWithResults(user, request.params.searchHash, request.body.recordHashes);
       },
     );
 

@@ -27,7 +27,7 @@ export const WATCHES_PER_SEAT = 50;
 
 export const WATCH_LIMIT_MESSAGE =
   'Your organization watches as many faces as its plan allows. End a watch before starting another.';
-const FACE_GONE_MESSAGE = 'The selected face is no longer available. Please upload the photo again.';
+const FACE_GONE_MESSAGE = SEARCH_MESSAGES.faceGone;
 
 /**
  * The watched face of a kept crop under the engine's model (its largest face), or undefined when the

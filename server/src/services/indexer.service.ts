@@ -1,3 +1,4 @@
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CrawledImage, CrawledPage, ImageOccurrence } from '../crawler/crawler.ts';
@@ -271,7 +272,7 @@ export class IndexerService {
       // model the index uses now.
       const active = face && (await this.webIndex.findActiveModelId());
       if (!face || (active !== undefined && face.modelId !== active)) {
-        throw badRequest('The selected face is no longer available. Please upload the photo again.');
+        throw badRequest(SEARCH_MESSAGES.faceGone);
       }
       return { descriptor: face.descriptor, modelId: face.modelId };
     }

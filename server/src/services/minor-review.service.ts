@@ -1,3 +1,4 @@
+import { SEARCH_MESSAGES } from '@osint/contract/search';
 import {
   MINOR_REVIEW_KEPT_DAYS,
   MINOR_REVIEW_MESSAGES,
@@ -25,7 +26,7 @@ import type { AuthUser } from './session.service.ts';
 
 const DAY_MS = 86_400_000;
 
-const faceGone = () => badRequest('The selected face is no longer available. Please upload the photo again.');
+const faceGone = () => badRequest(SEARCH_MESSAGES.faceGone);
 
 /** What the organization sees: an approval whose search was made reads as USED. */
 export function reviewStatusOf(row: Pick<MinorReviewRow, 'status' | 'search_used_at'>): MinorReviewStatus {

@@ -535,7 +535,7 @@ function wholePixels(box: { x: number; y: number; width: number; height: number 
     height: Math.round(box.height),
   };
 }
-const faceGone = () => badRequest('The selected face is no longer available. Please upload the photo again.');
+const faceGone = () => badRequest(SEARCH_MESSAGES.faceGone);
 
 /**
  * Copies of one photo across sites (near-identical perceptual hashes) form one group, whose key is the

@@ -473,6 +473,96 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("searches again with the search's face and the results the analyst chose, as a new search", async () => {
+    const withResults = (cookie: string | undefined, searchHash: string, recordHashes: string[]) =>
+      t.request({
+        method: 'POST',
+        url: `/api/search/${searchHash}/with-results`,
+        cookie,
+        payload: { recordHashes },
+      });
+    // A blurred copy of her portrait is searched (a weaker descriptor of the same face, kept with its
+    // picture); the analyst then confirms the portrait found on her page.
+    const blurred = await sharp(photos.get(DEMO_PHOTOS.marsh.file)!).blur(4).jpeg({ quality: 90 }).toBuffer();
+    const face = (await upload(cookies.a, blurred)).json<UploadAnswer>().faces[0]!;
+    const first = (
+      await t.request({
+        method: 'POST',
+        url: '/api/search',
+        cookie: cookies.a,
+        payload: { faces: [face.hash], type: 'OSINT', image: face.base64 },
+      })
+    ).json<SearchAnswer>();
+    const portrait = first.results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.marsh.file))!;
+    const festival = first.results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festival.file))!;
+    expect(portrait.similarity).toBeLessThan(0.9);
+    const searchesBefore = await t.db
+      .selectFrom('searches')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .execute();
+
+    // Wrong hands or wrong hashes change nothing: another organization, no session, a result of another
+    // search, nothing chosen.
+    const refusals: [string | undefined, string, string[], number, string | undefined][] = [
+      [cookies.b, first.searchHash, [portrait.hash], 404, 'Search not found.'],
+      [undefined, first.searchHash, [portrait.hash], 401, undefined],
+      [cookies.a, first.searchHash, [marshSearch.results[1]!.hash], 400, SEARCH_MESSAGES.resultFaceGone],
+      [cookies.a, first.searchHash, [], 400, undefined],
+    ];
+    for (const [cookie, searchHash, hashes, status, message] of refusals) {
+      const response = await withResults(cookie, searchHash, hashes);
+      expect(response.statusCode, `${searchHash} ${hashes.join()}`).toBe(status);
+      if (message) expect(response.json<{ message: string }>().message).toBe(message);
+    }
+    // The first search of this suite kept no picture of its face: there is nothing to search again.
+    const faceless = await withResults(cookies.a, marshSearch.searchHash, [marshSearch.results[1]!.hash]);
+    expect(faceless.statusCode).toBe(400);
+    expect(faceless.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.searchedFaceNotKept);
+    expect(
+      await t.db
+        .selectFrom('searches')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute(),
+    ).toEqual(searchesBefore);
+
+    const response = await withResults(cookies.a, first.searchHash, [portrait.hash, portrait.hash]);
+    expect(response.statusCode, response.body).toBe(200);
+    const again = response.json<SearchAnswer>();
+    expect(again.searchHash).not.toBe(first.searchHash);
+    const scoreOf = (answer: SearchAnswer, file: string) =>
+      answer.results.find((r) => r.imageUrl?.endsWith(file))?.similarity;
+    // The query is the mean of both faces, so it lies nearer the confirmed portrait: the portrait and the
+    // festival photo it was cut from score higher than from the mirrored face alone; no other person joins.
+    expect(scoreOf(again, DEMO_PHOTOS.marsh.file)).toBeGreaterThan(portrait.similarity + 0.05);
+    expect(scoreOf(again, DEMO_PHOTOS.festival.file)).toBeGreaterThan(festival.similarity + 0.05);
+    expect(scoreOf(again, DEMO_PHOTOS.festivalCopy.file)).toBeDefined();
+    expect(again.results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
+    // Stored as a search of its own, keeping the same picture of the searched face.
+    const picture = (hash: string) =>
+      t.request({ method: 'GET', url: `/api/search/${hash}/image`, cookie: cookies.a });
+    // (Encoded again as every kept picture is: the same pixels within JPEG's rounding.)
+    const pixels = async (hash: string) =>
+      sharp((await picture(hash)).rawPayload)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+    const [kept, original] = [await pixels(again.searchHash), await pixels(first.searchHash)];
+    expect(kept.info).toEqual(original.info);
+    const difference = kept.data.reduce((sum, value, i) => sum + Math.abs(value - original.data[i]!), 0);
+    expect(difference / kept.data.length).toBeLessThan(2);
+
+    // A result removed from the list cannot be chosen any more.
+    const removal = await t.request({
+      method: 'POST',
+      url: '/api/search/remove-records',
+      cookie: cookies.a,
+      payload: { hash: again.searchHash, recordHashes: [again.results[0]!.hash] },
+    });
+    expect(removal.json()).toEqual({ removed: 1 });
+    const removed = await withResults(cookies.a, again.searchHash, [again.results[0]!.hash]);
+    expect(removed.statusCode).toBe(400);
+    expect(removed.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.resultFaceGone);
+  });
+
   it('reports an unsaved search as a PDF: every shown result, or the chosen ones; 404 elsewhere', async () => {
     const report = (cookie: string, payload: object) =>
       t.request({ method: 'POST', url: '/api/search/generate-report', cookie, payload });
