@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import {
   GROUP_PHOTO,
   screenshots,
+  searchMarsh,
   signInToSearchTheDemo,
   uploadAndChooseMarsh,
 } from './support/demo-search.ts';
@@ -83,4 +84,38 @@ test('another photo of the person joins the search; a faceless one is refused an
       .filter({ hasText: 'news.demo.localhost' })
       .first(),
   ).toBeVisible();
+});
+
+test('results the analyst selects as the person are searched again with the face, as a new search', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await signInToSearchTheDemo(page);
+  await searchMarsh(page);
+  const firstSearch = page.url();
+  const bar = page.getByRole('group', { name: 'Search again with selected results' });
+  await expect(bar.getByText(/Select them to search again with their faces too/)).toBeVisible();
+
+  // Her portrait on her own page is surely her: selected, then searched again with the chosen face.
+  const grid = page.getByRole('list', { name: 'Search results' });
+  const portrait = grid.getByRole('article').filter({ hasText: 'Helena Marsh' }).first();
+  await portrait.getByRole('checkbox').check();
+  await expect(bar.getByText('1 result selected as this person')).toBeVisible();
+  await screenshots(page, 'search-again-selected');
+  const request = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/with-results'));
+  await bar.getByRole('button', { name: 'Search again with this face' }).click();
+  expect(
+    (JSON.parse((await request).postData() ?? '{}') as { recordHashes: string[] }).recordHashes,
+  ).toHaveLength(1);
+
+  // A new search with its own address; the first one still opens at its own.
+  await expect(page).not.toHaveURL(firstSearch, { timeout: 60_000 });
+  await expect(page).toHaveURL(/\/search\/results\//);
+  await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
+  await expect(grid.getByRole('article').filter({ hasText: 'Helena Marsh' }).first()).toBeVisible();
+  await expect(bar.getByText(/Select them to search again/)).toBeVisible();
+  const secondSearch = page.url();
+  await page.goto(firstSearch);
+  await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
+  expect(secondSearch).not.toBe(firstSearch);
 });

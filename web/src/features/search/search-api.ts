@@ -25,6 +25,17 @@ export function runSearch(faces: string[], type: SearchType, image?: string): Pr
   return api<SearchResponse>('/search', { method: 'POST', body: { faces, type, image } });
 }
 
+/**
+ * A new search of the stored search's face together with the faces of the chosen results (record hashes),
+ * which the analyst is sure show the same person.
+ */
+export function searchWithResults(searchHash: string, recordHashes: string[]): Promise<SearchResponse> {
+  return api<SearchResponse>(`/search/${encodeURIComponent(searchHash)}/with-results`, {
+    method: 'POST',
+    body: { recordHashes },
+  });
+}
+
 export function fetchSearch(searchHash: string): Promise<StoredSearchResponse> {
   return api<StoredSearchResponse>(`/search/${encodeURIComponent(searchHash)}`);
 }

@@ -1,12 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
 import {
   SEARCH_MESSAGES,
   SEARCH_TYPE_LABELS,
+  searchResultsPath,
   type SearchResponse,
   type SearchResult,
   type SearchType,
 } from '@osint/contract/search';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
 import { Button } from '../../components/button.tsx';
 import { sortResults, type ResultSort } from '../../components/results/result-grouping.ts';
@@ -19,7 +21,8 @@ import { ReportModal } from '../../components/report-modal.tsx';
 import { PREFERENCE_KEYS, readFlag, writeFlag } from '../../lib/preferences.ts';
 import { WatchFaceModal } from '../face-alerts/watch-face-modal.tsx';
 import { SaveSearchModal } from './save-search-modal.tsx';
-import { generateSearchReport, removeRecords } from './search-api.ts';
+import { SearchAgainBar } from './search-again-bar.tsx';
+import { generateSearchReport, removeRecords, searchWithResults } from './search-api.ts';
 
 interface SearchResultsProps {
   response: SearchResponse;
@@ -68,6 +71,31 @@ export function SearchResults({
   useEffect(() => heading.current?.focus(), [response.searchHash]);
   const sorted = sortResults(results, sort);
   const count = results.length;
+  // Results the analyst selected as showing the searched person, to search again with their faces too.
+  const navigate = useNavigate();
+  // Kept with the search it was made on: another search's results start unselected.
+  const [sameFaceOf, setSameFaceOf] = useState({ searchHash: '', ids: new Set<number>() });
+  const sameFace = sameFaceOf.searchHash === response.searchHash ? sameFaceOf.ids : new Set<number>();
+  const setSameFace = (change: (ids: ReadonlySet<number>) => Set<number>) =>
+    setSameFaceOf((current) => ({
+      searchHash: response.searchHash,
+      ids: change(current.searchHash === response.searchHash ? current.ids : new Set()),
+    }));
+  const selected = results.filter((result) => sameFace.has(result.id));
+  const searchAgain = useMutation({
+    mutationFn: () =>
+      searchWithResults(
+        response.searchHash,
+        selected.map((result) => result.hash),
+      ),
+    onSuccess: (answer) => navigate(searchResultsPath(answer.searchHash)),
+  });
+  const toggleSameFace = (id: number) =>
+    setSameFace((ids) => {
+      const next = new Set(ids);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
 
   const remove = (result: SearchResult) => {
     onRemoved(result.id);
@@ -127,6 +155,19 @@ export function SearchResults({
       {count > 0 && (
         <ResultsToolbar sort={sort} onSort={onSort} grouping={grouping} onGrouping={onGrouping} />
       )}
+      {/* Searching again needs the searched face the search kept. */}
+      {count > 0 && imageUrl && (
+        <SearchAgainBar
+          count={selected.length}
+          pending={searchAgain.isPending}
+          error={searchAgain.error}
+          onSearch={() => searchAgain.mutate()}
+          onClear={() => {
+            setSameFace(() => new Set());
+            searchAgain.reset();
+          }}
+        />
+      )}
       {/* Slot for the AI data extractor card (spec 001 §2), rendered by the data-extractor feature. */}
       {count > 0 && extractorCard}
       {count > 0 ? (
@@ -138,6 +179,7 @@ export function SearchResults({
           onRestricted={openRestricted}
           onRemove={askRemove}
           onOpen={(result) => setViewing(sorted.findIndex((r) => r.id === result.id))}
+          selection={imageUrl ? { isSelected: (id) => sameFace.has(id), toggle: toggleSameFace } : undefined}
         />
       ) : (
         <ResultsEmpty>

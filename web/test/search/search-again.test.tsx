@@ -1,0 +1,115 @@
+import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { BannerProvider } from '../../src/components/message-banner';
+import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
+
+const session = {
+  user: { access: true, restricted: false, isOwner: true, admin: false, hashedId: 'owner-id' },
+  organization: {},
+};
+vi.mock('../../src/lib/session.tsx', () => ({
+  useSession: () => ({ session, refresh: vi.fn() }),
+}));
+
+const { StoredSearchPage } = await import('../../src/features/search/stored-search-page');
+
+const result = (id: number, similarity: number) => ({
+  id,
+  hash: `r${id}`,
+  group: `g${id}`,
+  thumbnailUrl: `/api/thumbnails/${id}`,
+  imageUrl: `https://news.example.org/${id}.jpg`,
+  sourceUrl: `https://news.example.org/story-${id}`,
+  sourceTitle: `Story ${id}`,
+  crawledAt: '2024-05-01T10:00:00.000Z',
+  similarity,
+  faceBox: null,
+  imageSize: null,
+});
+
+const stored = (image: string | null) => ({
+  searchHash: 'S1',
+  type: 'OSINT',
+  createdAt: '2024-05-02T10:00:00.000Z',
+  time: 120,
+  numberOfResults: 2,
+  results: [result(1, 0.81), result(2, 0.62)],
+  image,
+});
+
+function renderSearch() {
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <BannerProvider>
+        <MemoryRouter initialEntries={['/search/results/S1']}>
+          <Routes>
+            <Route path="/search/results/S1" element={<StoredSearchPage searchHash="S1" />} />
+            <Route path="/search/results/S2" element={<p>The new search</p>} />
+          </Routes>
+        </MemoryRouter>
+      </BannerProvider>
+    </QueryClientProvider>,
+  );
+  return user;
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('searching again with results selected as the searched person', () => {
+  test('sends the chosen results, says why a refusal happened, then opens the new search', async () => {
+    let refine: { status: number; body: unknown } = {
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message: SEARCH_MESSAGES.resultFaceGone },
+    };
+    const { calls } = mockFetch((call: RecordedCall) => {
+      if (call.url === '/api/search/S1') return { status: 200, body: stored('/api/search/S1/image') };
+      if (call.url === '/api/search/S1/with-results') return refine;
+      return { status: 200, body: {} };
+    });
+    const user = renderSearch();
+    const bar = await screen.findByRole('group', { name: 'Search again with selected results' });
+    expect(within(bar).getByText(/Select them to search again with their faces too/)).toBeTruthy();
+
+    await user.click(screen.getByRole('checkbox', { name: /Select result 2: Story 2/ }));
+    expect(within(bar).getByText(/result selected as this person/).textContent).toBe(
+      '1 result selected as this person',
+    );
+    await user.click(within(bar).getByRole('button', { name: 'Search again with this face' }));
+    expect(await within(bar).findByText(SEARCH_MESSAGES.resultFaceGone)).toBeTruthy();
+    const refinements = () => calls.filter((c) => c.url === '/api/search/S1/with-results');
+    expect(refinements().map((c) => [c.method, c.body])).toEqual([['POST', { recordHashes: ['r2'] }]]);
+
+    await user.click(screen.getByRole('checkbox', { name: /Select result 1: Story 1/ }));
+    refine = { status: 200, body: { searchHash: 'S2', results: [], time: 9, numberOfResults: 0 } };
+    await user.click(within(bar).getByRole('button', { name: 'Search again with these faces' }));
+    expect(await screen.findByText('The new search')).toBeTruthy();
+    expect(refinements()[1]!.body).toEqual({ recordHashes: ['r1', 'r2'] });
+  });
+
+  test('clearing the selection brings the hint back; a search that kept no face offers nothing', async () => {
+    mockFetch(() => ({ status: 200, body: stored('/api/search/S1/image') }));
+    const user = renderSearch();
+    await user.click(await screen.findByRole('checkbox', { name: /Select result 1/ }));
+    await user.click(screen.getByRole('button', { name: 'Clear selection' }));
+    expect(screen.getByText(/Select them to search again/)).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: /Select result 1/ })).toHaveProperty('checked', false);
+    cleanup();
+
+    mockFetch(() => ({ status: 200, body: stored(null) }));
+    renderSearch();
+    await screen.findByRole('heading', { name: 'Results' });
+    expect(screen.queryByRole('group', { name: 'Search again with selected results' })).toBeNull();
+    expect(screen.queryByRole('checkbox')).toBeNull();
+  });
+});
