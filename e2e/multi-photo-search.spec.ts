@@ -113,9 +113,12 @@ test('results the analyst selects as the person are searched again with the face
   await expect(page).toHaveURL(/\/search\/results\//);
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
   await expect(grid.getByRole('article').filter({ hasText: 'Helena Marsh' }).first()).toBeVisible();
-  await expect(bar.getByText(/Select them to search again/)).toBeVisible();
+  // The new search says what it was searched with; more results can be added to it the same way.
+  await expect(bar.getByText(/Searched with the face above and 1 result selected before/)).toBeVisible();
+  await screenshots(page, 'search-again-answer');
   const secondSearch = page.url();
   await page.goto(firstSearch);
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
+  await expect(bar.getByText(/Searched with the face above/)).toBeHidden();
   expect(secondSearch).not.toBe(firstSearch);
 });

@@ -108,6 +108,8 @@ export interface StoredSearchResponse extends SearchResponse {
   createdAt: string;
   /** URL of the searched face; null when the search was run without it. */
   image: string | null;
+  /** Results of earlier searches chosen to search again with, searched together with that face. */
+  addedFaceCount: number;
 }
 
 /** An item of GET /api/search/history. */
@@ -217,6 +219,8 @@ export const SEARCH_MESSAGES = {
     'This search kept no picture of its face, so it cannot be searched again. Please upload the photo again.',
   /** POST /api/search/{searchHash}/with-results naming a result that is removed, gone or not the search's. */
   resultFaceGone: 'A selected result is no longer available. Please reload the results and select again.',
+  /** POST /api/search/{searchHash}/with-results when the search's added faces and the chosen ones are too many. */
+  tooManyAddedResults: `At most ${MAX_QUERY_FACES - 1} results can be searched together with the face.`,
 } as const;
 
 /** Most results that can be added to a search's face to search again (with it, MAX_QUERY_FACES faces). */

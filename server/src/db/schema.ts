@@ -347,6 +347,11 @@ export interface SearchesTable {
   crop_digests: Buffer | null;
   /** A searched face was flagged as a possible minor at upload (migration 0027). */
   possible_minor: Generated<boolean>;
+  /**
+   * Indexed faces searched together with the kept face: results the analyst chose to search again with
+   * (migration 0031); empty for a search of uploaded faces only.
+   */
+  added_face_ids: ColumnType<number[], number[] | undefined, number[]>;
   created_at: CreatedAt;
 }
 

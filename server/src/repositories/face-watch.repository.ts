@@ -241,15 +241,17 @@ export class FaceWatchRepository {
   /**
    * Ends every active watch a user created, deleting their descriptors and face crops: called when the user
    * is deleted with their work, so that a face they chose to watch is not kept, nor matched, after them.
+   * Returns the ended watches' ids.
    */
-  async endWatchesOfUser(userId: number): Promise<number> {
-    const result = await this.db
+  async endWatchesOfUser(userId: number): Promise<number[]> {
+    const rows = await this.db
       .updateTable('face_watches')
       .set(endedWatch(sql<Date>`now()`))
       .where('user_id', '=', userId)
       .where('ended_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   async updateWatch(

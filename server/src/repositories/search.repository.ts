@@ -193,6 +193,8 @@ export class SearchRepository {
       faceImage: Buffer | null;
       cropDigests: Buffer | null;
       possibleMinor: boolean;
+      /** Indexed faces searched with the uploaded or kept ones (chosen results); none by default. */
+      addedFaceIds?: readonly number[] | undefined;
       results: NewSearchResult[];
     },
     alongside: (tx: Db) => Promise<void> = async () => undefined,
@@ -201,10 +203,10 @@ export class SearchRepository {
     const statement = sql<{ id: number; record_hash: string }>`
       with search as (
         insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count,
-                              face_image, crop_digests, possible_minor)
+                              face_image, crop_digests, possible_minor, added_face_ids)
         values (${search.hashedId}, ${search.organizationId}, ${search.userId}, ${search.type},
                 ${search.durationMs}, ${r.length}, ${search.faceImage}, ${search.cropDigests},
-                ${search.possibleMinor})
+                ${search.possibleMinor}, ${[...(search.addedFaceIds ?? [])]}::bigint[])
         returning id
       )
       insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
@@ -235,6 +237,7 @@ export class SearchRepository {
       .selectFrom('searches')
       .select(['id', 'hashed_id', 'organization_id', 'user_id', 'type', 'duration_ms', 'result_count'])
       .select(['created_at', 'possible_minor', sql<boolean>`face_image is not null`.as('has_face_image')])
+      .select('added_face_ids')
       .where('hashed_id', '=', hashedId)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
@@ -375,27 +378,42 @@ export class SearchRepository {
   }
 
   /**
-   * The indexed faces of some of the search's results still shown (as `findResults` gives them): each
-   * result's face, its descriptor's model and vector, and whether it was flagged as a possible minor
-   * (null: indexed before the age estimate). A result whose face is gone (opt-out, takedown) is absent.
+   * The face ids of some of the search's results still shown (as `findResults` gives them), by record hash.
+   * A result whose face is gone (opt-out, takedown) is absent.
    */
-  async findResultFaces(
+  async findResultFaceIds(
     searchId: number,
     recordHashes: readonly string[],
     minorsAllowed: boolean,
-  ): Promise<{ recordHash: string; modelId: string; vector: Float32Array; possibleMinor: boolean | null }[]> {
-    if (recordHashes.length === 0) return [];
+  ): Promise<Map<string, number>> {
+    if (recordHashes.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('search_results')
-      .innerJoin('faces', 'faces.id', 'search_results.face_id')
-      .select(['search_results.record_hash', 'faces.model_id', 'faces.descriptor', 'faces.possible_minor'])
-      .where('search_results.search_id', '=', searchId)
-      .where('search_results.record_hash', 'in', [...recordHashes])
-      .where('search_results.removed_at', 'is', null)
+      .select(['record_hash', 'face_id'])
+      .where('search_id', '=', searchId)
+      .where('record_hash', 'in', [...recordHashes])
+      .where('removed_at', 'is', null)
+      .where('face_id', 'is not', null)
       .where(storedResultVisible(minorsAllowed))
       .execute();
+    return new Map(rows.map((row) => [row.record_hash, Number(row.face_id)]));
+  }
+
+  /**
+   * Indexed faces as a query takes them: the descriptor's model and vector, and the age estimate's flag
+   * (null: indexed before the age estimate). Faces that no longer exist are absent.
+   */
+  async findIndexedFaces(
+    faceIds: readonly number[],
+  ): Promise<{ id: number; modelId: string; vector: Float32Array; possibleMinor: boolean | null }[]> {
+    if (faceIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('faces')
+      .select(['id', 'model_id', 'descriptor', 'possible_minor'])
+      .where(sql<boolean>`id = any(${[...faceIds]}::bigint[])`)
+      .execute();
     return rows.map((row) => ({
-      recordHash: row.record_hash,
+      id: Number(row.id),
       modelId: row.model_id,
       vector: vectorFromBytes(row.descriptor),
       possibleMinor: row.possible_minor,

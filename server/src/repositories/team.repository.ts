@@ -137,7 +137,8 @@ export class TeamRepository {
         .forUpdate()
         .executeTakeFirst();
       if (!user || (user.has_access && !options.givingUpSeat)) return false;
-      await new AuditRepository(tx).insert(options.audit);
+      const audit = new AuditRepository(tx);
+      await audit.insert(options.audit);
       const present = await sql<{ table_name: string }>`
         select table_name from information_schema.columns
         where table_schema = current_schema() and column_name = 'user_id'
@@ -146,7 +147,17 @@ export class TeamRepository {
         await sql`delete from ${sql.table(table_name)} where user_id = ${userId}`.execute(tx);
       }
       await tx.deleteFrom('searches').where('user_id', '=', userId).execute();
-      await new FaceWatchRepository(tx).endWatchesOfUser(userId);
+      for (const watchId of await new FaceWatchRepository(tx).endWatchesOfUser(userId)) {
+        // Logged as a watch ended by hand is, by whoever deleted the user.
+        await audit.insert({
+          actorUserId: options.audit.actorUserId,
+          organizationId: options.audit.organizationId,
+          action: 'face-watch.ended',
+          target: `face-watch:${watchId}`,
+          detail: { reason: 'user_deleted' },
+          ip: options.audit.ip ?? null,
+        });
+      }
       await tx.deleteFrom('users').where('id', '=', userId).execute();
       return true;
     });

@@ -261,6 +261,9 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
               type: SearchType,
               createdAt: Type.String(),
               image: Type.Union([Type.String(), Type.Null()], { description: 'URL of the searched face' }),
+              addedFaceCount: Type.Integer({
+                description: 'Results chosen to search again with, searched together with that face',
+              }),
             }),
           },
         },

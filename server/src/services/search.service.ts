@@ -78,6 +78,8 @@ export interface StoredSearchAnswer extends SearchAnswer {
   createdAt: string;
   /** URL of the searched face, or null when the search was run without it. */
   image: string | null;
+  /** Results chosen to search again with, searched together with that face. */
+  addedFaceCount: number;
 }
 
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
@@ -202,6 +204,8 @@ export class SearchService {
     type: SearchType,
     /** The chosen face's crop (base64 JPEG) as the upload answered it, kept with the search. */
     faceImage?: string,
+    /** Indexed faces among `hashes` (results chosen to search again with), kept with the search. */
+    addedFaceIds: readonly number[] = [],
   ): Promise<SearchAnswer> {
     const access = await this.access.require(user);
     // Read before searching: an unreadable image is refused before anything is stored or counted.
@@ -272,6 +276,7 @@ export class SearchService {
       faceImage: faceJpeg,
       cropDigests: joinCropDigests(faces.map((face) => face!.cropSha256)),
       possibleMinor: faces.some((face) => face!.possibleMinor),
+      addedFaceIds,
       results,
     };
     let ids;
@@ -334,6 +339,7 @@ export class SearchService {
       type: search.type,
       createdAt: search.created_at.toISOString(),
       image: search.has_face_image ? searchImageUrl(search.hashed_id) : null,
+      addedFaceCount: search.added_face_ids.length,
     };
   }
 

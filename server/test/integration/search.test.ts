@@ -473,28 +473,37 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it("searches again with the search's face and the results the analyst chose, as a new search", async () => {
-    const withResults = (cookie: string | undefined, searchHash: string, recordHashes: string[]) =>
-      t.request({
-        method: 'POST',
-        url: `/api/search/${searchHash}/with-results`,
-        cookie,
-        payload: { recordHashes },
-      });
-    // A blurred copy of her portrait is searched (a weaker descriptor of the same face, kept with its
-    // picture); the analyst then confirms the portrait found on her page.
+  const withResults = (cookie: string | undefined, searchHash: string, recordHashes: string[]) =>
+    t.request({
+      method: 'POST',
+      url: `/api/search/${searchHash}/with-results`,
+      cookie,
+      payload: { recordHashes },
+    });
+  /**
+   * A search of a blurred copy of Helena Marsh's portrait (a weaker descriptor of her face), kept with its
+   * picture, so that it can be searched again with results the analyst confirms.
+   */
+  const searchBlurredMarsh = async (cookie: string) => {
     const blurred = await sharp(photos.get(DEMO_PHOTOS.marsh.file)!).blur(4).jpeg({ quality: 90 }).toBuffer();
-    const face = (await upload(cookies.a, blurred)).json<UploadAnswer>().faces[0]!;
-    const first = (
-      await t.request({
-        method: 'POST',
-        url: '/api/search',
-        cookie: cookies.a,
-        payload: { faces: [face.hash], type: 'OSINT', image: face.base64 },
-      })
-    ).json<SearchAnswer>();
-    const portrait = first.results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.marsh.file))!;
-    const festival = first.results.find((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.festival.file))!;
+    const face = (await upload(cookie, blurred)).json<UploadAnswer>().faces[0]!;
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/search',
+      cookie,
+      payload: { faces: [face.hash], type: 'OSINT', image: face.base64 },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<SearchAnswer>();
+  };
+  const resultOf = (answer: SearchAnswer, file: string) =>
+    answer.results.find((r) => r.imageUrl?.endsWith(file))!;
+
+  it("searches again with the search's face and the results the analyst chose, as a new search", async () => {
+    // The analyst confirms the portrait found on her page.
+    const first = await searchBlurredMarsh(cookies.a);
+    const portrait = resultOf(first, DEMO_PHOTOS.marsh.file);
+    const festival = resultOf(first, DEMO_PHOTOS.festival.file);
     expect(portrait.similarity).toBeLessThan(0.9);
     const searchesBefore = await t.db
       .selectFrom('searches')
@@ -532,7 +541,7 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const scoreOf = (answer: SearchAnswer, file: string) =>
       answer.results.find((r) => r.imageUrl?.endsWith(file))?.similarity;
     // The query is the mean of both faces, so it lies nearer the confirmed portrait: the portrait and the
-    // festival photo it was cut from score higher than from the mirrored face alone; no other person joins.
+    // festival photo it was cut from score higher than from the blurred face alone; no other person joins.
     expect(scoreOf(again, DEMO_PHOTOS.marsh.file)).toBeGreaterThan(portrait.similarity + 0.05);
     expect(scoreOf(again, DEMO_PHOTOS.festival.file)).toBeGreaterThan(festival.similarity + 0.05);
     expect(scoreOf(again, DEMO_PHOTOS.festivalCopy.file)).toBeDefined();
@@ -550,6 +559,37 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const difference = kept.data.reduce((sum, value, i) => sum + Math.abs(value - original.data[i]!), 0);
     expect(difference / kept.data.length).toBeLessThan(2);
 
+    // Searching again from that search keeps the portrait it added and adds the festival's copy.
+    const copy = resultOf(again, DEMO_PHOTOS.festivalCopy.file);
+    const third = await withResults(cookies.a, again.searchHash, [copy.hash]);
+    expect(third.statusCode, third.body).toBe(200);
+    const thirdHash = third.json<SearchAnswer>().searchHash;
+    const addedCount = async (hash: string) =>
+      (await t.request({ method: 'GET', url: `/api/search/${hash}`, cookie: cookies.a })).json<{
+        addedFaceCount: number;
+      }>().addedFaceCount;
+    expect([
+      await addedCount(first.searchHash),
+      await addedCount(again.searchHash),
+      await addedCount(thirdHash),
+    ]).toEqual([0, 1, 2]);
+    const faceIdsOf = async (recordHashes: string[]) =>
+      (
+        await t.db
+          .selectFrom('search_results')
+          .select('face_id')
+          .where('record_hash', 'in', recordHashes)
+          .execute()
+      )
+        .map((row) => Number(row.face_id))
+        .sort();
+    const stored = await t.db
+      .selectFrom('searches')
+      .select('added_face_ids')
+      .where('hashed_id', '=', thirdHash)
+      .executeTakeFirstOrThrow();
+    expect(stored.added_face_ids.map(Number).sort()).toEqual(await faceIdsOf([portrait.hash, copy.hash]));
+
     // A result removed from the list cannot be chosen any more.
     const removal = await t.request({
       method: 'POST',
@@ -561,6 +601,44 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const removed = await withResults(cookies.a, again.searchHash, [again.results[0]!.hash]);
     expect(removed.statusCode).toBe(400);
     expect(removed.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.resultFaceGone);
+  });
+
+  it('a result flagged as a possible minor is searched again only by law enforcement, and audited', async () => {
+    // Agency B is not law enforcement; Agency A is. The festival face is flagged after both searches
+    // found it (as a reindex's age estimate could), and unflagged again at the end.
+    const [ofB, ofA] = [await searchBlurredMarsh(cookies.b), await searchBlurredMarsh(cookies.a)];
+    const festivalOf = (answer: SearchAnswer) => resultOf(answer, DEMO_PHOTOS.festival.file);
+    const { face_id: faceId } = await t.db
+      .selectFrom('search_results')
+      .select('face_id')
+      .where('record_hash', '=', festivalOf(ofB).hash)
+      .executeTakeFirstOrThrow();
+    const flag = (possibleMinor: boolean | null) =>
+      t.db.updateTable('faces').set({ possible_minor: possibleMinor }).where('id', '=', faceId!).execute();
+    const { possible_minor: before } = await t.db
+      .selectFrom('faces')
+      .select('possible_minor')
+      .where('id', '=', faceId!)
+      .executeTakeFirstOrThrow();
+    expect(before).toBe(false);
+    await flag(true);
+    try {
+      const refused = await withResults(cookies.b, ofB.searchHash, [festivalOf(ofB).hash]);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.resultFaceGone);
+
+      const allowed = await withResults(cookies.a, ofA.searchHash, [festivalOf(ofA).hash]);
+      expect(allowed.statusCode, allowed.body).toBe(200);
+      const audited = await t.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('target', '=', `search:${allowed.json<SearchAnswer>().searchHash}`)
+        .orderBy('id')
+        .execute();
+      expect(audited.map((row) => row.action)).toEqual(['search.performed', 'search.minor']);
+    } finally {
+      await flag(before);
+    }
   });
 
   it('reports an unsaved search as a PDF: every shown result, or the chosen ones; 404 elsewhere', async () => {

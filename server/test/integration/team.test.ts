@@ -531,6 +531,14 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(watches[0]!.ended_at).toBeInstanceOf(Date);
       expect(watches[1]).toMatchObject({ id: stayingWatch, user_id: staying.id, ended_at: null });
       expect(watches[1]!.descriptor_sealed).not.toBeNull();
+      // Logged as ended, by the owner who deleted the user.
+      const ended = await t.db
+        .selectFrom('audit_log')
+        .select(['target', 'actor_email'])
+        .where('action', '=', 'face-watch.ended')
+        .where('organization_id', '=', owner.organizationId)
+        .execute();
+      expect(ended).toEqual([{ target: `face-watch:${leavingWatch}`, actor_email: owner.email }]);
     });
 
     it('refuses users with access, pending invitations and the owner (409), and keeps them', async () => {

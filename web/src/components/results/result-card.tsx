@@ -18,7 +18,14 @@ export interface ResultActions<T extends SearchResult> {
   onRemove?: ((result: T) => void) | undefined;
   /** Opens the result in the viewer (the thumbnail becomes a button). */
   onOpen?: ((result: T) => void) | undefined;
-  selection?: { isSelected: (id: number) => boolean; toggle: (id: number) => void } | undefined;
+  selection?:
+    | {
+        isSelected: (id: number) => boolean;
+        toggle: (id: number) => void;
+        /** What ticking means, read before the result's name (default "Select"). */
+        label?: string;
+      }
+    | undefined;
 }
 
 const PLACEHOLDER =
@@ -190,7 +197,9 @@ function ItemControls<T extends SearchResult>({ result, actions, numberOf }: Res
             checked={actions.selection.isSelected(result.id)}
             onChange={() => actions.selection!.toggle(result.id)}
           />
-          <span className="visually-hidden">Select {name}</span>
+          <span className="visually-hidden">
+            {actions.selection.label ?? 'Select'} {name}
+          </span>
         </label>
       )}
       {actions.onRemove && (

@@ -33,6 +33,8 @@ interface SearchResultsProps {
   image: string;
   /** URL of the searched face, shown in the header (null: the search was run without it). */
   imageUrl: string | null;
+  /** Results of earlier searches searched together with that face (search again). */
+  addedFaceCount: number;
   sort: ResultSort;
   grouping: boolean;
   restricted: boolean;
@@ -50,6 +52,7 @@ export function SearchResults({
   searchType,
   image,
   imageUrl,
+  addedFaceCount,
   sort,
   grouping,
   restricted,
@@ -88,14 +91,18 @@ export function SearchResults({
         response.searchHash,
         selected.map((result) => result.hash),
       ),
-    onSuccess: (answer) => navigate(searchResultsPath(answer.searchHash)),
   });
-  const toggleSameFace = (id: number) =>
+  // Per call, not on the mutation: an analyst who left the page meanwhile is not pulled back to the answer.
+  const runSearchAgain = () =>
+    searchAgain.mutate(undefined, { onSuccess: (answer) => navigate(searchResultsPath(answer.searchHash)) });
+  const toggleSameFace = (id: number) => {
+    searchAgain.reset();
     setSameFace((ids) => {
       const next = new Set(ids);
       if (!next.delete(id)) next.add(id);
       return next;
     });
+  };
 
   const remove = (result: SearchResult) => {
     onRemoved(result.id);
@@ -159,9 +166,10 @@ export function SearchResults({
       {count > 0 && imageUrl && (
         <SearchAgainBar
           count={selected.length}
+          addedBefore={addedFaceCount}
           pending={searchAgain.isPending}
           error={searchAgain.error}
-          onSearch={() => searchAgain.mutate()}
+          onSearch={runSearchAgain}
           onClear={() => {
             setSameFace(() => new Set());
             searchAgain.reset();
@@ -179,7 +187,11 @@ export function SearchResults({
           onRestricted={openRestricted}
           onRemove={askRemove}
           onOpen={(result) => setViewing(sorted.findIndex((r) => r.id === result.id))}
-          selection={imageUrl ? { isSelected: (id) => sameFace.has(id), toggle: toggleSameFace } : undefined}
+          selection={
+            imageUrl
+              ? { isSelected: (id) => sameFace.has(id), toggle: toggleSameFace, label: 'Same person:' }
+              : undefined
+          }
         />
       ) : (
         <ResultsEmpty>

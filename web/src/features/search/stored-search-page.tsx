@@ -93,6 +93,7 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
       searchType={response.type}
       image={faceBase64}
       imageUrl={response.image}
+      addedFaceCount={response.addedFaceCount}
       sort={sort}
       grouping={grouping}
       restricted={session.user.restricted}
