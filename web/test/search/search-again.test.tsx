@@ -1,11 +1,9 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, screen, within } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BannerProvider } from '../../src/components/message-banner';
 import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
+import { renderRoutes } from './render-routes';
 
 const session = {
   user: { access: true, restricted: false, isOwner: true, admin: false, hashedId: 'owner-id' },
@@ -43,20 +41,13 @@ const stored = (image: string | null, addedFaceCount = 0) => ({
 });
 
 function renderSearch() {
-  const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <BannerProvider>
-        <MemoryRouter initialEntries={['/search/results/S1']}>
-          <Routes>
-            <Route path="/search/results/S1" element={<StoredSearchPage searchHash="S1" />} />
-            <Route path="/search/results/S2" element={<p>The new search</p>} />
-          </Routes>
-        </MemoryRouter>
-      </BannerProvider>
-    </QueryClientProvider>,
+  return renderRoutes(
+    <>
+      <Route path="/search/results/S1" element={<StoredSearchPage searchHash="S1" />} />
+      <Route path="/search/results/S2" element={<p>The new search</p>} />
+    </>,
+    '/search/results/S1',
   );
-  return user;
 }
 
 beforeEach(() => {

@@ -1,12 +1,10 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { cleanup, screen } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BannerProvider } from '../../src/components/message-banner';
 import { ToastRegion } from '../../src/components/toast-region';
 import { mockFetch } from '../auth/fetch-mock';
+import { renderRoutes } from './render-routes';
 
 const session = {
   user: { access: true, restricted: false, isOwner: true, admin: false, hashedId: 'owner-id' },
@@ -20,20 +18,7 @@ const { SearchPage } = await import('../../src/features/search/search-page');
 const { StoredSearchPage } = await import('../../src/features/search/stored-search-page');
 
 function renderPage(element: React.ReactNode, path = '/search') {
-  const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <BannerProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <ToastRegion />
-          <Routes>
-            <Route path="*" element={element} />
-          </Routes>
-        </MemoryRouter>
-      </BannerProvider>
-    </QueryClientProvider>,
-  );
-  return user;
+  return renderRoutes(<Route path="*" element={element} />, path, <ToastRegion />);
 }
 
 beforeEach(() => {
