@@ -33,6 +33,8 @@ export interface SavedSearchReportData {
     /** JPEG of the searched face (a search run without it has none: the cover shows an empty frame). */
     image: Buffer | null;
     resultCount: number;
+    /** Results of earlier searches the analyst confirmed and searched together with the face (search again). */
+    addedFaceCount?: number;
   };
   /** Original sources are for subscribers: restricted reports leave the URLs out. */
   restricted: boolean;
@@ -92,6 +94,7 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
       ['Prepared by', data.preparedBy],
       ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
       ['Search type', TYPE_LABELS[data.savedSearch.type]],
+      ...searchedWith(data.savedSearch.addedFaceCount ?? 0),
       [
         data.savedSearch.saved ? 'Saved on' : 'Searched on',
         formatDate(data.savedSearch.createdAt, REPORT_TIME_ZONE),
@@ -104,6 +107,13 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
     organizationName: data.organizationName,
     restricted: data.restricted,
   });
+}
+
+/** Says what the search looked for when it was more than the face shown (results searched again with). */
+function searchedWith(addedFaceCount: number): [string, string][] {
+  if (addedFaceCount === 0) return [];
+  const results = addedFaceCount === 1 ? '1 result' : `${addedFaceCount} results`;
+  return [['Searched with', `The face shown and ${results} the analyst confirmed as this person`]];
 }
 
 function entry(

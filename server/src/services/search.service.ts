@@ -432,6 +432,7 @@ export class SearchService {
         image,
         // Without chosen ids the rows are already every shown result.
         resultCount: ids ? await this.searches.countShownResults(search.id, minorsAllowed) : rows.length,
+        addedFaceCount: search.added_face_ids.length,
       },
       results: await Promise.all(
         rows.map(async (row) => ({

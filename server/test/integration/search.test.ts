@@ -589,6 +589,17 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
       .where('hashed_id', '=', thirdHash)
       .executeTakeFirstOrThrow();
     expect(stored.added_face_ids.map(Number).sort()).toEqual(await faceIdsOf([portrait.hash, copy.hash]));
+    // Its report says what it was searched with.
+    const report = await t.request({
+      method: 'POST',
+      url: '/api/search/generate-report',
+      cookie: cookies.a,
+      payload: { searchHash: thirdHash },
+    });
+    expect(report.statusCode).toBe(200);
+    const text = pdfText(report.rawPayload).replace(/\s+/g, ' ');
+    expect(text).toContain('SEARCHED WITH');
+    expect(text).toContain('The face shown and 2 results the analyst confirmed as this person');
 
     // A result removed from the list cannot be chosen any more.
     const removal = await t.request({
