@@ -52,7 +52,21 @@ function toEntry(row: FrontierRow): FrontierEntry {
  * a run starts by putting back what was left claimed, which must be the claims of a run that is gone.
  */
 export class CrawlFrontierRepository implements CrawlFrontierStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The run whose lease fences this frontier's claims (see `heldBy`). */
+    private readonly leaseOwner?: string,
+  ) {}
+
+  /**
+   * The frontier as the run holding the crawl's lease works it: a claim is made only while the crawl's
+   * lease is still this run's, in the claim's own statement. A run that lost its lease (silent past its
+   * end, another run took over) then claims nothing more, instead of fetching what the new run also
+   * fetches until its next renewal tells it to stop.
+   */
+  heldBy(leaseOwner: string): CrawlFrontierRepository {
+    return new CrawlFrontierRepository(this.db, leaseOwner);
+  }
 
   async enqueue(crawlId: string, items: readonly FrontierItem[], now = Date.now()): Promise<string[]> {
     // The same URL twice in one batch is one row; the first occurrence (its depth, its data) wins.
@@ -116,7 +130,12 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
         order by depth, seq
         limit 1
         for update skip locked
-      )
+      )${
+        this.leaseOwner === undefined
+          ? sql``
+          : sql` and exists (
+        select 1 from crawls where public_id = ${crawlId} and lease_owner = ${this.leaseOwner})`
+      }
       returning *`.execute(this.db);
     const row = result.rows[0];
     return row ? toEntry({ ...row, due_at: new Date(row.due_at) }) : null;
@@ -362,9 +381,12 @@ export class CrawlRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Adds to the running counts in one statement, so concurrent updates never lose an increment. */
-  async addCounts(id: number, deltas: CrawlCountDeltas): Promise<void> {
-    await this.db
+  /**
+   * Adds to the running counts in one statement, so concurrent updates never lose an increment; only while
+   * `leaseOwner` holds the crawl's lease (false otherwise: the run that took over counts its own work).
+   */
+  async addCounts(id: number, deltas: CrawlCountDeltas, leaseOwner: string): Promise<boolean> {
+    const result = await this.db
       .updateTable('crawls')
       .set((eb) => ({
         pages: eb('pages', '+', deltas.pages ?? 0),
@@ -373,7 +395,9 @@ export class CrawlRepository {
         errors: eb('errors', '+', deltas.errors ?? 0),
       }))
       .where('id', '=', id)
-      .execute();
+      .where('lease_owner', '=', leaseOwner)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async setLastError(id: number, message: string | null): Promise<void> {

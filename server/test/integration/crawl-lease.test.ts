@@ -192,6 +192,41 @@ describe(`one crawl, one process at a time (${TEST_DATABASE_KIND})`, () => {
     expect(await frontierState(publicId, '/two/a')).toBe('done');
   });
 
+  it('a run whose lease another run took claims and counts nothing more, before any renewal tells it', async () => {
+    site('/four');
+    // A long lease: no renewal falls within the test, so only the fence can stop the first run.
+    const first = otherProcess({ jobStaleAfterMs: 600_000 });
+    const created = await first.service.create({ urls: [url('/four/')], requestedBy: null });
+    const publicId = created.public_id;
+    const firstRun = first.service.run(created.id);
+    await until(
+      'first run fetching /four/a',
+      () => server.hits('/four/a').length,
+      (n) => n === 1,
+    );
+    expect(await frontierState(publicId, '/four/b')).toBe('queued');
+
+    // Another run takes the crawl over (as one does once a silent run's lease has run out).
+    await t.db
+      .updateTable('crawls')
+      .set({ lease_owner: 'another-run', lease_expires_at: new Date(Date.now() + 600_000) })
+      .where('public_id', '=', publicId)
+      .execute();
+    const taken = await crawlRow(publicId);
+
+    // The first run's fetch of /four/a ends: it claims no other URL and adds nothing to the counts.
+    gates.get('/four')!();
+    expect(await firstRun).toBe('busy');
+    expect(server.hits('/four/b')).toHaveLength(0);
+    expect(await frontierState(publicId, '/four/b')).toBe('queued');
+    expect(await crawlRow(publicId)).toMatchObject({
+      status: taken.status,
+      pages: taken.pages,
+      images: taken.images,
+      lease_owner: 'another-run',
+    });
+  });
+
   // A real `npm run crawl` process needs a database two processes can open: PostgreSQL.
   it.runIf(TEST_DATABASE_KIND === 'postgres')(
     '`npm run crawl -- --resume` exits 1 saying the crawl runs elsewhere and until when',
