@@ -62,7 +62,8 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
    * The frontier as the run holding the crawl's lease works it: a claim is made only while the crawl's
    * lease is still this run's, in the claim's own statement. A run that lost its lease (silent past its
    * end, another run took over) then claims nothing more, instead of fetching what the new run also
-   * fetches until its next renewal tells it to stop.
+   * fetches until its next renewal tells it to stop. The lease row is read `for share`, so a takeover
+   * waits for a claim under way to commit, and the new run's requeue of claimed URLs sees it.
    */
   heldBy(leaseOwner: string): CrawlFrontierRepository {
     return new CrawlFrontierRepository(this.db, leaseOwner);
@@ -134,7 +135,8 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
         this.leaseOwner === undefined
           ? sql``
           : sql` and exists (
-        select 1 from crawls where public_id = ${crawlId} and lease_owner = ${this.leaseOwner})`
+        select 1 from crawls where public_id = ${crawlId} and lease_owner = ${this.leaseOwner}
+        for share)`
       }
       returning *`.execute(this.db);
     const row = result.rows[0];
@@ -381,12 +383,9 @@ export class CrawlRepository {
     return result.numUpdatedRows > 0n;
   }
 
-  /**
-   * Adds to the running counts in one statement, so concurrent updates never lose an increment; only while
-   * `leaseOwner` holds the crawl's lease (false otherwise: the run that took over counts its own work).
-   */
-  async addCounts(id: number, deltas: CrawlCountDeltas, leaseOwner: string): Promise<boolean> {
-    const result = await this.db
+  /** Adds to the running counts in one statement, so concurrent updates never lose an increment. */
+  async addCounts(id: number, deltas: CrawlCountDeltas): Promise<void> {
+    await this.db
       .updateTable('crawls')
       .set((eb) => ({
         pages: eb('pages', '+', deltas.pages ?? 0),
@@ -395,9 +394,7 @@ export class CrawlRepository {
         errors: eb('errors', '+', deltas.errors ?? 0),
       }))
       .where('id', '=', id)
-      .where('lease_owner', '=', leaseOwner)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+      .execute();
   }
 
   async setLastError(id: number, message: string | null): Promise<void> {

@@ -153,8 +153,6 @@ class CrawlCounter {
   constructor(
     private readonly crawls: CrawlRepository,
     private readonly crawlId: number,
-    /** The run counting: its counts are written only while it holds the crawl's lease. */
-    private readonly leaseOwner: string,
     readonly totals: CrawlCounts,
     private readonly onChange: ((counts: CrawlCounts) => void) | undefined,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
@@ -181,8 +179,7 @@ class CrawlCounter {
       if (!deltas.pages && !deltas.images && !deltas.faces && !deltas.errors) return;
       this.pending = { pages: 0, images: 0, faces: 0, errors: 0 };
       try {
-        // Not written once another run took the crawl over: that run fetches and counts this work again.
-        await this.crawls.addCounts(this.crawlId, deltas, this.leaseOwner);
+        await this.crawls.addCounts(this.crawlId, deltas);
       } catch (error) {
         // Keep them for the next write rather than lose them.
         for (const key of ['pages', 'images', 'faces', 'errors'] as const) this.pending[key] += deltas[key];
@@ -452,7 +449,6 @@ export class CrawlService {
     const counter = new CrawlCounter(
       this.crawls,
       crawlId,
-      owner,
       { pages: row.pages, images: row.images, faces: row.faces, errors: row.errors },
       options.onProgress,
       this.log,

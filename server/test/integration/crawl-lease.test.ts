@@ -192,7 +192,7 @@ describe(`one crawl, one process at a time (${TEST_DATABASE_KIND})`, () => {
     expect(await frontierState(publicId, '/two/a')).toBe('done');
   });
 
-  it('a run whose lease another run took claims and counts nothing more, before any renewal tells it', async () => {
+  it('a run whose lease another run took claims no further URL, before any renewal tells it', async () => {
     site('/four');
     // A long lease: no renewal falls within the test, so only the fence can stop the first run.
     const first = otherProcess({ jobStaleAfterMs: 600_000 });
@@ -214,15 +214,16 @@ describe(`one crawl, one process at a time (${TEST_DATABASE_KIND})`, () => {
       .execute();
     const taken = await crawlRow(publicId);
 
-    // The first run's fetch of /four/a ends: it claims no other URL and adds nothing to the counts.
+    // The first run's fetch of /four/a ends: it claims no other URL. The pages it fetched are counted once
+    // each; the crawl's end stays the other run's.
     gates.get('/four')!();
     expect(await firstRun).toBe('busy');
     expect(server.hits('/four/b')).toHaveLength(0);
     expect(await frontierState(publicId, '/four/b')).toBe('queued');
+    expect(await frontierState(publicId, '/four/a')).toBe('done');
     expect(await crawlRow(publicId)).toMatchObject({
       status: taken.status,
-      pages: taken.pages,
-      images: taken.images,
+      pages: 2,
       lease_owner: 'another-run',
     });
   });
