@@ -396,6 +396,8 @@ export interface SavedSearchesTable {
   result_count: Generated<number>;
   /** Its search's face was flagged as a possible minor at upload (migration 0027). */
   possible_minor: Generated<boolean>;
+  /** Results of earlier searches searched with the face (searches.added_face_ids), copied when saved (0032). */
+  added_face_count: Generated<number>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }

@@ -101,6 +101,8 @@ export class SavedSearchRepository {
       durationMs: number;
       image: Buffer;
       possibleMinor: boolean;
+      /** Results the analyst had added to the searched face (a search searched again). */
+      addedFaceCount: number;
     },
     jobOf: (id: number) => NewJob,
   ): Promise<number> {
@@ -120,6 +122,7 @@ export class SavedSearchRepository {
             duration_ms: row.durationMs,
             image: row.image,
             possible_minor: row.possibleMinor,
+            added_face_count: row.addedFaceCount,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -161,7 +164,7 @@ export class SavedSearchRepository {
   findById(id: number, organizationId: SavedSearchScope) {
     let query = this.db
       .selectFrom('saved_searches')
-      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id'])
+      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id', 'added_face_count'])
       .where('id', '=', id);
     if (organizationId !== 'all-organizations') query = query.where('organization_id', '=', organizationId);
     return query.executeTakeFirst();

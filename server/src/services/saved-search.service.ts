@@ -110,6 +110,7 @@ export class SavedSearchService {
         durationMs: search.duration_ms,
         image,
         possibleMinor: search.possible_minor,
+        addedFaceCount: search.added_face_ids.length,
       },
       // The copy's job, in the row's transaction: a saved search is never left PENDING without one.
       (savedSearchId) => ({
@@ -356,6 +357,7 @@ export class SavedSearchService {
         createdAt: saved.created_at,
         image,
         resultCount: saved.result_count,
+        addedFaceCount: saved.added_face_count,
       },
       results: rows.map((row) => ({
         similarity: row.similarity,

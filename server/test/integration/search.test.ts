@@ -600,6 +600,47 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const text = pdfText(report.rawPayload).replace(/\s+/g, ' ');
     expect(text).toContain('SEARCHED WITH');
     expect(text).toContain('The face shown and 2 results the analyst confirmed as this person');
+    // Saved, the copy keeps it: the saved search's report says so too (the search may be gone by then).
+    const saving = await t.request({
+      method: 'POST',
+      url: '/api/search/save',
+      cookie: cookies.a,
+      payload: {
+        name: 'Marsh, searched again',
+        description: '',
+        hash: thirdHash,
+        image: (await picture(thirdHash)).rawPayload.toString('base64'),
+      },
+    });
+    expect(saving.statusCode, saving.body).toBe(201);
+    const savedId = saving.json<{ id: number }>().id;
+    const copied = async () =>
+      (
+        await t.db
+          .selectFrom('saved_searches')
+          .select('status')
+          .where('id', '=', savedId)
+          .executeTakeFirstOrThrow()
+      ).status;
+    for (const deadline = Date.now() + 20_000; (await copied()) !== 'COMPLETED';) {
+      if (Date.now() > deadline) throw new Error('the saved search was not copied');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const savedResult = await t.db
+      .selectFrom('saved_search_results')
+      .select('id')
+      .where('saved_search_id', '=', savedId)
+      .executeTakeFirstOrThrow();
+    const savedReport = await t.request({
+      method: 'POST',
+      url: '/api/saved-search/generate-report',
+      cookie: cookies.a,
+      payload: { dataResultsId: [savedResult.id] },
+    });
+    expect(savedReport.statusCode, savedReport.body).toBe(200);
+    expect(pdfText(savedReport.rawPayload).replace(/\s+/g, ' ')).toContain(
+      'The face shown and 2 results the analyst confirmed as this person',
+    );
 
     // A result removed from the list cannot be chosen any more.
     const removal = await t.request({
