@@ -119,11 +119,11 @@ export class TeamRepository {
   /**
    * Deletes the user with everything that is theirs: searches and their results, saved searches and
    * extractions; the face watches they created end (descriptor and crop deleted; the organization keeps the
-   * alerts already found, as after any ended watch); sessions and tokens go with the user row. Only while the user has no seat, unless
-   * `givingUpSeat` (a user deleting their own account gives it back). The audit entry is written in the
-   * same transaction, before the row goes (it names the account; the log keeps the e-mail): the log never
-   * reports a deletion that did not happen. Returns false, changing nothing, when the user has a seat
-   * (or no longer exists).
+   * alerts already found, as after any ended watch); sessions and tokens go with the user row. Only while
+   * the user has no seat, unless `givingUpSeat` (a user deleting their own account gives it back). The
+   * audit entry is written in the same transaction, before the row goes (it names the account; the log
+   * keeps the e-mail): the log never reports a deletion that did not happen. Returns false, changing
+   * nothing, when the user has a seat (or no longer exists).
    */
   deleteUserWithContent(
     userId: number,

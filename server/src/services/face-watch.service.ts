@@ -27,7 +27,6 @@ export const WATCHES_PER_SEAT = 50;
 
 export const WATCH_LIMIT_MESSAGE =
   'Your organization watches as many faces as its plan allows. End a watch before starting another.';
-const FACE_GONE_MESSAGE = SEARCH_MESSAGES.faceGone;
 
 /**
  * The watched face of a kept crop under the engine's model (its largest face), or undefined when the
@@ -195,7 +194,7 @@ export class FaceWatchService {
       watch.descriptor_sealed,
       watchBinding(user.organizationId),
     );
-    if (!descriptor) throw badRequest(FACE_GONE_MESSAGE);
+    if (!descriptor) throw badRequest(SEARCH_MESSAGES.faceGone);
     const crop = watch.face_image ? Buffer.from(watch.face_image).toString('base64') : undefined;
     const token = await this.tokens.seal({
       descriptor,
@@ -289,7 +288,7 @@ export class FaceWatchService {
   /** An uploaded face; a picture sent with it must be that face's crop (a search's face keeps its own). */
   private async faceOfToken(user: AuthUser, faceHash: string, faceImage: string | undefined) {
     const face = await this.tokens.open(faceHash, user.organizationId);
-    if (!face) throw badRequest(FACE_GONE_MESSAGE);
+    if (!face) throw badRequest(SEARCH_MESSAGES.faceGone);
     if (faceImage && !isCropOf(face, faceImage)) throw badRequest(SEARCH_MESSAGES.faceImageMismatch);
     return { ...face, type: 'OSINT' as SearchType, crop: null, from: 'upload' };
   }
@@ -319,7 +318,7 @@ export class FaceWatchService {
    */
   private async analyseCrop(user: AuthUser, crop: Buffer, searched: { possible_minor: boolean }) {
     const face = await descriptorOfCrop(await this.engine.get(), crop, user.organizationId);
-    if (!face) throw badRequest(FACE_GONE_MESSAGE);
+    if (!face) throw badRequest(SEARCH_MESSAGES.faceGone);
     return { ...face, possibleMinor: face.possibleMinor || searched.possible_minor };
   }
 }

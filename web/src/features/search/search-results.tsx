@@ -76,14 +76,8 @@ export function SearchResults({
   const count = results.length;
   // Results the analyst selected as showing the searched person, to search again with their faces too.
   const navigate = useNavigate();
-  // Kept with the search it was made on: another search's results start unselected.
-  const [sameFaceOf, setSameFaceOf] = useState({ searchHash: '', ids: new Set<number>() });
-  const sameFace = sameFaceOf.searchHash === response.searchHash ? sameFaceOf.ids : new Set<number>();
-  const setSameFace = (change: (ids: ReadonlySet<number>) => Set<number>) =>
-    setSameFaceOf((current) => ({
-      searchHash: response.searchHash,
-      ids: change(current.searchHash === response.searchHash ? current.ids : new Set()),
-    }));
+  // The page is mounted afresh for each search (keyed by its hash), so a selection never outlives it.
+  const [sameFace, setSameFace] = useState<ReadonlySet<number>>(new Set());
   const selected = results.filter((result) => sameFace.has(result.id));
   const searchAgain = useMutation({
     mutationFn: () =>
@@ -171,7 +165,7 @@ export function SearchResults({
           error={searchAgain.error}
           onSearch={runSearchAgain}
           onClear={() => {
-            setSameFace(() => new Set());
+            setSameFace(new Set());
             searchAgain.reset();
           }}
         />
