@@ -74,16 +74,31 @@ test('another photo of the person joins the search; a faceless one is refused an
   // The search sends the three faces and finds her pages.
   const request = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/search'));
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  expect((JSON.parse((await request).postData() ?? '{}') as { faces: string[] }).faces).toHaveLength(3);
+  const sent = JSON.parse((await request).postData() ?? '{}') as { faces: string[]; otherImages: string[] };
+  expect(sent.faces).toHaveLength(3);
+  expect(sent.otherImages).toHaveLength(2);
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
   const grid = page.getByRole('list', { name: 'Search results' });
+  const marshOnHerPage = grid
+    .getByRole('article')
+    .filter({ hasText: 'Helena Marsh' })
+    .filter({ hasText: 'news.demo.localhost' })
+    .first();
+  await expect(marshOnHerPage).toBeVisible();
+
+  // The search keeps every face: its page says so, and searching it again with a result keeps them all.
+  const bar = page.getByRole('group', { name: 'Search again with selected results' });
   await expect(
-    grid
-      .getByRole('article')
-      .filter({ hasText: 'Helena Marsh' })
-      .filter({ hasText: 'news.demo.localhost' })
-      .first(),
+    bar.getByText(/Searched with the face above and 2 other uploaded faces of this person\./),
   ).toBeVisible();
+  await marshOnHerPage.getByRole('checkbox').check();
+  await bar.getByRole('button', { name: 'Search again with this face' }).click();
+  await expect(
+    bar.getByText(
+      /Searched with the face above, 2 other uploaded faces of this person and 1 result selected before\./,
+    ),
+  ).toBeVisible({ timeout: 60_000 });
+  await screenshots(page, 'multi-photo-search-again');
 });
 
 test('results the analyst selects as the person are searched again with the face, as a new search', async ({

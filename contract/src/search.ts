@@ -110,6 +110,8 @@ export interface StoredSearchResponse extends SearchResponse {
   image: string | null;
   /** Results of earlier searches chosen to search again with, searched together with that face. */
   addedFaceCount: number;
+  /** Other uploaded faces of the person (other photos) searched together with that face. */
+  otherFaceCount: number;
 }
 
 /** An item of GET /api/search/history. */
@@ -219,9 +221,30 @@ export const SEARCH_MESSAGES = {
     'This search kept no picture of its face, so it cannot be searched again. Please upload the photo again.',
   /** POST /api/search/{searchHash}/with-results naming a result that is removed, gone or not the search's. */
   resultFaceGone: 'A selected result is no longer available. Please reload the results and select again.',
-  /** POST /api/search/{searchHash}/with-results when the search's added faces and the chosen ones are too many. */
-  tooManyAddedResults: `At most ${MAX_QUERY_FACES - 1} results can be searched together with the face.`,
+  /**
+   * POST /api/search/{searchHash}/with-results when the search's own faces, the results it added and the
+   * chosen ones are more than one search takes.
+   */
+  tooManyAddedResults: `A search takes at most ${MAX_QUERY_FACES} faces, its own and the selected results together. Please select fewer results.`,
 } as const;
+
+/**
+ * What a search looked for beyond the face it shows — "the face shown, 2 other uploaded faces of this person
+ * and 3 results the analyst confirmed as this person" — or null for a search of that face alone. The same
+ * counts on the results page and in reports; `face` and `results` word each place's own view.
+ */
+export function searchedWithSummary(
+  counts: { otherFaceCount: number; addedFaceCount: number },
+  words: { face: string; results: string },
+): string | null {
+  const { otherFaceCount: other, addedFaceCount: added } = counts;
+  const parts = [
+    words.face,
+    ...(other > 0 ? [`${other} other uploaded ${other === 1 ? 'face' : 'faces'} of this person`] : []),
+    ...(added > 0 ? [`${added} ${added === 1 ? 'result' : 'results'} ${words.results}`] : []),
+  ];
+  return parts.length === 1 ? null : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
 
 /** Most results that can be added to a search's face to search again (with it, MAX_QUERY_FACES faces). */
 export const MAX_ADDED_RESULT_FACES = MAX_QUERY_FACES - 1;

@@ -352,6 +352,11 @@ export interface SearchesTable {
    * (migration 0031); empty for a search of uploaded faces only.
    */
   added_face_ids: ColumnType<number[], number[] | undefined, number[]>;
+  /**
+   * Crops of the other uploaded faces searched with the kept one (other photos of the person; migration
+   * 0033), in the order searched; empty for a search of one face.
+   */
+  other_face_images: ColumnType<Uint8Array[], Buffer[] | undefined, Buffer[]>;
   created_at: CreatedAt;
 }
 
@@ -398,6 +403,8 @@ export interface SavedSearchesTable {
   possible_minor: Generated<boolean>;
   /** Results of earlier searches searched with the face (searches.added_face_ids), copied when saved (0032). */
   added_face_count: Generated<number>;
+  /** Other uploaded faces its search was searched with (searches.other_face_images), copied when saved (0033). */
+  other_face_count: Generated<number>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }

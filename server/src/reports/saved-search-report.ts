@@ -1,5 +1,6 @@
 import { formatDate, formatDateTime } from '@osint/contract/dates';
 import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
+import { searchedWithSummary } from '@osint/contract/search';
 import {
   type MatchedFace,
   INK,
@@ -35,6 +36,8 @@ export interface SavedSearchReportData {
     resultCount: number;
     /** Results of earlier searches the analyst confirmed and searched together with the face (search again). */
     addedFaceCount?: number;
+    /** Other uploaded faces of the person searched together with the face (other photos). */
+    otherFaceCount?: number;
   };
   /** Original sources are for subscribers: restricted reports leave the URLs out. */
   restricted: boolean;
@@ -94,7 +97,7 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
       ['Prepared by', data.preparedBy],
       ['Generated', formatDateTime(data.generatedAt, REPORT_TIME_ZONE)],
       ['Search type', TYPE_LABELS[data.savedSearch.type]],
-      ...searchedWith(data.savedSearch.addedFaceCount ?? 0),
+      ...searchedWith(data.savedSearch),
       [
         data.savedSearch.saved ? 'Saved on' : 'Searched on',
         formatDate(data.savedSearch.createdAt, REPORT_TIME_ZONE),
@@ -109,11 +112,13 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
   });
 }
 
-/** Says what the search looked for when it was more than the face shown (results searched again with). */
-function searchedWith(addedFaceCount: number): [string, string][] {
-  if (addedFaceCount === 0) return [];
-  const results = addedFaceCount === 1 ? '1 result' : `${addedFaceCount} results`;
-  return [['Searched with', `The face shown and ${results} the analyst confirmed as this person`]];
+/** Says what the search looked for when it was more than the face shown (other photos, results added). */
+function searchedWith(search: { addedFaceCount?: number; otherFaceCount?: number }): [string, string][] {
+  const summary = searchedWithSummary(
+    { addedFaceCount: search.addedFaceCount ?? 0, otherFaceCount: search.otherFaceCount ?? 0 },
+    { face: 'The face shown', results: 'the analyst confirmed as this person' },
+  );
+  return summary ? [['Searched with', summary]] : [];
 }
 
 function entry(

@@ -103,6 +103,8 @@ export class SavedSearchRepository {
       possibleMinor: boolean;
       /** Results the analyst had added to the searched face (a search searched again). */
       addedFaceCount: number;
+      /** Other uploaded faces of the person its search was searched with. */
+      otherFaceCount: number;
     },
     jobOf: (id: number) => NewJob,
   ): Promise<number> {
@@ -123,6 +125,7 @@ export class SavedSearchRepository {
             image: row.image,
             possible_minor: row.possibleMinor,
             added_face_count: row.addedFaceCount,
+            other_face_count: row.otherFaceCount,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -164,7 +167,8 @@ export class SavedSearchRepository {
   findById(id: number, organizationId: SavedSearchScope) {
     let query = this.db
       .selectFrom('saved_searches')
-      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id', 'added_face_count'])
+      .select([...LIST_COLUMNS, 'organization_id', 'user_id', 'search_id'])
+      .select(['added_face_count', 'other_face_count'])
       .where('id', '=', id);
     if (organizationId !== 'all-organizations') query = query.where('organization_id', '=', organizationId);
     return query.executeTakeFirst();

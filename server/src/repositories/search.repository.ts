@@ -195,6 +195,8 @@ export class SearchRepository {
       possibleMinor: boolean;
       /** Indexed faces searched with the uploaded or kept ones (chosen results); none by default. */
       addedFaceIds?: readonly number[] | undefined;
+      /** Crops of the other searched faces of the person (beside `faceImage`); none by default. */
+      otherFaceImages?: readonly Buffer[] | undefined;
       results: NewSearchResult[];
     },
     alongside: (tx: Db) => Promise<void> = async () => undefined,
@@ -203,10 +205,11 @@ export class SearchRepository {
     const statement = sql<{ id: number; record_hash: string }>`
       with search as (
         insert into searches (hashed_id, organization_id, user_id, type, duration_ms, result_count,
-                              face_image, crop_digests, possible_minor, added_face_ids)
+                              face_image, crop_digests, possible_minor, added_face_ids, other_face_images)
         values (${search.hashedId}, ${search.organizationId}, ${search.userId}, ${search.type},
                 ${search.durationMs}, ${r.length}, ${search.faceImage}, ${search.cropDigests},
-                ${search.possibleMinor}, ${[...(search.addedFaceIds ?? [])]}::bigint[])
+                ${search.possibleMinor}, ${[...(search.addedFaceIds ?? [])]}::bigint[],
+                ${[...(search.otherFaceImages ?? [])]}::bytea[])
         returning id
       )
       insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
@@ -237,7 +240,7 @@ export class SearchRepository {
       .selectFrom('searches')
       .select(['id', 'hashed_id', 'organization_id', 'user_id', 'type', 'duration_ms', 'result_count'])
       .select(['created_at', 'possible_minor', sql<boolean>`face_image is not null`.as('has_face_image')])
-      .select('added_face_ids')
+      .select(['added_face_ids', sql<number>`cardinality(other_face_images)`.as('other_face_count')])
       .where('hashed_id', '=', hashedId)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
@@ -257,6 +260,27 @@ export class SearchRepository {
     // PGlite answers bytea as a plain Uint8Array.
     const buffer = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes) : null);
     return { faceImage: buffer(row.face_image), cropDigests: buffer(row.crop_digests) };
+  }
+
+  /**
+   * Every face picture the organization's search kept: the one it shows and those of the other faces of
+   * the person it was searched with.
+   */
+  async findKeptFaces(
+    hashedId: string,
+    organizationId: number,
+  ): Promise<{ faceImage: Buffer | null; otherFaceImages: Buffer[] }> {
+    const row = await this.db
+      .selectFrom('searches')
+      .select(['face_image', 'other_face_images'])
+      .where('hashed_id', '=', hashedId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    // PGlite answers bytea as a plain Uint8Array.
+    return {
+      faceImage: row?.face_image ? Buffer.from(row.face_image) : null,
+      otherFaceImages: (row?.other_face_images ?? []).map((image) => Buffer.from(image)),
+    };
   }
 
   async findFaceImage(hashedId: string, organizationId: number): Promise<Buffer | null> {

@@ -154,6 +154,13 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
                   "The chosen face's crop (base64 JPEG) from the upload answer, kept with the search",
               }),
             ),
+            otherImages: Type.Optional(
+              Type.Array(Type.String({ minLength: 1, maxLength: 1_500_000 }), {
+                maxItems: MAX_QUERY_FACES - 1,
+                description:
+                  "The other searched faces' crops (base64 JPEG) from their upload answers, kept with the search so that searching it again and watching it use every face; needs image",
+              }),
+            ),
           }),
           response: { 200: Type.Object(searchAnswerFields) },
         },
@@ -161,7 +168,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request) => {
         const user = currentUser(request);
         await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
-        return search.search(user, request.body.faces, request.body.type, request.body.image);
+        const { faces, type, image, otherImages } = request.body;
+        return search.search(user, faces, type, { faceImage: image, otherFaceImages: otherImages });
       },
     );
 
@@ -263,6 +271,10 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
               image: Type.Union([Type.String(), Type.Null()], { description: 'URL of the searched face' }),
               addedFaceCount: Type.Integer({
                 description: 'Results chosen to search again with, searched together with that face',
+              }),
+              otherFaceCount: Type.Integer({
+                description:
+                  'Other uploaded faces of the person (other photos), searched together with that face',
               }),
             }),
           },

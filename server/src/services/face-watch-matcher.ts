@@ -15,7 +15,8 @@ import type {
 import type { MailService } from './mail.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { FaceModelService } from './face-model.service.ts';
-import { descriptorOfCrop, watchBinding } from './face-watch.service.ts';
+import { watchBinding } from './face-watch.service.ts';
+import { descriptorOfCrop } from './kept-faces.ts';
 
 /** At most one e-mail per watch per hour after the first. */
 export const ALERT_DIGEST_INTERVAL_MS = 3_600_000;

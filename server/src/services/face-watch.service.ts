@@ -1,10 +1,8 @@
 import type { FaceAlert, FaceWatch } from '@osint/contract/face-alerts';
 import { SEARCH_MESSAGES } from '@osint/contract/search';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
-import { isPossibleMinor } from '../face/age/possible-minor.ts';
-import type { FaceEngine } from '../face/face-engine.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
-import { faceSizePx, l2Normalise } from '../face/similarity.ts';
+import { l2Normalise, meanDescriptor } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
@@ -15,6 +13,7 @@ import type { MinorGateService } from './minor-gate.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { SearchAnswer, SearchService } from './search.service.ts';
 import { cropDigest, isCropOf, normaliseFace } from '../lib/face-image.ts';
+import { descriptorOfCrop, searchedFaces } from './kept-faces.ts';
 import type { AuthUser } from './session.service.ts';
 
 const DAY_MS = 86_400_000;
@@ -27,21 +26,6 @@ export const WATCHES_PER_SEAT = 50;
 
 export const WATCH_LIMIT_MESSAGE =
   'Your organization watches as many faces as its plan allows. End a watch before starting another.';
-
-/**
- * The watched face of a kept crop under the engine's model (its largest face), or undefined when the
- * engine finds none: for a watch made from a search, and for a watch re-derived after a reindex.
- */
-export async function descriptorOfCrop(engine: FaceEngine, crop: Buffer, organizationId: number) {
-  const analysis = await engine.analyze(crop, { organizationId, minFaceSize: 20 });
-  const face = [...analysis.faces].sort((a, b) => faceSizePx(b.box) - faceSizePx(a.box))[0];
-  if (!face) return undefined;
-  return {
-    descriptor: l2Normalise(Float32Array.from(face.descriptor)),
-    modelId: engine.modelId,
-    possibleMinor: isPossibleMinor(face.age),
-  };
-}
 
 /** The descriptor of a watch is sealed bound to its organization: copied elsewhere, it does not open. */
 export const watchBinding = (organizationId: number) => `face-watch:${organizationId}`;
@@ -205,7 +189,7 @@ export class FaceWatchService {
       // The watch's picture is this face's: the search keeps it as the searched face.
       cropSha256: crop === undefined ? undefined : cropDigest(crop),
     });
-    return this.search.search(user, [token], watch.type, crop);
+    return this.search.search(user, [token], watch.type, { faceImage: crop });
   }
 
   /** GET /api/alerts. Trial plans see where a face was found, not the original sources (as in search). */
@@ -296,14 +280,35 @@ export class FaceWatchService {
   /**
    * The searched face of a stored search, or of a saved search (whose copy keeps the face even after the
    * search itself is gone): both keep the face's crop, not its descriptor, so the crop is analysed again
-   * with the active model (its largest face).
+   * with the active model (its largest face). A stored search of several faces of the person (other photos,
+   * results added by searching again) is watched as it searched: the mean of all its faces. (A watch keeps
+   * the shown face's crop only: if the model changes, the watch is read again from that face alone.)
    */
   private async faceOfSearch(user: AuthUser, searchHash: string) {
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
     if (search) {
-      const crop = await this.searches.findFaceImage(searchHash, user.organizationId);
-      if (!crop) throw badRequest('This search was run without its face: watch the face from a new upload.');
-      return { ...(await this.analyseCrop(user, crop, search)), type: search.type, crop, from: 'search' };
+      const engine = await this.engine.get();
+      const faces = await searchedFaces(this.searches, engine, search, search.added_face_ids.map(Number));
+      if (!faces.keptPicture) {
+        throw badRequest('This search was run without its face: watch the face from a new upload.');
+      }
+      if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
+      const descriptors = [
+        faces.shown.descriptor,
+        ...faces.others.map((face) => face.descriptor),
+        ...faces.indexed.map((face) => l2Normalise(face.vector)),
+      ];
+      return {
+        descriptor: meanDescriptor(descriptors),
+        modelId: engine.modelId,
+        possibleMinor:
+          faces.shown.possibleMinor ||
+          faces.others.some((face) => face.possibleMinor) ||
+          faces.indexed.some((face) => face.possibleMinor === true),
+        type: search.type,
+        crop: faces.shown.picture,
+        from: 'search',
+      };
     }
     const saved = await this.savedSearches.findByHashedId(searchHash, user.organizationId);
     if (!saved) throw notFound('Search not found.');

@@ -111,6 +111,7 @@ export class SavedSearchService {
         image,
         possibleMinor: search.possible_minor,
         addedFaceCount: search.added_face_ids.length,
+        otherFaceCount: search.other_face_count,
       },
       // The copy's job, in the row's transaction: a saved search is never left PENDING without one.
       (savedSearchId) => ({
@@ -358,6 +359,7 @@ export class SavedSearchService {
         image,
         resultCount: saved.result_count,
         addedFaceCount: saved.added_face_count,
+        otherFaceCount: saved.other_face_count,
       },
       results: rows.map((row) => ({
         similarity: row.similarity,

@@ -80,6 +80,18 @@ export interface StoredSearchAnswer extends SearchAnswer {
   image: string | null;
   /** Results chosen to search again with, searched together with that face. */
   addedFaceCount: number;
+  /** Other uploaded faces of the person (other photos) searched together with that face. */
+  otherFaceCount: number;
+}
+
+/** The pictures and indexed faces a search keeps of what it searched with. */
+export interface KeptSearchFaces {
+  /** The chosen face's crop (base64 JPEG) as the upload answered it: the searched face the search shows. */
+  faceImage?: string | undefined;
+  /** The other searched faces' crops, as the upload answered them (needs `faceImage`). */
+  otherFaceImages?: readonly string[] | undefined;
+  /** Indexed faces among the searched ones (results chosen to search again with). */
+  addedFaceIds?: readonly number[] | undefined;
 }
 
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
@@ -202,21 +214,28 @@ export class SearchService {
     user: AuthUser,
     hashes: string[],
     type: SearchType,
-    /** The chosen face's crop (base64 JPEG) as the upload answered it, kept with the search. */
-    faceImage?: string,
-    /** Indexed faces among `hashes` (results chosen to search again with), kept with the search. */
-    addedFaceIds: readonly number[] = [],
+    kept: KeptSearchFaces = {},
   ): Promise<SearchAnswer> {
     const access = await this.access.require(user);
+    const { faceImage, otherFaceImages = [], addedFaceIds = [] } = kept;
     // Read before searching: an unreadable image is refused before anything is stored or counted.
     const faceJpeg = faceImage ? await normaliseFace(faceImage) : null;
+    const otherJpegs = await Promise.all(otherFaceImages.map((image) => normaliseFace(image)));
     const started = performance.now();
     const faces = await Promise.all(hashes.map((hash) => this.tokens.open(hash, user.organizationId)));
     const model = faces[0]?.modelId;
     // Faces of two descriptor models (uploads on both sides of a reindex's switch) cannot be averaged.
     if (faces.length === 0 || faces.some((face) => !face || face.modelId !== model)) throw faceGone();
-    // The picture kept as the searched face must be one of the searched faces (as the upload cropped it).
-    if (faceImage && !faces.some((face) => isCropOf(face!, faceImage))) {
+    // Each picture kept must be the crop of another of the searched faces (as the upload cropped it; the
+    // same photo added twice gives two faces with one crop), and the other faces' pictures come with the
+    // one shown.
+    if (
+      (otherFaceImages.length > 0 && !faceImage) ||
+      !eachPictureOfAnotherFace(
+        faces.map((face) => face!),
+        [...(faceImage ? [faceImage] : []), ...otherFaceImages],
+      )
+    ) {
       throw badRequest(SEARCH_MESSAGES.faceImageMismatch);
     }
     const gate = await this.minorGate.admit(
@@ -277,6 +296,7 @@ export class SearchService {
       cropDigests: joinCropDigests(faces.map((face) => face!.cropSha256)),
       possibleMinor: faces.some((face) => face!.possibleMinor),
       addedFaceIds,
+      otherFaceImages: otherJpegs,
       results,
     };
     let ids;
@@ -340,6 +360,7 @@ export class SearchService {
       createdAt: search.created_at.toISOString(),
       image: search.has_face_image ? searchImageUrl(search.hashed_id) : null,
       addedFaceCount: search.added_face_ids.length,
+      otherFaceCount: search.other_face_count,
     };
   }
 
@@ -433,6 +454,7 @@ export class SearchService {
         // Without chosen ids the rows are already every shown result.
         resultCount: ids ? await this.searches.countShownResults(search.id, minorsAllowed) : rows.length,
         addedFaceCount: search.added_face_ids.length,
+        otherFaceCount: search.other_face_count,
       },
       results: await Promise.all(
         rows.map(async (row) => ({
@@ -583,4 +605,17 @@ function popcount32(value: number): number {
   let v = value - ((value >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Whether every picture is the crop of one of `faces`, no face's crop counted for two pictures. */
+function eachPictureOfAnotherFace(
+  faces: readonly { cropSha256?: Buffer | undefined }[],
+  pictures: readonly string[],
+): boolean {
+  const unmatched = [...faces];
+  return pictures.every((picture) => {
+    const at = unmatched.findIndex((face) => isCropOf(face, picture));
+    if (at >= 0) unmatched.splice(at, 1);
+    return at >= 0;
+  });
 }

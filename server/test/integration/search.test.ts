@@ -7,6 +7,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
+import { meanDescriptor } from '../../src/face/similarity.ts';
+import { watchBinding } from '../../src/services/face-watch.service.ts';
 import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createAdmin, createUser, login, crawlDemoSites, verifyLawEnforcement } from '../support/fixtures.ts';
@@ -653,6 +655,110 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const removed = await withResults(cookies.a, again.searchHash, [again.results[0]!.hash]);
     expect(removed.statusCode).toBe(400);
     expect(removed.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.resultFaceGone);
+  });
+
+  it('keeps every face of a search of several photos: searching it again and watching it use them all', async () => {
+    // Two uploads of Helena Marsh: a blurred copy of her portrait (shown) and the portrait mirrored.
+    const faceOf = async (image: Buffer) => (await upload(cookies.a, image)).json<UploadAnswer>().faces[0]!;
+    const marsh = photos.get(DEMO_PHOTOS.marsh.file)!;
+    const blurred = await faceOf(await sharp(marsh).blur(4).jpeg({ quality: 90 }).toBuffer());
+    const mirrored = await faceOf(await sharp(marsh).flop().jpeg({ quality: 90 }).toBuffer());
+    const stranger = await faceOf(photos.get(DEMO_PHOTOS.court.file)!);
+    const searchWith = (image: string | undefined, otherImages: string[]) =>
+      t.request({
+        method: 'POST',
+        url: '/api/search',
+        cookie: cookies.a,
+        payload: { faces: [blurred.hash, mirrored.hash], type: 'OSINT', image, otherImages },
+      });
+    const count = async () =>
+      (
+        await t.db
+          .selectFrom('searches')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await count();
+    // A picture kept with a search must be another of its faces: the shown one twice, a face not searched,
+    // other pictures without the shown one are refused, and nothing is stored.
+    for (const [image, others] of [
+      [blurred.base64, [blurred.base64]],
+      [blurred.base64, [stranger.base64]],
+      [undefined, [mirrored.base64]],
+    ] as const) {
+      const refused = await searchWith(image, [...others]);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json<{ message: string }>().message).toBe(SEARCH_MESSAGES.faceImageMismatch);
+    }
+    expect(await count()).toBe(before);
+
+    const response = await searchWith(blurred.base64, [mirrored.base64]);
+    expect(response.statusCode, response.body).toBe(200);
+    const both = response.json<SearchAnswer>();
+    const stored = (hash: string) =>
+      t.request({ method: 'GET', url: `/api/search/${hash}`, cookie: cookies.a });
+    expect((await stored(both.searchHash)).json()).toMatchObject({ otherFaceCount: 1, addedFaceCount: 0 });
+
+    // Searched again with her portrait, the new search keeps both uploaded faces: its scores are those of
+    // the three faces' mean, not of the blurred face and the portrait alone.
+    const portraitOf = (answer: SearchAnswer) => resultOf(answer, DEMO_PHOTOS.marsh.file);
+    const again = await withResults(cookies.a, both.searchHash, [portraitOf(both).hash]);
+    expect(again.statusCode, again.body).toBe(200);
+    const fromBoth = again.json<SearchAnswer>();
+    expect((await stored(fromBoth.searchHash)).json()).toMatchObject({
+      otherFaceCount: 1,
+      addedFaceCount: 1,
+    });
+    const single = await searchBlurredMarsh(cookies.a);
+    const fromOne = (
+      await withResults(cookies.a, single.searchHash, [portraitOf(single).hash])
+    ).json<SearchAnswer>();
+    expect(portraitOf(fromBoth).similarity).toBeGreaterThan(portraitOf(fromOne).similarity + 0.01);
+    expect(fromBoth.results.some((r) => r.imageUrl?.endsWith(DEMO_PHOTOS.court.file))).toBe(false);
+    const report = await t.request({
+      method: 'POST',
+      url: '/api/search/generate-report',
+      cookie: cookies.a,
+      payload: { searchHash: fromBoth.searchHash },
+    });
+    expect(report.statusCode).toBe(200);
+    expect(pdfText(report.rawPayload).replace(/\s+/g, ' ')).toContain(
+      'The face shown, 1 other uploaded face of this person and 1 result the analyst confirmed as this person',
+    );
+
+    // Watched, the search is watched as it searched: the mean of both uploaded faces.
+    const watch = async (searchHash: string) => {
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/watches',
+        cookie: cookies.a,
+        payload: { name: 'Helena Marsh', searchHash },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const row = await t.db
+        .selectFrom('face_watches')
+        .select(['descriptor_sealed', 'organization_id'])
+        .where('id', '=', created.json<{ id: number }>().id)
+        .executeTakeFirstOrThrow();
+      return (await t.container.services.queryFaces.openStored(
+        row.descriptor_sealed!,
+        watchBinding(row.organization_id),
+      ))!;
+    };
+    const organizationId = (
+      await t.db
+        .selectFrom('users')
+        .select('organization_id')
+        .where('email', '=', 'analyst@agency-a.example.org')
+        .executeTakeFirstOrThrow()
+    ).organization_id!;
+    const descriptorOf = async (hash: string) =>
+      (await t.container.services.queryFaces.open(hash, organizationId))!.descriptor;
+    const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+    const mean = meanDescriptor([await descriptorOf(blurred.hash), await descriptorOf(mirrored.hash)]);
+    // (Each kept picture is read again: the same face within a JPEG's re-encoding.)
+    expect(dot(await watch(both.searchHash), mean)).toBeGreaterThan(0.98);
+    expect(dot(await watch(single.searchHash), mean)).toBeLessThan(0.98);
   });
 
   it('a result flagged as a possible minor is searched again only by law enforcement, and audited', async () => {

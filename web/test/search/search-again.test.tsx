@@ -29,7 +29,7 @@ const result = (id: number, similarity: number) => ({
   imageSize: null,
 });
 
-const stored = (image: string | null, addedFaceCount = 0) => ({
+const stored = (image: string | null, addedFaceCount = 0, otherFaceCount = 0) => ({
   searchHash: 'S1',
   type: 'OSINT',
   createdAt: '2024-05-02T10:00:00.000Z',
@@ -38,6 +38,7 @@ const stored = (image: string | null, addedFaceCount = 0) => ({
   results: [result(1, 0.81), result(2, 0.62)],
   image,
   addedFaceCount,
+  otherFaceCount,
 });
 
 function renderSearch() {
@@ -99,6 +100,23 @@ describe('searching again with results selected as the searched person', () => {
       screen.getByText(/Searched with the face above and 2 results selected before\. Sure that some/),
     ).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: /Same person: result 1/ })).toHaveProperty('checked', false);
+    cleanup();
+
+    // A search of three uploaded photos that added 16 results: one more face fits in a search, not two.
+    mockFetch(() => ({ status: 200, body: stored('/api/search/S1/image', 16, 2) }));
+    renderSearch();
+    expect(
+      await screen.findByText(
+        /Searched with the face above, 2 other uploaded faces of this person and 16 results selected before\./,
+      ),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('checkbox', { name: /Same person: result 1/ }));
+    await user.click(screen.getByRole('checkbox', { name: /Same person: result 2/ }));
+    expect(screen.getByText(/at most 1 result more can be searched with this search's faces/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Search again with these faces' })).toHaveProperty(
+      'disabled',
+      true,
+    );
     cleanup();
 
     mockFetch(() => ({ status: 200, body: stored(null) }));

@@ -208,8 +208,13 @@ describe('SearchPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/search')).toBe(true));
-    const searched = calls.find((c) => c.url === '/api/search')!.body as { faces: string[] };
-    expect(searched.faces).toEqual(['face-1', 'face-9']);
+    // The crops of both faces are sent to be kept with the search: the chosen one shown, the other beside it.
+    expect(calls.find((c) => c.url === '/api/search')!.body).toEqual({
+      faces: ['face-1', 'face-9'],
+      type: 'OSINT',
+      image: 'AAAA',
+      otherImages: ['AAAA'],
+    });
     // Five of the six files reached the server: the PDF was refused in the browser.
     expect(calls.filter((c) => c.url === '/api/upload-image')).toHaveLength(5);
   });
@@ -257,6 +262,7 @@ describe('SearchPage', () => {
       faces: ['face-1', 'face-3'],
       type: 'OSINT',
       image: 'AAAA',
+      otherImages: ['AAAA'],
     });
     expect(calls.some((c) => c.url === '/api/search/S1' && c.method === 'GET')).toBe(true);
     expect(screen.getByRole('img', { name: 'Searched face' }).getAttribute('src')).toBe(

@@ -1,4 +1,4 @@
-import { MAX_ADDED_RESULT_FACES, SEARCH_MESSAGES } from '@osint/contract/search';
+import { MAX_QUERY_FACES, SEARCH_MESSAGES, searchedWithSummary } from '@osint/contract/search';
 import { Button } from '../../components/button.tsx';
 import { MessageBanner } from '../../components/message-banner.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -8,6 +8,8 @@ interface SearchAgainBarProps {
   count: number;
   /** Results of earlier searches that this search already searched with its face. */
   addedBefore: number;
+  /** Other uploaded faces of the person this search was searched with (other photos). */
+  otherFaces: number;
   pending: boolean;
   error: unknown;
   onSearch: () => void;
@@ -31,14 +33,20 @@ const results = (count: number) => `${count} ${count === 1 ? 'result' : 'results
 export function SearchAgainBar({
   count,
   addedBefore,
+  otherFaces,
   pending,
   error,
   onSearch,
   onClear,
 }: SearchAgainBarProps) {
-  const tooMany = count + addedBefore > MAX_ADDED_RESULT_FACES;
-  const before =
-    addedBefore > 0 ? `Searched with the face above and ${results(addedBefore)} selected before. ` : '';
+  // The search's own faces count too: one search takes at most MAX_QUERY_FACES.
+  const room = MAX_QUERY_FACES - 1 - otherFaces - addedBefore;
+  const tooMany = count > room;
+  const summary = searchedWithSummary(
+    { otherFaceCount: otherFaces, addedFaceCount: addedBefore },
+    { face: 'the face above', results: 'selected before' },
+  );
+  const before = summary ? `Searched with ${summary}. ` : '';
   return (
     <div className="search-again card" role="group" aria-label="Search again with selected results">
       {/* One live region, always present, so that each change of the selection is read out. */}
@@ -52,7 +60,8 @@ export function SearchAgainBar({
           <>
             {before}
             <strong>{results(count)}</strong> selected as this person
-            {tooMany && ` (at most ${MAX_ADDED_RESULT_FACES} in all can be searched with the face)`}
+            {tooMany &&
+              ` (at most ${results(Math.max(room, 0))} more can be searched with this search's faces)`}
           </>
         )}
       </p>

@@ -21,8 +21,23 @@ export function uploadImageUrl(url: string): Promise<UploadImageResponse> {
 }
 
 /** `image`: the chosen face's crop from the upload answer, kept with the search for its history. */
-export function runSearch(faces: string[], type: SearchType, image?: string): Promise<SearchResponse> {
-  return api<SearchResponse>('/search', { method: 'POST', body: { faces, type, image } });
+/** The faces of one search (their hashes) and the crops kept with it: the face it shows, then the others. */
+export interface SearchQuery {
+  hashes: string[];
+  faceImage: string | undefined;
+  otherFaceImages: string[];
+}
+
+export function runSearch(query: SearchQuery, type: SearchType): Promise<SearchResponse> {
+  return api<SearchResponse>('/search', {
+    method: 'POST',
+    body: {
+      faces: query.hashes,
+      type,
+      image: query.faceImage,
+      ...(query.faceImage && query.otherFaceImages.length > 0 ? { otherImages: query.otherFaceImages } : {}),
+    },
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ import { fileToBase64 } from '../../lib/file-data.ts';
 import { useSession } from '../../lib/session.tsx';
 import { FaceChooser, isSearchableFace } from './face-chooser.tsx';
 import { PhotoTipsModal } from './photo-tips-modal.tsx';
-import { runSearch, uploadImage, uploadImageUrl } from './search-api.ts';
+import { runSearch, type SearchQuery, uploadImage, uploadImageUrl } from './search-api.ts';
 import { UploadArea } from './upload-area.tsx';
 import './search.css';
 
@@ -236,12 +236,12 @@ export function SearchPage() {
   );
 
   const search = useCallback(
-    async (hashes: string[], searchType: SearchType, faceImage: string | undefined) => {
+    async (query: SearchQuery, searchType: SearchType) => {
       const run = generation.current;
       hideBanner();
       dispatch({ type: 'searching', searchType });
       try {
-        const response = await runSearch(hashes, searchType, faceImage);
+        const response = await runSearch(query, searchType);
         if (run === generation.current) navigate(searchResultsPath(response.searchHash));
       } catch (error) {
         if (run !== generation.current) return;
@@ -354,7 +354,7 @@ export function SearchPage() {
   // A face chosen while a search waits for one (auto-search, or a click during detection) runs it.
   useEffect(() => {
     if (state.phase === 'ready' && state.requestedType && state.selected.length > 0) {
-      void search(queryHashes(state), state.requestedType, faceImageOf(state.faces, state.selected));
+      void search(searchQuery(state), state.requestedType);
     }
   }, [state, search]);
 
@@ -390,8 +390,7 @@ export function SearchPage() {
 
   const selectedFaces = state.faces.filter((f) => state.selected.includes(f.hash));
   const requestSearch = (searchType: SearchType) => {
-    if (state.phase === 'ready' && state.selected.length > 0)
-      void search(queryHashes(state), searchType, faceImageOf(state.faces, state.selected));
+    if (state.phase === 'ready' && state.selected.length > 0) void search(searchQuery(state), searchType);
     else if (state.phase === 'ready' && state.faces.length > 1) {
       dispatch({ type: 'request', searchType });
       dispatch({ type: 'choose' });
@@ -424,7 +423,7 @@ export function SearchPage() {
           otherPhotoFaces={state.otherPhotoFaces}
           onRemoveOtherPhotoFace={(hash) => dispatch({ type: 'remove-other-photo-face', hash })}
           onAddPhoto={
-            state.phase === 'ready' && queryHashes(state).length < MAX_QUERY_FACES
+            state.phase === 'ready' && searchQuery(state).hashes.length < MAX_QUERY_FACES
               ? (file) => void addPhoto(file)
               : undefined
           }
@@ -562,10 +561,21 @@ function ImageUrlForm({
   );
 }
 
-/** The searched face kept with the search: the first chosen face's crop. */
-/** Every face of the search: those chosen in the photo, then those of other photos of the person. */
-function queryHashes(state: State): string[] {
-  return [...state.selected, ...state.otherPhotoFaces.map((face) => face.hash)];
+/**
+ * Every face of the search — those chosen in the photo, then those of other photos of the person — with
+ * their crops, kept with the search: the first is the face its page shows, the others let searching it
+ * again and watching it use every face.
+ */
+function searchQuery(state: State): SearchQuery {
+  const chosen = state.selected
+    .map((hash) => state.faces.find((face) => face.hash === hash))
+    .filter((face) => face !== undefined);
+  const faces = [...chosen, ...state.otherPhotoFaces];
+  return {
+    hashes: [...state.selected, ...state.otherPhotoFaces.map((face) => face.hash)],
+    faceImage: faces[0]?.base64,
+    otherFaceImages: faces.slice(1).map((face) => face.base64),
+  };
 }
 
 function noFacesDetail(answer: UploadImageResponse): string | undefined {
@@ -580,8 +590,4 @@ function detectionFailureMessage(error: unknown): string {
   // not reachable).
   if (error instanceof ApiError && error.status === 400) return error.message;
   return SEARCH_MESSAGES.detectFailure;
-}
-
-function faceImageOf(faces: DetectedFace[], selected: string[]): string | undefined {
-  return faces.find((face) => selected.includes(face.hash))?.base64;
 }

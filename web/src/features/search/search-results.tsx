@@ -35,6 +35,8 @@ interface SearchResultsProps {
   imageUrl: string | null;
   /** Results of earlier searches searched together with that face (search again). */
   addedFaceCount: number;
+  /** Other uploaded faces of the person searched together with that face (other photos). */
+  otherFaceCount: number;
   sort: ResultSort;
   grouping: boolean;
   restricted: boolean;
@@ -53,6 +55,7 @@ export function SearchResults({
   image,
   imageUrl,
   addedFaceCount,
+  otherFaceCount,
   sort,
   grouping,
   restricted,
@@ -161,6 +164,7 @@ export function SearchResults({
         <SearchAgainBar
           count={selected.length}
           addedBefore={addedFaceCount}
+          otherFaces={otherFaceCount}
           pending={searchAgain.isPending}
           error={searchAgain.error}
           onSearch={runSearchAgain}

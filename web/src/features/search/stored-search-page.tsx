@@ -94,6 +94,7 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
       image={faceBase64}
       imageUrl={response.image}
       addedFaceCount={response.addedFaceCount}
+      otherFaceCount={response.otherFaceCount}
       sort={sort}
       grouping={grouping}
       restricted={session.user.restricted}
