@@ -16,6 +16,14 @@ export const QUEUES = {
   faceAlertDigest: 'face-alert.digest',
 } as const;
 
+/**
+ * Queues whose payload must not outlive the job's work: mail carries one-time links (password reset,
+ * invitation, e-mail confirmation, whose tokens are otherwise kept only as hashes) and addresses; a
+ * password-reset request carries the address typed in. Their payload is erased when the job is done (a
+ * dead job keeps it for an admin's retry; the links expire by themselves).
+ */
+export const PAYLOAD_ERASED_WHEN_DONE: ReadonlySet<string> = new Set([QUEUES.sendMail, QUEUES.passwordReset]);
+
 export class JobQueue {
   constructor(
     private readonly jobs: JobRepository,

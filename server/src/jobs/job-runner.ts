@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { isProcessAlive } from '../lib/data-dir-lock.ts';
 import type { JobRepository } from '../repositories/job.repository.ts';
+import { PAYLOAD_ERASED_WHEN_DONE } from './job-queue.ts';
 
 export type JobHandler = (payload: unknown) => Promise<void>;
 
@@ -135,7 +136,9 @@ export class JobRunner {
     heartbeat.unref();
     try {
       await this.handlers.get(job.queue)!(job.payload);
-      await this.jobs.markDone(job.id, this.workerId);
+      await this.jobs.markDone(job.id, this.workerId, {
+        erasePayload: PAYLOAD_ERASED_WHEN_DONE.has(job.queue),
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt =

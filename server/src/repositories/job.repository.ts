@@ -105,10 +105,16 @@ export class JobRepository {
       .execute();
   }
 
-  async markDone(id: number, workerId: string): Promise<void> {
+  /** A finished job; with `erasePayload`, what it carried is dropped (PAYLOAD_ERASED_WHEN_DONE). */
+  async markDone(id: number, workerId: string, options: { erasePayload?: boolean } = {}): Promise<void> {
     await this.db
       .updateTable('jobs')
-      .set({ status: 'DONE', finished_at: new Date(), locked_at: null })
+      .set({
+        status: 'DONE',
+        finished_at: new Date(),
+        locked_at: null,
+        ...(options.erasePayload ? { payload: JSON.stringify({ erased: true }) } : {}),
+      })
       .where('id', '=', id)
       .where('locked_by', '=', workerId)
       .execute();

@@ -23,6 +23,24 @@ export class RetentionRepository {
   constructor(private readonly db: Db) {}
 
   /**
+   * Deletes jobs that finished long ago: done ones before `doneBefore`, dead ones (which an admin may
+   * still retry) before `deadBefore`. Their payloads name people (addresses, messages): kept no longer than
+   * the work needs. Returns how many went.
+   */
+  async deleteFinishedJobs(doneBefore: Date, deadBefore: Date): Promise<number> {
+    const result = await this.db
+      .deleteFrom('jobs')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'DONE'), eb('finished_at', '<', doneBefore)]),
+          eb.and([eb('status', '=', 'DEAD'), eb('finished_at', '<', deadBefore)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
    * Organizations holding searches, saved searches or extractions whose last activity is before
    * `cutoff`. An organization's last activity is the latest of: a session of one of its users in use
    * (sessions.last_seen_at), an audited action by one of its users (sign-in, search, save, report…), and

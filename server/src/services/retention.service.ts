@@ -52,6 +52,13 @@ export class RetentionService {
     if (done.length > 0)
       this.log.info({ organizations: done.length }, 'retention sweep deleted inactive content');
     await this.anonymiseAuditLog(now);
+    // Finished jobs: done ones after the content retention, dead ones (retried by an admin, or not) after
+    // the logs' 90 days.
+    const jobs = await this.retention.deleteFinishedJobs(
+      new Date(now.getTime() - RETENTION_INACTIVE_DAYS * DAY_MS),
+      new Date(now.getTime() - AUDIT_ANONYMISE_AFTER_DAYS * DAY_MS),
+    );
+    if (jobs > 0) this.log.info({ jobs }, 'retention sweep deleted finished jobs');
     // Face crops waiting for a platform review are kept 7 days at most.
     await this.minorReviews.expireOld(now);
     return done;

@@ -269,4 +269,50 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
     // The real clock is years before NOW: nothing left is 30 days idle yet by it.
     expect(await counts('session')).toEqual({ searches: 1, savedSearches: 1, extractions: 1 });
   });
+  it("erases a delivered mail's payload (its one-time link), and deletes finished jobs after their time", async () => {
+    // The runner is running (previous test): a reset link is mailed, and the job keeps no trace of it.
+    await t.container.services.mail.send('reset@agency.example.org', {
+      subject: 'Reset your password',
+      text: 'https://osint.example/reset-password?token=SECRET-ONE-TIME-TOKEN',
+      html: '<a href="https://osint.example/reset-password?token=SECRET-ONE-TIME-TOKEN">Reset</a>',
+    });
+    for (const deadline = Date.now() + 15_000; ;) {
+      const mail = await t.db
+        .selectFrom('jobs')
+        .select(['status', 'payload'])
+        .where('queue', '=', QUEUES.sendMail)
+        .executeTakeFirst();
+      if (mail?.status === 'DONE') {
+        expect(JSON.stringify(mail.payload)).not.toContain('SECRET-ONE-TIME-TOKEN');
+        expect(JSON.stringify(mail.payload)).not.toContain('reset@agency.example.org');
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('the mail job did not run');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const job = (status: 'DONE' | 'DEAD', finishedDaysAgo: number, key: string) => ({
+      queue: 'test.finished',
+      payload: JSON.stringify({ key }),
+      status,
+      finished_at: ago(finishedDaysAgo),
+      unique_key: key,
+    });
+    await t.db
+      .insertInto('jobs')
+      .values([
+        job('DONE', 31, 'done-31'),
+        job('DONE', 29, 'done-29'),
+        job('DEAD', 91, 'dead-91'),
+        job('DEAD', 60, 'dead-60'),
+      ])
+      .execute();
+    await t.container.services.retention.sweep(NOW);
+    const left = await t.db
+      .selectFrom('jobs')
+      .select('unique_key')
+      .where('queue', '=', 'test.finished')
+      .execute();
+    expect(left.map((row) => row.unique_key).sort()).toEqual(['dead-60', 'done-29']);
+  });
 });
