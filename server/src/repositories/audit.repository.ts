@@ -60,8 +60,9 @@ export class AuditRepository {
    * except billing and admin records (actions `billing.*` and `admin.*`, and entries whose actor is a
    * platform admin), which are kept until `recordsCutoff`: the IP address and the link to the user go, the
    * e-mail becomes `pseudonym:` + 16 hex digits of SHA-256(salt ‖ e-mail), the same for every entry of one
-   * address. Entries that name nobody (system entries) are left as they are. The append-only trigger
-   * allows this change only with `osint.audit_anonymise` set.
+   * address, and so does an address the detail names (`detail.email`: the person invited, blocked…).
+   * Entries that name nobody (system entries) are left as they are. The append-only trigger allows this
+   * change only with `osint.audit_anonymise` set (migrations 0017, 0034).
    */
   async anonymiseBefore(options: {
     systemCutoff: Date;
@@ -79,9 +80,14 @@ export class AuditRepository {
             when a.actor_email is null then null
             else 'pseudonym:' || substr(encode(sha256(convert_to(${options.salt} || lower(a.actor_email), 'UTF8')), 'hex'), 1, 16)
           end,
+          detail = case
+            when a.detail ->> 'email' is null then a.detail
+            else jsonb_set(a.detail, '{email}', to_jsonb('pseudonym:' || substr(encode(sha256(convert_to(${options.salt} || lower(a.detail ->> 'email'), 'UTF8')), 'hex'), 1, 16)))
+          end,
           anonymised_at = ${options.now}
         where a.anonymised_at is null
-          and (a.ip is not null or a.actor_user_id is not null or a.actor_email is not null)
+          and (a.ip is not null or a.actor_user_id is not null or a.actor_email is not null
+            or a.detail ->> 'email' is not null)
           and (
             a.at < ${options.recordsCutoff}
             or (

@@ -16,7 +16,13 @@ describe(`audit log anonymisation (${TEST_DATABASE_KIND})`, () => {
   let analyst: { id: number; organizationId: number };
   let adminId: number;
 
-  async function entry(action: string, days: number, actorUserId: number, ip = '203.0.113.7') {
+  async function entry(
+    action: string,
+    days: number,
+    actorUserId: number,
+    ip = '203.0.113.7',
+    detail: object = { results: 3 },
+  ) {
     const row = await t.db
       .insertInto('audit_log')
       .values({
@@ -26,7 +32,7 @@ describe(`audit log anonymisation (${TEST_DATABASE_KIND})`, () => {
         organization_id: analyst.organizationId,
         action,
         target: 'search:abc',
-        detail: JSON.stringify({ results: 3 }),
+        detail: JSON.stringify(detail),
         ip,
       })
       .returning('id')
@@ -64,6 +70,11 @@ describe(`audit log anonymisation (${TEST_DATABASE_KIND})`, () => {
     const adminAction = await entry('admin.user.approved', 400, adminId);
     const byAdmin = await entry('face.opt_out', 400, adminId);
     const ancientAdmin = await entry('admin.user.approved', 7 * 366, adminId);
+    // An entry that names a person in its detail (here the analyst, invited again by a colleague).
+    const naming = await entry('team.user_invited', 95, analyst.id, '203.0.113.7', {
+      email: 'Analyst@agency.example.org',
+      resent: true,
+    });
 
     await t.container.services.retention.sweep(NOW);
 
@@ -76,6 +87,10 @@ describe(`audit log anonymisation (${TEST_DATABASE_KIND})`, () => {
     expect(anonymised.at.getTime()).toBe(ago(91).getTime());
     expect((await read(oldToo)).actor_email).toBe(anonymised.actor_email);
     expect(anonymised.actor_email).not.toContain('analyst');
+    // The address in the detail becomes the same pseudonym; the rest of the detail stays.
+    const named = await read(naming);
+    const namedDetail = typeof named.detail === 'string' ? JSON.parse(named.detail) : named.detail;
+    expect(namedDetail).toEqual({ email: anonymised.actor_email, resent: true });
 
     for (const id of [recent, billing]) {
       expect(await read(id)).toMatchObject({
@@ -103,7 +118,7 @@ describe(`audit log anonymisation (${TEST_DATABASE_KIND})`, () => {
     expect(records).toHaveLength(1);
     const detail =
       typeof records[0]!.detail === 'string' ? JSON.parse(records[0]!.detail) : records[0]!.detail;
-    expect(detail).toMatchObject({ entries: 3 });
+    expect(detail).toMatchObject({ entries: 4 });
 
     // A second sweep changes nothing more.
     await t.container.services.retention.sweep(NOW);
