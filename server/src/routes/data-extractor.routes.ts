@@ -174,8 +174,11 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       '/data-extractor/results/:id',
       { schema: { tags, summary: 'Names the person of a result', params: Id, body: NameBody } },
       async (request, reply) => {
+        const user = currentUser(request);
+        // A new name is matched against the watch-lists and may fetch the page again.
+        await rateLimiter.hit([`data-extractor-edit:user:${user.id}`], 30, 60_000);
         const { name, description } = request.body;
-        await dataExtractor.updateResult(currentUser(request), request.params.id, name, description);
+        await dataExtractor.updateResult(user, request.params.id, name, description);
         return reply.code(204).send();
       },
     );

@@ -21,7 +21,11 @@ export function sendPdf(reply: FastifyReply, { pdf, fileName }: { pdf: Buffer; f
     .send(pdf);
 }
 
-/** A face or thumbnail: private to the signed-in user, cached by the browser for a day. */
+/**
+ * A face or thumbnail: for the signed-in user only, so never stored by the browser either. Its cache is
+ * keyed by the address, not by who is signed in: on a shared workstation the next user (of another
+ * organization) could open a stored crop by its address without asking the server.
+ */
 export function sendJpeg(reply: FastifyReply, jpeg: Buffer) {
-  return reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg);
+  return reply.type('image/jpeg').header('cache-control', 'private, no-store').send(jpeg);
 }

@@ -120,6 +120,8 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
       async (request, reply) => {
         if (request.user) await sessions.end(request.user.sessionId);
         clearSessionCookie(reply);
+        // Whatever the browser kept of this user's pages goes with the session.
+        reply.header('clear-site-data', '"cache"');
         return {};
       },
     );

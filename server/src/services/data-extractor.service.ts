@@ -254,6 +254,26 @@ export class DataExtractorService {
     return row;
   }
 
+  /**
+   * An admin reading an organization's work is recorded, filed under that organization (its owner sees it
+   * in the Account page's activity), as opening a saved search is: the names summary and each page of
+   * results read.
+   */
+  private async auditAdminRead(
+    viewer: ExtractionViewer,
+    row: ExtractionRow,
+    part: 'summary' | 'results',
+  ): Promise<void> {
+    if (viewer.kind !== 'admin') return;
+    await this.audit.insert({
+      actorUserId: viewer.user.id,
+      organizationId: row.organization_id,
+      action: 'admin.data_extraction.viewed',
+      target: `data-extractor:${row.id}`,
+      detail: { name: row.name, part },
+    });
+  }
+
   /** Opening a done extraction's detail page marks it CHECKED for its organization (not for admins). */
   private async opened(viewer: ExtractionViewer, row: ExtractionRow): Promise<void> {
     if (viewer.kind === 'user' && row.state === 'DONE' && row.status === 'NEW') {
@@ -272,17 +292,7 @@ export class DataExtractorService {
   async summary(viewer: ExtractionViewer, ref: string): Promise<ExtractionSummary> {
     const row = await this.find(viewer, ref);
     await this.opened(viewer, row);
-    if (viewer.kind === 'admin') {
-      // An admin reading an organization's work is recorded, filed under that organization (its owner
-      // sees it in the Account page's activity), as opening a saved search is.
-      await this.audit.insert({
-        actorUserId: viewer.user.id,
-        organizationId: row.organization_id,
-        action: 'admin.data_extraction.viewed',
-        target: `data-extractor:${row.id}`,
-        detail: { name: row.name },
-      });
-    }
+    await this.auditAdminRead(viewer, row, 'summary');
     const results = await this.extractions.findAllResults(row.id);
     const connections = await this.extractions.findConnectionNames(row.id);
     return {
@@ -307,6 +317,7 @@ export class DataExtractorService {
   ): Promise<ExtractionDetailsResponse> {
     const row = await this.find(viewer, ref);
     await this.opened(viewer, row);
+    await this.auditAdminRead(viewer, row, 'results');
     const { rows, total } = await this.extractions.findResultPage(row.id, {
       politician: query.politician,
       sanctions: query.sanctions,

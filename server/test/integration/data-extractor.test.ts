@@ -830,6 +830,15 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     expect(byAdmin).toEqual(
       expect.arrayContaining(['admin.data_extraction.viewed', 'data-extractor.report']),
     );
+    // Reading the results themselves, not only the summary, leaves its trace.
+    const reads = await t.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'admin.data_extraction.viewed')
+      .where('target', '=', `data-extractor:${item.id}`)
+      .execute();
+    const parts = reads.map((r) => (typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail).part);
+    expect(parts.sort()).toEqual(['results', 'summary']);
     // Read-only: opening an extraction its organization has not opened yet leaves it NEW.
     const unopened = list.dataExtractorListItemList.find(
       (i) => i.organizationName === 'Agency A Intelligence' && i.status === 'NEW',

@@ -179,6 +179,8 @@ describe('login, sessions and newsletter', () => {
       const logout = await t.request({ method: 'POST', url: '/api/user/logout', cookie });
       expect(logout.statusCode).toBe(200);
       expect(setCookieHeader(logout)).toMatch(/osint_session=;|Expires=Thu, 01 Jan 1970/);
+      // The browser drops what it kept of the pages seen in the session.
+      expect(logout.headers['clear-site-data']).toBe('"cache"');
 
       const after = await userInfo(cookie);
       expect(after.statusCode).toBe(401);

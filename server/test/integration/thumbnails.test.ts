@@ -119,6 +119,8 @@ describe('thumbnails: who may see an indexed image', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(response.rawPayload.equals(portrait.bytes)).toBe(true);
+    // Never kept by the browser, whose cache does not know who is signed in.
+    expect(response.headers['cache-control']).toBe('private, no-store');
   });
 
   it('refuses a member without a seat', async () => {
