@@ -32,3 +32,21 @@ test('Escape closes the open menu, from the burger or a link, and hands the focu
   expect(burger.getAttribute('aria-expanded')).toBe('false');
   expect(document.activeElement).toBe(burger);
 });
+
+test('the open menu closes when the focus moves on past it, not while it moves within it', async () => {
+  const user = userEvent.setup();
+  render(
+    <MemoryRouter initialEntries={['/home']}>
+      <SiteHeader logoTo="/home" items={[{ to: '/search', label: 'Search' }]} />
+      <button type="button">Behind the menu</button>
+    </MemoryRouter>,
+  );
+  const burger = screen.getByRole('button', { name: 'Open menu' });
+  await user.click(burger);
+  await user.tab();
+  expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Search' }));
+  expect(burger.getAttribute('aria-expanded')).toBe('true');
+  await user.tab();
+  expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Behind the menu' }));
+  expect(burger.getAttribute('aria-expanded')).toBe('false');
+});

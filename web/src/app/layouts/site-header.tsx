@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 
 export interface MenuItem {
@@ -47,9 +47,18 @@ export function SiteHeader({
     setOpenedOn(null);
     burger.current?.focus();
   };
+  // On small screens the open menu covers the page: focus moving on past it (Tab from its last item, a tap
+  // outside) closes it, so that nothing is focused behind it.
+  const closeWhenFocusLeaves = (event: FocusEvent) => {
+    if (menuOpen && !event.currentTarget.contains(event.relatedTarget as Node | null)) setOpenedOn(null);
+  };
 
   return (
-    <header className={`site-header site-header--${variant}`} onKeyDown={closeOnEscape}>
+    <header
+      className={`site-header site-header--${variant}`}
+      onKeyDown={closeOnEscape}
+      onBlur={closeWhenFocusLeaves}
+    >
       <div
         className={
           variant === 'admin' ? 'site-header__inner site-header__inner--wide' : 'site-header__inner container'

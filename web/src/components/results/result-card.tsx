@@ -24,6 +24,8 @@ export interface ResultActions<T extends SearchResult> {
         toggle: (id: number) => void;
         /** What ticking means, read before the result's name (default "Select"). */
         label?: string;
+        /** Shown beside the box when ticking means something the page does not say elsewhere. */
+        visibleLabel?: string;
       }
     | undefined;
 }
@@ -191,12 +193,18 @@ function ItemControls<T extends SearchResult>({ result, actions, numberOf }: Res
   return (
     <>
       {actions.selection && (
-        <label className="result-select">
+        <label
+          className={
+            actions.selection.visibleLabel ? 'result-select result-select--labelled' : 'result-select'
+          }
+        >
           <input
             type="checkbox"
             checked={actions.selection.isSelected(result.id)}
             onChange={() => actions.selection!.toggle(result.id)}
           />
+          {/* The accessible name below starts with the same words. */}
+          {actions.selection.visibleLabel && <span aria-hidden="true">{actions.selection.visibleLabel}</span>}
           <span className="visually-hidden">
             {actions.selection.label ?? 'Select'} {name}
           </span>

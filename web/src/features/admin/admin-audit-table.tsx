@@ -33,6 +33,8 @@ export const auditColumns: DataTableColumn<AuditEntryView>[] = [
   },
   {
     header: 'Actor',
+    // Wide enough for an ordinary address on one line: long ones still break rather than widen the table.
+    className: 'admin-audit-actor',
     cell: (entry) =>
       entry.actor?.id ? (
         <Link className="admin-break" to={`/admin/users/${entry.actor.id}`}>

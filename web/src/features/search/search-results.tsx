@@ -187,7 +187,12 @@ export function SearchResults({
           onOpen={(result) => setViewing(sorted.findIndex((r) => r.id === result.id))}
           selection={
             imageUrl
-              ? { isSelected: (id) => sameFace.has(id), toggle: toggleSameFace, label: 'Same person:' }
+              ? {
+                  isSelected: (id) => sameFace.has(id),
+                  toggle: toggleSameFace,
+                  label: 'Same person:',
+                  visibleLabel: 'Same person',
+                }
               : undefined
           }
         />
