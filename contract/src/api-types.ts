@@ -24,6 +24,8 @@ export interface UserInfo {
   newsletter: boolean;
   /** The organization has a plan in force (an owner without a seat can then give themselves one). */
   planActive: boolean;
+  /** A platform admin blocked the organization's owner: nobody in the organization has access. */
+  organizationBlocked: boolean;
 }
 
 /** GET /api/user/invitation?token=: what an invited user's set-password page shows. */

@@ -338,7 +338,7 @@ export class FaceWatchRepository {
 
   /**
    * The standing of these organizations at `at`, read when a match is found rather than with the cached
-   * watches: a plan that ended or a verification withdrawn since counts at once.
+   * watches: a plan that ended, a verification withdrawn or an owner blocked since counts at once.
    */
   async alertStanding(organizationIds: readonly number[], at: Date): Promise<Map<number, AlertStanding>> {
     const standing = new Map<number, AlertStanding>();
@@ -361,10 +361,21 @@ export class FaceWatchRepository {
       .where('organization_id', 'in', [...organizationIds])
       .where('is_admin', '=', true)
       .execute();
-    const inService = new Set([
-      ...withPlan.map((plan) => plan.organization_id),
-      ...admins.map((admin) => admin.organization_id),
-    ]);
+    // An organization whose owner a platform admin blocked is suspended: its watches raise nothing.
+    const blocked = await this.db
+      .selectFrom('users')
+      .select('organization_id')
+      .where('organization_id', 'in', [...organizationIds])
+      .where('role', '=', 'OWNER')
+      .where('status', '=', 'BLOCKED')
+      .execute();
+    const suspended = new Set(blocked.map((owner) => owner.organization_id));
+    const inService = new Set(
+      [
+        ...withPlan.map((plan) => plan.organization_id),
+        ...admins.map((admin) => admin.organization_id),
+      ].filter((id) => !suspended.has(id)),
+    );
     for (const organization of organizations) {
       standing.set(organization.id, {
         inService: inService.has(organization.id),

@@ -105,7 +105,10 @@ export class JobRepository {
       .execute();
   }
 
-  /** A finished job; with `erasePayload`, what it carried is dropped (PAYLOAD_ERASED_WHEN_DONE). */
+  /**
+   * A finished job; with `erasePayload`, what it carried is dropped but its `to` and `subject` (what a
+   * mail was, not what it said: PAYLOAD_ERASED_WHEN_DONE).
+   */
   async markDone(id: number, workerId: string, options: { erasePayload?: boolean } = {}): Promise<void> {
     await this.db
       .updateTable('jobs')
@@ -113,7 +116,12 @@ export class JobRepository {
         status: 'DONE',
         finished_at: new Date(),
         locked_at: null,
-        ...(options.erasePayload ? { payload: JSON.stringify({ erased: true }) } : {}),
+        ...(options.erasePayload
+          ? {
+              payload: sql<string>`(select coalesce(jsonb_object_agg(key, value), '{}'::jsonb)
+                from jsonb_each(jobs.payload) where key in ('to', 'subject'))`,
+            }
+          : {}),
       })
       .where('id', '=', id)
       .where('locked_by', '=', workerId)

@@ -34,6 +34,21 @@ export class SeatRepository {
     return Number(row.count);
   }
 
+  /**
+   * Whether a platform admin blocked the organization's owner: the account holder is suspended, and with
+   * it the organization (the admin's organization list shows it Blocked).
+   */
+  async isOwnerBlocked(organizationId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('role', '=', 'OWNER')
+      .where('status', '=', 'BLOCKED')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async findOwnerEmails(organizationId: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('users')

@@ -144,6 +144,7 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
               isOwner: Type.Boolean(),
               newsletter: Type.Boolean(),
               planActive: Type.Boolean(),
+              organizationBlocked: Type.Boolean(),
             }),
           },
         },

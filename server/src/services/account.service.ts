@@ -392,6 +392,7 @@ export class AccountService {
       isOwner: user.role === 'OWNER',
       newsletter: user.newsletter,
       planActive: access.plan !== undefined,
+      organizationBlocked: access.organizationBlocked,
     };
   }
 

@@ -10,6 +10,7 @@ import {
   sessionCountOf,
 } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { ORGANIZATION_BLOCKED_MESSAGE } from '../../src/services/access.service.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 import {
   createMember,
@@ -107,6 +108,42 @@ describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
           .execute()
       ).map((r) => r.action);
       expect(actions).toEqual(expect.arrayContaining(['admin.user.blocked', 'admin.user.unblocked']));
+    });
+
+    it("blocking an organization's owner suspends the organization: its members lose access until unblocked", async () => {
+      const suspendedOwner = await createOwner(t, 'owner@suspended.example.org', { seatLimit: 3 });
+      const colleague = await createMember(
+        t,
+        suspendedOwner.organizationId,
+        'colleague@suspended.example.org',
+        true,
+      );
+      const history = () =>
+        t.request({ method: 'GET', url: '/api/search/history', cookie: colleague.cookie });
+      const userInfo = async () =>
+        (await t.request({ method: 'GET', url: '/api/user/user-info', cookie: colleague.cookie })).json<{
+          access: boolean;
+          organizationBlocked: boolean;
+        }>();
+      expect((await history()).statusCode).toBe(200);
+      expect(await userInfo()).toMatchObject({ access: true, organizationBlocked: false });
+
+      expect((await post(`/api/admin/users/${suspendedOwner.id}/block`)).statusCode).toBe(200);
+      const refused = await history();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json<{ message: string }>().message).toBe(ORGANIZATION_BLOCKED_MESSAGE);
+      expect(await userInfo()).toMatchObject({ access: false, organizationBlocked: true });
+      // The admin's list says the organization is blocked, as it is.
+      const organizations = await get<{ results: { id: number; status: string }[] }>(
+        '/api/admin/organizations?pageSize=100',
+      );
+      expect(organizations.results.find((o) => o.id === suspendedOwner.organizationId)?.status).toBe(
+        'BLOCKED',
+      );
+
+      expect((await post(`/api/admin/users/${suspendedOwner.id}/unblock`)).statusCode).toBe(200);
+      expect((await history()).statusCode).toBe(200);
+      expect(await userInfo()).toMatchObject({ access: true, organizationBlocked: false });
     });
 
     it('returns an invited user to INVITED when unblocked, and never blocks an administrator', async () => {

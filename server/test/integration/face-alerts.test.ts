@@ -23,7 +23,7 @@ import {
   uploadFaces,
   verifyLawEnforcement,
 } from '../support/fixtures.ts';
-import { createOwner, type Member } from '../support/team-fixtures.ts';
+import { createMember, createOwner, type Member } from '../support/team-fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -678,28 +678,66 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(await alertCount()).toBe(1);
   }, 120_000);
 
-  it('a blocked person is no longer e-mailed the alerts of their watch', async () => {
-    const { member } = await watchSomeoneOfSample2('owner@blocked-watcher.example.org');
+  it("a blocked person is no longer e-mailed the alerts of their watch; a blocked owner's organization gets none", async () => {
+    const owner = await createOwner(t, 'owner@blocked-watcher.example.org', { seatLimit: 2 });
+    await verifyLawEnforcement(t, owner.email);
+    const member = await createMember(t, owner.organizationId, 'analyst@blocked-watcher.example.org', true);
+    const face = (await uploadFaces(t, member.cookie, photos.stranger))[0]!;
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: member.cookie,
+      payload: { faceHash: face.hash, name: 'Watched by a member' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const watchId = created.json<{ id: number }>().id;
+    /** Alerts of the watch, and the copies of the same photo recorded under them. */
+    const sightings = async () => {
+      const alerts = await t.db
+        .selectFrom('face_alerts')
+        .select('id')
+        .where('watch_id', '=', watchId)
+        .execute();
+      const copies = await t.db
+        .selectFrom('face_alert_copies')
+        .innerJoin('face_alerts', 'face_alerts.id', 'face_alert_copies.alert_id')
+        .select('face_alert_copies.alert_id')
+        .where('face_alerts.watch_id', '=', watchId)
+        .execute();
+      return { alerts: alerts.length, copies: copies.length };
+    };
     const mailsTo = async () =>
       (await mailJobsTo(t, member.email)).filter((mail) => mail.subject === ALERT_SUBJECT).length;
-    const blocked = await t.request({
-      method: 'POST',
-      url: `/api/admin/users/${member.id}/block`,
-      cookie: adminCookie,
-    });
-    expect(blocked.statusCode).toBe(200);
+    const block = async (userId: number) =>
+      expect(
+        (await t.request({ method: 'POST', url: `/api/admin/users/${userId}/block`, cookie: adminCookie }))
+          .statusCode,
+      ).toBe(200);
+
+    await block(member.id);
     await crawl(await siteWith('While blocked', await copyOfSample2(710)));
     await matcher().drain();
-    // The alert is raised for the organization; only its e-mail is withheld.
-    expect(
-      await t.db
-        .selectFrom('face_alerts')
-        .innerJoin('face_watches', 'face_watches.id', 'face_alerts.watch_id')
-        .select('face_alerts.id')
-        .where('face_watches.user_id', '=', member.id)
-        .execute(),
-    ).toHaveLength(1);
+    // The alert is raised for the organization; only its e-mail to the blocked member is withheld.
+    const whileMemberBlocked = await sightings();
+    expect(whileMemberBlocked.alerts).toBe(1);
     expect(await mailsTo()).toBe(0);
+
+    // Blocking the owner suspends the organization: its watches raise nothing while it is blocked.
+    await block(owner.id);
+    await crawl(await siteWith('Owner blocked', await copyOfSample2(715)));
+    await matcher().drain();
+    expect(await sightings()).toEqual(whileMemberBlocked);
+    // Unblocked, the next sighting is recorded again (a copy of the photo already alerted).
+    expect(
+      (await t.request({ method: 'POST', url: `/api/admin/users/${owner.id}/unblock`, cookie: adminCookie }))
+        .statusCode,
+    ).toBe(200);
+    await crawl(await siteWith('Owner unblocked', await copyOfSample2(720)));
+    await matcher().drain();
+    const after = await sightings();
+    expect(after.alerts + after.copies).toBeGreaterThan(
+      whileMemberBlocked.alerts + whileMemberBlocked.copies,
+    );
   }, 120_000);
 
   it('an organization whose verification is withdrawn sees no alert of a possible minor, and its watch of one raises none', async () => {

@@ -283,8 +283,9 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
         .where('queue', '=', QUEUES.sendMail)
         .executeTakeFirst();
       if (mail?.status === 'DONE') {
-        expect(JSON.stringify(mail.payload)).not.toContain('SECRET-ONE-TIME-TOKEN');
-        expect(JSON.stringify(mail.payload)).not.toContain('reset@agency.example.org');
+        const payload = typeof mail.payload === 'string' ? JSON.parse(mail.payload) : mail.payload;
+        // What the mail was stays (to whom, about what), not what it said.
+        expect(payload).toEqual({ to: 'reset@agency.example.org', subject: 'Reset your password' });
         break;
       }
       if (Date.now() > deadline) throw new Error('the mail job did not run');

@@ -18,7 +18,18 @@ export function WorkAccessNotice() {
   return (
     <section className="container page">
       <div className="card work-access" role="status">
-        {user.isOwner && !user.planActive ? (
+        {user.organizationBlocked ? (
+          <>
+            <h1 className="work-access__title">Your Organization’s Account Is Blocked</h1>
+            <p>
+              Searches, saved searches and reports are unavailable while the account is blocked. Please contact
+              support to find out why and what to do.
+            </p>
+            <Link className="btn btn-primary" to="/support">
+              Contact support
+            </Link>
+          </>
+        ) : user.isOwner && !user.planActive ? (
           <>
             <h1 className="work-access__title">Your Subscription Has Expired</h1>
             <p>Renew your plan to search again and to open your saved searches and reports.</p>

@@ -52,6 +52,7 @@ function signedIn(options: {
       isOwner: options.owner,
       newsletter: false,
       planActive: plan !== null,
+      organizationBlocked: false,
     },
     organization: {
       organizationId: 7,

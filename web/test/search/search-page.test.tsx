@@ -16,6 +16,7 @@ const session = {
     isOwner: true,
     admin: false,
     planActive: false,
+    organizationBlocked: false,
     hashedId: 'owner-id',
     organizationId: 7,
   },
@@ -401,10 +402,18 @@ describe('SearchPage', () => {
       renderPage();
       expect(screen.getByText('Search Access Unavailable')).toBeTruthy();
       expect(screen.queryByRole('button', { name: 'Give yourself access' })).toBeNull();
+      cleanup();
+      // A member of an organization whose owner was blocked is not sent to that owner.
+      session.user.organizationBlocked = true;
+      renderPage();
+      expect(screen.getByText('Your Organization’s Account Is Blocked')).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Contact support' }).getAttribute('href')).toBe('/support');
+      expect(screen.queryByText('Search Access Unavailable')).toBeNull();
     } finally {
       session.user.access = true;
       session.user.isOwner = true;
       session.user.planActive = false;
+      session.user.organizationBlocked = false;
     }
   });
 });

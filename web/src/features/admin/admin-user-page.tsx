@@ -215,6 +215,13 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
               ? 'The user is signed out at once, cannot sign in again and loses their seat. You can unblock them later; the owner then decides about access again.'
               : 'The user can sign in again. Access to search has to be given again by the organization owner.'}
           </p>
+          {user.role === 'OWNER' && (
+            <p>
+              {confirming === 'block'
+                ? 'This is the organization’s owner: blocking them suspends the whole organization. Its members keep their seats but cannot search or open saved searches and reports, and its face watches raise no alerts, until the owner is unblocked.'
+                : 'Unblocking the owner lifts the suspension of the organization: its members with a seat can work again.'}
+            </p>
+          )}
         </Modal>
       )}
     </>
