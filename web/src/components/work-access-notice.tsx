@@ -22,8 +22,8 @@ export function WorkAccessNotice() {
           <>
             <h1 className="work-access__title">Your Organization’s Account Is Blocked</h1>
             <p>
-              Searches, saved searches and reports are unavailable while the account is blocked. Please contact
-              support to find out why and what to do.
+              Searches, saved searches and reports are unavailable while the account is blocked. Please
+              contact support to find out why and what to do.
             </p>
             <Link className="btn btn-primary" to="/support">
               Contact support
