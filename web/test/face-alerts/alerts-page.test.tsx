@@ -126,6 +126,21 @@ describe('Alerts page', () => {
     expect(calls.filter((call) => path(call) === '/api/alerts')).toHaveLength(2);
   });
 
+  test("an address naming a watch that is not the organization's says so; a known one is named", async () => {
+    mockFetch((call) =>
+      path(call) === '/api/watches'
+        ? { status: 200, body: { results: [watch] } }
+        : { status: 200, body: noAlerts },
+    );
+    renderAt('/alerts/99999');
+    expect(await screen.findByText('Watch not found')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'All alerts' }).getAttribute('href')).toBe('/alerts');
+    cleanup();
+    renderAt('/alerts/3');
+    expect(await screen.findByRole('heading', { name: 'Alerts: سارة' })).toBeTruthy();
+    expect(screen.queryByText('Watch not found')).toBeNull();
+  });
+
   test('watch names and notes are isolated from the surrounding direction', async () => {
     mockFetch((call) =>
       path(call) === '/api/watches'

@@ -180,12 +180,23 @@ export function AlertsPage() {
             see the face in the image; it is then marked as seen.
           </p>
         </div>
-        {current && (
+        {(current || watchId !== undefined) && (
           <Link className="btn btn-secondary" to="/alerts">
             All alerts
           </Link>
         )}
       </header>
+      {/* An address naming a watch that is not (or no longer) one of the organization's. */}
+      {watchId !== undefined && watches.isSuccess && !current && (
+        <StateMessage
+          className="card"
+          role="status"
+          state={{
+            title: 'Watch not found',
+            text: 'This watch does not exist or is not one of your organization’s. Your organization’s watched faces are listed below.',
+          }}
+        />
+      )}
 
       <h2 className="face-alerts__section-title">Watched faces</h2>
       {watches.isLoading ? (
