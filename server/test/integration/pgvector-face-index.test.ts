@@ -17,6 +17,12 @@ import { crawlDemoSites, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, TEST_DATABASE_KIND, withClient } from '../support/test-database.ts';
 
+/** Puts FACE_INDEX back as it was: other test files may run after this one in the same process. */
+function restoreFaceIndexEnv(previous: string | undefined): void {
+  if (previous === undefined) delete process.env.FACE_INDEX;
+  else process.env.FACE_INDEX = previous;
+}
+
 // The face index on pgvector (FACE_INDEX=pgvector) on the real PostgreSQL server the suite runs: the
 // extension created by the schema migration, the table following the change log, filtered and threshold
 // searches against an exact scan, and a search through the product's API. pgvector is not part of Debian
@@ -51,7 +57,7 @@ describe.skipIf(missing !== undefined)('pgvector face index on PostgreSQL', () =
   });
 
   afterAll(async () => {
-    process.env.FACE_INDEX = previousEngine;
+    restoreFaceIndexEnv(previousEngine);
     await handle?.close();
   });
 
@@ -282,7 +288,7 @@ describe.skipIf(missing !== undefined)('search through the API with FACE_INDEX=p
   }, 120_000);
 
   afterAll(async () => {
-    process.env.FACE_INDEX = previousEngine;
+    restoreFaceIndexEnv(previousEngine);
     await t?.close();
     await site?.close();
   });
