@@ -96,7 +96,7 @@ export interface KeptSearchFaces {
 
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
   UNSUPPORTED_FORMAT: SEARCH_MESSAGES.unsupportedFile,
-  TOO_MANY_PIXELS: 'The image has too many pixels to be processed. Please upload a smaller image.',
+  TOO_MANY_PIXELS: `The image has too many pixels to be processed (at most ${Math.sqrt(MAX_UPLOAD_PIXELS)} × ${Math.sqrt(MAX_UPLOAD_PIXELS)}). Please upload a smaller image.`,
   CORRUPT: 'The image could not be read. It may be damaged; please upload a different one.',
 };
 

@@ -173,7 +173,8 @@ export function UploadArea({
         Choose a photo
       </button>
       <p className="upload-drop__formats">
-        JPG, PNG, BMP or TIFF · up to 1.5 MB · face at least 64×64&nbsp;px, best 128×128&nbsp;px or more
+        JPG, PNG, BMP or TIFF · up to 1.5 MB and 4096×4096&nbsp;px · face at least 64×64&nbsp;px, best
+        128×128&nbsp;px or more
       </p>
       <PhotoFileInput inputRef={input} label="Photo to search" onFile={onFile} />
     </div>
