@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { inForceFirst } from './billing-plan.repository.ts';
+import { SeatRepository } from './seat.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { type FaceBox, type ImageSize, storedFaceVisible } from './search.repository.ts';
@@ -362,14 +363,7 @@ export class FaceWatchRepository {
       .where('is_admin', '=', true)
       .execute();
     // An organization whose owner a platform admin blocked is suspended: its watches raise nothing.
-    const blocked = await this.db
-      .selectFrom('users')
-      .select('organization_id')
-      .where('organization_id', 'in', [...organizationIds])
-      .where('role', '=', 'OWNER')
-      .where('status', '=', 'BLOCKED')
-      .execute();
-    const suspended = new Set(blocked.map((owner) => owner.organization_id));
+    const suspended = await new SeatRepository(this.db).withOwnerBlocked(organizationIds);
     const inService = new Set(
       [
         ...withPlan.map((plan) => plan.organization_id),

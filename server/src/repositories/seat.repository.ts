@@ -39,14 +39,20 @@ export class SeatRepository {
    * it the organization (the admin's organization list shows it Blocked).
    */
   async isOwnerBlocked(organizationId: number): Promise<boolean> {
-    const row = await this.db
+    return (await this.withOwnerBlocked([organizationId])).has(organizationId);
+  }
+
+  /** Those of these organizations whose owner is blocked (isOwnerBlocked, for many at once). */
+  async withOwnerBlocked(organizationIds: readonly number[]): Promise<Set<number>> {
+    if (organizationIds.length === 0) return new Set();
+    const rows = await this.db
       .selectFrom('users')
-      .select('id')
-      .where('organization_id', '=', organizationId)
+      .select('organization_id')
+      .where('organization_id', 'in', [...organizationIds])
       .where('role', '=', 'OWNER')
       .where('status', '=', 'BLOCKED')
-      .executeTakeFirst();
-    return row !== undefined;
+      .execute();
+    return new Set(rows.map((row) => row.organization_id));
   }
 
   async findOwnerEmails(organizationId: number): Promise<string[]> {
