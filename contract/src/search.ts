@@ -189,6 +189,10 @@ export const SAVED_SEARCH_ESTIMATE_MS = 3 * 60_000;
 export const RESULT_GRID_STEP = 20;
 export const REPORT_ESTIMATE_MS = 50_000;
 export const MAX_UPLOAD_BYTES = 1.5 * 1024 * 1024;
+/** Most pixels a query photo may declare (an area: 4096 × 4096, or as many in another shape). */
+export const MAX_UPLOAD_PIXELS = 4096 * 4096;
+/** The pixel limit as users read it: "16.8 megapixels". */
+export const MAX_UPLOAD_MEGAPIXELS = `${(MAX_UPLOAD_PIXELS / 1e6).toFixed(1)} megapixels`;
 
 /** Faces one search may take (POST /api/search `faces`): the chosen faces of one person, from one or more photos. */
 export const MAX_QUERY_FACES = 20;

@@ -26,7 +26,7 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
  * 16 MP (a 4:3 16 MP JPEG at ordinary quality is already 3–5 MB); anything declaring more within 1.5 MB is
  * a compression trick that would only buy its sender seconds of a face worker.
  */
-export const MAX_UPLOAD_PIXELS = 4096 * 4096;
+export { MAX_UPLOAD_PIXELS } from '@osint/contract/search';
 /**
  * Run-length encoded BMPs: a run of at most 255 pixels takes 2 bytes. A file whose pixel data is too short
  * to encode its declared size that way relies on end-of-line/end-of-bitmap/delta codes to leave almost all

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@osint/contract/audit';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -70,6 +70,9 @@ export class AuditRepository {
     salt: string;
     now: Date;
   }): Promise<number> {
+    // The same address gives the same pseudonym wherever it stands (actor or detail).
+    const pseudonym = (email: RawBuilder<unknown>) =>
+      sql<string>`'pseudonym:' || substr(encode(sha256(convert_to(${options.salt} || lower(${email}), 'UTF8')), 'hex'), 1, 16)`;
     return this.db.transaction().execute(async (tx) => {
       await sql`select set_config('osint.audit_anonymise', 'on', true)`.execute(tx);
       const result = await sql`
@@ -78,11 +81,11 @@ export class AuditRepository {
           actor_user_id = null,
           actor_email = case
             when a.actor_email is null then null
-            else 'pseudonym:' || substr(encode(sha256(convert_to(${options.salt} || lower(a.actor_email), 'UTF8')), 'hex'), 1, 16)
+            else ${pseudonym(sql`a.actor_email`)}
           end,
           detail = case
             when a.detail ->> 'email' is null then a.detail
-            else jsonb_set(a.detail, '{email}', to_jsonb('pseudonym:' || substr(encode(sha256(convert_to(${options.salt} || lower(a.detail ->> 'email'), 'UTF8')), 'hex'), 1, 16)))
+            else jsonb_set(a.detail, '{email}', to_jsonb(${pseudonym(sql`a.detail ->> 'email'`)}))
           end,
           anonymised_at = ${options.now}
         where a.anonymised_at is null

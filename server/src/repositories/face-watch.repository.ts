@@ -569,18 +569,31 @@ export class FaceWatchRepository {
    * The watch's owner to tell (null when deleted, blocked or otherwise not active: a person the platform
    * shut out must not go on hearing where the watched face turns up), and when the last message went.
    */
-  async watchForDigest(
-    watchId: number,
-  ): Promise<
-    { email: string | null; notifiedAt: Date | null; endedAt: Date | null; muted: boolean } | undefined
+  async watchForDigest(watchId: number): Promise<
+    | {
+        organizationId: number;
+        email: string | null;
+        notifiedAt: Date | null;
+        endedAt: Date | null;
+        muted: boolean;
+      }
+    | undefined
   > {
     const row = await this.db
       .selectFrom('face_watches as w')
       .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'w.user_id').on('u.status', '=', 'ACTIVE'))
-      .select(['u.email', 'w.notified_at', 'w.ended_at', 'w.muted'])
+      .select(['w.organization_id', 'u.email', 'w.notified_at', 'w.ended_at', 'w.muted'])
       .where('w.id', '=', watchId)
       .executeTakeFirst();
-    return row && { email: row.email, notifiedAt: row.notified_at, endedAt: row.ended_at, muted: row.muted };
+    return (
+      row && {
+        organizationId: row.organization_id,
+        email: row.email,
+        notifiedAt: row.notified_at,
+        endedAt: row.ended_at,
+        muted: row.muted,
+      }
+    );
   }
 
   async markNotified(watchId: number, at: Date): Promise<void> {

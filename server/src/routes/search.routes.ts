@@ -138,6 +138,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
     app.post(
       '/search',
       {
+        // Up to 20 face tokens and their 256-px crops: more than the default 1 MiB may be needed.
+        bodyLimit: UPLOAD_BODY_LIMIT,
         schema: {
           tags: ['search'],
           body: Type.Object({
@@ -155,7 +157,8 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
               }),
             ),
             otherImages: Type.Optional(
-              Type.Array(Type.String({ minLength: 1, maxLength: 1_500_000 }), {
+              // A crop the upload answered is a 256-px JPEG of some tens of kilobytes.
+              Type.Array(Type.String({ minLength: 1, maxLength: 200_000 }), {
                 maxItems: MAX_QUERY_FACES - 1,
                 description:
                   "The other searched faces' crops (base64 JPEG) from their upload answers, kept with the search so that searching it again and watching it use every face; needs image",

@@ -293,10 +293,14 @@ export class FaceWatchService {
         throw badRequest('This search was run without its face: watch the face from a new upload.');
       }
       if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
+      // As searching it again does: an added result now flagged as a possible minor is left out for an
+      // organization that may not search one (it no longer sees that result either).
+      const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+      const indexed = faces.indexed.filter((face) => minorsAllowed || face.possibleMinor !== true);
       const descriptors = [
         faces.shown.descriptor,
         ...faces.others.map((face) => face.descriptor),
-        ...faces.indexed.map((face) => l2Normalise(face.vector)),
+        ...indexed.map((face) => l2Normalise(face.vector)),
       ];
       return {
         descriptor: meanDescriptor(descriptors),
@@ -304,7 +308,7 @@ export class FaceWatchService {
         possibleMinor:
           faces.shown.possibleMinor ||
           faces.others.some((face) => face.possibleMinor) ||
-          faces.indexed.some((face) => face.possibleMinor === true),
+          indexed.some((face) => face.possibleMinor === true),
         type: search.type,
         crop: faces.shown.picture,
         from: 'search',

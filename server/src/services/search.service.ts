@@ -1,5 +1,6 @@
 import {
   defaultSaveName,
+  MAX_UPLOAD_MEGAPIXELS,
   SEARCH_MESSAGES,
   type SearchHistoryItem,
   type UploadImageResponse,
@@ -96,7 +97,7 @@ export interface KeptSearchFaces {
 
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
   UNSUPPORTED_FORMAT: SEARCH_MESSAGES.unsupportedFile,
-  TOO_MANY_PIXELS: `The image has too many pixels to be processed (at most ${Math.sqrt(MAX_UPLOAD_PIXELS)} × ${Math.sqrt(MAX_UPLOAD_PIXELS)}). Please upload a smaller image.`,
+  TOO_MANY_PIXELS: `The image has too many pixels to be processed (at most ${MAX_UPLOAD_MEGAPIXELS}, such as 4096 × 4096). Please upload a smaller image.`,
   CORRUPT: 'The image could not be read. It may be damaged; please upload a different one.',
 };
 

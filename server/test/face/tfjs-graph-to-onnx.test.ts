@@ -53,9 +53,16 @@ async function compare(file: string, outputs: string[] | undefined, dims: number
   });
   const worst: Record<OnnxRuntimeName, number> = { native: Infinity, wasm: Infinity };
   for (const runtime of ['native', 'wasm'] as const) {
+    // Other test files may run after this one in the same process: the variable is put back as it was.
+    const previous = process.env.FACE_ONNX_RUNTIME;
     process.env.FACE_ONNX_RUNTIME = runtime;
-    const session = await openTfjsGraphAsOnnx(jsonPath, outputs);
-    delete process.env.FACE_ONNX_RUNTIME;
+    let session;
+    try {
+      session = await openTfjsGraphAsOnnx(jsonPath, outputs);
+    } finally {
+      if (previous === undefined) delete process.env.FACE_ONNX_RUNTIME;
+      else process.env.FACE_ONNX_RUNTIME = previous;
+    }
     expect(session.runtime).toBe(runtime);
     const actual = await session.run({ input: { data: input, dims } });
     worst[runtime] = 0;

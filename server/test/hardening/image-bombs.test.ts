@@ -11,7 +11,8 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 // pixel budget that fits its 1.5 MB limit (a real photo of that size has at most ~16 MP), and a
 // run-length encoded BMP must be long enough to encode the size it declares.
 
-const TOO_MANY_PIXELS = 'The image has too many pixels to be processed (at most 4096 × 4096). Please upload a smaller image.';
+const TOO_MANY_PIXELS =
+  'The image has too many pixels to be processed (at most 16.8 megapixels, such as 4096 × 4096). Please upload a smaller image.';
 const CORRUPT = 'The image could not be read. It may be damaged; please upload a different one.';
 /** A refusal from the header: far below the 1.3–1.5 s these images took to decode, even on a busy machine. */
 const QUICK_MS = 1_000;

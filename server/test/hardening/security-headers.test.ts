@@ -62,11 +62,14 @@ describe('headers', () => {
     https = await buildApp({ ...t.config, webDistDir: webDir, publicUrl: HTTPS_URL }, t.db, {
       logger: false,
     });
+    // Other test files may run after this one in the same process: the variable is put back as it was.
+    const previous = process.env.TRUST_PROXY;
     process.env.TRUST_PROXY = '1';
     try {
       proxied = await buildApp({ ...t.config, webDistDir: webDir }, t.db, { logger: false });
     } finally {
-      delete process.env.TRUST_PROXY;
+      if (previous === undefined) delete process.env.TRUST_PROXY;
+      else process.env.TRUST_PROXY = previous;
     }
   });
   afterAll(async () => {

@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 // The plain decoder cases (PNG/BMP header bombs, random bytes, truncation) are in test/face/image-decode.
 
 const NOT_SUPPORTED = 'This file is not a supported image. Please upload a JPG, PNG, BMP or TIFF photo.';
-const TOO_MANY_PIXELS = 'The image has too many pixels to be processed (at most 4096 × 4096). Please upload a smaller image.';
+const TOO_MANY_PIXELS =
+  'The image has too many pixels to be processed (at most 16.8 megapixels, such as 4096 × 4096). Please upload a smaller image.';
 const CORRUPT = 'The image could not be read. It may be damaged; please upload a different one.';
 
 /** A refusal must come well before a real analysis would: generous for a busy 2-core machine. */

@@ -127,7 +127,7 @@ describe('Alerts page', () => {
   });
 
   test("an address naming a watch that is not the organization's says so; a known one is named", async () => {
-    mockFetch((call) =>
+    const { calls } = mockFetch((call) =>
       path(call) === '/api/watches'
         ? { status: 200, body: { results: [watch] } }
         : { status: 200, body: noAlerts },
@@ -135,6 +135,13 @@ describe('Alerts page', () => {
     renderAt('/alerts/99999');
     expect(await screen.findByText('Watch not found')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'All alerts' }).getAttribute('href')).toBe('/alerts');
+    // Once the watches are known, the alerts asked for are all of them, not the unknown watch's.
+    await waitFor(() =>
+      expect(calls.filter((c) => path(c) === '/api/alerts').at(-1)?.url).not.toContain('watchId'),
+    );
+    cleanup();
+    renderAt('/alerts/not-a-number');
+    expect(await screen.findByText('Watch not found')).toBeTruthy();
     cleanup();
     renderAt('/alerts/3');
     expect(await screen.findByRole('heading', { name: 'Alerts: سارة' })).toBeTruthy();

@@ -31,7 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         and new.target is not distinct from old.target
         and new.detail - 'email' = old.detail - 'email'
         and (new.detail ->> 'email' is not distinct from old.detail ->> 'email'
-          or new.detail ->> 'email' like 'pseudonym:%')
+          or (old.detail ->> 'email' is not null and new.detail ->> 'email' like 'pseudonym:%'))
         and new.ip is null
         and new.actor_user_id is null
         and (new.actor_email is null or new.actor_email like 'pseudonym:%')

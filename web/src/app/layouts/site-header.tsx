@@ -47,10 +47,12 @@ export function SiteHeader({
     setOpenedOn(null);
     burger.current?.focus();
   };
-  // On small screens the open menu covers the page: focus moving on past it (Tab from its last item, a tap
-  // outside) closes it, so that nothing is focused behind it.
+  // On small screens the open menu covers the page: focus moving on to an element past it (Tab from its
+  // last item) closes it, so that nothing is focused behind it. A blur to nowhere (another window, a click
+  // that focuses nothing, as Safari's on links) leaves it open: closing then would swallow the click.
   const closeWhenFocusLeaves = (event: FocusEvent) => {
-    if (menuOpen && !event.currentTarget.contains(event.relatedTarget as Node | null)) setOpenedOn(null);
+    const next = event.relatedTarget as Node | null;
+    if (menuOpen && next !== null && !event.currentTarget.contains(next)) setOpenedOn(null);
   };
 
   return (

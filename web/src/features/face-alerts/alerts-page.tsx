@@ -81,7 +81,7 @@ function asResults(alerts: FaceAlert[]): AlertResult[] {
 export function AlertsPage() {
   const { session } = useSession();
   const { watchId: watchParam } = useParams();
-  const watchId = watchParam ? Number(watchParam) : undefined;
+  const namedWatch = watchParam && /^\d{1,15}$/.test(watchParam) ? Number(watchParam) : undefined;
   const [status, setStatus] = useState<StatusFilter>('ALL');
   const [viewing, setViewing] = useState<number>();
   const { openRestricted, restrictedModal } = useAccessRestrictedModal();
@@ -94,6 +94,13 @@ export function AlertsPage() {
   const { showBanner } = useBanner();
   const access = Boolean(session?.user.access);
   const watches = useQuery({ queryKey: FACE_ALERT_KEYS.watches, queryFn: fetchWatches, enabled: access });
+  // An address naming no watch of the organization's (another's, ended and gone, not a number) shows all
+  // alerts, saying so, rather than an empty list under the wrong heading.
+  const unknownWatch =
+    watchParam !== undefined &&
+    (namedWatch === undefined ||
+      (watches.isSuccess && !watches.data.results.some((watch) => watch.id === namedWatch)));
+  const watchId = unknownWatch ? undefined : namedWatch;
   const alerts = useQuery({
     queryKey: [...FACE_ALERT_KEYS.alerts, watchId ?? 'all', status],
     queryFn: () =>
@@ -180,20 +187,19 @@ export function AlertsPage() {
             see the face in the image; it is then marked as seen.
           </p>
         </div>
-        {(current || watchId !== undefined) && (
+        {(current || unknownWatch) && (
           <Link className="btn btn-secondary" to="/alerts">
             All alerts
           </Link>
         )}
       </header>
-      {/* An address naming a watch that is not (or no longer) one of the organization's. */}
-      {watchId !== undefined && watches.isSuccess && !current && (
+      {unknownWatch && (
         <StateMessage
           className="card"
           role="status"
           state={{
             title: 'Watch not found',
-            text: 'This watch does not exist or is not one of your organization’s. Your organization’s watched faces are listed below.',
+            text: 'This watch does not exist or is not one of your organization’s. Your organization’s watched faces and all their alerts are listed below.',
           }}
         />
       )}

@@ -20,7 +20,6 @@ export function uploadImageUrl(url: string): Promise<UploadImageResponse> {
   return api<UploadImageResponse>('/upload-image-url', { method: 'POST', body: { url } });
 }
 
-/** `image`: the chosen face's crop from the upload answer, kept with the search for its history. */
 /** The faces of one search (their hashes) and the crops kept with it: the face it shows, then the others. */
 export interface SearchQuery {
   hashes: string[];

@@ -1,4 +1,4 @@
-import type { DetectedFace } from '@osint/contract/search';
+import { MAX_UPLOAD_MEGAPIXELS, type DetectedFace } from '@osint/contract/search';
 import { useId, useRef, useState, type DragEvent, type Ref } from 'react';
 import { SmallFaceMark } from './small-face-mark.tsx';
 
@@ -173,7 +173,7 @@ export function UploadArea({
         Choose a photo
       </button>
       <p className="upload-drop__formats">
-        JPG, PNG, BMP or TIFF · up to 1.5 MB and 4096×4096&nbsp;px · face at least 64×64&nbsp;px, best
+        JPG, PNG, BMP or TIFF · up to 1.5 MB and {MAX_UPLOAD_MEGAPIXELS} · face at least 64×64&nbsp;px, best
         128×128&nbsp;px or more
       </p>
       <PhotoFileInput inputRef={input} label="Photo to search" onFile={onFile} />
