@@ -191,7 +191,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
     publicUrl: config.publicUrl,
     isSocialMedia: (url: string) => isSocialMediaUrl(url, config.socialMediaHosts),
-    rederive: { engine: faceEngine, models: faceModels },
+    rederive: { engine: faceEngine, models: faceModels, indexedFaces: new SearchRepository(db) },
   });
   const services = {
     sessions,

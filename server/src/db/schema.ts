@@ -281,6 +281,12 @@ export interface FaceWatchesTable {
   descriptor_sealed: Buffer | null;
   /** The watched face's crop (JPEG), to show it and to search it again; deleted with the descriptor. */
   face_image: Buffer | null;
+  /**
+   * Crops of the other uploaded faces and the indexed faces (results the analyst added) the watched search was
+   * searched with, besides the face it shows (migration 0035).
+   */
+  other_face_images: ColumnType<Uint8Array[], Buffer[] | undefined, Buffer[]>;
+  added_face_ids: ColumnType<number[], number[] | undefined, number[]>;
   model_id: string;
   possible_minor: Generated<boolean>;
   muted: Generated<boolean>;
@@ -405,6 +411,12 @@ export interface SavedSearchesTable {
   added_face_count: Generated<number>;
   /** Other uploaded faces its search was searched with (searches.other_face_images), copied when saved (0033). */
   other_face_count: Generated<number>;
+  /**
+   * Crops of the other uploaded faces and the indexed faces (results the analyst added) its search was
+   * searched with, besides the face it shows (migration 0035).
+   */
+  other_face_images: ColumnType<Uint8Array[], Buffer[] | undefined, Buffer[]>;
+  added_face_ids: ColumnType<number[], number[] | undefined, number[]>;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
 }
@@ -421,6 +433,11 @@ export interface SavedSearchResultsTable {
   source_url: string;
   source_title: Generated<string>;
   crawled_at: Timestamp;
+  /**
+   * The indexed face the copied result shows (search_results.face_id; migration 0036): reads apply the
+   * minors rule to it as to live results. Null where the result had none or was copied earlier.
+   */
+  face_id: number | null;
   thumbnail: Buffer | null;
   /** The matched face's box in its image, in the image's pixels (null for results saved before 0015). */
   face_box_x: number | null;
@@ -588,6 +605,11 @@ export interface DataExtractionResultsTable {
   source_url: string;
   source_title: Generated<string>;
   crawled_at: Timestamp;
+  /**
+   * The indexed face the copied result shows (search_results.face_id; migration 0036): reads apply the
+   * minors rule to it as to live results. Null where the result had none or was copied earlier.
+   */
+  face_id: number | null;
   thumbnail: Buffer | null;
   person_name: Generated<string>;
   person_desc: Generated<string>;

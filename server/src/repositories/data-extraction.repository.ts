@@ -4,7 +4,7 @@ import { inTransaction, type Db } from '../db/database.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { storedResultVisible } from './search.repository.ts';
+import { storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -39,6 +39,8 @@ export interface ResultFilter {
   sortBy: ExtractionSort;
   offset: number;
   limit: number;
+  /** The reader sees results flagged as possible minors (storedFaceVisible). */
+  minorsAllowed: boolean;
 }
 
 /** A search result the job analyses, with its crawled page (absent when the page is gone from the index). */
@@ -82,6 +84,8 @@ export interface NewExtractionResult {
   sourceTitle: string;
   crawledAt: Date;
   thumbnail: Buffer | null;
+  /** The indexed face the result shows, for the minors rule on every read. */
+  faceId: number | null;
   faceBox: FaceBox | null;
   imageSize: ImageSize | null;
   personName: string;
@@ -175,6 +179,10 @@ function withJson<R extends { alternative_names: unknown; evidence: unknown }>(r
     evidence: parsed(row.evidence as FlagEvidence[] | string),
   };
 }
+
+/** Which copied results a reader may see: the minors rule of live results, applied on every read. */
+const copiedResultVisible = (minorsAllowed: boolean) =>
+  storedFaceVisible('data_extraction_results.face_id', minorsAllowed);
 
 function inScope(scope: ExtractionScope) {
   return (eb: ExpressionBuilder<Database, 'data_extractions'>) =>
@@ -623,6 +631,7 @@ export class DataExtractionRepository {
               seen_with: r.connections.length > 0,
               alternative_names: JSON.stringify(r.alternativeNames),
               evidence: JSON.stringify(r.evidence),
+              face_id: r.faceId,
               ...matchedFaceColumns(r),
             })),
           )
@@ -701,13 +710,14 @@ export class DataExtractionRepository {
     await this.db.deleteFrom('data_extractions').where('id', '=', extractionId).execute();
   }
 
-  /** Every shown (not removed) result of an extraction, in rank order. */
-  findAllResults(extractionId: number) {
+  /** Every shown (not removed) result of an extraction its reader may see (`minorsAllowed`), in rank order. */
+  findAllResults(extractionId: number, minorsAllowed: boolean) {
     return this.db
       .selectFrom('data_extraction_results')
       .select(RESULT_COLUMNS)
       .where('extraction_id', '=', extractionId)
       .where('removed', '=', false)
+      .where(copiedResultVisible(minorsAllowed))
       .orderBy('rank')
       .execute()
       .then((rows) => rows.map(withJson));
@@ -718,7 +728,8 @@ export class DataExtractionRepository {
     let query = this.db
       .selectFrom('data_extraction_results')
       .where('data_extraction_results.extraction_id', '=', extractionId)
-      .where('data_extraction_results.removed', '=', false);
+      .where('data_extraction_results.removed', '=', false)
+      .where(copiedResultVisible(filter.minorsAllowed));
     const flags = (['politician', 'sanctions', 'criminal'] as const).filter((flag) => filter[flag]);
     // Flag filters that are on widen each other: politicians or sanctioned or criminal persons.
     if (flags.length > 0) {
@@ -771,6 +782,7 @@ export class DataExtractionRepository {
   findResults(
     keys: { hashedIds: readonly string[] } | { ids: readonly number[] } | { extractionId: number },
     scope: ExtractionScope,
+    minorsAllowed: boolean,
   ) {
     if ('ids' in keys && keys.ids.length === 0) return Promise.resolve([]);
     if ('hashedIds' in keys && keys.hashedIds.length === 0) return Promise.resolve([]);
@@ -780,6 +792,7 @@ export class DataExtractionRepository {
       .select([...RESULT_COLUMNS, 'data_extraction_results.thumbnail'])
       .where(inScope(scope))
       .where('data_extraction_results.removed', '=', false)
+      .where(copiedResultVisible(minorsAllowed))
       .where((eb) =>
         'ids' in keys
           ? eb('data_extraction_results.id', 'in', [...keys.ids])

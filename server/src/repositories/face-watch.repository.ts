@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { inForceFirst } from './billing-plan.repository.ts';
+import { keptFacePictures, type KeptFacePictures } from './kept-face-pictures.ts';
 import { SeatRepository } from './seat.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
@@ -7,7 +8,14 @@ import { type FaceBox, type ImageSize, storedFaceVisible } from './search.reposi
 
 /** The columns that end a watch: its descriptor and face crop are deleted (a check of the table requires it). */
 function endedWatch(at: Date | RawBuilder<Date>) {
-  return { ended_at: at, descriptor_sealed: null, face_image: null, changed_at: at };
+  return {
+    ended_at: at,
+    descriptor_sealed: null,
+    face_image: null,
+    other_face_images: [],
+    added_face_ids: [],
+    changed_at: at,
+  };
 }
 
 export interface FaceWatchRow {
@@ -119,7 +127,8 @@ export class FaceWatchRepository {
       note: string;
       type: SearchType;
       descriptorSealed: Buffer;
-      faceImage: Buffer | null;
+      /** The watched faces' pictures (the shown one is also the watch's image) and added indexed faces. */
+      kept: KeptFacePictures;
       modelId: string;
       possibleMinor: boolean;
       endsAt: Date;
@@ -148,7 +157,9 @@ export class FaceWatchRepository {
           note: watch.note,
           type: watch.type,
           descriptor_sealed: watch.descriptorSealed,
-          face_image: watch.faceImage,
+          face_image: watch.kept.faceImage,
+          other_face_images: watch.kept.otherFaceImages,
+          added_face_ids: watch.kept.addedFaceIds,
           model_id: watch.modelId,
           possible_minor: watch.possibleMinor,
           ends_at: watch.endsAt,
@@ -209,11 +220,22 @@ export class FaceWatchRepository {
   async findActiveWatch(id: number, organizationId: number) {
     return this.db
       .selectFrom('face_watches')
-      .select(['id', 'descriptor_sealed', 'face_image', 'model_id', 'possible_minor', 'type'])
+      .select(['id', 'descriptor_sealed', 'model_id', 'possible_minor', 'type'])
       .where('id', '=', id)
       .where('organization_id', '=', organizationId)
       .where('ended_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  /** Every face the organization's watch keeps: pictures and added indexed faces (none once ended). */
+  async findKeptFaces(id: number, organizationId: number): Promise<KeptFacePictures> {
+    const row = await this.db
+      .selectFrom('face_watches')
+      .select(['face_image', 'other_face_images', 'added_face_ids'])
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return keptFacePictures(row?.face_image ?? null, row);
   }
 
   /** The watched face's crop, of a watch of the organization. */
@@ -278,10 +300,18 @@ export class FaceWatchRepository {
    * A watch's descriptor computed again under another model (after a reindex), from its own crop. Only
    * the matcher calls it, for any organization's active watch.
    */
-  async rederiveWatch(id: number, descriptorSealed: Buffer, modelId: string): Promise<void> {
+  async rederiveWatch(
+    id: number,
+    change: { descriptorSealed: Buffer; modelId: string; possibleMinor: boolean },
+  ): Promise<void> {
     await this.db
       .updateTable('face_watches')
-      .set({ descriptor_sealed: descriptorSealed, model_id: modelId, changed_at: sql`now()` })
+      .set({
+        descriptor_sealed: change.descriptorSealed,
+        model_id: change.modelId,
+        possible_minor: change.possibleMinor,
+        changed_at: sql`now()`,
+      })
       .where('id', '=', id)
       .where('ended_at', 'is', null)
       .execute();

@@ -1,8 +1,9 @@
 import { inTransaction, type Db } from '../db/database.ts';
 import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
 import { insertWithJob, type NewJob } from './job.repository.ts';
+import { keptFacePictures, type KeptFacePictures } from './kept-face-pictures.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { storedResultVisible } from './search.repository.ts';
+import { storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -35,6 +36,8 @@ export interface NewSavedSearchResult {
   sourceTitle: string;
   crawledAt: Date;
   thumbnail: Buffer | null;
+  /** The indexed face the result shows, for the minors rule on every read. */
+  faceId: number | null;
   faceBox: FaceBox | null;
   imageSize: ImageSize | null;
 }
@@ -42,6 +45,7 @@ export interface NewSavedSearchResult {
 /** A search result to copy, with where its thumbnail file is and the quality of its face. */
 export interface SearchResultToCopy extends MatchedFaceColumns {
   record_hash: string;
+  face_id: number | null;
   rank: number;
   group_key: string;
   similarity: number;
@@ -52,6 +56,10 @@ export interface SearchResultToCopy extends MatchedFaceColumns {
   crawled_at: Date;
   thumbnail_path: string | null;
 }
+
+/** Which copied results a reader may see: the minors rule of live results (storedFaceVisible). */
+const copiedResultVisible = (minorsAllowed: boolean) =>
+  storedFaceVisible('saved_search_results.face_id', minorsAllowed);
 
 const LIST_COLUMNS = [
   'id',
@@ -105,6 +113,8 @@ export class SavedSearchRepository {
       addedFaceCount: number;
       /** Other uploaded faces of the person its search was searched with. */
       otherFaceCount: number;
+      /** The search's other face pictures and added faces, kept so that a watch of the copy watches them. */
+      kept: Pick<KeptFacePictures, 'otherFaceImages' | 'addedFaceIds'>;
     },
     jobOf: (id: number) => NewJob,
   ): Promise<number> {
@@ -126,6 +136,8 @@ export class SavedSearchRepository {
             possible_minor: row.possibleMinor,
             added_face_count: row.addedFaceCount,
             other_face_count: row.otherFaceCount,
+            other_face_images: row.kept.otherFaceImages,
+            added_face_ids: row.kept.addedFaceIds,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -208,23 +220,40 @@ export class SavedSearchRepository {
     return row?.image;
   }
 
-  findResults(savedSearchId: number) {
+  /** Every face the organization's saved search kept of its search: pictures and added indexed faces. */
+  async findKeptFaces(id: number, organizationId: number): Promise<KeptFacePictures> {
+    const row = await this.db
+      .selectFrom('saved_searches')
+      .select(['image', 'other_face_images', 'added_face_ids'])
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return keptFacePictures(row?.image ?? null, row);
+  }
+
+  /** A saved search's results its reader may see (`minorsAllowed`: storedFaceVisible), in rank order. */
+  findResults(savedSearchId: number, minorsAllowed: boolean) {
     return this.db
       .selectFrom('saved_search_results')
       .select(RESULT_COLUMNS)
       .where('saved_search_id', '=', savedSearchId)
+      .where(copiedResultVisible(minorsAllowed))
       .orderBy('rank')
       .execute();
   }
 
-  /** Results by id, only those of the organization's saved searches, with their saved search. */
-  findResultsByIds(ids: readonly number[], organizationId: SavedSearchScope) {
+  /**
+   * Results by id, only those of the organization's saved searches that its reader may see, with their
+   * saved search.
+   */
+  findResultsByIds(ids: readonly number[], organizationId: SavedSearchScope, minorsAllowed: boolean) {
     if (ids.length === 0) return Promise.resolve([]);
     let query = this.db
       .selectFrom('saved_search_results')
       .innerJoin('saved_searches', 'saved_searches.id', 'saved_search_results.saved_search_id')
       .select([...RESULT_COLUMNS, 'saved_search_results.saved_search_id', 'saved_search_results.thumbnail'])
-      .where('saved_search_results.id', 'in', [...ids]);
+      .where('saved_search_results.id', 'in', [...ids])
+      .where(copiedResultVisible(minorsAllowed));
     if (organizationId !== 'all-organizations') {
       query = query.where('saved_searches.organization_id', '=', organizationId);
     }
@@ -234,12 +263,14 @@ export class SavedSearchRepository {
   async findResultThumbnail(
     resultId: number,
     organizationId: SavedSearchScope,
+    minorsAllowed: boolean,
   ): Promise<Buffer | null | undefined> {
     let query = this.db
       .selectFrom('saved_search_results')
       .innerJoin('saved_searches', 'saved_searches.id', 'saved_search_results.saved_search_id')
       .select('saved_search_results.thumbnail')
-      .where('saved_search_results.id', '=', resultId);
+      .where('saved_search_results.id', '=', resultId)
+      .where(copiedResultVisible(minorsAllowed));
     if (organizationId !== 'all-organizations')
       query = query.where('saved_searches.organization_id', '=', organizationId);
     const row = await query.executeTakeFirst();
@@ -254,6 +285,7 @@ export class SavedSearchRepository {
       .leftJoin('images', 'images.id', 'search_results.image_id')
       .select([
         'search_results.record_hash',
+        'search_results.face_id',
         'search_results.rank',
         'search_results.group_key',
         'search_results.similarity',
@@ -311,6 +343,7 @@ export class SavedSearchRepository {
               source_title: r.sourceTitle,
               crawled_at: r.crawledAt,
               thumbnail: r.thumbnail,
+              face_id: r.faceId,
               ...matchedFaceColumns(r),
             })),
           )

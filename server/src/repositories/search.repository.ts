@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { SearchType } from '../db/schema.ts';
 import { vectorFromBytes } from '../face/index/face-index.ts';
+import { keptFacePictures, type KeptFacePictures } from './kept-face-pictures.ts';
 
 /** Where an indexed face was seen: one row per page that shows the image. */
 export interface FaceSighting {
@@ -262,25 +263,15 @@ export class SearchRepository {
     return { faceImage: buffer(row.face_image), cropDigests: buffer(row.crop_digests) };
   }
 
-  /**
-   * Every face picture the organization's search kept: the one it shows and those of the other faces of
-   * the person it was searched with.
-   */
-  async findKeptFaces(
-    hashedId: string,
-    organizationId: number,
-  ): Promise<{ faceImage: Buffer | null; otherFaceImages: Buffer[] }> {
+  /** Every face the organization's search kept: its pictures and the indexed faces it added. */
+  async findKeptFaces(hashedId: string, organizationId: number): Promise<KeptFacePictures> {
     const row = await this.db
       .selectFrom('searches')
-      .select(['face_image', 'other_face_images'])
+      .select(['face_image', 'other_face_images', 'added_face_ids'])
       .where('hashed_id', '=', hashedId)
       .where('organization_id', '=', organizationId)
       .executeTakeFirst();
-    // PGlite answers bytea as a plain Uint8Array.
-    return {
-      faceImage: row?.face_image ? Buffer.from(row.face_image) : null,
-      otherFaceImages: (row?.other_face_images ?? []).map((image) => Buffer.from(image)),
-    };
+    return keptFacePictures(row?.face_image ?? null, row);
   }
 
   async findFaceImage(hashedId: string, organizationId: number): Promise<Buffer | null> {

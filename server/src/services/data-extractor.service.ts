@@ -46,7 +46,14 @@ import type { AuthUser } from './session.service.ts';
  * when restricted; an admin sees every organization's by numeric id, read-only (spec 001 §2 Admin area).
  */
 export type ExtractionViewer =
-  { kind: 'user'; user: AuthUser; restricted: boolean } | { kind: 'admin'; user: AuthUser };
+  | {
+      kind: 'user';
+      user: AuthUser;
+      restricted: boolean;
+      /** Sees results flagged as possible minors: verified law enforcement, now (not when copied). */
+      minorsAllowed: boolean;
+    }
+  | { kind: 'admin'; user: AuthUser };
 
 export interface ExtractionListQuery {
   pageNumber: number;
@@ -84,9 +91,9 @@ function publicId(viewer: ExtractionViewer, row: { id: number; hashed_id: string
   return viewer.kind === 'admin' ? String(row.id) : row.hashed_id;
 }
 
-/** A user changing the organization's extractions: edits never show original sources. */
-function editor(user: AuthUser): ExtractionViewer {
-  return { kind: 'user', user, restricted: true };
+/** Whether the viewer sees results flagged as possible minors (admins read every organization's work whole). */
+function minorsAllowedFor(viewer: ExtractionViewer): boolean {
+  return viewer.kind === 'admin' || viewer.minorsAllowed;
 }
 
 /** Connection names per result, in the order the analysis gave them. */
@@ -165,7 +172,25 @@ export class DataExtractorService {
   /** The viewer of a user request: access decides whether original sources are shown. */
   async userViewer(user: AuthUser): Promise<ExtractionViewer> {
     const access = await this.access.require(user);
-    return { kind: 'user', user, restricted: access.restricted };
+    return {
+      kind: 'user',
+      user,
+      restricted: access.restricted,
+      minorsAllowed: await this.minorGate.isLawEnforcement(user.organizationId),
+    };
+  }
+
+  /**
+   * A user changing the organization's extractions: edits never show original sources, and reach only
+   * the results the user may see.
+   */
+  private async editor(user: AuthUser): Promise<ExtractionViewer> {
+    return {
+      kind: 'user',
+      user,
+      restricted: true,
+      minorsAllowed: await this.minorGate.isLawEnforcement(user.organizationId),
+    };
   }
 
   /** POST /api/data-extractor: records the extraction as PENDING and queues the job. */
@@ -210,7 +235,7 @@ export class DataExtractorService {
       detail: { name, searchHash: request.searchHash },
     });
     const row = await this.extractions.findOne({ id }, { organizationId: user.organizationId });
-    return this.toListItem(editor(user), row!);
+    return this.toListItem(await this.editor(user), row!);
   }
 
   private toListItem(viewer: ExtractionViewer, row: ExtractionRow): ExtractionListItem {
@@ -293,7 +318,7 @@ export class DataExtractorService {
     const row = await this.find(viewer, ref);
     await this.opened(viewer, row);
     await this.auditAdminRead(viewer, row, 'summary');
-    const results = await this.extractions.findAllResults(row.id);
+    const results = await this.extractions.findAllResults(row.id, minorsAllowedFor(viewer));
     const connections = await this.extractions.findConnectionNames(row.id);
     return {
       id: publicId(viewer, row),
@@ -328,6 +353,7 @@ export class DataExtractorService {
       sortBy: query.sortBy,
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
+      minorsAllowed: minorsAllowedFor(viewer),
     });
     const wikipedia = await this.extractions.findWikipedia(row.id);
     return {
@@ -373,6 +399,7 @@ export class DataExtractorService {
       ? await this.extractions.findResults(
           'id' in key ? { ids: [key.id] } : { hashedIds: [key.hashedId] },
           scopeOf(viewer),
+          minorsAllowedFor(viewer),
         )
       : [];
     if (!rows[0]) throw notFound('Result not found.');
@@ -402,13 +429,13 @@ export class DataExtractorService {
   }
 
   async markChecked(user: AuthUser, ref: string): Promise<{ checked: true }> {
-    const result = await this.findResult(editor(user), ref);
+    const result = await this.findResult(await this.editor(user), ref);
     await this.extractions.markResultChecked(result.id);
     return { checked: true };
   }
 
   async markWikipediaChecked(user: AuthUser, ref: string): Promise<{ checked: true }> {
-    const row = await this.find(editor(user), ref);
+    const row = await this.find(await this.editor(user), ref);
     if (!(await this.extractions.markWikipediaChecked(row.id))) throw notFound('Wikipedia result not found.');
     return { checked: true };
   }
@@ -420,7 +447,7 @@ export class DataExtractorService {
    */
   async updateResult(user: AuthUser, ref: string, name: string, description: string | undefined) {
     const personName = trimmedName(name);
-    const result = await this.findResult(editor(user), ref);
+    const result = await this.findResult(await this.editor(user), ref);
     // The name replaced stays a choice; the chosen one is no longer an alternative.
     const alternatives = [result.person_name, ...result.alternative_names].filter(
       (n, i, all) => n && n !== personName && all.indexOf(n) === i,
@@ -454,7 +481,7 @@ export class DataExtractorService {
   }
 
   async removeResult(user: AuthUser, ref: string): Promise<{ remaining: number }> {
-    const result = await this.findResult(editor(user), ref);
+    const result = await this.findResult(await this.editor(user), ref);
     // In one transaction behind the extraction's lock, as an edit (updateResult).
     const remaining = await this.extractions.transaction(async (extractions) => {
       const locked = await extractions.lockForEdit(result.extraction_id);
@@ -466,12 +493,12 @@ export class DataExtractorService {
 
   async update(user: AuthUser, ref: string, name: string, description: string | undefined): Promise<void> {
     const trimmed = trimmedName(name);
-    const row = await this.find(editor(user), ref);
+    const row = await this.find(await this.editor(user), ref);
     await this.extractions.update(row.id, trimmed, description?.trim());
   }
 
   async remove(user: AuthUser, ref: string): Promise<void> {
-    const row = await this.find(editor(user), ref);
+    const row = await this.find(await this.editor(user), ref);
     await this.extractions.delete(row.id);
     await this.audit.insert({
       actorUserId: user.id,
@@ -495,7 +522,11 @@ export class DataExtractorService {
     const row = await this.find(viewer, ref);
     const results =
       resultRefs === undefined
-        ? await this.extractions.findResults({ extractionId: row.id }, scopeOf(viewer))
+        ? await this.extractions.findResults(
+            { extractionId: row.id },
+            scopeOf(viewer),
+            minorsAllowedFor(viewer),
+          )
         : await this.chosenResults(viewer, row.id, resultRefs);
     const connections = connectionNamesByResult(
       await this.extractions.findConnections(results.map((r) => r.id)),
@@ -558,7 +589,11 @@ export class DataExtractorService {
     const ids = keys.flatMap((k) => (k && 'id' in k ? [k.id] : []));
     const hashedIds = keys.flatMap((k) => (k && 'hashedId' in k ? [k.hashedId] : []));
     const results = (
-      await this.extractions.findResults(viewer.kind === 'admin' ? { ids } : { hashedIds }, scopeOf(viewer))
+      await this.extractions.findResults(
+        viewer.kind === 'admin' ? { ids } : { hashedIds },
+        scopeOf(viewer),
+        minorsAllowedFor(viewer),
+      )
     ).filter((r) => r.extraction_id === extractionId);
     if (results.length !== distinct.length) throw notFound('Extraction results not found.');
     return results;
@@ -575,7 +610,8 @@ async function refreshAggregates(
   extractionId: number,
   bestName: string | null,
 ): Promise<number> {
-  const results = await extractions.findAllResults(extractionId);
+  // The stored counts are the organization's whole list, whoever may see which of it.
+  const results = await extractions.findAllResults(extractionId, true);
   const names = nameGroups(results);
   const best = names.find(([name]) => name === bestName);
   await extractions.updateAggregates(extractionId, {

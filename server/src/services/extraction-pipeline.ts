@@ -211,6 +211,7 @@ export class ExtractionPipeline {
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at,
         thumbnail: await this.readThumbnail(row.thumbnail_path),
+        faceId: row.face_id === null ? null : Number(row.face_id),
         ...matchedFaceOf(row),
         personName: found?.personName ?? '',
         personDesc: found?.personDesc ?? '',

@@ -16,7 +16,8 @@ import type { MailService } from './mail.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { FaceModelService } from './face-model.service.ts';
 import { watchBinding } from './face-watch.service.ts';
-import { descriptorOfCrop } from './kept-faces.ts';
+import { readKeptFaces, watchedDescriptorOf } from './kept-faces.ts';
+import type { SearchRepository } from '../repositories/search.repository.ts';
 
 /** At most one e-mail per watch per hour after the first. */
 export const ALERT_DIGEST_INTERVAL_MS = 3_600_000;
@@ -57,10 +58,14 @@ export interface FaceWatchMatcherOptions {
   isSocialMedia: (url: string) => boolean;
   /**
    * After a reindex switches the active descriptor model, watches of the old model are computed again
-   * from their kept crop with the engine (which follows the active model). Without it (the benchmark),
+   * from their kept faces with the engine (which follows the active model). Without it (the benchmark),
    * watches keep the model they were made with.
    */
-  rederive?: { engine: LazyFaceEngine; models: Pick<FaceModelService, 'active'> };
+  rederive?: {
+    engine: LazyFaceEngine;
+    models: Pick<FaceModelService, 'active'>;
+    indexedFaces: Pick<SearchRepository, 'findIndexedFaces'>;
+  };
 }
 
 /**
@@ -305,29 +310,46 @@ export class FaceWatchMatcher {
     this.version = rederived > 0 ? `${await this.repository.watchesVersion()}|${activeModel}` : version;
   }
 
-  /** The watch's descriptor under `modelId` from its kept crop, stored sealed; undefined when it cannot be. */
+  /**
+   * The watch's descriptor under `modelId` from its kept faces, stored sealed; undefined when it cannot be.
+   * A watch of several faces is read again from all of them, as it was made: the mean of its pictures'
+   * faces and of the added indexed faces (now described by `modelId`). An added face flagged as a possible
+   * minor since is left out unless the watch already watches one (only law enforcement may); a picture's
+   * new estimate can only add the flag.
+   */
   private async rederive(watch: ActiveFaceWatch, modelId: string): Promise<Float32Array | undefined> {
     const context = { watchId: watch.id, from: watch.modelId, to: modelId };
-    const crop = await this.repository.findFaceImage(watch.id, watch.organizationId);
-    if (!crop) {
+    const kept = await this.repository.findKeptFaces(watch.id, watch.organizationId);
+    if (!kept.faceImage) {
       this.log.warn(context, 'face watch of an older model has no crop to re-derive it; it stops matching');
       return undefined;
     }
     try {
-      const face = await descriptorOfCrop(
-        await this.options.rederive!.engine.get(),
-        crop,
-        watch.organizationId,
-      );
+      const { engine, indexedFaces } = this.options.rederive!;
+      const faces = await readKeptFaces(await engine.get(), indexedFaces, kept, {
+        organizationId: watch.organizationId,
+        flaggedAtUpload: watch.possibleMinor,
+      });
       // The engine follows the active model; a switch in between is picked up by the next reload.
-      if (!face || face.modelId !== modelId) {
+      if (!faces.shown || faces.shown.modelId !== modelId) {
         this.log.warn(context, 'face watch could not be re-derived under the active model');
         return undefined;
       }
-      const sealed = await this.tokens.sealStored(face.descriptor, watchBinding(watch.organizationId));
-      await this.repository.rederiveWatch(watch.id, sealed, modelId);
-      this.log.info(context, 'face watch re-derived under the active model');
-      return face.descriptor;
+      const watched = watchedDescriptorOf(faces.shown, faces, watch.possibleMinor);
+      const lost = kept.otherFaceImages.length - faces.others.length;
+      await this.repository.rederiveWatch(watch.id, {
+        descriptorSealed: await this.tokens.sealStored(
+          watched.descriptor,
+          watchBinding(watch.organizationId),
+        ),
+        modelId,
+        possibleMinor: watched.possibleMinor,
+      });
+      this.log.info(
+        { ...context, faces: 1 + faces.others.length + watched.kept.addedFaceIds.length, lost },
+        'face watch re-derived under the active model',
+      );
+      return watched.descriptor;
     } catch (error) {
       this.log.warn({ ...context, err: error }, 'face watch could not be re-derived under the active model');
       return undefined;

@@ -2,7 +2,6 @@ import type { FaceAlert, FaceWatch } from '@osint/contract/face-alerts';
 import { SEARCH_MESSAGES } from '@osint/contract/search';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
-import { l2Normalise, meanDescriptor } from '../face/similarity.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
@@ -13,7 +12,7 @@ import type { MinorGateService } from './minor-gate.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { SearchAnswer, SearchService } from './search.service.ts';
 import { cropDigest, isCropOf, normaliseFace } from '../lib/face-image.ts';
-import { descriptorOfCrop, searchedFaces } from './kept-faces.ts';
+import { readKeptFaces, searchKeptFaces, visibleIndexedFaces, watchedDescriptorOf } from './kept-faces.ts';
 import type { AuthUser } from './session.service.ts';
 
 const DAY_MS = 86_400_000;
@@ -83,7 +82,7 @@ export class FaceWatchService {
       note: input.note?.trim() ?? '',
       type: input.type ?? face.type,
       descriptorSealed: await this.tokens.sealStored(face.descriptor, watchBinding(user.organizationId)),
-      faceImage: face.crop ?? uploadedCrop,
+      kept: face.kept ?? { faceImage: uploadedCrop, otherFaceImages: [], addedFaceIds: [] },
       modelId: face.modelId,
       possibleMinor: face.possibleMinor,
       endsAt,
@@ -174,12 +173,31 @@ export class FaceWatchService {
     await this.access.require(user);
     const watch = await this.watches.findActiveWatch(id, user.organizationId);
     if (!watch?.descriptor_sealed) throw notFound('Watch not found.');
+    const kept = await this.watches.findKeptFaces(id, user.organizationId);
+    // A watch of several faces of the person is searched as its search was: with every face, each read
+    // again from its picture, so that the new search keeps them all (to search again, report, watch).
+    if (kept.faceImage && (kept.otherFaceImages.length > 0 || kept.addedFaceIds.length > 0)) {
+      const engine = await this.engine.get();
+      const faces = await readKeptFaces(engine, this.searches, kept, {
+        organizationId: user.organizationId,
+        flaggedAtUpload: watch.possible_minor,
+      });
+      if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
+      const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+      return searchKeptFaces(
+        { tokens: this.tokens, search: this.search },
+        user,
+        engine.modelId,
+        { shown: faces.shown, others: faces.others, indexed: visibleIndexedFaces(faces, minorsAllowed) },
+        watch.type,
+      );
+    }
     const descriptor = await this.tokens.openStored(
       watch.descriptor_sealed,
       watchBinding(user.organizationId),
     );
     if (!descriptor) throw badRequest(SEARCH_MESSAGES.faceGone);
-    const crop = watch.face_image ? Buffer.from(watch.face_image).toString('base64') : undefined;
+    const crop = kept.faceImage?.toString('base64');
     const token = await this.tokens.seal({
       descriptor,
       modelId: watch.model_id,
@@ -274,60 +292,43 @@ export class FaceWatchService {
     const face = await this.tokens.open(faceHash, user.organizationId);
     if (!face) throw badRequest(SEARCH_MESSAGES.faceGone);
     if (faceImage && !isCropOf(face, faceImage)) throw badRequest(SEARCH_MESSAGES.faceImageMismatch);
-    return { ...face, type: 'OSINT' as SearchType, crop: null, from: 'upload' };
+    return { ...face, type: 'OSINT' as SearchType, kept: undefined, from: 'upload' };
   }
 
   /**
-   * The searched face of a stored search, or of a saved search (whose copy keeps the face even after the
-   * search itself is gone): both keep the face's crop, not its descriptor, so the crop is analysed again
-   * with the active model (its largest face). A stored search of several faces of the person (other photos,
-   * results added by searching again) is watched as it searched: the mean of all its faces. (A watch keeps
-   * the shown face's crop only: if the model changes, the watch is read again from that face alone.)
+   * The searched faces of a stored search, or of a saved search (whose copy keeps them even after the
+   * search itself is gone): both keep pictures, not descriptors, so each is analysed again with the active
+   * model. A search of several faces of the person (other photos, results added by searching again) is
+   * watched as it searched: the mean of all its faces, which the watch keeps to read them again after a
+   * change of model.
    */
   private async faceOfSearch(user: AuthUser, searchHash: string) {
     const search = await this.searches.findByHashedId(searchHash, user.organizationId);
-    if (search) {
-      const engine = await this.engine.get();
-      const faces = await searchedFaces(this.searches, engine, search, search.added_face_ids.map(Number));
-      if (!faces.keptPicture) {
-        throw badRequest('This search was run without its face: watch the face from a new upload.');
-      }
-      if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
-      // As searching it again does: an added result now flagged as a possible minor is left out for an
-      // organization that may not search one (it no longer sees that result either).
-      const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
-      const indexed = faces.indexed.filter((face) => minorsAllowed || face.possibleMinor !== true);
-      const descriptors = [
-        faces.shown.descriptor,
-        ...faces.others.map((face) => face.descriptor),
-        ...indexed.map((face) => l2Normalise(face.vector)),
-      ];
-      return {
-        descriptor: meanDescriptor(descriptors),
-        modelId: engine.modelId,
-        possibleMinor:
-          faces.shown.possibleMinor ||
-          faces.others.some((face) => face.possibleMinor) ||
-          indexed.some((face) => face.possibleMinor === true),
-        type: search.type,
-        crop: faces.shown.picture,
-        from: 'search',
-      };
+    const saved = search
+      ? undefined
+      : await this.savedSearches.findByHashedId(searchHash, user.organizationId);
+    const of = search ?? saved;
+    if (!of) throw notFound('Search not found.');
+    const kept = search
+      ? await this.searches.findKeptFaces(searchHash, user.organizationId)
+      : await this.savedSearches.findKeptFaces(saved!.id, user.organizationId);
+    if (!kept.faceImage) {
+      throw badRequest('This search was run without its face: watch the face from a new upload.');
     }
-    const saved = await this.savedSearches.findByHashedId(searchHash, user.organizationId);
-    if (!saved) throw notFound('Search not found.');
-    const crop = await this.savedSearches.findImage(saved.id, user.organizationId);
-    if (!crop) throw notFound('Search not found.');
-    return { ...(await this.analyseCrop(user, crop, saved)), type: saved.type, crop, from: 'saved-search' };
-  }
-
-  /**
-   * The kept crop under the active model. A face the upload flagged as a possible minor stays flagged:
-   * the crop's own age estimate can only add the flag, never clear it.
-   */
-  private async analyseCrop(user: AuthUser, crop: Buffer, searched: { possible_minor: boolean }) {
-    const face = await descriptorOfCrop(await this.engine.get(), crop, user.organizationId);
-    if (!face) throw badRequest(SEARCH_MESSAGES.faceGone);
-    return { ...face, possibleMinor: face.possibleMinor || searched.possible_minor };
+    const engine = await this.engine.get();
+    const faces = await readKeptFaces(engine, this.searches, kept, {
+      organizationId: user.organizationId,
+      flaggedAtUpload: of.possible_minor,
+    });
+    if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
+    // As searching it again does: an added result now flagged as a possible minor is left out for an
+    // organization that may not search one (it no longer sees that result either).
+    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+    return {
+      ...watchedDescriptorOf(faces.shown, faces, minorsAllowed),
+      modelId: engine.modelId,
+      type: of.type,
+      from: search ? 'search' : 'saved-search',
+    };
   }
 }

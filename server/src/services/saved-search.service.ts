@@ -112,6 +112,7 @@ export class SavedSearchService {
         possibleMinor: search.possible_minor,
         addedFaceCount: search.added_face_ids.length,
         otherFaceCount: search.other_face_count,
+        kept: await this.searches.findKeptFaces(search.hashed_id, user.organizationId),
       },
       // The copy's job, in the row's transaction: a saved search is never left PENDING without one.
       (savedSearchId) => ({
@@ -169,6 +170,7 @@ export class SavedSearchService {
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at,
         thumbnail: await readThumbnail(row.thumbnail_path),
+        faceId: row.face_id === null ? null : Number(row.face_id),
         ...matchedFaceOf(row),
       });
     }
@@ -192,7 +194,10 @@ export class SavedSearchService {
     const access = await this.access.require(user);
     const saved = await this.savedSearches.findByHashedId(hashedId, user.organizationId);
     if (!saved) throw notFound('Saved search not found.');
-    return this.resultsOf(saved, '/api/saved-search', access.restricted);
+    return this.resultsOf(saved, '/api/saved-search', {
+      restricted: access.restricted,
+      minorsAllowed: await this.minorGate.isLawEnforcement(user.organizationId),
+    });
   }
 
   /** GET /api/admin/saved-search: every organization's saved searches, newest first, read-only. */
@@ -230,7 +235,7 @@ export class SavedSearchService {
       detail: { name: saved.name },
       ip,
     });
-    return this.resultsOf(saved, '/api/admin/saved-search', false);
+    return this.resultsOf(saved, '/api/admin/saved-search', { restricted: false, minorsAllowed: true });
   }
 
   async adminImage(id: number): Promise<Buffer> {
@@ -240,17 +245,22 @@ export class SavedSearchService {
   }
 
   async adminResultImage(resultId: number): Promise<Buffer> {
-    const thumbnail = await this.savedSearches.findResultThumbnail(resultId, 'all-organizations');
+    const thumbnail = await this.savedSearches.findResultThumbnail(resultId, 'all-organizations', true);
     if (!thumbnail) throw notFound('Image not found.');
     return thumbnail;
   }
 
+  /**
+   * A saved search's results as its reader may see them: `restricted` (a trial) without original sources;
+   * unless `minorsAllowed`, without faces flagged as possible minors — the rule of the moment, as for live
+   * results, not of the day the copy was made (a withdrawn verification hides what it had let in).
+   */
   private async resultsOf(
     saved: SavedSearchRow,
     prefix: ImagePrefix,
-    restricted: boolean,
+    { restricted, minorsAllowed }: { restricted: boolean; minorsAllowed: boolean },
   ): Promise<SavedSearchResultsResponse> {
-    const rows = await this.savedSearches.findResults(saved.id);
+    const rows = await this.savedSearches.findResults(saved.id, minorsAllowed);
     return {
       ...toListItem(saved, prefix),
       time: saved.duration_ms,
@@ -278,7 +288,11 @@ export class SavedSearchService {
   }
 
   async resultImage(user: AuthUser, resultId: number): Promise<Buffer> {
-    const thumbnail = await this.savedSearches.findResultThumbnail(resultId, user.organizationId);
+    const thumbnail = await this.savedSearches.findResultThumbnail(
+      resultId,
+      user.organizationId,
+      await this.minorGate.isLawEnforcement(user.organizationId),
+    );
     if (!thumbnail) throw notFound('Image not found.');
     return thumbnail;
   }
@@ -335,7 +349,9 @@ export class SavedSearchService {
     restricted: boolean,
   ): Promise<{ pdf: Buffer; fileName: string }> {
     const ids = [...new Set(resultIds)];
-    const rows = await this.savedSearches.findResultsByIds(ids, scope);
+    // Admins read every organization's work whole; an organization, what its standing lets it see now.
+    const minorsAllowed = scope === 'all-organizations' || (await this.minorGate.isLawEnforcement(scope));
+    const rows = await this.savedSearches.findResultsByIds(ids, scope, minorsAllowed);
     // Ids of another organization, or deleted ones, are not found: the report is all or nothing.
     if (rows.length !== ids.length) throw notFound('Saved search results not found.');
     const savedSearchIds = new Set(rows.map((row) => row.saved_search_id));

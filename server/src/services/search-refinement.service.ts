@@ -1,11 +1,9 @@
 import { MAX_QUERY_FACES, SEARCH_MESSAGES } from '@osint/contract/search';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
-import { l2Normalise } from '../face/similarity.ts';
-import { cropDigest } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
-import { searchedFaces } from './kept-faces.ts';
+import { readKeptFaces, searchKeptFaces, visibleIndexedFaces } from './kept-faces.ts';
 import type { MinorGateService } from './minor-gate.service.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 import type { SearchAnswer, SearchService } from './search.service.ts';
@@ -48,10 +46,15 @@ export class SearchRefinementService {
     // One face for results of one image shown on several pages.
     const chosenFaceIds = new Set(chosenResults.values());
     const engine = await this.engine.get();
-    const { shown, others, indexed } = await searchedFaces(this.searches, engine, search, [
-      ...new Set([...search.added_face_ids.map(Number), ...chosenFaceIds]),
-    ]);
-    const added = indexed.filter((face) => minorsAllowed || face.possibleMinor !== true);
+    const faces = await readKeptFaces(
+      engine,
+      this.searches,
+      await this.searches.findKeptFaces(searchHash, user.organizationId),
+      { organizationId: user.organizationId, flaggedAtUpload: search.possible_minor },
+      [...chosenFaceIds],
+    );
+    const { shown, others } = faces;
+    const added = visibleIndexedFaces(faces, minorsAllowed);
     // A chosen result removed since, another search's, gone from the index or described by a model no longer
     // in use is refused; a face added earlier and gone since (opted out, reindexed) is left out.
     if (
@@ -63,31 +66,13 @@ export class SearchRefinementService {
     if (1 + others.length + added.length > MAX_QUERY_FACES)
       throw badRequest(SEARCH_MESSAGES.tooManyAddedResults);
     if (!shown) throw badRequest(SEARCH_MESSAGES.faceGone);
-    const seal = (face: { descriptor: Float32Array; possibleMinor: boolean; picture?: Buffer }) =>
-      this.tokens.seal({
-        descriptor: face.descriptor,
-        modelId: engine.modelId,
-        organizationId: user.organizationId,
-        userId: user.id,
-        possibleMinor: face.possibleMinor,
-        cropSha256: face.picture === undefined ? undefined : cropDigest(base64(face.picture)),
-      });
-    const tokens = await Promise.all([
-      // The kept pictures stay the new search's: the shown face first, as the search shows it.
-      seal(shown),
-      ...others.map(seal),
-      // As the index gate reads the flag: a face indexed before the age estimate (null) is shown to every
-      // organization until a reindex estimates it, so it is searched as it is shown.
-      ...added.map((face) =>
-        seal({ descriptor: l2Normalise(face.vector), possibleMinor: face.possibleMinor === true }),
-      ),
-    ]);
-    return this.search.search(user, tokens, search.type, {
-      faceImage: base64(shown.picture),
-      otherFaceImages: others.map((face) => base64(face.picture)),
-      addedFaceIds: added.map((face) => face.id),
-    });
+    // The kept pictures stay the new search's: the shown face first, as the search shows it.
+    return searchKeptFaces(
+      { tokens: this.tokens, search: this.search },
+      user,
+      engine.modelId,
+      { shown, others, indexed: added },
+      search.type,
+    );
   }
 }
-
-const base64 = (picture: Buffer) => picture.toString('base64');

@@ -4,7 +4,6 @@ import type {
   ExtractionListResponse,
   ExtractionSummary,
 } from '@osint/contract/data-extractor';
-import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
@@ -12,6 +11,7 @@ import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/d
 import { demoPhoto } from '../face/image-fixtures.ts';
 import { crawlDemoSites, createAdmin, searchFace, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 let t: TestApp;
 let site: DemoSite;
@@ -171,10 +171,7 @@ describe('AI data extractor over the demo sites', () => {
       payload: { hashedId: [profile.hashedId], containWikipediaData: false },
     });
     expect(report.statusCode).toBe(200);
-    const text = execFileSync('pdftotext', ['-layout', '-', '-'], {
-      input: report.rawPayload,
-      encoding: 'utf8',
-    });
+    const text = pdfText(report.rawPayload);
     expect(text).toContain('Priya Anand');
     expect(text).not.toContain('Politically exposed person');
     // (Her page's title, which names her as mayor, is still printed as the source page's title.)

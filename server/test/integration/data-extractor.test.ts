@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import {
   EXTRACTOR_MESSAGES,
@@ -32,6 +30,7 @@ import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 // The AI data extractor end to end: a fictional news site is crawled for real, the fictional watch-list
 // is imported in both formats, an analyst searches a face, starts an extraction through the API, the
@@ -95,17 +94,6 @@ async function waitForDone(cookie: string, id: string, prefix = '/api/data-extra
 async function details(cookie: string, id: string, query: Record<string, string | number | boolean> = {}) {
   const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
   return get<ExtractionDetailsResponse>(cookie, `/api/data-extractor/results/details/${id}?${params}`);
-}
-
-async function pdfText(pdf: Buffer): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'extraction-report-'));
-  const file = path.join(dir, 'report.pdf');
-  await fs.writeFile(file, pdf);
-  try {
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
 }
 
 function resultOn(results: ExtractedResult[], pagePath: ExtractionPagePath): ExtractedResult {

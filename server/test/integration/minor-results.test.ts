@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { up as backfillSearchFlags } from '../../src/db/migrations/0028_backfill_search_possible_minor.ts';
+import { copyFacesFromOriginals } from '../../src/db/migrations/0036_copied_result_faces.ts';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos } from '../../src/demo/demo-site.ts';
 import { bytes, html, page, TestServer } from '../crawler/test-server.ts';
@@ -12,6 +13,7 @@ import {
   verifyLawEnforcement,
 } from '../support/fixtures.ts';
 import { createOwner, createSearch, type Member } from '../support/team-fixtures.ts';
+import { pdfText } from '../support/pdf-text.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -184,6 +186,109 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     expect((await t.request({ method: 'GET', url: thumbnailUrl, cookie: police.cookie })).statusCode).toBe(
       200,
     );
+  });
+
+  it('copied while verified, in a saved search and an extraction, are withheld once the verification is withdrawn', async () => {
+    const face = (await uploadFaces(t, police.cookie, photo))[0]!;
+    const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
+    const saved = (await saveSearch('Copied while verified', searchHash, face.base64)).json<{
+      hash: string;
+    }>();
+    const started = await t.request({
+      method: 'POST',
+      url: '/api/data-extractor',
+      cookie: police.cookie,
+      payload: { name: 'Copied while verified', searchHash, image: face.base64 },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const extractionId = started.json<{ id: string }>().id;
+    await waitUntil(
+      async () =>
+        (
+          await t.db
+            .selectFrom('saved_searches')
+            .select('status')
+            .where('hashed_id', '=', saved.hash)
+            .executeTakeFirstOrThrow()
+        ).status === 'COMPLETED',
+      'the saved search',
+    );
+    await waitUntil(
+      async () =>
+        (
+          await t.db
+            .selectFrom('data_extractions')
+            .select('state')
+            .where('hashed_id', '=', extractionId)
+            .executeTakeFirstOrThrow()
+        ).state === 'DONE',
+      'the extraction',
+    );
+    const get = (url: string) => t.request({ method: 'GET', url, cookie: police.cookie });
+    const post = (url: string, payload: object) =>
+      t.request({ method: 'POST', url, cookie: police.cookie, payload });
+    const savedResults = async () =>
+      (await get(`/api/saved-search/results/${saved.hash}`)).json<{ results: { id: number }[] }>().results;
+    const extractedResults = async () =>
+      (await get(`/api/data-extractor/results/details/${extractionId}?pageNumber=1&pageSize=20`)).json<{
+        responses: { hashedId: string }[];
+      }>().responses;
+    const nameStatistic = async () =>
+      (await get(`/api/data-extractor/results/${extractionId}`)).json<{
+        nameStatistic: { linkCount: number };
+      }>().nameStatistic.linkCount;
+
+    // Verified: both copies hold her face, with their thumbnails and reports.
+    const [savedResult] = await savedResults();
+    const [extracted] = await extractedResults();
+    expect(savedResult).toBeDefined();
+    expect(extracted).toBeDefined();
+    const reads = {
+      savedThumbnail: () => get(`/api/saved-search/results/image/${savedResult!.id}`),
+      savedReport: () => post('/api/saved-search/generate-report', { dataResultsId: [savedResult!.id] }),
+      extractedThumbnail: () => get(`/api/data-extractor/results/image/${extracted!.hashedId}`),
+      extractedConnections: () => get(`/api/data-extractor/results/${extracted!.hashedId}/connections`),
+      extractionReport: () =>
+        post(`/api/data-extractor/results/${extractionId}/generate-report`, {
+          hashedId: [extracted!.hashedId],
+        }),
+    };
+    for (const [what, read] of Object.entries(reads)) expect((await read()).statusCode, what).toBe(200);
+    expect(await nameStatistic()).toBe(1);
+    // The whole extraction's report prints her result (its page's title) while the organization may see it.
+    const wholeReportText = async () => {
+      const report = await get(`/api/data-extractor/results/${extractionId}/generate-report/all`);
+      expect(report.statusCode).toBe(200);
+      return pdfText(report.rawPayload);
+    };
+    expect(await wholeReportText()).toContain('Profile');
+
+    // Withdrawn: the copies keep her (nothing is deleted) but show, serve and report nothing of her.
+    await setPoliceVerified(false);
+    try {
+      expect(await savedResults()).toEqual([]);
+      expect(await extractedResults()).toEqual([]);
+      expect(await nameStatistic()).toBe(0);
+      for (const [what, read] of Object.entries(reads)) expect((await read()).statusCode, what).toBe(404);
+      expect(await wholeReportText()).not.toContain('Profile');
+    } finally {
+      await setPoliceVerified(true);
+    }
+    expect(await savedResults()).toHaveLength(1);
+    expect(await extractedResults()).toHaveLength(1);
+
+    // Copies made before they kept their face get it from the results they were copied from (0036).
+    const copiedFaces = async () => [
+      ...(await t.db.selectFrom('saved_search_results').select('face_id').execute()),
+      ...(await t.db.selectFrom('data_extraction_results').select('face_id').execute()),
+    ];
+    const faces = await copiedFaces();
+    expect(faces.length).toBeGreaterThanOrEqual(2);
+    expect(faces.every((row) => row.face_id !== null)).toBe(true);
+    await t.db.updateTable('saved_search_results').set({ face_id: null }).execute();
+    await t.db.updateTable('data_extraction_results').set({ face_id: null }).execute();
+    await copyFacesFromOriginals(t.db as unknown as Kysely<unknown>);
+    expect(await copiedFaces()).toEqual(faces);
   });
 
   it('searches made before their flag was kept get it back from the audit log (migration 0028)', async () => {

@@ -1,8 +1,4 @@
 import { MATCH_SCORE_EXPLANATION, matchBandLabel, similarityText } from '@osint/contract/match-score';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { SAVE_NAME_TOO_LONG, SEARCH_MESSAGES } from '@osint/contract/search';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +17,7 @@ import { createMember, createOwner } from '../support/team-fixtures.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 // Saved searches and their PDF reports over a real index: the demo sites are crawled, analysts of
 // different organizations search, save, read, edit, delete and report through the API.
@@ -105,16 +102,6 @@ async function report(cookie: string, ids: number[]) {
     cookie,
     payload: { dataResultsId: ids },
   });
-}
-
-async function pdfText(pdf: Buffer): Promise<string> {
-  const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'report-')), 'report.pdf');
-  await fs.writeFile(file, pdf);
-  try {
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-  } finally {
-    await fs.rm(path.dirname(file), { recursive: true, force: true });
-  }
 }
 
 let organizationA: number;

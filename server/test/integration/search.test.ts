@@ -1,5 +1,4 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import bmp from 'bmp-js';
@@ -8,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { meanDescriptor } from '../../src/face/similarity.ts';
+import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import { watchBinding } from '../../src/services/face-watch.service.ts';
 import { UPLOAD_TOO_BIG_MESSAGE } from '../../src/services/search.service.ts';
 import { drawnFaceBox, expectedFaceBox } from '../support/pdf-face-box.ts';
 import { createAdmin, createUser, login, crawlDemoSites, verifyLawEnforcement } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 // Face search over a real index: the bundled demo sites are crawled through the real crawl job, then
 // photos are uploaded and searched through the API as analysts of different organizations.
@@ -81,11 +82,6 @@ async function organizationWithPlan(email: string, planType: 'SUBSCRIPTION' | 'T
     })
     .execute();
   return login(t, email);
-}
-
-/** The text of a PDF, read back with pdftotext (from standard input). */
-function pdfText(pdf: Buffer): string {
-  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
 }
 
 async function upload(cookie: string, image: Buffer) {
@@ -735,10 +731,14 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
         payload: { name: 'Helena Marsh', searchHash },
       });
       expect(created.statusCode, created.body).toBe(201);
+      const id = created.json<{ id: number }>().id;
+      return { id, descriptor: await watchedDescriptor(id) };
+    };
+    const watchedDescriptor = async (id: number) => {
       const row = await t.db
         .selectFrom('face_watches')
         .select(['descriptor_sealed', 'organization_id'])
-        .where('id', '=', created.json<{ id: number }>().id)
+        .where('id', '=', id)
         .executeTakeFirstOrThrow();
       return (await t.container.services.queryFaces.openStored(
         row.descriptor_sealed!,
@@ -757,8 +757,78 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
     const mean = meanDescriptor([await descriptorOf(blurred.hash), await descriptorOf(mirrored.hash)]);
     // (Each kept picture is read again: the same face within a JPEG's re-encoding.)
-    expect(dot(await watch(both.searchHash), mean)).toBeGreaterThan(0.98);
-    expect(dot(await watch(single.searchHash), mean)).toBeLessThan(0.98);
+    const watchOfBoth = await watch(both.searchHash);
+    expect(dot(watchOfBoth.descriptor, mean)).toBeGreaterThan(0.98);
+    expect(dot((await watch(single.searchHash)).descriptor, mean)).toBeLessThan(0.98);
+
+    // A saved copy keeps every face too: its watch is the same mean, after the search itself is gone.
+    const saving = await t.request({
+      method: 'POST',
+      url: '/api/search/save',
+      cookie: cookies.a,
+      payload: {
+        name: 'Marsh, two photos',
+        description: '',
+        hash: both.searchHash,
+        image: (
+          await t.request({ method: 'GET', url: `/api/search/${both.searchHash}/image`, cookie: cookies.a })
+        ).rawPayload.toString('base64'),
+      },
+    });
+    expect(saving.statusCode, saving.body).toBe(201);
+    expect(dot((await watch(saving.json<{ hash: string }>().hash)).descriptor, mean)).toBeGreaterThan(0.98);
+
+    // "Save as search" on the alerts page searches the watch with every face it keeps.
+    const searchedNow = await t.request({
+      method: 'POST',
+      url: `/api/watches/${watchOfBoth.id}/search`,
+      cookie: cookies.a,
+    });
+    expect(searchedNow.statusCode, searchedNow.body).toBe(200);
+    const fromWatch = searchedNow.json<{ searchHash: string }>();
+    expect((await stored(fromWatch.searchHash)).json()).toMatchObject({ otherFaceCount: 1 });
+
+    // After a change of model the matcher reads the watch again from all its faces, not the shown one alone.
+    const activeModel = (
+      await t.db
+        .selectFrom('face_watches')
+        .select('model_id')
+        .where('id', '=', watchOfBoth.id)
+        .executeTakeFirstOrThrow()
+    ).model_id;
+    const oldModel = modelOfPipeline('blazeface-dlib');
+    const binding = watchBinding(organizationId);
+    await t.db
+      .updateTable('face_watches')
+      .set({
+        model_id: oldModel.modelId,
+        descriptor_sealed: await t.container.services.queryFaces.sealStored(
+          new Float32Array(oldModel.dimensions).fill(1 / Math.sqrt(oldModel.dimensions)),
+          binding,
+        ),
+        changed_at: new Date(),
+      })
+      .where('id', '=', watchOfBoth.id)
+      .execute();
+    await t.container.services.faceAlerts.drain();
+    const rederived = await watchedDescriptor(watchOfBoth.id);
+    expect(rederived).toHaveLength(mean.length);
+    expect(dot(rederived, mean)).toBeGreaterThan(0.98);
+
+    // An ended watch keeps no face: its pictures go with its descriptor.
+    const ended = await t.request({
+      method: 'DELETE',
+      url: `/api/watches/${watchOfBoth.id}`,
+      cookie: cookies.a,
+    });
+    expect(ended.statusCode, ended.body).toBe(204);
+    expect(
+      await t.db
+        .selectFrom('face_watches')
+        .select(['face_image', 'other_face_images', 'added_face_ids', 'model_id'])
+        .where('id', '=', watchOfBoth.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ face_image: null, other_face_images: [], added_face_ids: [], model_id: activeModel });
   });
 
   it('a result flagged as a possible minor is searched again only by law enforcement, and audited', async () => {
