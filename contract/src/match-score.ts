@@ -44,6 +44,15 @@ export function similarityFigure(similarity: number): string {
   return (Math.floor(Number((similarity * 100).toPrecision(12))) / 100).toFixed(2);
 }
 
+/**
+ * The score as the API answers it: three decimals, cut like the figure, so that a page deriving the band
+ * and the figure from it shows what a PDF derives from the full score (0.6796 rounded to 0.680 read "Very
+ * likely same person (0.68)" on the page and "Possible match (similarity 0.67)" in the PDF).
+ */
+export function answeredSimilarity(similarity: number): number {
+  return Math.floor(Number((similarity * 1000).toPrecision(12))) / 1000;
+}
+
 /** The score with its name, e.g. "similarity 0.73". */
 export function similarityText(similarity: number): string {
   return `similarity ${similarityFigure(similarity)}`;

@@ -1,3 +1,4 @@
+import { answeredSimilarity } from '@osint/contract/match-score';
 import {
   EXTRACTION_ESTIMATE_MS,
   EXTRACTION_NAME_MAX_LENGTH,
@@ -384,7 +385,7 @@ export class DataExtractorService {
         imageUrl: restricted ? null : row.image_url,
         sourceTitle: row.source_title,
         thumbnailUrl: `${prefixOf(viewer)}/results/image/${id}`,
-        similarity: Math.round(row.similarity * 1000) / 1000,
+        similarity: answeredSimilarity(row.similarity),
         crawledAt: row.crawled_at.toISOString(),
         alternativeNames: row.alternative_names,
         evidence: restricted ? row.evidence.map((e) => ({ ...e, url: null })) : row.evidence,

@@ -1,3 +1,4 @@
+import { answeredSimilarity } from '@osint/contract/match-score';
 import type { FaceAlert, FaceWatch } from '@osint/contract/face-alerts';
 import { SEARCH_MESSAGES } from '@osint/contract/search';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
@@ -234,7 +235,7 @@ export class FaceWatchService {
         imageUrl: hidden ? null : row.imageUrl,
         thumbnailUrl: `/api/thumbnails/${row.imageId}`,
         sourceTitle: row.sourceTitle,
-        similarity: Math.round(row.similarity * 1000) / 1000,
+        similarity: answeredSimilarity(row.similarity),
         faceBox: row.faceBox,
         imageSize: row.imageSize,
         createdAt: row.createdAt.toISOString(),

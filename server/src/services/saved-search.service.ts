@@ -1,3 +1,4 @@
+import { answeredSimilarity } from '@osint/contract/match-score';
 import {
   SAVE_NAME_MAX_LENGTH,
   SAVE_NAME_TOO_LONG,
@@ -274,7 +275,7 @@ export class SavedSearchService {
         sourceUrl: restricted ? null : row.source_url,
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at.toISOString(),
-        similarity: Math.round(row.similarity * 1000) / 1000,
+        similarity: answeredSimilarity(row.similarity),
         quality: row.quality === null ? null : Math.round(row.quality * 1000) / 1000,
         ...matchedFaceOf(row),
       })),

@@ -1,3 +1,4 @@
+import { answeredSimilarity } from '@osint/contract/match-score';
 import {
   defaultSaveName,
   MAX_UPLOAD_MEGAPIXELS,
@@ -551,7 +552,7 @@ function resultView(r: StoredSearchResult, restricted: boolean): SearchResultVie
     sourceUrl: restricted ? null : r.sourceUrl,
     sourceTitle: r.sourceTitle,
     crawledAt: r.crawledAt.toISOString(),
-    similarity: Math.round(r.similarity * 1000) / 1000,
+    similarity: answeredSimilarity(r.similarity),
     faceBox: r.faceBox,
     imageSize: r.imageSize,
   };

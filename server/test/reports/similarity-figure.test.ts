@@ -1,5 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { matchBandLabel, similarityFigure, similarityText } from '@osint/contract/match-score';
+import {
+  answeredSimilarity,
+  matchBandLabel,
+  similarityFigure,
+  similarityText,
+} from '@osint/contract/match-score';
 import { describe, expect, it } from 'vitest';
 import { renderSavedSearchReport } from '../../src/reports/saved-search-report.ts';
 
@@ -22,6 +27,18 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
     expect(similarityFigure(0.68)).toBe('0.68');
     expect(similarityFigure(0.57)).toBe('0.57');
     expect(similarityFigure(1)).toBe('1.00');
+  });
+
+  it('the API answers a score from which a page derives the band and figure the PDF prints', () => {
+    for (const score of [0.6796, 0.67999999, 0.5799, 0.965, 0.68, 0.58, 0.123456, 1]) {
+      const answered = answeredSimilarity(score);
+      expect(answered).toBeLessThanOrEqual(score);
+      expect(Number(answered.toFixed(3))).toBe(answered);
+      expect(matchBandLabel(answered), String(score)).toBe(matchBandLabel(score));
+      expect(similarityFigure(answered), String(score)).toBe(similarityFigure(score));
+    }
+    expect(answeredSimilarity(0.6796)).toBe(0.679);
+    expect(answeredSimilarity(0.68)).toBe(0.68);
   });
 
   it('the saved-search report prints 0.965 and 0.679 exactly as the contract helper does', async () => {
