@@ -87,6 +87,13 @@ export interface ExtractionSummary {
 
 export type ExtractionFlag = 'politician' | 'sanctions' | 'criminal';
 
+/** Where a flag's evidence comes from, as the page and the PDF report name it. */
+export const EVIDENCE_SOURCE_LABELS: Record<FlagEvidence['source'], string> = {
+  watchlist: 'Watch-list',
+  page: 'Page',
+  llm: 'AI reading',
+};
+
 /** Why a flag was raised: a watch-list entry or a sentence of a page. Every flag has at least one. */
 export interface FlagEvidence {
   flag: ExtractionFlag;

@@ -132,12 +132,19 @@ export function nameKeys(names: string[]): string[] {
   return [...keys];
 }
 
+/**
+ * How names are compared: `merge` (the variants of one name across pages: "J. Smith" is John Smith where
+ * the pages say so) or `watchlist` (a name against a sanctions or PEP list, where a match raises a flag on
+ * a real person: an initial stands for no given name, so "J. Smith" matches neither John nor Jane Smith).
+ */
+export type NameComparison = 'merge' | 'watchlist';
+
 /** Similarity of two tokens (0–1). */
-function tokenScore(a: string, b: string): number {
+function tokenScore(a: string, b: string, comparison: NameComparison): number {
   if (a === b) return 1;
   if (a.length === 1 || b.length === 1) {
     // An initial: "j" ~ "john".
-    return a[0] === b[0] ? 0.9 : 0;
+    return comparison === 'merge' && a[0] === b[0] ? 0.9 : 0;
   }
   const longest = Math.max(a.length, b.length);
   const d = distance(a, b);
@@ -158,14 +165,18 @@ export function nameSimilarity(a: string, b: string): number {
   return tokenSimilarity(nameTokens(a), nameTokens(b));
 }
 
-export function tokenSimilarity(left: string[], right: string[]): number {
+export function tokenSimilarity(
+  left: string[],
+  right: string[],
+  comparison: NameComparison = 'merge',
+): number {
   if (left.length === 0 || right.length === 0) return 0;
   const [short, long] = left.length <= right.length ? [left, right] : [right, left];
   // Greedy best pairs: strongest pairs first, each token used once.
   const pairs: { i: number; j: number; score: number }[] = [];
   for (let i = 0; i < short.length; i++) {
     for (let j = 0; j < long.length; j++) {
-      const score = tokenScore(short[i]!, long[j]!);
+      const score = tokenScore(short[i]!, long[j]!, comparison);
       if (score > 0) pairs.push({ i, j, score });
     }
   }
@@ -191,11 +202,15 @@ export function isSameName(a: string, b: string, threshold = NAME_MATCH_THRESHOL
 }
 
 /** Best score of a name against an entry's names (primary name and aliases). */
-export function bestNameScore(name: string, candidates: string[]): number {
+export function bestNameScore(
+  name: string,
+  candidates: string[],
+  comparison: NameComparison = 'merge',
+): number {
   const tokens = nameTokens(name);
   let best = 0;
   for (const candidate of candidates) {
-    const score = tokenSimilarity(tokens, nameTokens(candidate));
+    const score = tokenSimilarity(tokens, nameTokens(candidate), comparison);
     if (score > best) best = score;
   }
   return best;

@@ -6,6 +6,7 @@ import type {
   NameStatistic,
   WikipediaResult,
 } from '@osint/contract/data-extractor';
+import { EVIDENCE_SOURCE_LABELS } from '@osint/contract/data-extractor';
 import {
   INK,
   LINK,
@@ -71,11 +72,6 @@ const FLAG_LABELS: Record<ExtractionFlag, string> = {
   politician: 'Politically exposed person',
   sanctions: 'Sanctions',
   criminal: 'Criminal record or wanted',
-};
-const SOURCE_LABELS: Record<FlagEvidence['source'], string> = {
-  watchlist: 'Watch-list',
-  page: 'Page',
-  llm: 'Language model',
 };
 
 export function extractionReportFileName(name: string, generatedAt: Date): string {
@@ -177,7 +173,7 @@ function nameSection(
       ensureSpace(doc, 30);
       write(
         doc,
-        `• ${SOURCE_LABELS[item.source]}: ${item.text}`,
+        `• ${EVIDENCE_SOURCE_LABELS[item.source]}: ${item.text}`,
         { weight: 'regular', size: 9, color: INK },
         { x: MARGIN + 20, y: doc.y, width: width - 20 },
       );

@@ -105,15 +105,20 @@ export class WatchlistService {
     return this.watchlists.hasAnyList();
   }
 
-  /** Entries of every list whose name or an alias matches `name` (score ≥ threshold), best first. */
+  /**
+   * Person entries of every list whose name or an alias matches the person name `name` (score ≥
+   * threshold, compared as watch-lists are: an initial stands for no given name), best first. Companies
+   * and other bodies are never matched to a person ("John Smith Holdings" is not John Smith).
+   */
   async match(name: string, threshold = NAME_MATCH_THRESHOLD): Promise<WatchlistMatch[]> {
     const candidates = await this.watchlists.findCandidates(nameKeys([name]));
     const matches: WatchlistMatch[] = [];
     for (const entry of candidates) {
+      if (entry.schema !== 'Person') continue;
       let best = 0;
       let matchedName = entry.name;
       for (const candidate of [entry.name, ...entry.aliases]) {
-        const score = bestNameScore(name, [candidate]);
+        const score = bestNameScore(name, [candidate], 'watchlist');
         if (score > best) {
           best = score;
           matchedName = candidate;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bestNameScore,
   isSameName,
   NAME_MATCH_THRESHOLD,
   nameKeys,
@@ -54,6 +55,17 @@ describe('name similarity', () => {
 
   it.each(different)('%s ≁ %s', (a, b) => {
     expect(nameSimilarity(a, b)).toBeLessThan(NAME_MATCH_THRESHOLD);
+  });
+
+  it('against a watch-list, an initial stands for no given name (a flag must not rest on it)', () => {
+    const asWatchlist = (a: string, b: string) => bestNameScore(a, [b], 'watchlist');
+    expect(asWatchlist('J. Smith', 'John Smith')).toBeLessThan(NAME_MATCH_THRESHOLD);
+    expect(asWatchlist('J. Smith', 'Jane Smith')).toBeLessThan(NAME_MATCH_THRESHOLD);
+    expect(bestNameScore('J. Smith', ['John Smith'])).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    // Full names keep their spelling variants, and a middle initial only one side has costs as before.
+    expect(asWatchlist('Victor Draganov', 'Viktor Draganov')).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    expect(asWatchlist('Amelia N. Okafor', 'Amelia Okafor')).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    expect(asWatchlist('J. R. Smith', 'J. R. Smith')).toBe(1);
   });
 
   it('scores 1 for the same tokens and 0 for nothing in common, within 0–1', () => {

@@ -213,6 +213,10 @@ describe('watch-list import', () => {
     expect((await service.match('Marko Velini'))[0]?.entry.entityId).toBe('demo-marco-vellini');
     expect(await service.match('Grace Okafor')).toEqual([]);
     expect(await service.match('Draganov')).toEqual([]);
+    // A flag never rests on an initial, nor on a company's name read as a person's.
+    expect((await service.match('Helena Marsh'))[0]?.entry.entityId).toBe('demo-helena-marsh');
+    expect(await service.match('H. Marsh')).toEqual([]);
+    expect(await service.match('Northwind Logistics')).toEqual([]);
 
     const deleted = await t.request({
       method: 'DELETE',

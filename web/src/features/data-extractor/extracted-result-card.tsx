@@ -2,10 +2,10 @@ import { matchBandLabel, matchScoreDetail, similarityFigure } from '@osint/contr
 import type {
   ExtractedResult,
   ExtractionFlag,
-  FlagEvidence,
   SeenWithConnection,
   WikipediaResult,
 } from '@osint/contract/data-extractor';
+import { EVIDENCE_SOURCE_LABELS } from '@osint/contract/data-extractor';
 import { Fragment, useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { ResultThumbnail } from '../../components/results/result-card.tsx';
@@ -23,11 +23,6 @@ const FLAG_TONES: Record<ExtractionFlag, string> = {
   criminal: 'danger',
 };
 const FLAGS: ExtractionFlag[] = ['politician', 'sanctions', 'criminal'];
-const SOURCE_LABELS: Record<FlagEvidence['source'], string> = {
-  watchlist: 'Watch-list',
-  page: 'Page',
-  llm: 'AI reading',
-};
 
 function hostOf(url: string | null): string | null {
   if (!url) return null;
@@ -79,7 +74,9 @@ function Evidence({ result }: { result: ExtractedResult }) {
                   {items.map((item, index) => (
                     <li key={index}>
                       <p className="extractor-evidence__text">
-                        <span className="extractor-evidence__source">{SOURCE_LABELS[item.source]}</span>
+                        <span className="extractor-evidence__source">
+                          {EVIDENCE_SOURCE_LABELS[item.source]}
+                        </span>
                         {item.source === 'page' ? (
                           <>
                             “<bdi>{item.text}</bdi>”
