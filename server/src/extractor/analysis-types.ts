@@ -12,6 +12,11 @@ export interface ImageOnPage {
   alt: string;
   caption: string;
   nearbyText: string;
+  /**
+   * The page the caption was written on, when it is another page than the result's: a teaser's caption is
+   * its article's, and evidence read from it must point there.
+   */
+  captionUrl?: string;
 }
 
 /** A crawled page (pages table), text already extracted from its HTML. */

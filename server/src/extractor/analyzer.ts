@@ -196,7 +196,10 @@ export class TextAnalyzer implements ExtractionAnalyzer {
         if (chosen && sameNameVariant(other.tokens, chosen.tokens)) continue;
         const subject = subjectWithVariants(other.name, other);
         const otherSubjects = people.filter((p) => p !== other).map((p) => subjectOf(p.name));
-        await addConnection(other.name, result.page.url, null, findEvidence(texts, subject, otherSubjects));
+        // Named in a teaser's borrowed caption only: about them reads the article that captions the photo.
+        const aboutUrl =
+          result.image.captionUrl && onlyInCaption(other) ? result.image.captionUrl : result.page.url;
+        await addConnection(other.name, aboutUrl, null, findEvidence(texts, subject, otherSubjects));
       }
       for (const sighting of sightings.filter((s) => s.resultKey === result.key)) {
         const asResult: ResultInput = {
@@ -288,9 +291,14 @@ export class TextAnalyzer implements ExtractionAnalyzer {
   }
 }
 
+/** Named in a result's caption and nowhere else on its page. */
+function onlyInCaption(person: PagePerson): boolean {
+  return person.sources.has('caption') && person.sources.size === 1;
+}
+
 function pageTexts(result: ResultInput): { text: string; url: string | null }[] {
   return [
-    { text: result.image.caption, url: result.page.url },
+    { text: result.image.caption, url: result.image.captionUrl ?? result.page.url },
     { text: result.image.nearbyText, url: result.page.url },
     { text: result.page.text, url: result.page.url },
   ];

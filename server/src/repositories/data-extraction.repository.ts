@@ -526,17 +526,24 @@ export class DataExtractionRepository {
    */
   async findCaptionedOccurrences(
     imageIds: readonly number[],
-  ): Promise<Map<number, { page_id: number; alt: string; caption: string }>> {
-    const byImage = new Map<number, { page_id: number; alt: string; caption: string }>();
+  ): Promise<Map<number, { page_id: number; page_url: string; alt: string; caption: string }>> {
+    const byImage = new Map<number, { page_id: number; page_url: string; alt: string; caption: string }>();
     if (imageIds.length === 0) return byImage;
     const rows = await this.db
       .selectFrom('image_occurrences')
-      .select(['image_id', 'page_id', 'alt', 'caption'])
-      .where('image_id', 'in', [...imageIds])
-      .where('caption', '<>', '')
-      .orderBy('image_id')
-      .orderBy(sql`length(caption)`, 'desc')
-      .orderBy('id')
+      .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+      .select([
+        'image_occurrences.image_id',
+        'image_occurrences.page_id',
+        'pages.url as page_url',
+        'image_occurrences.alt',
+        'image_occurrences.caption',
+      ])
+      .where('image_occurrences.image_id', 'in', [...imageIds])
+      .where('image_occurrences.caption', '<>', '')
+      .orderBy('image_occurrences.image_id')
+      .orderBy(sql`length(image_occurrences.caption)`, 'desc')
+      .orderBy('image_occurrences.id')
       .execute();
     for (const { image_id, ...occurrence } of rows)
       if (!byImage.has(image_id)) byImage.set(image_id, occurrence);

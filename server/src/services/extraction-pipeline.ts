@@ -164,7 +164,10 @@ export class ExtractionPipeline {
       const article = row.image_id === null ? undefined : captioned.get(row.image_id);
       const teaser =
         row.page_id !== null && !image.caption && article !== undefined && article.page_id !== row.page_id;
-      if (teaser) image.caption = article.caption;
+      if (teaser) {
+        image.caption = article.caption;
+        image.captionUrl = article.page_url;
+      }
       inputs.push({
         key: row.record_hash,
         page,

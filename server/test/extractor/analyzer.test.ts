@@ -74,6 +74,29 @@ describe('TextAnalyzer', () => {
     expect(analysis.wikipedia).toBeNull();
   });
 
+  it("points a teaser's evidence and seen-with at the article whose caption it borrowed", async () => {
+    // A home page shows the photo without a caption; the pipeline lends it the article's caption.
+    const teaser: ResultInput = {
+      ...result('home', {
+        url: 'http://news.test/',
+        title: 'Home',
+        text: 'Weather: rain. Sports: the derby ends 2–2.',
+      }),
+      teaser: true,
+    };
+    teaser.image.caption =
+      'Anna Lindqvist, who was sanctioned by the Council last year, arrives with Jo Whitcombe.';
+    teaser.image.captionUrl = 'http://news.test/world/lindqvist';
+    const analysis = await new TextAnalyzer().analyze([teaser], []);
+    const [analysed] = analysis.results;
+    expect(analysed!.personName).toBe('Anna Lindqvist');
+    const sanctions = analysed!.evidence.filter((e) => e.flag === 'sanctions');
+    expect(sanctions.map((e) => [e.source, e.url])).toEqual([['page', 'http://news.test/world/lindqvist']]);
+    expect(analysed!.connections.map((c) => [c.name, c.aboutUrl])).toEqual([
+      ['Jo Whitcombe', 'http://news.test/world/lindqvist'],
+    ]);
+  });
+
   it('gives every raised flag its evidence: page sentences and watch-list entries', async () => {
     const analysis = await new TextAnalyzer({ watchlists }).analyze(
       [
