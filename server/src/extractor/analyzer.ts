@@ -18,6 +18,10 @@ import {
   peopleOfResult,
   sameNameVariant,
   type PagePerson,
+  CASELESS_LETTER,
+  type KnownNames,
+  type NameCandidate,
+  textsOfResult,
 } from './names.ts';
 import { nameTokens } from './name-match.ts';
 
@@ -38,6 +42,8 @@ export interface WatchlistMatcher {
       score: number;
     }[]
   >;
+  /** The lists' names written in a text in scripts without capital letters. */
+  namesIn?(text: string): Promise<NameCandidate[]>;
 }
 
 export interface WikipediaLookup {
@@ -89,8 +95,9 @@ export class TextAnalyzer implements ExtractionAnalyzer {
     };
 
     // 1. The people of every page, and the candidates for each picture.
-    const pages = results.map((result) => {
-      const people = peopleOfResult(result);
+    const known = await Promise.all(results.map((result) => this.knownNamesOf(result)));
+    const pages = results.map((result, index) => {
+      const people = peopleOfResult(result, known[index]);
       let candidates = candidatesForPicture(people);
       // Nobody named around the picture: a page about exactly one person is about the person shown, unless
       // its caption places that person elsewhere in the photo.
@@ -209,7 +216,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
           similarity: 0,
           crawledAt: result.crawledAt,
         };
-        const sightingPeople = peopleOfResult(asResult);
+        const sightingPeople = peopleOfResult(asResult, await this.knownNamesOf(asResult));
         const named = candidatesForPicture(sightingPeople)[0];
         if (!named) continue;
         const subject = subjectWithVariants(named.name, named);
@@ -245,7 +252,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
    * are not taken for it) and its watch-list matches, as the analysis finds them for a name it chose.
    */
   async assessName(result: ResultInput, personName: string): Promise<NameAssessment> {
-    const people = peopleOfResult(result);
+    const people = peopleOfResult(result, await this.knownNamesOf(result));
     const tokens = nameTokens(personName);
     const named = people.find((p) => sameNameVariant(p.tokens, tokens));
     const subject = subjectWithVariants(personName, named);
@@ -261,6 +268,22 @@ export class TextAnalyzer implements ExtractionAnalyzer {
       subject,
     );
     return { evidence, personDesc: personDesc.slice(0, 500), ...flagsOf(evidence) };
+  }
+
+  /**
+   * Names in a result's texts that capitalisation cannot find: the watch-lists' names written in caseless
+   * scripts (Arabic, Hebrew), so that a caption naming a listed person in Arabic is checked as one in Latin.
+   */
+  private async knownNamesOf(result: ResultInput): Promise<KnownNames> {
+    const namesIn = this.options.watchlists?.namesIn?.bind(this.options.watchlists);
+    if (!namesIn) return {};
+    const known: KnownNames = {};
+    for (const [text, source] of textsOfResult(result)) {
+      if (!CASELESS_LETTER.test(text)) continue;
+      const names = await namesIn(text).catch(() => []);
+      if (names.length > 0) known[source] = names;
+    }
+    return known;
   }
 
   private async watchlistEvidence(name: string): Promise<FlagEvidence[]> {

@@ -85,10 +85,50 @@ const HONORIFICS = new Set([
   'phd',
 ]);
 
-/** Lower case, accents removed (NFD), punctuation to spaces; ß, æ, ø and friends spelled out. */
+/**
+ * Cyrillic and Greek letters in Latin, as English-language sources and sanctions lists spell the names
+ * (BGN/PCGN-like, simplified): "Владимир Путин" is compared as "vladimir putin" and "Дмитрий" as
+ * "dmitry", so a name written in either script matches the other. Applied to lower case.
+ */
+// prettier-ignore
+const TRANSLITERATION: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k',
+  л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts',
+  ч: 'ch', ш: 'sh', щ: 'shch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya',
+  є: 'ye', і: 'i', ї: 'yi', ґ: 'g', ђ: 'dj', ј: 'j', љ: 'lj', њ: 'nj', ћ: 'c', џ: 'dz', ѓ: 'gj', ќ: 'kj',
+  ѕ: 'dz', ў: 'u',
+  α: 'a', β: 'v', γ: 'g', δ: 'd', ε: 'e', ζ: 'z', η: 'i', θ: 'th', ι: 'i', κ: 'k', λ: 'l', μ: 'm',
+  ν: 'n', ξ: 'x', ο: 'o', π: 'p', ρ: 'r', σ: 's', ς: 's', τ: 't', υ: 'y', φ: 'f', χ: 'ch', ψ: 'ps',
+  ω: 'o',
+};
+const TRANSLITERATED = new RegExp(`[${Object.keys(TRANSLITERATION).join('')}]`, 'gu');
+
+function toLatin(lower: string): string {
+  return (
+    lower
+      // The endings -ий/-ый are "y" in English spellings (Dmitry, Zelensky, Dostoevsky).
+      .replace(/(?:ий|ый)(?=$|[^\p{L}])/gu, 'y')
+      // Greek digraphs: Papadopoulos, Mavros, Evangelos, Angelos.
+      .replace(/ου/g, 'ou')
+      .replace(/αυ/g, 'av')
+      .replace(/ευ/g, 'ev')
+      .replace(/γγ/g, 'ng')
+      .replace(TRANSLITERATED, (letter) => TRANSLITERATION[letter]!)
+  );
+}
+
+/**
+ * Lower case, Cyrillic and Greek in Latin letters, accents removed (NFD), punctuation to spaces; ß, æ, ø
+ * and friends spelled out.
+ */
 export function foldText(text: string): string {
-  return text
+  // NFD takes the breve off "й" and the diaeresis off "ї", letters of their own: put them back first.
+  const decomposed = text
+    .toLowerCase()
     .normalize('NFD')
+    .replace(/и\u0306/g, 'й')
+    .replace(/і\u0308/g, 'ї');
+  return toLatin(decomposed)
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/ß/g, 'ss')

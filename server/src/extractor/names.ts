@@ -412,7 +412,24 @@ function placeAfter(text: string, candidate: NameCandidate): FacePosition | unde
 }
 
 /** Everything a page says about who is on it: every person named, with weights for the picture. */
-export function peopleOfResult(result: ResultInput, maxTextChars = 20_000): PagePerson[] {
+/** Letters of scripts without capital letters, where capitalisation cannot tell a name (Arabic, Hebrew). */
+export const CASELESS_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+
+/** Names found by other means in a result's texts (the watch-lists' names in caseless scripts), by source. */
+export type KnownNames = Partial<Record<MentionSource, NameCandidate[]>>;
+
+/** The texts of a result names are looked for in, by source; the page's text cut to `maxTextChars`. */
+export function textsOfResult(result: ResultInput, maxTextChars = 20_000): [string, MentionSource][] {
+  return [
+    [result.image.caption, 'caption'],
+    [result.image.alt, 'alt'],
+    [result.page.title, 'title'],
+    [result.image.nearbyText, 'nearby'],
+    [result.page.text.slice(0, maxTextChars), 'text'],
+  ];
+}
+
+export function peopleOfResult(result: ResultInput, knownNames: KnownNames = {}): PagePerson[] {
   const people: PagePerson[] = [];
   const surnameMentions: { surname: string; source: MentionSource }[] = [];
   const add = (candidate: NameCandidate, source: MentionSource) => {
@@ -444,16 +461,9 @@ export function peopleOfResult(result: ResultInput, maxTextChars = 20_000): Page
       textMentions: source === 'text' ? 1 : 0,
     });
   };
-  const texts: [string, MentionSource][] = [
-    [result.image.caption, 'caption'],
-    [result.image.alt, 'alt'],
-    [result.page.title, 'title'],
-    [result.image.nearbyText, 'nearby'],
-    [result.page.text.slice(0, maxTextChars), 'text'],
-  ];
-  for (const [text, source] of texts) {
+  for (const [text, source] of textsOfResult(result)) {
     const found = findPersonNames(text, { captionLike: source === 'caption' || source === 'alt' });
-    for (const candidate of found.names) {
+    for (const candidate of [...found.names, ...(knownNames[source] ?? [])]) {
       add(candidate, source);
       const placed = source === 'caption' || source === 'alt' ? placeAfter(text, candidate) : undefined;
       const person = people.find((p) => sameNameVariant(p.tokens, candidate.tokens));

@@ -4,7 +4,14 @@ import {
   type WatchlistImportResult,
   type WatchlistSummary,
 } from '@osint/contract/watchlist';
-import { bestNameScore, NAME_MATCH_THRESHOLD, nameKeys } from '../extractor/name-match.ts';
+import {
+  bestNameScore,
+  foldText,
+  NAME_MATCH_THRESHOLD,
+  nameKeys,
+  nameTokens,
+} from '../extractor/name-match.ts';
+import { CASELESS_LETTER, type NameCandidate } from '../extractor/names.ts';
 import { openWatchlist, UnrecognisedWatchlistError } from '../extractor/watchlist-parse.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
@@ -19,6 +26,8 @@ export interface WatchlistMatch {
 }
 
 const NAME_REGEX = new RegExp(WATCHLIST_NAME_PATTERN);
+/** Most words of a text looked up as names in caseless scripts (a long page's first ones). */
+const MAX_CASELESS_WORDS = 400;
 
 /** Imports, lists and deletes watch-lists; matches names against every imported list. */
 export class WatchlistService {
@@ -127,5 +136,31 @@ export class WatchlistService {
       if (best >= threshold) matches.push({ entry, score: Math.round(best * 1000) / 1000, matchedName });
     }
     return matches.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * Names of the lists' people written in `text` in scripts without capital letters (Arabic, Hebrew),
+   * where the name finder, which goes by capitals, finds none: a Person entry's name or alias in such a
+   * script whose words stand together, in order, in the text (diacritics ignored). Names the lists do not
+   * hold are not found this way. (Chinese, Japanese and Korean, written without spaces, are not looked up.)
+   */
+  async namesIn(text: string): Promise<NameCandidate[]> {
+    const words = foldText(text)
+      .split(' ')
+      .filter((word) => CASELESS_LETTER.test(word))
+      .slice(0, MAX_CASELESS_WORDS);
+    if (words.length === 0) return [];
+    const written = ` ${words.join(' ')} `;
+    const found = new Map<string, NameCandidate>();
+    for (const entry of await this.watchlists.findCandidates(nameKeys([words.join(' ')]))) {
+      if (entry.schema !== 'Person') continue;
+      for (const name of [entry.name, ...entry.aliases]) {
+        const tokens = nameTokens(name);
+        if (tokens.length < 2 || !tokens.every((token) => CASELESS_LETTER.test(token))) continue;
+        if (!written.includes(` ${tokens.join(' ')} `) || found.has(tokens.join(' '))) continue;
+        found.set(tokens.join(' '), { name, tokens, index: Math.max(0, text.indexOf(name)) });
+      }
+    }
+    return [...found.values()];
   }
 }

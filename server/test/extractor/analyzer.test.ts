@@ -1,5 +1,8 @@
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { FaceSightingInput, ResultInput } from '../../src/extractor/analysis-types.ts';
@@ -36,6 +39,22 @@ beforeAll(async () => {
   database = await createTestDatabase();
   watchlists = new WatchlistService(new WatchlistRepository(database.db), new AuditRepository(database.db));
   await importWatchlistFile(watchlists, DEMO_WATCHLIST_FTM, 'demo');
+  // A fictional person whose entry also spells her name in Arabic and Hebrew, as OpenSanctions entries do.
+  const scripts = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'watchlist-')), 'scripts.ftm.json');
+  await fs.writeFile(
+    scripts,
+    `${JSON.stringify({
+      id: 'test-samira-haddad',
+      schema: 'Person',
+      properties: {
+        name: ['Samira Haddad'],
+        alias: ['سميرة حداد', 'סמירה חדאד'],
+        topics: ['sanction'],
+        sourceUrl: ['https://watchlist.example/test/samira-haddad'],
+      },
+    })}\n`,
+  );
+  await importWatchlistFile(watchlists, scripts, 'scripts');
 });
 afterAll(async () => {
   await database.close();
@@ -95,6 +114,39 @@ describe('TextAnalyzer', () => {
     expect(analysed!.connections.map((c) => [c.name, c.aboutUrl])).toEqual([
       ['Jo Whitcombe', 'http://news.test/world/lindqvist'],
     ]);
+  });
+
+  it('checks a name written in Cyrillic against the watch-list entry spelled in Latin', async () => {
+    const analysis = await new TextAnalyzer({ watchlists }).analyze(
+      [result('ru', { caption: 'Виктор Драганов на встрече в Софии.', text: 'Встреча прошла в четверг.' })],
+      [],
+    );
+    const [analysed] = analysis.results;
+    expect(analysed!.personName).toBe('Виктор Драганов');
+    expect(analysed!.sanctions).toBe(true);
+    expect(analysed!.evidence.filter((e) => e.flag === 'sanctions').map((e) => e.source)).toContain(
+      'watchlist',
+    );
+  });
+
+  it("finds the lists' people named in Arabic or Hebrew, scripts without capitals, and checks them", async () => {
+    const analysis = await new TextAnalyzer({ watchlists }).analyze(
+      [
+        result('ar', { caption: 'سَميرة حداد في مؤتمر صحفي في بيروت.' }),
+        result('he', { caption: 'סמירה חדאד בכנס בתל אביב.' }),
+        result('nobody', { caption: 'مؤتمر صحفي في بيروت.' }),
+      ],
+      [],
+    );
+    const [arabic, hebrew, nobody] = analysis.results;
+    expect(arabic).toMatchObject({ personName: 'سميرة حداد', sanctions: true });
+    expect(hebrew).toMatchObject({ personName: 'סמירה חדאד', sanctions: true });
+    expect(arabic!.evidence.map((e) => [e.flag, e.source, e.url])).toContainEqual([
+      'sanctions',
+      'watchlist',
+      'https://watchlist.example/test/samira-haddad',
+    ]);
+    expect(nobody).toMatchObject({ personName: '', sanctions: false });
   });
 
   it('gives every raised flag its evidence: page sentences and watch-list entries', async () => {

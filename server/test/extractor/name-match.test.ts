@@ -57,6 +57,28 @@ describe('name similarity', () => {
     expect(nameSimilarity(a, b)).toBeLessThan(NAME_MATCH_THRESHOLD);
   });
 
+  it('compares names across Cyrillic, Greek and Latin spellings', () => {
+    expect(nameTokens('Владимир Путин')).toEqual(['vladimir', 'putin']);
+    expect(nameTokens('Дмитрий Медведев')).toEqual(['dmitry', 'medvedev']);
+    expect(nameTokens('Володимир Зеленський')).toEqual(['volodimir', 'zelensky']);
+    expect(nameTokens('Андрій Єрмак')).toEqual(['andriy', 'yermak']);
+    expect(nameTokens('Γιώργος Παπαδόπουλος')).toEqual(['giorgos', 'papadopoulos']);
+    for (const [a, b] of [
+      ['Владимир Путин', 'Vladimir Putin'],
+      ['Дмитрий Медведев', 'Dmitry Medvedev'],
+      ['Володимир Зеленський', 'Volodymyr Zelensky'],
+      ['Виктор Драганов', 'Viktor Draganov'],
+      ['Γιώργος Παπαδόπουλος', 'Giorgos Papadopoulos'],
+    ]) {
+      expect(bestNameScore(a!, [b!], 'watchlist'), `${a} ~ ${b}`).toBeGreaterThanOrEqual(
+        NAME_MATCH_THRESHOLD,
+      );
+    }
+    expect(nameSimilarity('Владимир Путин', 'Vladimir Popov')).toBeLessThan(NAME_MATCH_THRESHOLD);
+    // Lookup keys are Latin too: a Cyrillic name finds an entry spelled in Latin.
+    expect(nameKeys(['Виктор Драганов'])).toEqual(nameKeys(['Viktor Draganov']));
+  });
+
   it('against a watch-list, an initial stands for no given name (a flag must not rest on it)', () => {
     const asWatchlist = (a: string, b: string) => bestNameScore(a, [b], 'watchlist');
     expect(asWatchlist('J. Smith', 'John Smith')).toBeLessThan(NAME_MATCH_THRESHOLD);
