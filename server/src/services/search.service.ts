@@ -10,7 +10,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SearchType } from '../db/schema.ts';
 import { NEAR_DUPLICATE_MAX_DISTANCE, hammingDistance } from '../crawler/perceptual-hash.ts';
 import { isPossibleMinor } from '../face/age/possible-minor.ts';
-import { cropFacesJpeg, ImageDecodeError, MAX_UPLOAD_PIXELS } from '../face/image-decode.ts';
+import {
+  cropFacesJpeg,
+  ImageDecodeError,
+  type ImageFormat,
+  MAX_UPLOAD_PIXELS,
+  sniffImageFormat,
+} from '../face/image-decode.ts';
 import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import {
   faceSizePx,
@@ -96,6 +102,9 @@ export interface KeptSearchFaces {
   addedFaceIds?: readonly number[] | undefined;
 }
 
+/** The photo types an upload may be: JPG, PNG, BMP or TIFF (spec 001 §1). */
+const UPLOAD_FORMATS: ReadonlySet<ImageFormat> = new Set<ImageFormat>(['jpeg', 'png', 'bmp', 'tiff']);
+
 const DECODE_MESSAGES: Record<ImageDecodeError['code'], string> = {
   UNSUPPORTED_FORMAT: SEARCH_MESSAGES.unsupportedFile,
   TOO_MANY_PIXELS: `The image has too many pixels to be processed (at most ${MAX_UPLOAD_MEGAPIXELS}, such as 4096 × 4096). Please upload a smaller image.`,
@@ -136,7 +145,10 @@ export class SearchService {
 
   private async detectFaces(user: AuthUser, image: Buffer): Promise<UploadImageResponse> {
     if (image.length > MAX_UPLOAD_BYTES) throw new HttpError(413, UPLOAD_TOO_BIG_MESSAGE);
-    if (image.length === 0) throw badRequest(DECODE_MESSAGES.UNSUPPORTED_FORMAT);
+    // Told from the bytes, as the decoder does: the engine reads WebP and GIF too (crawled photos), but an
+    // upload is one of the types users are told (spec 001 §1), as the search page already enforces.
+    const format = sniffImageFormat(image);
+    if (format === null || !UPLOAD_FORMATS.has(format)) throw badRequest(DECODE_MESSAGES.UNSUPPORTED_FORMAT);
     const engine = await this.engine.get();
     let analysis;
     try {

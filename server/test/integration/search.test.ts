@@ -969,6 +969,14 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(garbage.statusCode).toBe(400);
     expect(garbage.json().message).toMatch(/JPG, PNG, BMP or TIFF/);
 
+    // WebP and GIF are images the engine reads (crawled photos), but not the types an upload may be.
+    const marsh = photos.get(DEMO_PHOTOS.marsh.file)!;
+    for (const other of [await sharp(marsh).webp().toBuffer(), await sharp(marsh).gif().toBuffer()]) {
+      const refused = await upload(cookies.a, other);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(SEARCH_MESSAGES.unsupportedFile);
+    }
+
     // A PNG header declaring 30000 × 30000 pixels: refused from the header, never decoded.
     const bombHeader = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
       .png()
