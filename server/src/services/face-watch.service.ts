@@ -6,6 +6,7 @@ import type { LazyFaceEngine } from '../face/lazy-face-engine.ts';
 import { badRequest, HttpError, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { FaceWatchRepository } from '../repositories/face-watch.repository.ts';
+import type { KeptFacePictures } from '../repositories/kept-face-pictures.ts';
 import type { SavedSearchRepository } from '../repositories/saved-search.repository.ts';
 import type { SearchRepository } from '../repositories/search.repository.ts';
 import type { AccessService } from './access.service.ts';
@@ -178,18 +179,12 @@ export class FaceWatchService {
     // A watch of several faces of the person is searched as its search was: with every face, each read
     // again from its picture, so that the new search keeps them all (to search again, report, watch).
     if (kept.faceImage && (kept.otherFaceImages.length > 0 || kept.addedFaceIds.length > 0)) {
-      const engine = await this.engine.get();
-      const faces = await readKeptFaces(engine, this.searches, kept, {
-        organizationId: user.organizationId,
-        flaggedAtUpload: watch.possible_minor,
-      });
-      if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
-      const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+      const { modelId, shown, faces, minorsAllowed } = await this.readFaces(user, kept, watch.possible_minor);
       return searchKeptFaces(
         { tokens: this.tokens, search: this.search },
         user,
-        engine.modelId,
-        { shown: faces.shown, others: faces.others, indexed: visibleIndexedFaces(faces, minorsAllowed) },
+        modelId,
+        { shown, others: faces.others, indexed: visibleIndexedFaces(faces, minorsAllowed) },
         watch.type,
       );
     }
@@ -316,20 +311,28 @@ export class FaceWatchService {
     if (!kept.faceImage) {
       throw badRequest('This search was run without its face: watch the face from a new upload.');
     }
-    const engine = await this.engine.get();
-    const faces = await readKeptFaces(engine, this.searches, kept, {
-      organizationId: user.organizationId,
-      flaggedAtUpload: of.possible_minor,
-    });
-    if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
-    // As searching it again does: an added result now flagged as a possible minor is left out for an
-    // organization that may not search one (it no longer sees that result either).
-    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+    const { modelId, shown, faces, minorsAllowed } = await this.readFaces(user, kept, of.possible_minor);
     return {
-      ...watchedDescriptorOf(faces.shown, faces, minorsAllowed),
-      modelId: engine.modelId,
+      ...watchedDescriptorOf(shown, faces, minorsAllowed),
+      modelId,
       type: of.type,
       from: search ? 'search' : 'saved-search',
     };
+  }
+
+  /**
+   * Kept faces read again under the active model for the user's organization, which may see possible
+   * minors among the added indexed faces only if `minorsAllowed` (as searching them again decides: an
+   * added result flagged since is left out for an organization that may not search one).
+   */
+  private async readFaces(user: AuthUser, kept: KeptFacePictures, flaggedAtUpload: boolean) {
+    const engine = await this.engine.get();
+    const faces = await readKeptFaces(engine, this.searches, kept, {
+      organizationId: user.organizationId,
+      flaggedAtUpload,
+    });
+    if (!faces.shown) throw badRequest(SEARCH_MESSAGES.faceGone);
+    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+    return { modelId: engine.modelId, shown: faces.shown, faces, minorsAllowed };
   }
 }

@@ -74,6 +74,43 @@ const saveSearch = async (name: string, searchHash: string, image: string) => {
   return saved;
 };
 
+/**
+ * Saves the police's search and runs the data extractor on it, and waits until both copies are made: their
+ * public hashes and row ids.
+ */
+async function copySearch(name: string, searchHash: string, image: string) {
+  const saved = (await saveSearch(name, searchHash, image)).json<{ hash: string }>();
+  const started = await t.request({
+    method: 'POST',
+    url: '/api/data-extractor',
+    cookie: police.cookie,
+    payload: { name, searchHash, image },
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  const extraction = started.json<{ id: string; resultCount: number }>();
+  const savedRow = () =>
+    t.db
+      .selectFrom('saved_searches')
+      .select(['status', 'id'])
+      .where('hashed_id', '=', saved.hash)
+      .executeTakeFirstOrThrow();
+  const extractionRow = () =>
+    t.db
+      .selectFrom('data_extractions')
+      .select(['state', 'id'])
+      .where('hashed_id', '=', extraction.id)
+      .executeTakeFirstOrThrow();
+  await waitUntil(async () => (await savedRow()).status === 'COMPLETED', 'the saved search');
+  await waitUntil(async () => (await extractionRow()).state === 'DONE', 'the extraction');
+  return {
+    savedHash: saved.hash,
+    savedId: (await savedRow()).id,
+    extractionHash: extraction.id,
+    extractionId: (await extractionRow()).id,
+    extractionResultCount: extraction.resultCount,
+  };
+}
+
 /** The number of results the search history gives the search. */
 const historyCount = async (searchHash: string) => {
   const response = await t.request({ method: 'GET', url: '/api/search/history', cookie: police.cookie });
@@ -143,39 +180,18 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     });
     expect(report.statusCode).toBe(400);
     // A save or an extraction started now copies and reads nothing of her.
-    const saved = await saveSearch('Withdrawn', searchHash, face.base64);
-    const extraction = await t.request({
-      method: 'POST',
-      url: '/api/data-extractor',
-      cookie: police.cookie,
-      payload: { name: 'Withdrawn', searchHash, image: face.base64 },
-    });
-    expect(extraction.statusCode, extraction.body).toBe(201);
-    expect(extraction.json<{ resultCount: number }>().resultCount).toBe(0);
-    const savedRow = () =>
-      t.db
-        .selectFrom('saved_searches')
-        .select(['status', 'id'])
-        .where('hashed_id', '=', saved.json<{ hash: string }>().hash)
-        .executeTakeFirstOrThrow();
-    await waitUntil(async () => (await savedRow()).status === 'COMPLETED', 'the saved search');
-    const extractionRow = () =>
-      t.db
-        .selectFrom('data_extractions')
-        .select(['state', 'id'])
-        .where('hashed_id', '=', extraction.json<{ id: string }>().id)
-        .executeTakeFirstOrThrow();
-    await waitUntil(async () => (await extractionRow()).state === 'DONE', 'the extraction');
+    const copies = await copySearch('Withdrawn', searchHash, face.base64);
+    expect(copies.extractionResultCount).toBe(0);
     const copied = await t.db
       .selectFrom('saved_search_results')
       .select('id')
-      .where('saved_search_id', '=', (await savedRow()).id)
+      .where('saved_search_id', '=', copies.savedId)
       .execute();
     expect(copied).toEqual([]);
     const extracted = await t.db
       .selectFrom('data_extraction_results')
       .select('id')
-      .where('extraction_id', '=', (await extractionRow()).id)
+      .where('extraction_id', '=', copies.extractionId)
       .execute();
     expect(extracted).toEqual([]);
 
@@ -191,39 +207,9 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
   it('copied while verified, in a saved search and an extraction, are withheld once the verification is withdrawn', async () => {
     const face = (await uploadFaces(t, police.cookie, photo))[0]!;
     const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
-    const saved = (await saveSearch('Copied while verified', searchHash, face.base64)).json<{
-      hash: string;
-    }>();
-    const started = await t.request({
-      method: 'POST',
-      url: '/api/data-extractor',
-      cookie: police.cookie,
-      payload: { name: 'Copied while verified', searchHash, image: face.base64 },
-    });
-    expect(started.statusCode, started.body).toBe(201);
-    const extractionId = started.json<{ id: string }>().id;
-    await waitUntil(
-      async () =>
-        (
-          await t.db
-            .selectFrom('saved_searches')
-            .select('status')
-            .where('hashed_id', '=', saved.hash)
-            .executeTakeFirstOrThrow()
-        ).status === 'COMPLETED',
-      'the saved search',
-    );
-    await waitUntil(
-      async () =>
-        (
-          await t.db
-            .selectFrom('data_extractions')
-            .select('state')
-            .where('hashed_id', '=', extractionId)
-            .executeTakeFirstOrThrow()
-        ).state === 'DONE',
-      'the extraction',
-    );
+    const copies = await copySearch('Copied while verified', searchHash, face.base64);
+    const saved = { hash: copies.savedHash };
+    const extractionId = copies.extractionHash;
     const get = (url: string) => t.request({ method: 'GET', url, cookie: police.cookie });
     const post = (url: string, payload: object) =>
       t.request({ method: 'POST', url, cookie: police.cookie, payload });
