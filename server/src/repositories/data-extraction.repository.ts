@@ -105,6 +105,7 @@ export interface NewWikipediaResult {
   sanctions: boolean;
   criminal: boolean;
   url: string;
+  evidence: FlagEvidence[];
 }
 
 const LIST_COLUMNS = [
@@ -673,6 +674,7 @@ export class DataExtractionRepository {
             sanctions: outcome.wikipedia.sanctions,
             criminal: outcome.wikipedia.criminal,
             url: outcome.wikipedia.url,
+            evidence: JSON.stringify(outcome.wikipedia.evidence),
           })
           .execute();
       }
@@ -854,7 +856,8 @@ export class DataExtractionRepository {
       .selectFrom('data_extraction_wikipedia')
       .selectAll()
       .where('extraction_id', '=', extractionId)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .then((row) => row && { ...row, evidence: parsed(row.evidence) });
   }
 
   /** Marks a result checked (spec 001 §4: unchecked to checked only, so marking it again changes nothing). */

@@ -84,6 +84,7 @@ function extraction(names: string[]): ExtractionReportData {
       imageUrl: 'https://news.example/photo.jpg',
       thumbnail: null,
       face: null,
+      evidence: [],
       seenWith: [],
     })),
     wikipedia: null,

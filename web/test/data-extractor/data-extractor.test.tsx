@@ -236,6 +236,7 @@ describe('Extracted Data', () => {
       sanctions: false,
       criminal: false,
       checked: false,
+      evidence: [],
     };
     fakeServer(['Helena Marsh'], { ...article, url: null });
     const user = renderAt('/data-extractor/x1');
@@ -251,6 +252,32 @@ describe('Extracted Data', () => {
     expect(within(open).getByRole('link', { name: 'Wikipedia' }).getAttribute('href')).toBe(
       'https://en.wikipedia.org/wiki/Helena_Marsh',
     );
+  });
+
+  test('the Wikipedia result shows why it is flagged: the sentence of the article, and the article', async () => {
+    const sentence = 'Helena Marsh (born 1968) is a British politician, Mayor of Riverside since 2019.';
+    const article = 'https://en.wikipedia.org/wiki/Helena_Marsh';
+    fakeServer(['Helena Marsh'], {
+      name: 'Helena Marsh',
+      personDescription: 'British politician',
+      politician: true,
+      sanctions: false,
+      criminal: false,
+      checked: false,
+      url: article,
+      evidence: [{ flag: 'politician', source: 'page', text: sentence, url: article }],
+    });
+    const user = renderAt('/data-extractor/x1');
+    const card = await screen.findByRole('article', { name: 'Wikipedia: Helena Marsh' });
+    await user.click(within(card).getByText('Why flagged (1)'));
+    const why = card.querySelector('.extractor-evidence')!;
+    expect(why.textContent).toContain('Politician');
+    expect(within(why as HTMLElement).getByText(sentence)).toBeTruthy();
+    expect(
+      within(why as HTMLElement)
+        .getByRole('link', { name: 'en.wikipedia.org' })
+        .getAttribute('href'),
+    ).toBe(article);
   });
 
   test('admins see the same view read-only: no banners, switches, edit or delete', async () => {
