@@ -344,19 +344,23 @@ export class DataExtractorService {
     const row = await this.find(viewer, ref);
     await this.opened(viewer, row);
     await this.auditAdminRead(viewer, row, 'results');
-    const { rows, total } = await this.extractions.findResultPage(row.id, {
+    const filter = {
       politician: query.politician,
       sanctions: query.sanctions,
       criminal: query.criminal,
       checked: query.checked,
       name: query.name,
       seenWith: query.seenWith,
+    };
+    const { rows, total } = await this.extractions.findResultPage(row.id, {
+      ...filter,
       sortBy: query.sortBy,
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
       minorsAllowed: minorsAllowedFor(viewer),
     });
-    const wikipedia = await this.extractions.findWikipedia(row.id);
+    // The Wikipedia result is shown under the filters it matches, as every result.
+    const wikipedia = await this.extractions.findWikipedia(row.id, filter);
     return {
       responses: await this.toResults(viewer, rows),
       wikipediaResult: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,

@@ -20,8 +20,9 @@ import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
 // Every flag the data extractor shows carries its evidence, wherever it is shown: the results, the
 // Wikipedia result and the connections ("seen with") of the API, and every flag of the PDF report with
-// evidence lines right under it. The fictional news site is crawled for real and also speaks Wikipedia's
-// REST API, which has an article on the minister.
+// evidence lines right under it. And the Wikipedia result answers to the detail page's filters as
+// results do. The fictional news site is crawled for real and also speaks Wikipedia's REST API, which
+// has an article on the minister.
 
 const WATCHLIST = path.join(import.meta.dirname, '../../src/demo/watchlist/demo-watchlist.ftm.json');
 const OKAFOR = 'Amelia Okafor';
@@ -137,7 +138,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-describe(`evidence of every flag shown (${TEST_DATABASE_KIND})`, () => {
+describe(`evidence of every flag shown, and the Wikipedia result under the filters (${TEST_DATABASE_KIND})`, () => {
   let id: string;
   let answer: ExtractionDetailsResponse;
 
@@ -245,5 +246,38 @@ describe(`evidence of every flag shown (${TEST_DATABASE_KIND})`, () => {
     const text = pdfText(report.rawPayload);
     expect(text).toMatch(/Politically exposed person\s*\n\s*• Page: /);
     expect(text).not.toContain(site.url);
+  });
+
+  it('answers the Wikipedia result only under filters it matches', async () => {
+    const wikipediaUnder = async (query: Record<string, string | boolean>) =>
+      (await details(owner, id, query)).wikipediaResult;
+    // Its name, or every name.
+    expect(await wikipediaUnder({})).not.toBeNull();
+    expect(await wikipediaUnder({ name: '' })).not.toBeNull();
+    expect(await wikipediaUnder({ name: OKAFOR })).not.toBeNull();
+    expect(await wikipediaUnder({ name: VELLINI })).toBeNull();
+    expect(await wikipediaUnder({ name: 'Nobody Named So' })).toBeNull();
+    // Flags widen each other, as for results: a politician is shown under Politician, or Politician or
+    // Sanctions, not under Sanctions or Criminal alone.
+    expect(await wikipediaUnder({ politician: true })).not.toBeNull();
+    expect(await wikipediaUnder({ politician: true, sanctions: true })).not.toBeNull();
+    expect(await wikipediaUnder({ sanctions: true })).toBeNull();
+    expect(await wikipediaUnder({ sanctions: true, criminal: true })).toBeNull();
+    // Checked / Unchecked.
+    expect(await wikipediaUnder({ checked: false })).not.toBeNull();
+    expect(await wikipediaUnder({ checked: true })).toBeNull();
+    // It has no connections: a "Seen with" filter never matches it.
+    expect(await wikipediaUnder({ seenWith: VELLINI })).toBeNull();
+    expect(await wikipediaUnder({ seenWith: '' })).not.toBeNull();
+
+    const checked = await t.request({
+      method: 'PATCH',
+      url: `/api/data-extractor/results/${id}/wikipedia/checked`,
+      cookie: owner,
+    });
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(await wikipediaUnder({ checked: true })).toMatchObject({ name: OKAFOR, checked: true });
+    expect(await wikipediaUnder({ checked: false })).toBeNull();
+    expect(await wikipediaUnder({ checked: true, name: OKAFOR, politician: true })).not.toBeNull();
   });
 });
