@@ -26,7 +26,7 @@ import {
   rule,
   startDocument,
 } from './pdf-parts.ts';
-import { write } from './pdf-text.ts';
+import { isolated, write } from './pdf-text.ts';
 
 /** Everything the extraction report shows; the service gathers it, this file only lays it out. */
 export interface ExtractionReportData {
@@ -279,7 +279,7 @@ function flagEvidence(
       ensureSpace(doc, 3 * size);
       write(
         doc,
-        `• ${EVIDENCE_SOURCE_LABELS[item.source]}: ${item.text}`,
+        `• ${EVIDENCE_SOURCE_LABELS[item.source]}: ${isolated(item.text)}`,
         { weight: 'regular', size: size - 1, color: INK },
         { x: itemX, y: doc.y, width: itemWidth },
       );
