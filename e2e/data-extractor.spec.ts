@@ -135,6 +135,12 @@ test('start an extraction from a search, follow it to done, work with the extrac
   const connections = together.getByRole('list', { name: 'Connections of Helena Marsh' });
   await expect(connections.getByRole('listitem').first()).toBeVisible();
   expect(await connections.getByRole('listitem').count()).toBeGreaterThanOrEqual(1);
+  // The Wikipedia article of her name says why it is flagged too: the article's sentences.
+  const wikipedia = results.getByRole('article', { name: 'Wikipedia: Helena Marsh' });
+  await expect(wikipedia.getByRole('list', { name: 'Flags' })).toContainText('Politician');
+  await wikipedia.getByText(/Why flagged/).click();
+  await expect(wikipedia.locator('.extractor-evidence')).toContainText(/Page.*politician/);
+  await screenshots(page, 'extractor-detail-evidence');
 
   // Filters: remembered; Politician only, then Unchecked.
   await page.getByRole('button', { name: 'Filters' }).click();

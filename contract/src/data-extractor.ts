@@ -143,6 +143,8 @@ export interface WikipediaResult {
   checked: boolean;
   /** The article; null for trial plans, which do not open sources (spec 001 §6), as `sourceUrl`. */
   url: string | null;
+  /** The sentences of the article behind each flag (their url null for trial plans, as `url`). */
+  evidence: FlagEvidence[];
 }
 
 export type ExtractionSort = 'smart' | 'date' | 'similarity';
@@ -167,6 +169,8 @@ export interface SeenWithConnection {
   politician: boolean;
   sanctions: boolean;
   criminal: boolean;
+  /** Why each of the connection's flags was raised (urls null for trial plans, as `aboutUrl`). */
+  evidence: FlagEvidence[];
 }
 
 /** POST /api/data-extractor/results/{extractionId}/generate-report */

@@ -652,6 +652,8 @@ export interface DataExtractionWikipediaTable {
   criminal: Generated<boolean>;
   url: string;
   checked: Generated<boolean>;
+  /** The sentences of the article behind each flag (migration 0038). */
+  evidence: ColumnType<FlagEvidence[], string | undefined, string>;
 }
 
 /** Shared state of several processes over one database (migration 0010). */

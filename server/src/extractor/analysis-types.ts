@@ -96,6 +96,8 @@ export interface WikipediaSummary extends FlagSet {
   name: string;
   personDescription: string;
   url: string;
+  /** The sentences of the article behind each flag (at least one per true flag). */
+  evidence: FlagEvidence[];
 }
 
 export interface ExtractionAnalysis {

@@ -100,15 +100,18 @@ export class WikipediaClient {
       summary.content_urls?.desktop?.page ??
       `${this.base}/wiki/${encodeURIComponent((summary.title ?? title).replace(/ /g, '_'))}`;
     const subject = subjectOf(title);
-    // The description ("Bulgarian businessman") has no name in it: read it as a sentence about the person.
-    const evidence = findEvidence(
-      [
-        { text: extract, url },
-        { text: summary.description ? `${title} is a ${summary.description}.` : '', url },
-      ],
-      subject,
-      [],
-    );
+    const fromExtract = findEvidence([{ text: extract, url }], subject, []);
+    // The short description ("sanctioned Bulgarian businessman") names nobody: it is read as a sentence
+    // about the person, and quoted as the article writes it (the sentence read is not on the page).
+    const shortDescription = summary.description?.trim() ?? '';
+    const fromDescription = shortDescription
+      ? findEvidence([{ text: `${title} is a ${shortDescription}.`, url }], subject, []).map((e) => ({
+          ...e,
+          text: shortDescription,
+        }))
+      : [];
+    // The flags are kept with the sentences that raised them: every flag shown can say why.
+    const evidence = [...fromExtract, ...fromDescription];
     return {
       name: title,
       personDescription: description.slice(0, 1000),
@@ -116,6 +119,7 @@ export class WikipediaClient {
       politician: evidence.some((e) => e.flag === 'politician'),
       sanctions: evidence.some((e) => e.flag === 'sanctions'),
       criminal: evidence.some((e) => e.flag === 'criminal'),
+      evidence,
     };
   }
 

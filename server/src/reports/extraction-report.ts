@@ -26,7 +26,7 @@ import {
   rule,
   startDocument,
 } from './pdf-parts.ts';
-import { write } from './pdf-text.ts';
+import { isolated, write } from './pdf-text.ts';
 
 /** Everything the extraction report shows; the service gathers it, this file only lays it out. */
 export interface ExtractionReportData {
@@ -60,6 +60,8 @@ export interface ExtractionReportData {
     thumbnail: Buffer | null;
     /** The matched face, outlined on the thumbnail (results copied before boxes were kept have none). */
     face: MatchedFace | null;
+    /** Why each of the result's flags was raised: printed under the result. */
+    evidence: FlagEvidence[];
     seenWith: string[];
   }>;
   wikipedia: WikipediaResult | null;
@@ -78,13 +80,7 @@ export function extractionReportFileName(name: string, generatedAt: Date): strin
   return reportFileName('data-extractor-report', name, generatedAt, 'extraction');
 }
 
-/** The flags raised, as labels ("Sanctions, Criminal record or wanted"), or '' when none. */
-function flagList(flags: { politician: boolean; sanctions: boolean; criminal: boolean }): string {
-  return (Object.keys(FLAG_LABELS) as ExtractionFlag[])
-    .filter((flag) => flags[flag])
-    .map((flag) => FLAG_LABELS[flag])
-    .join(', ');
-}
+type Flags = Record<ExtractionFlag, boolean>;
 
 /**
  * Renders the PDF: a cover with the searched face, the names found with their flags and evidence, the
@@ -159,44 +155,17 @@ function nameSection(
   ].join('  ·  ');
   write(doc, counts, { weight: 'regular', size: 9, color: MUTED }, { x: MARGIN, y: doc.y, width });
   doc.moveDown(0.3);
-  for (const flag of Object.keys(FLAG_LABELS) as ExtractionFlag[]) {
-    const evidence = name.evidence.filter((e) => e.flag === flag);
-    if (evidence.length === 0) continue;
-    ensureSpace(doc, 40);
-    write(
-      doc,
-      FLAG_LABELS[flag],
-      { weight: 'bold', size: 10, color: WARN },
-      { x: MARGIN + 10, y: doc.y, width: width - 10 },
-    );
-    for (const item of evidence.slice(0, MAX_EVIDENCE_PER_FLAG)) {
-      ensureSpace(doc, 30);
-      write(
-        doc,
-        `• ${EVIDENCE_SOURCE_LABELS[item.source]}: ${item.text}`,
-        { weight: 'regular', size: 9, color: INK },
-        { x: MARGIN + 20, y: doc.y, width: width - 20 },
-      );
-      if (item.url && !data.restricted) {
-        write(
-          doc,
-          item.url,
-          { weight: 'regular', size: 8, color: LINK },
-          { x: MARGIN + 30, y: doc.y, width: width - 30, link: item.url, underline: true },
-        );
-      }
-      doc.moveDown(0.2);
-    }
-    if (evidence.length > MAX_EVIDENCE_PER_FLAG) {
-      write(
-        doc,
-        `and ${evidence.length - MAX_EVIDENCE_PER_FLAG} more`,
-        { weight: 'italic', size: 9, color: MUTED },
-        { x: MARGIN + 20, y: doc.y, width: width - 20 },
-      );
-      doc.moveDown(0.2);
-    }
-  }
+  const raised = {
+    politician: name.politicianCount > 0,
+    sanctions: name.sanctionsCount > 0,
+    criminal: name.criminalCount > 0,
+  };
+  flagEvidence(doc, data, raised, name.evidence, {
+    x: MARGIN + 10,
+    width: width - 10,
+    size: 10,
+    maxPerFlag: MAX_EVIDENCE_PER_FLAG,
+  });
   if (name.seenWith.length > 0) {
     write(
       doc,
@@ -225,9 +194,9 @@ function wikipediaSection(doc: PDFKit.PDFDocument, data: ExtractionReportData, w
       { x: MARGIN, y: doc.y, width },
     );
   }
-  const flags = flagList(wiki);
-  if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x: MARGIN, y: doc.y, width });
-  doc.moveDown(0.3);
+  doc.moveDown(0.2);
+  flagEvidence(doc, data, wiki, wiki.evidence, { x: MARGIN, width, size: 9 });
+  doc.moveDown(0.1);
   if (wiki.url) link(doc, 'Article', wiki.url, MARGIN, width);
   doc.moveDown(0.6);
 }
@@ -249,8 +218,6 @@ function entry(
     restricted: data.restricted,
   };
   resultEntry(doc, frame, (x, width) => {
-    const flags = flagList(result);
-    if (flags) write(doc, flags, { weight: 'bold', size: 9, color: WARN }, { x, y: doc.y, width });
     if (result.personDesc) {
       write(
         doc,
@@ -273,6 +240,66 @@ function entry(
         { x, y: doc.y, width },
       );
     }
+    // Each flag of the result with the sentences or list entries behind it, not only the name's.
+    flagEvidence(doc, data, result, result.evidence, { x, width, size: 9 });
     doc.moveDown(0.3);
   });
+}
+
+/**
+ * Each raised flag, then its evidence: source, sentence or list entry, and the page (left out of
+ * restricted reports), at most `maxPerFlag` lines a flag. A flag stored without evidence says so rather
+ * than standing alone.
+ */
+function flagEvidence(
+  doc: PDFKit.PDFDocument,
+  data: ExtractionReportData,
+  flags: Flags,
+  evidence: readonly FlagEvidence[],
+  layout: { x: number; width: number; size: number; maxPerFlag?: number },
+): void {
+  const { x, width, size } = layout;
+  const itemX = x + 10;
+  const itemWidth = width - 10;
+  for (const flag of Object.keys(FLAG_LABELS) as ExtractionFlag[]) {
+    const items = evidence.filter((e) => e.flag === flag);
+    if (!flags[flag] && items.length === 0) continue;
+    ensureSpace(doc, 3 * size);
+    write(doc, FLAG_LABELS[flag], { weight: 'bold', size, color: WARN }, { x, y: doc.y, width });
+    if (items.length === 0) {
+      write(
+        doc,
+        'No evidence was recorded for this flag.',
+        { weight: 'italic', size: size - 1, color: MUTED },
+        { x: itemX, y: doc.y, width: itemWidth },
+      );
+    }
+    const shown = items.slice(0, layout.maxPerFlag ?? items.length);
+    for (const item of shown) {
+      ensureSpace(doc, 3 * size);
+      write(
+        doc,
+        `• ${EVIDENCE_SOURCE_LABELS[item.source]}: ${isolated(item.text)}`,
+        { weight: 'regular', size: size - 1, color: INK },
+        { x: itemX, y: doc.y, width: itemWidth },
+      );
+      if (item.url && !data.restricted) {
+        write(
+          doc,
+          item.url,
+          { weight: 'regular', size: size - 2, color: LINK },
+          { x: itemX + 10, y: doc.y, width: itemWidth - 10, link: item.url, underline: true },
+        );
+      }
+    }
+    if (items.length > shown.length) {
+      write(
+        doc,
+        `and ${items.length - shown.length} more`,
+        { weight: 'italic', size: size - 1, color: MUTED },
+        { x: itemX, y: doc.y, width: itemWidth },
+      );
+    }
+    doc.moveDown(0.2);
+  }
 }

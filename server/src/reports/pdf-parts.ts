@@ -286,6 +286,7 @@ export function resultEntry(
   const size = entry.thumbSize;
   ensureSpace(doc, size + 20);
   const top = doc.y;
+  const page = doc.page;
   thumbnail(doc, entry.thumbnail, top, size, entry.face ?? null);
   const x = MARGIN + size + 18;
   const width = contentWidth(doc) - size - 18;
@@ -307,7 +308,8 @@ export function resultEntry(
     link(doc, 'Source page', entry.sourceUrl, x, width);
     link(doc, 'Image', entry.imageUrl, x, width);
   }
-  doc.y = Math.max(doc.y, top + size) + 10;
+  // Long details may have gone on to the next page, where the thumbnail's bottom means nothing.
+  doc.y = (doc.page === page ? Math.max(doc.y, top + size) : doc.y) + 10;
   rule(doc, 0.5);
   doc.y += 10;
 }

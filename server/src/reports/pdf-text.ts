@@ -11,8 +11,10 @@ import * as fontkit from 'fontkit';
  * characters, so a Latin name keeps the normal font; right-to-left runs are put in display order with the
  * Unicode bidirectional algorithm, and the font engine shapes them (Arabic joining, Devanagari conjuncts).
  * pdfkit embeds only the glyphs a document uses, so a few CJK characters add kilobytes, not megabytes.
- * Line wrapping is pdfkit's; a paragraph is reordered as a whole, which is exact for text that fits on a
- * line (names, titles) and keeps reading order within each line otherwise.
+ * A paragraph runs the way its first letter reads. Text without right-to-left letters is wrapped by
+ * pdfkit. Text with Arabic or Hebrew in it is broken into lines here, and each line is put in display order
+ * on its own (rules L1–L2 of the bidirectional algorithm): reordered as a whole and then wrapped, a long
+ * Arabic title's last words came first, at the right-hand start of its first line.
  */
 
 export type FontWeight = 'regular' | 'bold' | 'italic';
@@ -149,36 +151,95 @@ function familyFor(char: string, current: FontFamily | null): FontFamily {
 /** Texts up to this long fit one line of the reports' narrowest column at their smallest size. */
 const ONE_LINE_CHARS = 40;
 
+type Direction = 'ltr' | 'rtl';
+
 /**
- * Splits a paragraph into runs of one font and one bidi level, in display order. A right-to-left run
- * stays in reading order when it holds Hebrew or Arabic letters: the font engine shapes it and lays it
- * out from the right. Only runs of neutral characters inside right-to-left text are reversed here.
+ * The direction of a paragraph: that of its first letter that has one, outside isolates (rule P2 of the
+ * bidirectional algorithm); left to right when it has none (digits, punctuation).
  */
-export function displayRuns(text: string): Fragment[] {
-  const normalized = text.normalize('NFC');
-  if (PLAIN_LATIN.test(normalized)) return normalized ? [{ family: SANS, level: 0, text: normalized }] : [];
-  // A short one-line text (a case name, a person's name) runs the way its first letter reads, as
-  // dir="auto" on screen: an Arabic or Hebrew name right to left with its Latin or CJK words inside. The
-  // runs are ordered here, before pdfkit breaks lines, so a paragraph that may wrap keeps the report's
-  // left-to-right order (reversed whole, its last words would come first on its first line).
-  const direction = normalized.length <= ONE_LINE_CHARS && !normalized.includes('\n') ? 'auto' : 'ltr';
-  const { levels } = bidi.getEmbeddingLevels(normalized, direction);
-  const runs: Fragment[] = [];
+export function paragraphDirection(paragraph: string): Direction {
+  let isolates = 0;
+  for (const char of paragraph) {
+    const type = bidi.getBidiCharTypeName(char);
+    if (type === 'LRI' || type === 'RLI' || type === 'FSI') isolates++;
+    else if (type === 'PDI') isolates = Math.max(0, isolates - 1);
+    else if (isolates === 0 && type === 'L') return 'ltr';
+    else if (isolates === 0 && (type === 'R' || type === 'AL')) return 'rtl';
+  }
+  return 'ltr';
+}
+
+/** Whether a text has a right-to-left letter (Hebrew, Arabic…) anywhere. */
+function hasRightToLeft(text: string): boolean {
+  if (PLAIN_LATIN.test(text)) return false;
+  for (const char of text) {
+    const type = bidi.getBidiCharTypeName(char);
+    if (type === 'R' || type === 'AL') return true;
+  }
+  return false;
+}
+
+/**
+ * Text quoted inside a line of another direction, isolated as <bdi> is on screen: its words keep their
+ * own order ("• Page: " then an Arabic sentence with a Latin name in it, read from its right).
+ */
+export function isolated(text: string): string {
+  return `\u2068${text}\u2069`;
+}
+
+/** A character of a text in reading order, with its bidi level and the font family that prints it. */
+interface Placed {
+  char: string;
+  level: number;
+  family: FontFamily;
+}
+
+/** The characters of `text` in reading order with their levels (direction marks left out: no glyph). */
+function placedChars(text: string, direction: Direction | 'auto'): Placed[] {
+  const { levels } = bidi.getEmbeddingLevels(text, direction);
+  const placed: Placed[] = [];
   let index = 0;
-  for (const char of normalized) {
+  for (const char of text) {
     const level = levels[index]!;
     index += char.length;
     if (BIDI_CONTROL.test(char)) continue;
+    // A line break is printed by the first font, as a run of its own (runsOf).
+    const family = char === '\n' ? SANS : familyFor(char, placed.at(-1)?.family ?? null);
+    placed.push({ char, level, family });
+  }
+  return placed;
+}
+
+/** Consecutive characters of one font and one level as runs, in reading order; a line break alone. */
+function runsOf(chars: readonly Placed[]): Fragment[] {
+  const runs: Fragment[] = [];
+  for (const { char, level, family } of chars) {
     const last = runs.at(-1);
-    // A line break is a run of its own, so that reordering never crosses it.
-    const family = char === '\n' ? SANS : familyFor(char, last?.family ?? null);
     if (last && last.family === family && last.level === level && char !== '\n' && last.text !== '\n') {
       last.text += char;
     } else {
       runs.push({ family, level, text: char });
     }
   }
-  return reorder(runs);
+  return runs;
+}
+
+/**
+ * Splits a text into runs of one font and one bidi level, in display order, for pdfkit to wrap. A
+ * right-to-left run stays in reading order when it holds Hebrew or Arabic letters: the font engine shapes
+ * it and lays it out from the right. Only runs of neutral characters inside right-to-left text are
+ * reversed here.
+ */
+export function displayRuns(text: string): Fragment[] {
+  const normalized = text.normalize('NFC');
+  if (PLAIN_LATIN.test(normalized)) return normalized ? [{ family: SANS, level: 0, text: normalized }] : [];
+  // A short one-line text (a case name, a person's name) runs the way its first letter reads, as
+  // dir="auto" on screen: an Arabic or Hebrew name right to left with its Latin or CJK words inside. A
+  // longer text with right-to-left letters comes here only when it continues another on its line (write
+  // lays out every other such text line by line): ordered as a whole before pdfkit breaks its lines, it keeps
+  // the report's left-to-right order, so that its last words never move to the start of its first line.
+  const direction = normalized.length <= ONE_LINE_CHARS && !normalized.includes('\n') ? 'auto' : 'ltr';
+  return reorder(runsOf(placedChars(normalized, direction)));
 }
 
 /** Rule L2 of the bidi algorithm on whole runs: from the highest level down to 1, reverse every sequence. */
@@ -210,9 +271,14 @@ function reorder(runs: Fragment[]): Fragment[] {
   });
 }
 
+/** The documents whose last text was written with `continued`: the next text goes on the same line. */
+const continuing = new WeakSet<PDFKit.PDFDocument>();
+
 /**
- * Writes text in the style at (x, y) or where the document stands, like `doc.text`: one call per run of
- * text, chained with `continued` so that pdfkit wraps the whole as one paragraph.
+ * Writes text in the style at (x, y) or where the document stands, like `doc.text`. Text without
+ * right-to-left letters, and a text that continues another on its line, is written one call per run,
+ * chained with `continued` so that pdfkit wraps the whole as one paragraph; other text is laid out line by
+ * line here (writeLines), each line in its own display order.
  */
 export function write(
   doc: PDFKit.PDFDocument,
@@ -221,9 +287,17 @@ export function write(
   options: PDFKit.Mixins.TextOptions & { x?: number; y?: number } = {},
 ): void {
   const { x, y, ...textOptions } = options;
-  const runs = displayRuns(text);
-  if (runs.length === 0) runs.push({ family: SANS, level: 0, text: '' });
+  const normalized = text.normalize('NFC');
+  const partOfLine = textOptions.continued === true || continuing.has(doc);
+  if (textOptions.continued === true) continuing.add(doc);
+  else continuing.delete(doc);
   doc.fontSize(style.size).fillColor(style.color);
+  if (!partOfLine && hasRightToLeft(normalized)) {
+    writeLines(doc, normalized, style, { x: x ?? doc.x, y: y ?? doc.y, ...textOptions });
+    return;
+  }
+  const runs = displayRuns(normalized);
+  if (runs.length === 0) runs.push({ family: SANS, level: 0, text: '' });
   runs.forEach((run, i) => {
     selectFont(doc, run.family, style.weight);
     const runOptions = {
@@ -236,4 +310,172 @@ export function write(
     if (i === 0 && (x !== undefined || y !== undefined)) doc.text(run.text, x, y, runOptions);
     else doc.text(run.text, runOptions);
   });
+}
+
+type LineOptions = PDFKit.Mixins.TextOptions & { x: number; y: number };
+
+/** How wide a run prints in the document's current size, laid out as it will be drawn. */
+function runWidth(doc: PDFKit.PDFDocument, run: Fragment, style: TextStyle, options: LineOptions): number {
+  const features = run.level % 2 === 1 ? (options.features ?? []) : undefined;
+  const characterSpacing = options.characterSpacing ?? 0;
+  // Shaping a right-to-left run is not cached by pdfkit, and a line is measured word by word and again
+  // as a whole: the widths are kept per document.
+  const key = `${run.family.name}-${style.weight}|${style.size}|${features ? 'rtl' : 'ltr'}|${characterSpacing}|${run.text}`;
+  let widths = measuredWidths.get(doc);
+  if (!widths) {
+    widths = new Map();
+    measuredWidths.set(doc, widths);
+  }
+  let width = widths.get(key);
+  if (width === undefined) {
+    selectFont(doc, run.family, style.weight);
+    width = doc.widthOfString(run.text, { ...(features ? { features } : {}), characterSpacing });
+    widths.set(key, width);
+  }
+  return width;
+}
+const measuredWidths = new WeakMap<PDFKit.PDFDocument, Map<string, number>>();
+
+const isSpace = (placed: Placed) => /\s/.test(placed.char);
+
+/** A line's characters without the spaces at its end (rule L1: they print nothing where the line ends). */
+function trimEnd(chars: readonly Placed[]): Placed[] {
+  let end = chars.length;
+  while (end > 0 && isSpace(chars[end - 1]!)) end--;
+  return chars.slice(0, end);
+}
+
+/**
+ * The lines of one paragraph, each a slice of its characters in reading order: words (a run of letters
+ * with the spaces after it) are added while they fit `width`; a word too long for a line of its own is
+ * cut where the line is full. Words are measured one by one (spaces end Arabic joining, so a line is as
+ * wide as its words).
+ */
+function breakLines(chars: readonly Placed[], width: number, measure: (chars: readonly Placed[]) => number) {
+  const words: Placed[][] = [];
+  for (const placed of chars) {
+    const word = words.at(-1);
+    if (!word || (!isSpace(placed) && isSpace(word.at(-1)!))) words.push([placed]);
+    else word.push(placed);
+  }
+  const lines: Placed[][] = [];
+  let line: Placed[] = [];
+  // The width of the line's words, spaces after them included.
+  let lineWidth = 0;
+  for (const word of words) {
+    if (line.length > 0 && lineWidth + measure(trimEnd(word)) > width) {
+      lines.push(line);
+      line = [];
+      lineWidth = 0;
+    }
+    line.push(...word);
+    lineWidth += measure(word);
+    while (trimEnd(line).length > 1 && measure(trimEnd(line)) > width) {
+      // The longest start of the line that fits, at least one character.
+      let fits = 1;
+      let tooLong = trimEnd(line).length;
+      while (tooLong - fits > 1) {
+        const middle = Math.floor((fits + tooLong) / 2);
+        if (measure(line.slice(0, middle)) <= width) fits = middle;
+        else tooLong = middle;
+      }
+      lines.push(line.slice(0, fits));
+      line = line.slice(fits);
+      lineWidth = measure(line);
+    }
+  }
+  if (line.length > 0 || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/** Ascent, descent and line gap of a family's face at a font size, in points. */
+function metricsOf(family: FontFamily, style: TextStyle) {
+  const font = parsed(fileOf(family, style.weight));
+  const scale = style.size / font.unitsPerEm;
+  return { ascent: font.ascent * scale, descent: -font.descent * scale, gap: font.lineGap * scale };
+}
+
+/**
+ * Lays out bidirectional text, as `doc.text` would with `width`, `height` and `ellipsis`: each paragraph
+ * (between line breaks) gets its own direction, is broken into lines in reading order, and each line is
+ * put in display order on its own, its runs placed from the left on one baseline. A right-to-left
+ * paragraph of several lines is aligned to the right, where its lines start; one that fits on one line
+ * stays where the text starts, as a name beside its label. `align` overrides both.
+ */
+function writeLines(doc: PDFKit.PDFDocument, text: string, style: TextStyle, options: LineOptions): void {
+  const left = options.x;
+  const weight = style.weight;
+  const width =
+    options.lineBreak === false
+      ? Infinity
+      : (options.width ?? doc.page.width - left - doc.page.margins.right);
+  const measure = (chars: readonly Placed[]) =>
+    runsOf(chars).reduce((sum, run) => sum + runWidth(doc, run, style, options), 0);
+  const lines = text.split('\n').flatMap((paragraph) => {
+    const direction = paragraphDirection(paragraph);
+    const chars = placedChars(paragraph, direction);
+    const broken = breakLines(chars, width, measure);
+    return broken.map((line) => ({ chars: line, direction, several: broken.length > 1 }));
+  });
+  const bottom = options.height === undefined ? undefined : options.y + options.height;
+  const runOptions = {
+    lineBreak: false,
+    ...(options.link !== undefined ? { link: options.link } : {}),
+    ...(options.underline ? { underline: true } : {}),
+    ...(options.characterSpacing ? { characterSpacing: options.characterSpacing } : {}),
+  };
+  let top = options.y;
+  for (const [index, line] of lines.entries()) {
+    // Rule L1: spaces at the end of a line are dropped; rule L2 orders what is left for display.
+    let chars = trimEnd(line.chars);
+    const metrics = (chars.length > 0 ? [...new Set(chars.map((c) => c.family))] : [SANS]).map((family) =>
+      metricsOf(family, style),
+    );
+    const ascent = Math.max(...metrics.map((m) => m.ascent));
+    const height =
+      ascent +
+      Math.max(...metrics.map((m) => m.descent)) +
+      Math.max(...metrics.map((m) => m.gap)) +
+      (options.lineGap ?? 0);
+    // Within `height`, the first line always; the last that fits ends there.
+    let lastOfBox = false;
+    if (bottom !== undefined) {
+      if (index > 0 && top + height > bottom) break;
+      lastOfBox = index < lines.length - 1 && top + 2 * height > bottom;
+      if (lastOfBox && options.ellipsis) {
+        // More text follows: the line ends with an ellipsis (at its end in reading order, the left of a
+        // right-to-left paragraph).
+        const mark = options.ellipsis === true ? '…' : options.ellipsis;
+        const level = line.direction === 'rtl' ? 1 : 0;
+        const ellipsis = [...mark].map((char) => ({ char, level, family: familyFor(char, null) }));
+        while (chars.length > 0 && measure([...chars, ...ellipsis]) > width) {
+          chars = trimEnd(chars.slice(0, -1));
+        }
+        chars = [...chars, ...ellipsis];
+      }
+    } else if (top + height > doc.page.maxY() && top > doc.page.margins.top) {
+      doc.addPage();
+      top = doc.y;
+    }
+    const runs = reorder(runsOf(chars)).map((run) => ({ run, width: runWidth(doc, run, style, options) }));
+    const lineWidth = runs.reduce((sum, { width: w }) => sum + w, 0);
+    const align = options.align ?? (line.direction === 'rtl' && line.several ? 'right' : 'left');
+    let x = left;
+    if (align === 'right' && Number.isFinite(width)) x = left + width - lineWidth;
+    if (align === 'center' && Number.isFinite(width)) x = left + (width - lineWidth) / 2;
+    for (const { run, width: runW } of runs) {
+      selectFont(doc, run.family, weight);
+      // Every run on the line's baseline: pdfkit places a run by its top, which differs between fonts.
+      const runTop = top + ascent - metricsOf(run.family, style).ascent;
+      doc.text(run.text, x, runTop, {
+        ...runOptions,
+        ...(run.level % 2 === 1 ? { features: options.features ?? [] } : {}),
+      });
+      x += runW;
+    }
+    top += height;
+    if (lastOfBox) break;
+  }
+  doc.x = left;
+  doc.y = top;
 }

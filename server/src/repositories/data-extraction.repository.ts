@@ -105,6 +105,7 @@ export interface NewWikipediaResult {
   sanctions: boolean;
   criminal: boolean;
   url: string;
+  evidence: FlagEvidence[];
 }
 
 const LIST_COLUMNS = [
@@ -165,6 +166,20 @@ const CONNECTION_COLUMNS = [
   'data_extraction_connections.criminal',
   'data_extraction_connections.evidence',
 ] as const;
+
+/** The detail page's filters that apply to the Wikipedia result as to results. */
+export type WikipediaFilter = Pick<
+  ResultFilter,
+  'politician' | 'sanctions' | 'criminal' | 'checked' | 'name' | 'seenWith'
+>;
+
+/**
+ * The flag filters that are on. They widen each other (politicians or sanctioned or criminal persons), for
+ * results and the Wikipedia result alike.
+ */
+function flagsOn(filter: Pick<ResultFilter, 'politician' | 'sanctions' | 'criminal'>) {
+  return (['politician', 'sanctions', 'criminal'] as const).filter((flag) => filter[flag]);
+}
 
 /** JSON columns come back parsed from PostgreSQL and PGlite; a string (other drivers) is parsed here. */
 function parsed<T>(value: T | string): T {
@@ -673,6 +688,7 @@ export class DataExtractionRepository {
             sanctions: outcome.wikipedia.sanctions,
             criminal: outcome.wikipedia.criminal,
             url: outcome.wikipedia.url,
+            evidence: JSON.stringify(outcome.wikipedia.evidence),
           })
           .execute();
       }
@@ -737,8 +753,7 @@ export class DataExtractionRepository {
       .where('data_extraction_results.extraction_id', '=', extractionId)
       .where('data_extraction_results.removed', '=', false)
       .where(copiedResultVisible(filter.minorsAllowed));
-    const flags = (['politician', 'sanctions', 'criminal'] as const).filter((flag) => filter[flag]);
-    // Flag filters that are on widen each other: politicians or sanctioned or criminal persons.
+    const flags = flagsOn(filter);
     if (flags.length > 0) {
       query = query.where((eb) =>
         eb.or(flags.map((flag) => eb(`data_extraction_results.${flag}`, '=', true))),
@@ -849,12 +864,30 @@ export class DataExtractionRepository {
       .execute();
   }
 
-  findWikipedia(extractionId: number) {
-    return this.db
+  /**
+   * The extraction's Wikipedia result; with `filter`, only when it matches the detail page's filters as
+   * a result would (its name, its checked mark, one of the flags asked for). It has no connections, so a
+   * "Seen with" filter never matches it.
+   */
+  async findWikipedia(extractionId: number, filter?: WikipediaFilter) {
+    let query = this.db
       .selectFrom('data_extraction_wikipedia')
       .selectAll()
-      .where('extraction_id', '=', extractionId)
-      .executeTakeFirst();
+      .where('extraction_id', '=', extractionId);
+    if (filter) {
+      // An empty name or "Seen with" is no filter (ALL RESULTS, None).
+      if (filter.seenWith) return undefined;
+      const flags = flagsOn(filter);
+      if (flags.length > 0) {
+        query = query.where((eb) =>
+          eb.or(flags.map((flag) => eb(`data_extraction_wikipedia.${flag}`, '=', true))),
+        );
+      }
+      if (filter.checked !== undefined) query = query.where('checked', '=', filter.checked);
+      if (filter.name) query = query.where('name', '=', filter.name);
+    }
+    const row = await query.executeTakeFirst();
+    return row && { ...row, evidence: parsed(row.evidence) };
   }
 
   /** Marks a result checked (spec 001 §4: unchecked to checked only, so marking it again changes nothing). */

@@ -105,6 +105,7 @@ const WikipediaResult = Type.Object({
   criminal: Type.Boolean(),
   checked: Type.Boolean(),
   url: Nullable(Type.String()),
+  evidence: Type.Array(Evidence),
 });
 
 export const DetailsQuery = Type.Object({
@@ -137,6 +138,7 @@ export const Connections = Type.Array(
     politician: Type.Boolean(),
     sanctions: Type.Boolean(),
     criminal: Type.Boolean(),
+    evidence: Type.Array(Evidence),
   }),
 );
 

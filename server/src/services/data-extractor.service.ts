@@ -344,19 +344,23 @@ export class DataExtractorService {
     const row = await this.find(viewer, ref);
     await this.opened(viewer, row);
     await this.auditAdminRead(viewer, row, 'results');
-    const { rows, total } = await this.extractions.findResultPage(row.id, {
+    const filter = {
       politician: query.politician,
       sanctions: query.sanctions,
       criminal: query.criminal,
       checked: query.checked,
       name: query.name,
       seenWith: query.seenWith,
+    };
+    const { rows, total } = await this.extractions.findResultPage(row.id, {
+      ...filter,
       sortBy: query.sortBy,
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
       minorsAllowed: minorsAllowedFor(viewer),
     });
-    const wikipedia = await this.extractions.findWikipedia(row.id);
+    // The Wikipedia result is shown under the filters it matches, as every result.
+    const wikipedia = await this.extractions.findWikipedia(row.id, filter);
     return {
       responses: await this.toResults(viewer, rows),
       wikipediaResult: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
@@ -388,7 +392,7 @@ export class DataExtractorService {
         similarity: answeredSimilarity(row.similarity),
         crawledAt: row.crawled_at.toISOString(),
         alternativeNames: row.alternative_names,
-        evidence: restricted ? row.evidence.map((e) => ({ ...e, url: null })) : row.evidence,
+        evidence: evidenceFor(row.evidence, restricted),
         seenWithNames: [...new Set(connections.get(row.id))],
       };
     });
@@ -419,6 +423,7 @@ export class DataExtractorService {
       politician: c.politician,
       sanctions: c.sanctions,
       criminal: c.criminal,
+      evidence: evidenceFor(c.evidence, restricted),
     }));
   }
 
@@ -567,6 +572,7 @@ export class DataExtractorService {
         imageUrl: r.image_url,
         thumbnail: r.thumbnail,
         face: matchedFaceForReport(r),
+        evidence: r.evidence,
         seenWith: [...new Set(connections.get(r.id))],
       })),
       wikipedia: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
@@ -628,6 +634,11 @@ function isRestricted(viewer: ExtractionViewer): boolean {
   return viewer.kind === 'user' && viewer.restricted;
 }
 
+/** Evidence as a viewer may see it: a trial plan's user gets the sentences, not the pages (spec 001 §6). */
+function evidenceFor(evidence: FlagEvidence[], restricted: boolean): FlagEvidence[] {
+  return restricted ? evidence.map((e) => ({ ...e, url: null })) : evidence;
+}
+
 function toWikipedia(
   row: {
     name: string;
@@ -637,6 +648,7 @@ function toWikipedia(
     criminal: boolean;
     checked: boolean;
     url: string;
+    evidence: FlagEvidence[];
   },
   restricted: boolean,
 ): WikipediaResult {
@@ -648,6 +660,7 @@ function toWikipedia(
     criminal: row.criminal,
     checked: row.checked,
     url: restricted ? null : row.url,
+    evidence: evidenceFor(row.evidence, restricted),
   };
 }
 

@@ -277,6 +277,15 @@ describe('TextAnalyzer', () => {
         politician: true,
         sanctions: false,
         criminal: false,
+        // The flag keeps the sentence of the article it was read from.
+        evidence: [
+          {
+            flag: 'politician',
+            source: 'page',
+            text: 'Nora Weber (born 1980) is a former councillor and charity director.',
+            url: 'http://wiki.test/wiki/Nora_Weber',
+          },
+        ],
       });
       const down = new WikipediaClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 500 });
       const failing = await new TextAnalyzer({ wikipedia: down }).analyze(

@@ -87,6 +87,22 @@ describe('Wikipedia client', () => {
       politician: true,
       sanctions: false,
       criminal: false,
+      // Each flag keeps what it was read from: the extract's sentence, and the short description as the
+      // article writes it.
+      evidence: [
+        {
+          flag: 'politician',
+          source: 'page',
+          text: 'Ravi Menon (born 1961) is an Indian politician who served as a senator from 2004 to 2016.',
+          url: 'https://wiki.test/wiki/Ravi_Menon',
+        },
+        {
+          flag: 'politician',
+          source: 'page',
+          text: 'Indian politician',
+          url: 'https://wiki.test/wiki/Ravi_Menon',
+        },
+      ],
     });
     expect(requests.at(-1)).toMatchObject({
       url: '/api/rest_v1/page/summary/Ravi_Menon',
@@ -98,6 +114,14 @@ describe('Wikipedia client', () => {
     const client = new WikipediaClient({ baseUrl: base });
     const summary = await client.lookup('Lena Ortiz');
     expect(summary).toMatchObject({ name: 'Lena Ortiz', criminal: true, politician: false });
+    expect(summary?.evidence).toEqual([
+      {
+        flag: 'criminal',
+        source: 'page',
+        text: 'Ortiz was convicted of fraud in 2015.',
+        url: 'https://wiki.test/wiki/Lena_Ortiz_(fraudster)',
+      },
+    ]);
   });
 
   it('refuses disambiguation pages, pages not about a person and other names', async () => {
@@ -143,6 +167,17 @@ describe('demo wiki', () => {
       criminal: false,
     });
     expect(await client.lookup('Marco Vellini')).toMatchObject({ criminal: true });
+    // Every flag of every summary comes with its evidence.
+    for (const name of ['Viktor Draganov', 'Helena Marsh', 'Marco Vellini', 'Carla Mendes']) {
+      const summary = await client.lookup(name);
+      for (const flag of ['politician', 'sanctions', 'criminal'] as const) {
+        if (summary?.[flag])
+          expect(
+            summary.evidence.some((e) => e.flag === flag),
+            `${name} ${flag}`,
+          ).toBe(true);
+      }
+    }
     expect(await client.lookup('Priya Anand')).toBeNull();
     const search = await fetch(`${demo.wikiUrl}/w/rest.php/v1/search/page?q=Carla%20Mendes&limit=3`);
     expect(((await search.json()) as { pages: { title: string }[] }).pages.map((p) => p.title)).toEqual([

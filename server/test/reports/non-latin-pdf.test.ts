@@ -35,6 +35,45 @@ function pdfText(pdf: Buffer): string {
     .replace(/\s+/g, ' ');
 }
 
+interface Word {
+  word: string;
+  xMin: number;
+  xMax: number;
+  yMin: number;
+}
+
+/**
+ * The words of a page as pdftotext -bbox places them, grouped into lines (words whose tops are within 4
+ * points: runs of several fonts share a baseline, not a top), top to bottom.
+ */
+function wordLines(pdf: Buffer, page: number): Word[][] {
+  const result = spawnSync(
+    '/usr/bin/pdftotext',
+    ['-f', String(page), '-l', String(page), '-bbox', '-', '-'],
+    {
+      input: pdf,
+    },
+  );
+  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
+  const words = [
+    ...result.stdout
+      .toString('utf8')
+      .matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g),
+  ].map((m) => ({ xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), word: m[4]! }));
+  const lines: Word[][] = [];
+  for (const word of [...words].sort((a, b) => a.yMin - b.yMin)) {
+    const line = lines.find((l) => Math.abs(l[0]!.yMin - word.yMin) < 4);
+    if (line) line.push(word);
+    else lines.push([word]);
+  }
+  return lines;
+}
+
+/** A word as -bbox spells it: its letters in drawing order, left to right (Arabic and Hebrew reversed). */
+function drawnForm(word: string): string {
+  return /[\p{Script=Arabic}\p{Script=Hebrew}]/u.test(word) ? [...word].reverse().join('') : word;
+}
+
 /** The embedded fonts' names without their subset prefix ("ABCDEF+NotoSans-Bold" → "NotoSans-Bold"). */
 function embeddedFonts(pdf: Buffer): string[] {
   const result = spawnSync('/usr/bin/pdffonts', ['-'], { input: pdf });
@@ -84,6 +123,7 @@ function extraction(names: string[]): ExtractionReportData {
       imageUrl: 'https://news.example/photo.jpg',
       thumbnail: null,
       face: null,
+      evidence: [],
       seenWith: [],
     })),
     wikipedia: null,
@@ -174,6 +214,48 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     const second = words.find((w) => w.word === drawn('עולם'));
     expect(first && second).toBeTruthy();
     expect(first!.x).toBeGreaterThan(second!.x);
+  });
+
+  it('a wrapped right-to-left paragraph reads from the right on every line: an Arabic title with "Google" in it', async () => {
+    // Without a lam-alef ligature, which pdftotext spells in another order (see NAMES.arabic).
+    const title = 'أعلنت شركة Google اليوم عن خدمة جديدة للبحث في الصور والوجوه على الشبكة العالمية';
+    const data = extraction([NAMES.latin]);
+    data.extraction.name = title;
+    const lines = wordLines(await renderExtractionReport(data), 1);
+    const titleWords = title.split(' ');
+    const drawn = new Map(titleWords.map((word) => [drawnForm(word), word]));
+    const titleLines = lines.filter((line) => line.every((w) => drawn.has(w.word)));
+    // The cover's title (24 points) wraps.
+    expect(titleLines.length).toBeGreaterThanOrEqual(2);
+    // Each line read from its right edge to its left, the lines from the top: the title as written.
+    const read = titleLines.flatMap((line) =>
+      [...line].sort((a, b) => b.xMin - a.xMin).map((w) => drawn.get(w.word)),
+    );
+    expect(read).toEqual(titleWords);
+    // The first word in reading order is the rightmost of the first line (and "Google" stays inside).
+    const first = titleLines[0]!;
+    expect(Math.max(...first.map((w) => w.xMax))).toBe(
+      first.find((w) => w.word === drawnForm('أعلنت'))!.xMax,
+    );
+    expect(first.some((w) => w.word === 'Google')).toBe(true);
+  });
+
+  it('an Arabic evidence sentence keeps its own order after "• Page:", a Latin name inside it', async () => {
+    const sentence = 'قال المتحدث إن شركة Google ستشارك في المشروع';
+    const data = extraction([NAMES.latin]);
+    data.results[0] = {
+      ...data.results[0]!,
+      politician: true,
+      evidence: [{ flag: 'politician', source: 'page', text: sentence, url: null }],
+    };
+    const pdf = await renderExtractionReport(data);
+    const words = sentence.split(' ');
+    const drawn = new Map(words.map((word) => [drawnForm(word), word]));
+    const line = wordLines(pdf, 3).find((l) => l.some((w) => w.word === 'Page:'))!;
+    const quoted = line.filter((w) => drawn.has(w.word)).sort((a, b) => b.xMin - a.xMin);
+    // Read from its right edge, as on screen in its <bdi>; the label stays at the left.
+    expect(quoted.map((w) => drawn.get(w.word))).toEqual(words);
+    expect(line.find((w) => w.word === 'Page:')!.xMax).toBeLessThan(Math.min(...quoted.map((w) => w.xMin)));
   });
 
   it('each run gets its own font: a Latin-only report embeds Noto Sans alone, a CJK name adds a small subset', async () => {

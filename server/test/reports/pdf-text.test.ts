@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayRuns } from '../../src/reports/pdf-text.ts';
+import { displayRuns, isolated, paragraphDirection } from '../../src/reports/pdf-text.ts';
 
 // Runs come in display order, left to right on the page.
 const texts = (text: string) => displayRuns(text).map((run) => run.text);
@@ -31,5 +31,19 @@ describe('displayRuns: the direction of a paragraph is that of its first letter'
     const runs = texts(text);
     expect(runs[0]).toContain('الجزء الأول');
     expect(runs.at(-1)).toContain('الجزء الأخير');
+  });
+});
+
+describe('paragraphDirection: the first letter with a direction decides, outside isolates', () => {
+  it('reads Arabic- and Hebrew-led paragraphs right to left, Latin-led and letterless ones left to right', () => {
+    expect(paragraphDirection('أعلنت شركة Google اليوم')).toBe('rtl');
+    expect(paragraphDirection('42 · תיק של דוד')).toBe('rtl');
+    expect(paragraphDirection('Google أعلنت')).toBe('ltr');
+    expect(paragraphDirection('2024 – 2025')).toBe('ltr');
+  });
+
+  it('skips an isolated quotation: "• Page: " and an Arabic sentence is a left-to-right line', () => {
+    expect(paragraphDirection(`• ${isolated('قال المتحدث')} Page`)).toBe('ltr');
+    expect(paragraphDirection(`${isolated('Google')} أعلنت`)).toBe('rtl');
   });
 });

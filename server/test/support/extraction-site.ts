@@ -112,6 +112,32 @@ export const EXTRACTION_PAGES = {
 
 export type ExtractionPagePath = keyof typeof EXTRACTION_PAGES;
 
+/**
+ * The site also speaks Wikipedia's REST API (page summary, and a search that finds nothing more) for the
+ * minister, so that an extraction pointed at it (WIKIPEDIA_URL) gets her article.
+ */
+const WIKIPEDIA_SUMMARIES: Record<string, (base: string) => unknown> = {
+  Amelia_Okafor: (base) => ({
+    type: 'standard',
+    title: 'Amelia Okafor',
+    titles: { normalized: 'Amelia Okafor' },
+    description: 'Minister of Transport',
+    extract:
+      'Amelia Okafor (born 1971) is a politician who has served as Minister of Transport since 2021. ' +
+      'Before entering politics she ran a shipping consultancy.',
+    content_urls: { desktop: { page: `${base}/wiki/Amelia_Okafor` } },
+  }),
+};
+
+function wikipediaAnswer(url: URL, base: string): { status: number; body: unknown } | undefined {
+  if (url.pathname.startsWith('/api/rest_v1/page/summary/')) {
+    const summary = WIKIPEDIA_SUMMARIES[decodeURIComponent(url.pathname.split('/').pop() ?? '')];
+    return summary ? { status: 200, body: summary(base) } : { status: 404, body: { title: 'Not found.' } };
+  }
+  if (url.pathname === '/w/rest.php/v1/search/page') return { status: 200, body: { pages: [] } };
+  return undefined;
+}
+
 export interface ExtractionSite {
   url: string;
   port: number;
@@ -162,8 +188,16 @@ export async function startExtractionSite(): Promise<ExtractionSite> {
   for (const [name, photo] of Object.entries(PHOTOS) as Array<[ExtractionPhoto, Crop]>) {
     photos.set(name, await render(photo));
   }
+  let base = '';
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://fixture');
+    const wikipedia = wikipediaAnswer(url, base);
+    if (wikipedia) {
+      response
+        .writeHead(wikipedia.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(wikipedia.body));
+      return;
+    }
     if (url.pathname === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(homeHtml());
       return;
@@ -183,6 +217,7 @@ export async function startExtractionSite(): Promise<ExtractionSite> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  base = url;
   return {
     url,
     port,

@@ -90,6 +90,7 @@ describe('right-to-left names are bidi-isolated', () => {
           politician: false,
           sanctions: false,
           criminal: false,
+          evidence: [],
         },
         {
           id: 'c2',
@@ -99,6 +100,9 @@ describe('right-to-left names are bidi-isolated', () => {
           politician: true,
           sanctions: false,
           criminal: false,
+          evidence: [
+            { flag: 'politician', source: 'page', text: 'فاطمة حسن وزيرة', url: 'https://example.org/f' },
+          ],
         },
       ],
     }));
@@ -119,6 +123,7 @@ describe('right-to-left names are bidi-isolated', () => {
       sanctions: false,
       criminal: false,
       checked: false,
+      evidence: [],
     };
     render(
       <WikipediaCard

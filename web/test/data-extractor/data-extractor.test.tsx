@@ -78,6 +78,9 @@ function extracted(id: string, personName: string, politician = false): Extracte
   };
 }
 
+/** The queries (as JSON of their parameters) whose details fail with a server error. */
+const detailsFail = new Set<string>();
+
 /** A small in-memory extraction the answers are made from; PATCH and DELETE change it. */
 function fakeServer(names: string[], wikipediaResult: WikipediaResult | null = null) {
   const results = names.map((name, i) => extracted(`r${i + 1}`, name, name === 'Helena Marsh'));
@@ -125,7 +128,19 @@ function fakeServer(names: string[], wikipediaResult: WikipediaResult | null = n
       let list = results;
       if (q.get('name')) list = list.filter((r) => r.personName === q.get('name'));
       if (q.get('politician')) list = list.filter((r) => r.politician);
-      return { status: 200, body: { responses: list, wikipediaResult, totalResultCount: list.length } };
+      // The Wikipedia result under the filters it matches, as results.
+      const wikipedia =
+        wikipediaResult &&
+        (!q.get('name') || q.get('name') === wikipediaResult.name) &&
+        (!q.get('politician') || wikipediaResult.politician)
+          ? wikipediaResult
+          : null;
+      if (detailsFail.has(JSON.stringify(Object.fromEntries(q))))
+        return { status: 500, body: { message: 'Database down' } };
+      return {
+        status: 200,
+        body: { responses: list, wikipediaResult: wikipedia, totalResultCount: list.length },
+      };
     }
     if (p.startsWith('/api/data-extractor/results/') || p.startsWith('/api/admin/data-extractor/results/'))
       return { status: 200, body: summary() };
@@ -136,6 +151,7 @@ function fakeServer(names: string[], wikipediaResult: WikipediaResult | null = n
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   localStorage.clear();
+  detailsFail.clear();
 });
 afterEach(() => {
   cleanup();
@@ -236,6 +252,7 @@ describe('Extracted Data', () => {
       sanctions: false,
       criminal: false,
       checked: false,
+      evidence: [],
     };
     fakeServer(['Helena Marsh'], { ...article, url: null });
     const user = renderAt('/data-extractor/x1');
@@ -251,6 +268,66 @@ describe('Extracted Data', () => {
     expect(within(open).getByRole('link', { name: 'Wikipedia' }).getAttribute('href')).toBe(
       'https://en.wikipedia.org/wiki/Helena_Marsh',
     );
+  });
+
+  test('the Wikipedia result shows why it is flagged: the sentence of the article, and the article', async () => {
+    const sentence = 'Helena Marsh (born 1968) is a British politician, Mayor of Riverside since 2019.';
+    const article = 'https://en.wikipedia.org/wiki/Helena_Marsh';
+    fakeServer(['Helena Marsh'], {
+      name: 'Helena Marsh',
+      personDescription: 'British politician',
+      politician: true,
+      sanctions: false,
+      criminal: false,
+      checked: false,
+      url: article,
+      evidence: [{ flag: 'politician', source: 'page', text: sentence, url: article }],
+    });
+    const user = renderAt('/data-extractor/x1');
+    const card = await screen.findByRole('article', { name: 'Wikipedia: Helena Marsh' });
+    await user.click(within(card).getByText('Why flagged (1)'));
+    const why = card.querySelector('.extractor-evidence')!;
+    expect(why.textContent).toContain('Politician');
+    expect(within(why as HTMLElement).getByText(sentence)).toBeTruthy();
+    expect(
+      within(why as HTMLElement)
+        .getByRole('link', { name: 'en.wikipedia.org' })
+        .getAttribute('href'),
+    ).toBe(article);
+  });
+
+  test('the Wikipedia result is chosen for a report only under the filters it was answered for', async () => {
+    const { calls } = fakeServer(['Helena Marsh', 'Peter Dunn', 'Anna Berg'], {
+      name: 'Helena Marsh',
+      personDescription: 'British politician',
+      politician: true,
+      sanctions: false,
+      criminal: false,
+      checked: false,
+      url: 'https://en.wikipedia.org/wiki/Helena_Marsh',
+      evidence: [{ flag: 'politician', source: 'page', text: 'A politician.', url: null }],
+    });
+    // The details of Anna Berg's results cannot be loaded.
+    detailsFail.add(JSON.stringify({ pageNumber: '1', pageSize: '25', sortBy: 'smart', name: 'Anna Berg' }));
+    const user = renderAt('/data-extractor/x1');
+    const wikipediaCard = () => screen.queryByRole('article', { name: 'Wikipedia: Helena Marsh' });
+    await screen.findByRole('article', { name: 'Wikipedia: Helena Marsh' });
+    expect(screen.getByRole('button', { name: 'GENERATE REPORT (4)' })).toBeTruthy();
+
+    // Under another name the server answers no Wikipedia result: none is shown or chosen.
+    const names = screen.getByRole('navigation', { name: 'Names found' });
+    await user.click(within(names).getByRole('button', { name: /^Peter Dunn/ }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'GENERATE REPORT (1)' })).toBeTruthy());
+    expect(wikipediaCard()).toBeNull();
+    await user.click(within(names).getByRole('button', { name: /^Helena Marsh/ }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'GENERATE REPORT (2)' })).toBeTruthy());
+    expect(wikipediaCard()).toBeTruthy();
+
+    // A name whose answer fails: the article answered under Helena Marsh is not Anna Berg's.
+    await user.click(within(names).getByRole('button', { name: /^Anna Berg/ }));
+    await waitFor(() => expect(calls.some((c) => query(c).get('name') === 'Anna Berg')).toBe(true));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'GENERATE REPORT (0)' })).toBeTruthy());
+    expect(wikipediaCard()).toBeNull();
   });
 
   test('admins see the same view read-only: no banners, switches, edit or delete', async () => {

@@ -54,16 +54,19 @@ export function FlagBadges({
   );
 }
 
-/** Why each flag was raised: every flag shows its evidence (expandable). */
-function Evidence({ result }: { result: ExtractedResult }) {
-  const flagged = FLAGS.filter((flag) => result[flag]);
+/**
+ * Why each flag was raised: every flag shows its evidence (expandable), on a result, the Wikipedia result
+ * and a connection alike.
+ */
+function Evidence({ subject }: { subject: Pick<ExtractedResult, ExtractionFlag | 'evidence'> }) {
+  const flagged = FLAGS.filter((flag) => subject[flag]);
   if (flagged.length === 0) return null;
   return (
     <details className="extractor-evidence">
-      <summary>Why flagged ({result.evidence.length})</summary>
+      <summary>Why flagged ({subject.evidence.length})</summary>
       <ul className="extractor-evidence__list">
         {flagged.map((flag) => {
-          const items = result.evidence.filter((e) => e.flag === flag);
+          const items = subject.evidence.filter((e) => e.flag === flag);
           return (
             <li key={flag} className="extractor-evidence__flag">
               <span className={`badge badge--${FLAG_TONES[flag]}`}>{FLAG_LABELS[flag]}</span>
@@ -169,6 +172,7 @@ function Connections({ context, result }: { context: ExtractorContext; result: E
                 )}
               </span>
               <FlagBadges flags={connection} />
+              <Evidence subject={connection} />
             </li>
           ))}
         </ul>
@@ -282,7 +286,7 @@ export function ExtractedResultCard({
             crawled <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
           </span>
         </p>
-        <Evidence result={result} />
+        <Evidence subject={result} />
         <Connections context={context} result={result} />
       </div>
       <div className="extractor-result__side">
@@ -379,6 +383,7 @@ export function WikipediaCard({
             {result.personDescription}
           </p>
         )}
+        <Evidence subject={result} />
       </div>
       <div className="extractor-result__side">
         <div className="extractor-result__links">

@@ -149,16 +149,16 @@ function DetailView({
   const [report, setReport] = useState<{ ids: string[]; wikipedia: boolean }>();
 
   // Pages of 25, more at the bottom; a reload asks for every page shown in one request (spec 001 §7).
-  const [wikipedia, setWikipedia] = useState<WikipediaResult | null>(null);
-  const details = usePagedList<ExtractedResult>(
-    `${context}|${id}|${JSON.stringify(filters)}`,
-    EXTRACTION_DETAIL_STEP,
-    async (pageNumber, size) => {
-      const answer = await fetchDetails(context, id, filters, pageNumber, size);
-      if (pageNumber === 1) setWikipedia(answer.wikipediaResult);
-      return { items: answer.responses, total: answer.totalResultCount };
-    },
-  );
+  const listKey = `${context}|${id}|${JSON.stringify(filters)}`;
+  const [wikipediaAnswer, setWikipediaAnswer] = useState<{ key: string; result: WikipediaResult | null }>();
+  // The server answers the Wikipedia result only under filters it matches: one answered for other
+  // filters is neither shown nor chosen for a report while the new answer is awaited, or when it fails.
+  const wikipedia = wikipediaAnswer?.key === listKey ? wikipediaAnswer.result : null;
+  const details = usePagedList<ExtractedResult>(listKey, EXTRACTION_DETAIL_STEP, async (pageNumber, size) => {
+    const answer = await fetchDetails(context, id, filters, pageNumber, size);
+    if (pageNumber === 1) setWikipediaAnswer({ key: listKey, result: answer.wikipediaResult });
+    return { items: answer.responses, total: answer.totalResultCount };
+  });
   const results = details.items;
   const total = details.total;
   const firstLoad = details.loading && results.length === 0;
@@ -197,7 +197,13 @@ function DetailView({
   const checkWiki = () => {
     // Under Unchecked the checked Wikipedia result no longer matches either.
     const leaves = filters.show === 'unchecked';
-    setWikipedia((current) => (current && !leaves ? { ...current, checked: true } : null));
+    setWikipediaAnswer(
+      (current) =>
+        current && {
+          ...current,
+          result: current.result && !leaves ? { ...current.result, checked: true } : null,
+        },
+    );
     checkWikipedia(id).catch((error: unknown) => console.error('Checking failed', error));
   };
 
