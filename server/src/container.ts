@@ -278,6 +278,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       extractionPipeline,
       minorGate,
+      blobs,
     ),
     extractionPipeline,
     search,

@@ -635,7 +635,12 @@ export interface DataExtractionConnectionsTable {
   result_id: number;
   hashed_id: string;
   name: string;
-  img_url: string | null;
+  /**
+   * The person's face on the result's page and its indexed image, when the face index named it (migration
+   * 0039): the connections list shows that photo through the extraction, and the minors rule reads the face.
+   */
+  face_id: number | null;
+  image_id: number | null;
   about_url: string | null;
   politician: Generated<boolean>;
   sanctions: Generated<boolean>;

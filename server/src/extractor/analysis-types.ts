@@ -60,8 +60,14 @@ export interface FaceSightingInput {
   /** The other page, where the same face appears. */
   page: PageText;
   image: ImageOnPage;
-  /** Thumbnail URL of the face (for the connections list). */
-  imgUrl: string | null;
+  /** The face on the result's page and its indexed image (the connections list shows that photo). */
+  face: IndexedFaceRef;
+}
+
+/** An indexed face and the image it is in. */
+export interface IndexedFaceRef {
+  faceId: number;
+  imageId: number;
 }
 
 export interface FlagSet {
@@ -73,7 +79,8 @@ export interface FlagSet {
 /** A person seen with the subject: co-named on the page, or whose face shares the page. */
 export interface ConnectionCandidate extends FlagSet {
   name: string;
-  imgUrl: string | null;
+  /** The person's face on the result's page, when the face index named it (null: named in the text). */
+  face: IndexedFaceRef | null;
   /** The page that says who the person is. */
   aboutUrl: string | null;
   evidence: FlagEvidence[];

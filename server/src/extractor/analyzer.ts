@@ -5,6 +5,7 @@ import type {
   ExtractionAnalyzer,
   FaceSightingInput,
   FlagSet,
+  IndexedFaceRef,
   NameAssessment,
   ResultAnalysis,
   ResultInput,
@@ -179,7 +180,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
       const addConnection = async (
         name: string,
         aboutUrl: string | null,
-        imgUrl: string | null,
+        face: IndexedFaceRef | null,
         found: FlagEvidence[],
       ) => {
         const tokens = nameTokens(name);
@@ -187,14 +188,14 @@ export class TextAnalyzer implements ExtractionAnalyzer {
         const existing = connections.find((c) => sameNameVariant(nameTokens(c.name), tokens));
         const all = [...found, ...(await watchlistEvidence(name))];
         if (existing) {
-          existing.imgUrl ??= imgUrl;
+          existing.face ??= face;
           for (const e of all)
             if (!existing.evidence.some((x) => x.flag === e.flag && x.text === e.text))
               existing.evidence.push(e);
           Object.assign(existing, flagsOf(existing.evidence));
           return;
         }
-        connections.push({ name, imgUrl, aboutUrl, evidence: all, ...flagsOf(all) });
+        connections.push({ name, face, aboutUrl, evidence: all, ...flagsOf(all) });
       };
       const maxConnections = this.options.maxConnections ?? 20;
       // On a teaser, the page's text is about other stories: only the people named around the image.
@@ -225,7 +226,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
           subject,
           sightingPeople.filter((p) => p !== named).map((p) => subjectOf(p.name)),
         );
-        await addConnection(named.name, sighting.page.url, sighting.imgUrl, found);
+        await addConnection(named.name, sighting.page.url, sighting.face, found);
       }
 
       analyses.push({

@@ -1,6 +1,7 @@
 import type { ExtractionSort, FlagEvidence } from '@osint/contract/data-extractor';
 import { sql, type ExpressionBuilder } from 'kysely';
 import { inTransaction, type Db } from '../db/database.ts';
+import type { IndexedFaceRef } from '../extractor/analysis-types.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
@@ -66,7 +67,8 @@ export interface SearchResultToAnalyse extends MatchedFaceColumns {
 export interface NewConnection {
   hashedId: string;
   name: string;
-  imgUrl: string | null;
+  /** The person's face on the result's page and its image, when the face index named it. */
+  face: IndexedFaceRef | null;
   aboutUrl: string | null;
   politician: boolean;
   sanctions: boolean;
@@ -159,7 +161,7 @@ const CONNECTION_COLUMNS = [
   'data_extraction_connections.result_id',
   'data_extraction_connections.hashed_id',
   'data_extraction_connections.name',
-  'data_extraction_connections.img_url',
+  'data_extraction_connections.image_id',
   'data_extraction_connections.about_url',
   'data_extraction_connections.politician',
   'data_extraction_connections.sanctions',
@@ -198,6 +200,10 @@ function withJson<R extends { alternative_names: unknown; evidence: unknown }>(r
 /** Which copied results a reader may see: the minors rule of live results, applied on every read. */
 const copiedResultVisible = (minorsAllowed: boolean) =>
   storedFaceVisible('data_extraction_results.face_id', minorsAllowed);
+
+/** Which connections a reader may see: one named through a face follows the minors rule on that face. */
+const connectionVisible = (minorsAllowed: boolean) =>
+  storedFaceVisible('data_extraction_connections.face_id', minorsAllowed);
 
 function inScope(scope: ExtractionScope) {
   return (eb: ExpressionBuilder<Database, 'data_extractions'>) =>
@@ -665,7 +671,8 @@ export class DataExtractionRepository {
             result_id: ids.get(r.hashedId)!,
             hashed_id: c.hashedId,
             name: c.name,
-            img_url: c.imgUrl,
+            face_id: c.face?.faceId ?? null,
+            image_id: c.face?.imageId ?? null,
             about_url: c.aboutUrl,
             politician: c.politician,
             sanctions: c.sanctions,
@@ -836,20 +843,24 @@ export class DataExtractionRepository {
     return row?.thumbnail;
   }
 
-  /** The connections of the given results, in the order the analysis gave them. */
-  findConnections(resultIds: readonly number[]) {
+  /**
+   * The connections of the given results its reader may see (`minorsAllowed`: a connection named through a
+   * face flagged as a possible minor is not, as for results), in the order the analysis gave them.
+   */
+  findConnections(resultIds: readonly number[], minorsAllowed: boolean) {
     if (resultIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('data_extraction_connections')
       .select(CONNECTION_COLUMNS)
       .where('result_id', 'in', [...resultIds])
+      .where(connectionVisible(minorsAllowed))
       .orderBy('id')
       .execute()
       .then((rows) => rows.map((row) => ({ ...row, evidence: parsed(row.evidence) })));
   }
 
-  /** Connection names of every shown result of an extraction, with the result they belong to. */
-  findConnectionNames(extractionId: number) {
+  /** Connection names of every shown result of an extraction its reader may see, with their result. */
+  findConnectionNames(extractionId: number, minorsAllowed: boolean) {
     return this.db
       .selectFrom('data_extraction_connections')
       .innerJoin(
@@ -860,8 +871,42 @@ export class DataExtractionRepository {
       .select(['data_extraction_connections.result_id', 'data_extraction_connections.name'])
       .where('data_extraction_results.extraction_id', '=', extractionId)
       .where('data_extraction_results.removed', '=', false)
+      .where(copiedResultVisible(minorsAllowed))
+      .where(connectionVisible(minorsAllowed))
       .orderBy('data_extraction_connections.id')
       .execute();
+  }
+
+  /**
+   * Where the photo of a connection named through the face index is kept (its image's thumbnail), for a
+   * reader who may see the connection and its result; undefined otherwise.
+   */
+  async findConnectionThumbnailPath(
+    key: { hashedId: string } | { id: number },
+    scope: ExtractionScope,
+    minorsAllowed: boolean,
+  ): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('data_extraction_connections')
+      .innerJoin(
+        'data_extraction_results',
+        'data_extraction_results.id',
+        'data_extraction_connections.result_id',
+      )
+      .innerJoin('data_extractions', 'data_extractions.id', 'data_extraction_results.extraction_id')
+      .innerJoin('images', 'images.id', 'data_extraction_connections.image_id')
+      .select('images.thumbnail_path')
+      .where(inScope(scope))
+      .where('data_extraction_results.removed', '=', false)
+      .where(copiedResultVisible(minorsAllowed))
+      .where(connectionVisible(minorsAllowed))
+      .where((eb) =>
+        'id' in key
+          ? eb('data_extraction_connections.id', '=', key.id)
+          : eb('data_extraction_connections.hashed_id', '=', key.hashedId),
+      )
+      .executeTakeFirst();
+    return row?.thumbnail_path ?? undefined;
   }
 
   /**

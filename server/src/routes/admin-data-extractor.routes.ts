@@ -58,6 +58,13 @@ export function adminDataExtractorRoutes(services: Services): FastifyPluginAsync
     );
 
     app.get(
+      '/admin/data-extractor/results/connections/image/:id',
+      { schema: { tags, params: Id } },
+      async (request, reply) =>
+        sendJpeg(reply, await dataExtractor.connectionImage(admin(request), request.params.id)),
+    );
+
+    app.get(
       '/admin/data-extractor/results/image/:id',
       { schema: { tags, params: Id } },
       async (request, reply) =>

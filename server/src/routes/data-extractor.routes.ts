@@ -136,6 +136,21 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
     );
 
     app.get(
+      '/data-extractor/results/connections/image/:id',
+      {
+        schema: {
+          tags,
+          summary: 'The photo of a person seen with the subject, named through the face index',
+          params: Id,
+        },
+      },
+      async (request, reply) => {
+        const viewer = await dataExtractor.userViewer(currentUser(request));
+        return sendJpeg(reply, await dataExtractor.connectionImage(viewer, request.params.id));
+      },
+    );
+
+    app.get(
       '/data-extractor/results/image/:id',
       { schema: { tags, summary: 'The thumbnail kept with a result', params: Id } },
       async (request, reply) => {

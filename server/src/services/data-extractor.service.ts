@@ -1,3 +1,4 @@
+import type { BlobStore } from '../lib/blob-store.ts';
 import { answeredSimilarity } from '@osint/contract/match-score';
 import {
   EXTRACTION_ESTIMATE_MS,
@@ -168,6 +169,7 @@ export class DataExtractorService {
     private readonly audit: AuditRepository,
     private readonly names: Pick<ExtractionPipeline, 'assessName'>,
     private readonly minorGate: Pick<MinorGateService, 'isLawEnforcement'>,
+    private readonly blobs: Pick<BlobStore, 'get'>,
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
@@ -320,7 +322,7 @@ export class DataExtractorService {
     await this.opened(viewer, row);
     await this.auditAdminRead(viewer, row, 'summary');
     const results = await this.extractions.findAllResults(row.id, minorsAllowedFor(viewer));
-    const connections = await this.extractions.findConnectionNames(row.id);
+    const connections = await this.extractions.findConnectionNames(row.id, minorsAllowedFor(viewer));
     return {
       id: publicId(viewer, row),
       name: row.name,
@@ -371,7 +373,10 @@ export class DataExtractorService {
   private async toResults(viewer: ExtractionViewer, rows: ExtractionResultRow[]): Promise<ExtractedResult[]> {
     const restricted = isRestricted(viewer);
     const connections = connectionNamesByResult(
-      await this.extractions.findConnections(rows.map((r) => r.id)),
+      await this.extractions.findConnections(
+        rows.map((r) => r.id),
+        minorsAllowedFor(viewer),
+      ),
     );
     return rows.map((row) => {
       const id = publicId(viewer, row);
@@ -415,16 +420,29 @@ export class DataExtractorService {
   async connections(viewer: ExtractionViewer, ref: string): Promise<SeenWithConnection[]> {
     const result = await this.findResult(viewer, ref);
     const restricted = isRestricted(viewer);
-    return (await this.extractions.findConnections([result.id])).map((c) => ({
+    return (await this.extractions.findConnections([result.id], minorsAllowedFor(viewer))).map((c) => ({
       id: publicId(viewer, c),
       name: c.name,
-      imgUrl: c.img_url,
+      imgUrl:
+        c.image_id === null ? null : `${prefixOf(viewer)}/results/connections/image/${publicId(viewer, c)}`,
       aboutUrl: restricted ? null : c.about_url,
       politician: c.politician,
       sanctions: c.sanctions,
       criminal: c.criminal,
       evidence: evidenceFor(c.evidence, restricted),
     }));
+  }
+
+  /** The photo of a connection named through the face index (the image the person's face is in). */
+  async connectionImage(viewer: ExtractionViewer, ref: string): Promise<Buffer> {
+    const key = keyOf(viewer, ref);
+    const path = key
+      ? await this.extractions.findConnectionThumbnailPath(key, scopeOf(viewer), minorsAllowedFor(viewer))
+      : undefined;
+    // A thumbnail gone from the index since (re-crawl, opt-out) is not found either.
+    const thumbnail = path ? await this.blobs.get(path) : null;
+    if (!thumbnail) throw notFound('Image not found.');
+    return thumbnail;
   }
 
   async resultImage(viewer: ExtractionViewer, ref: string): Promise<Buffer> {
@@ -535,7 +553,10 @@ export class DataExtractorService {
           )
         : await this.chosenResults(viewer, row.id, resultRefs);
     const connections = connectionNamesByResult(
-      await this.extractions.findConnections(results.map((r) => r.id)),
+      await this.extractions.findConnections(
+        results.map((r) => r.id),
+        minorsAllowedFor(viewer),
+      ),
     );
     const wikipedia = withWikipedia ? await this.extractions.findWikipedia(row.id) : undefined;
     if (resultRefs && results.length === 0 && !wikipedia) throw badRequest(EXTRACTOR_MESSAGES.reportEmpty);

@@ -390,7 +390,7 @@ export class ExtractionPipeline {
       resultKey: '',
       page: { url: a.url, title: a.title, text: a.text },
       image: { imageUrl: a.image_url, alt: a.alt, caption: a.caption, nearbyText: a.nearby_text },
-      imgUrl: `/api/thumbnails/${imageId}`,
+      face: { faceId, imageId },
     }));
   }
 

@@ -201,7 +201,7 @@ describe('TextAnalyzer', () => {
     });
     expect(r.evidence).toEqual([]);
     const hale = r.connections.find((c) => c.name === 'Victor Hale')!;
-    expect(hale).toMatchObject({ criminal: true, aboutUrl: 'http://site.test/n', imgUrl: null });
+    expect(hale).toMatchObject({ criminal: true, aboutUrl: 'http://site.test/n', face: null });
     expect(hale.evidence.map((e) => e.source).sort()).toEqual(['page', 'watchlist']);
   });
 
@@ -219,7 +219,7 @@ describe('TextAnalyzer', () => {
         caption: 'Amelia Okafor at the port.',
         nearbyText: '',
       },
-      imgUrl: '/api/faces/thumb/1',
+      face: { faceId: 7, imageId: 3 },
     };
     const analysis = await new TextAnalyzer({ watchlists }).analyze(
       [
@@ -236,7 +236,7 @@ describe('TextAnalyzer', () => {
     const okafor = r.connections[1]!;
     expect(okafor).toMatchObject({
       politician: true,
-      imgUrl: '/api/faces/thumb/1',
+      face: { faceId: 7, imageId: 3 },
       aboutUrl: 'http://other.test/okafor',
     });
     expect(okafor.evidence.map((e) => e.source).sort()).toEqual(['page', 'watchlist']);

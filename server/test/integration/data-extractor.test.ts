@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -306,6 +307,14 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     );
     const draganov = forumConnections.find((c) => c.name === DRAGANOV)!;
     expect(draganov).toMatchObject({ sanctions: true, criminal: false, politician: false });
+    // Named through his face: the extraction serves the photo his face is in to its organization only.
+    expect(draganov.imgUrl).toBe(`/api/data-extractor/results/connections/image/${draganov.id}`);
+    const photo = await t.request({ method: 'GET', url: draganov.imgUrl!, cookie: cookies.owner });
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['content-type']).toBe('image/jpeg');
+    expect((await sharp(photo.rawPayload).metadata()).width).toBeGreaterThan(0);
+    const elsewhere = await t.request({ method: 'GET', url: draganov.imgUrl!, cookie: cookies.other });
+    expect(elsewhere.statusCode).toBe(404);
 
     // The gala names Vellini next to her, and shows his face; the police want him.
     const gala = resultOn(all, '/society/charity-gala.html');
@@ -800,6 +809,12 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       `/api/admin/data-extractor/results/${forum.hashedId}/connections`,
     );
     expect(connections.map((c) => c.name)).toContain(DRAGANOV);
+    // Its photo loads for the admin too (it came from the index, which answers an organization's searches).
+    const draganovPhoto = connections.find((c) => c.name === DRAGANOV)!.imgUrl!;
+    expect(draganovPhoto).toMatch(/^\/api\/admin\/data-extractor\/results\/connections\/image\/\d+$/);
+    expect((await t.request({ method: 'GET', url: draganovPhoto, cookie: adminCookie })).statusCode).toBe(
+      200,
+    );
     const image = await t.request({ method: 'GET', url: forum.thumbnailUrl, cookie: adminCookie });
     expect(image.statusCode).toBe(200);
     const report = await t.request({
