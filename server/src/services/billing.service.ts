@@ -519,6 +519,8 @@ export class BillingService {
     }
     for (const plan of await this.plans.findEndedUnnotified(now, 500)) {
       if (!(await this.plans.markNotified(plan.id, 'expiry', now))) continue;
+      // A trial a paid plan took over did not run out: the paid plan's own end is what the owner is told.
+      if (plan.taken_over) continue;
       if (now.getTime() - plan.end_date.getTime() > NOTICE_WINDOW_MS) continue;
       const successor =
         (await this.plans.findActive(plan.organization_id, now)) ??
