@@ -299,6 +299,8 @@ export const BILLING_MESSAGES = {
   copied: 'Copied to clipboard',
   startDateInPast: 'The start date cannot be in the past.',
   orderPending: 'An order of your organization is already waiting for payment.',
+  paidPlanExists:
+    'Your organization already has a paid plan, so a new one cannot be bought. A fixed period can be renewed or given more users from the pricing page; a subscription renews itself.',
   orderNotPending: 'Only an order that is waiting for payment can be cancelled.',
   orderCancelled: 'Your order has been cancelled. You can place a new order.',
   noFixedPlanInForce: 'Renewing and adding users are available while a fixed-period plan is in force.',

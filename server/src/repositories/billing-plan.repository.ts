@@ -87,6 +87,20 @@ export class BillingPlanRepository {
     return row?.end ? new Date(row.end) : undefined;
   }
 
+  /** A paid plan in force at `at` or still to come; one that never runs (ended at its own start) is not. */
+  findPaidNotEnded(organizationId: number, at: Date = new Date()) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('plan_type', '!=', 'TRIAL')
+      .where('end_date', '>', at)
+      .whereRef('end_date', '>', 'start_date')
+      .orderBy('start_date')
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
   /**
    * The plan that ended last before `at` (spec 001 §3 expiredBillingPlan); a trial a paid plan took over
    * ended when that plan started (`countsUntil`), so a paid plan ended since is the one shown.

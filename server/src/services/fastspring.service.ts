@@ -47,6 +47,7 @@ import { OrganizationRepository } from '../repositories/organization.repository.
 import { PaymentRepository } from '../repositories/payment.repository.ts';
 import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { PaymentOutcome } from '../repositories/payment.repository.ts';
+import { refuseNewPlanWhileBilled } from './billing.service.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser } from './session.service.ts';
 
@@ -113,9 +114,14 @@ export class FastSpringService {
    * session cannot be priced differently from the page. With a private key configured the session is
    * FastSpring's secure payload; without one it is plain JSON (accepted by test storefronts only).
    */
-  createSession(user: AuthUser, request: CheckoutSessionRequest): CheckoutSessionResponse {
+  async createSession(user: AuthUser, request: CheckoutSessionRequest): Promise<CheckoutSessionResponse> {
     if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
     if (request.organizationId !== user.organizationId) throw notFound('Organization not found.');
+    await refuseNewPlanWhileBilled(
+      new BillingPlanRepository(this.db),
+      new OrderRepository(this.db),
+      user.organizationId,
+    );
     const violations: Violation[] = [];
     if (!isIsoDate(request.startDate))
       violations.push({ field: 'startDate', message: 'Please choose a start date.' });
