@@ -194,6 +194,13 @@ describe('bank transfer order', () => {
         .where('organization_id', '=', owner.organizationId)
         .execute(),
     ).toEqual([]);
+
+    // The postal code is not required (spec 001 §5 names the other four): left blank, the order is placed
+    // and the invoice prints the city alone.
+    const noPostcode = await order(owner.cookie, { buyer: { ...BUYER, cityPostcode: '  ' } });
+    expect(noPostcode.statusCode, noPostcode.body).toBe(200);
+    // With -layout the buyer is the right-hand column: the line ends with the city, nothing before it.
+    expect(pdfText(noPostcode.rawPayload)).toMatch(/ {2}Port Town\n/);
   });
 
   it('is for owners only', async () => {

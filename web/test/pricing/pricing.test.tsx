@@ -233,7 +233,11 @@ describe('payment modal', () => {
 
     await user.click(screen.getByRole('button', { name: 'Confirm order' }));
     expect(screen.getByText('Street is required')).toBeTruthy();
+    expect(screen.getByText('City is required')).toBeTruthy();
     expect(screen.getByText('Country is required')).toBeTruthy();
+    // Spec 001 §5 requires organisation, street, city and country; not the postal code.
+    expect(screen.queryByText(/Postal code is required/)).toBeNull();
+    expect(screen.getByLabelText('Postal code').getAttribute('aria-invalid')).not.toBe('true');
     expect(calls).toHaveLength(0);
 
     await user.type(screen.getByLabelText('Street'), '1 Quay Road');
@@ -274,6 +278,38 @@ describe('payment modal', () => {
 
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(onClose).toHaveBeenCalledWith(true);
+  });
+
+  test('the postal code may be left blank: the order is placed without one', async () => {
+    const bodies: unknown[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return new Response('%PDF-1.4', {
+        status: 200,
+        headers: { 'content-disposition': 'attachment; filename="proforma-invoice-2030-000002.pdf"' },
+      });
+    });
+    const user = renderModal();
+    await user.click(screen.getByRole('button', { name: /Bank transfer/ }));
+    for (const [label, value] of [
+      ['Street', 'Main Street 1'],
+      ['City', 'Dublin'],
+      ['Country', 'Ireland'],
+    ] as const)
+      await user.type(screen.getByLabelText(label), value);
+    await user.click(screen.getByRole('button', { name: 'Confirm order' }));
+    await screen.findByText(BILLING_MESSAGES.orderSuccess);
+    expect(bodies).toEqual([
+      expect.objectContaining({
+        buyer: {
+          name: 'Harbour Police',
+          street: 'Main Street 1',
+          cityPostcode: '',
+          city: 'Dublin',
+          country: 'Ireland',
+        },
+      }),
+    ]);
   });
 
   test('a failed order shows the danger notice of spec 001 §8', async () => {
