@@ -43,7 +43,7 @@ async function screenshot(page: Page, name: string, width: number): Promise<void
 
 /**
  * An approved owner with a 3-seat plan, an analyst invited (still pending) and a bank-transfer order
- * waiting for payment: a row with an action in the team panel and in the admin orders.
+ * (the plan's renewal) waiting for payment: a row with an action in the team panel and in the admin orders.
  */
 async function ownerWithPendingOrder(page: Page, browser: Browser) {
   const stamp = Date.now();
@@ -58,11 +58,11 @@ async function ownerWithPendingOrder(page: Page, browser: Browser) {
   const analyst = `a-rather-long-analyst-address-${stamp}@lakeside-unit.example.org`;
   const invite = await page.request.post('/api/user/invite', { headers: origin(), data: { email: analyst } });
   expect(invite.status()).toBe(200);
-  const order = await page.request.post('/api/order', {
+  // The renewal of the plan in force: a new plan is not sold while one runs.
+  const order = await page.request.post('/api/order/renew', {
     headers: origin(),
     data: {
       seatAmount: 4,
-      startDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
       period: 3,
       buyer: {
         name: 'Lakeside Unit',

@@ -289,8 +289,10 @@ test('a monthly card checkout is completed by a signed FastSpring webhook and ac
   await expect(dialog).toContainText(
     `Its card subscription (${ids.subscriptionId}) will be cancelled at FastSpring, so the card is not charged again.`,
   );
-  // The trial the subscription replaced still covers today: the admin is told it takes over.
-  await expect(dialog).toContainText('The organization’s trial plan also covers today');
+  // The trial the subscription replaced still covers today, but billing started after it: it does not
+  // take over, and the admin is told the users lose access.
+  await expect(dialog).toContainText('the organization’s users lose search access at once');
+  await expect(dialog).not.toContainText('also covers today');
   await dialog.getByLabel(/Reason/).fill('Payment disputed by the card holder');
   await dialog.getByRole('button', { name: 'End plan' }).click();
   await expect(dialog).toBeHidden();

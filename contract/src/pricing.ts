@@ -286,10 +286,9 @@ export const BILLING_MESSAGES = {
   buyerRequired: {
     name: 'Organisation is required',
     street: 'Street is required',
-    cityPostcode: 'Postal code is required',
     city: 'City is required',
     country: 'Country is required',
-  } satisfies Record<BuyerField, string>,
+  } satisfies Record<Exclude<BuyerField, 'cityPostcode'>, string>,
   postalCode: 'Postal code must contain only numbers',
   tooLong: `At most ${MAX_BUYER_FIELD_LENGTH} characters`,
   orderFailure: 'Something went wrong during the order. Please try again.',
@@ -299,6 +298,8 @@ export const BILLING_MESSAGES = {
   copied: 'Copied to clipboard',
   startDateInPast: 'The start date cannot be in the past.',
   orderPending: 'An order of your organization is already waiting for payment.',
+  paidPlanExists:
+    'Your organization already has a paid plan, so a new one cannot be bought. A fixed period can be renewed or given more users from the pricing page; a subscription renews itself.',
   orderNotPending: 'Only an order that is waiting for payment can be cancelled.',
   orderCancelled: 'Your order has been cancelled. You can place a new order.',
   noFixedPlanInForce: 'Renewing and adding users are available while a fixed-period plan is in force.',
@@ -309,16 +310,21 @@ export const BILLING_MESSAGES = {
     'We are awaiting confirmation of your payment. Your subscription activates automatically once the payment is verified.',
 } as const;
 
-/** Spec 001 §5: organisation, street, city and country non-blank; the postal code digits and hyphens only. */
+/**
+ * Spec 001 §5: organisation, street, city and country non-blank after trimming; the postal code digits and
+ * hyphens only. The postal code is not among the required fields (not every country has one): left
+ * blank, it is not printed.
+ */
 export function validateBuyer(buyer: Partial<Record<BuyerField, unknown>>): FieldErrors<BuyerField> {
   const errors: FieldErrors<BuyerField> = {};
   for (const field of Object.keys(BUYER_LABELS) as BuyerField[]) {
     const raw = buyer[field];
     const value = typeof raw === 'string' ? raw.trim() : '';
-    if (!value) errors[field] = BILLING_MESSAGES.buyerRequired[field];
+    if (field === 'cityPostcode') {
+      if (value.length > MAX_BUYER_FIELD_LENGTH) errors[field] = BILLING_MESSAGES.tooLong;
+      else if (value && !/^[0-9-]+$/.test(value)) errors[field] = BILLING_MESSAGES.postalCode;
+    } else if (!value) errors[field] = BILLING_MESSAGES.buyerRequired[field];
     else if (value.length > MAX_BUYER_FIELD_LENGTH) errors[field] = BILLING_MESSAGES.tooLong;
-    else if (field === 'cityPostcode' && !/^[0-9-]+$/.test(value))
-      errors[field] = BILLING_MESSAGES.postalCode;
   }
   return errors;
 }

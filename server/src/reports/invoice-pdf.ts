@@ -100,7 +100,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     [
       order.buyer.name,
       order.buyer.street,
-      `${order.buyer.cityPostcode} ${order.buyer.city}`,
+      [order.buyer.cityPostcode, order.buyer.city].filter(Boolean).join(' '),
       order.buyer.country,
       ...(order.vatId ? [`VAT ID: ${order.vatId}`] : []),
     ],

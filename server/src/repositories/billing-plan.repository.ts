@@ -5,11 +5,31 @@ import type { BillingPlanRow, Database } from '../db/schema.ts';
 import { JobRepository, type NewJob } from './job.repository.ts';
 
 /**
+ * Until when a plan counts: its end; for a trial, no later than the start of the first paid plan that runs
+ * during or after it. Billing starts after the trial (spec 000 §1), so once a paid plan has started the
+ * trial is over for good: a paid plan an admin ends early, or a card subscription FastSpring deactivates,
+ * leaves the organization without a plan (EXPIRED, "Renew your plan"), not back on the trial. A paid plan
+ * that never ran (ended at its own start) takes nothing over, nor does one that ended before the trial
+ * began (a trial granted afterwards). The plan in force, the last expired plan and the expiry sweep all
+ * read a plan's end through this expression; it refers to the table as `billing_plans`.
+ */
+export const countsUntil = sql<Date>`case when billing_plans.plan_type = 'TRIAL' then least(
+    billing_plans.end_date,
+    (select min(greatest(paid.start_date, billing_plans.start_date))
+       from billing_plans as paid
+      where paid.organization_id = billing_plans.organization_id
+        and paid.plan_type <> 'TRIAL'
+        and paid.end_date > paid.start_date
+        and paid.end_date > billing_plans.start_date))
+  else billing_plans.end_date end`;
+
+/**
  * The one rule for "the plan in force" at `at`, applied to a query over `billing_plans` (one organization's):
- * the plans whose period [start, end) holds `at`, a paid plan before a trial, then the one that started last.
- * A paid plan bought during a trial starts at 00:00 UTC of a calendar day, which may be before the trial's
- * approval time on that same day; it still takes over at once. Access, seat grants, the account page and
- * the admin pages all read the plan through this rule.
+ * the plans whose period [start, end) holds `at`, a trial only until a paid plan takes over (`countsUntil`),
+ * a paid plan before a trial, then the one that started last. A paid plan bought during a trial starts at
+ * 00:00 UTC of a calendar day, which may be before the trial's approval time on that same day; it still
+ * takes over at once. Access, seat grants, the account page, the admin pages and the face-alert standing
+ * all read the plan through this rule.
  */
 export function inForceFirst<DB extends Database, O>(
   query: SelectQueryBuilder<DB, 'billing_plans', O>,
@@ -18,7 +38,7 @@ export function inForceFirst<DB extends Database, O>(
   const plans = query as unknown as SelectQueryBuilder<Database, 'billing_plans', O>;
   return plans
     .where('billing_plans.start_date', '<=', at)
-    .where('billing_plans.end_date', '>', at)
+    .where(countsUntil, '>', at)
     .orderBy(sql`billing_plans.plan_type = 'TRIAL'`)
     .orderBy('billing_plans.start_date', 'desc')
     .orderBy('billing_plans.id', 'desc') as unknown as SelectQueryBuilder<DB, 'billing_plans', O>;
@@ -67,14 +87,31 @@ export class BillingPlanRepository {
     return row?.end ? new Date(row.end) : undefined;
   }
 
-  /** The plan that ended last before `at` (spec 001 §3 expiredBillingPlan). */
+  /** A paid plan in force at `at` or still to come; one that never runs (ended at its own start) is not. */
+  findPaidNotEnded(organizationId: number, at: Date = new Date()) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('plan_type', '!=', 'TRIAL')
+      .where('end_date', '>', at)
+      .whereRef('end_date', '>', 'start_date')
+      .orderBy('start_date')
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  /**
+   * The plan that ended last before `at` (spec 001 §3 expiredBillingPlan); a trial a paid plan took over
+   * ended when that plan started (`countsUntil`), so a paid plan ended since is the one shown.
+   */
   findLastExpired(organizationId: number, at: Date = new Date()) {
     return this.db
       .selectFrom('billing_plans')
       .selectAll()
       .where('organization_id', '=', organizationId)
-      .where('end_date', '<=', at)
-      .orderBy('end_date', 'desc')
+      .where(countsUntil, '<=', at)
+      .orderBy(countsUntil, 'desc')
       .orderBy('id', 'desc')
       .executeTakeFirst();
   }
@@ -223,13 +260,17 @@ export class BillingPlanRepository {
       .execute();
   }
 
-  /** Plans that have ended and whose end nobody was told about yet. */
+  /**
+   * Plans that have ended and whose end nobody was told about yet; `taken_over` marks a trial that ended
+   * because a paid plan started (`countsUntil`), which nobody needs to be told about.
+   */
   findEndedUnnotified(at: Date, limit: number) {
     return this.db
       .selectFrom('billing_plans')
       .selectAll()
+      .select(sql<boolean>`${countsUntil} < billing_plans.end_date`.as('taken_over'))
       .where('expiry_notified_at', 'is', null)
-      .where('end_date', '<=', at)
+      .where(countsUntil, '<=', at)
       .orderBy('id')
       .limit(limit)
       .execute();

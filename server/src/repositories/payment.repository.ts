@@ -103,6 +103,16 @@ export class PaymentRepository {
       .execute();
   }
 
+  /** The FastSpring events recorded for a FastSpring order (its order.completed, whatever the outcome). */
+  findByFastSpringOrderId(fastspringOrderId: string) {
+    return this.db
+      .selectFrom('payments')
+      .select(['id', 'event_type', 'outcome'])
+      .where('fastspring_order_id', '=', fastspringOrderId)
+      .orderBy('id')
+      .execute();
+  }
+
   findByOrder(orderId: number) {
     return this.db
       .selectFrom('payments')

@@ -194,7 +194,12 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
           response: { 200: OrderSchema },
         },
       },
-      async (request) => billing.cancelOrder(currentUser(request), request.params.id, request.ip ?? null),
+      async (request) => {
+        const user = currentUser(request);
+        // A person cancels an order now and then; each attempt is audited.
+        await rateLimiter.hit([`order-cancel:user:${user.id}`], 20, 60_000);
+        return billing.cancelOrder(user, request.params.id, request.ip ?? null);
+      },
     );
 
     app.get(

@@ -5,7 +5,7 @@ import { currentUser, requireUser } from '../plugins/auth.plugin.ts';
 
 /** FastSpring: the Store Builder session of a checkout, and the signed webhook. */
 export function fastspringRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { fastspring } = services;
+  const { fastspring, rateLimiter } = services;
   return async (app) => {
     app.post(
       '/fastspring/create-session',
@@ -28,7 +28,13 @@ export function fastspringRoutes(services: Services): FastifyPluginAsyncTypebox 
           response: { 200: Type.Object({ payload: Type.String(), key: Type.String() }) },
         },
       },
-      async (request) => fastspring.createSession(currentUser(request), request.body),
+      async (request) => {
+        const user = currentUser(request);
+        // The pricing page asks again 500 ms after each change of the selection: 60 a minute is far
+        // above what a person does, and keeps a script from minting sessions (each an RSA encryption).
+        await rateLimiter.hit([`checkout-session:user:${user.id}`], 60, 60_000);
+        return fastspring.createSession(user, request.body);
+      },
     );
 
     // The webhook reads its body as raw bytes: the signature covers exactly what FastSpring sent, and

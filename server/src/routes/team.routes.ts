@@ -9,6 +9,12 @@ const SeatBody = Type.Object({
   organizationId: Type.Integer({ minimum: 1 }),
 });
 
+/**
+ * Giving and removing seats count together per user: an owner going through a team of 100 stays well
+ * below it, and a script cannot flood the audit log and the seat lock of its organization.
+ */
+const SEAT_CHANGES_PER_MINUTE = 60;
+
 const OrganizationUser = Type.Object({
   hashedId: Type.String(),
   email: Type.String(),
@@ -50,8 +56,10 @@ export function teamRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/user/give',
       { schema: { tags: ['team'], body: SeatBody, response: { 200: Ok } } },
       async (request) => {
+        const owner = currentUser(request);
+        await rateLimiter.hit([`seat-change:user:${owner.id}`], SEAT_CHANGES_PER_MINUTE, 60_000);
         const { userHashedId, organizationId } = request.body;
-        await team.giveAccess(currentUser(request), userHashedId, organizationId, request.ip);
+        await team.giveAccess(owner, userHashedId, organizationId, request.ip);
         return {};
       },
     );
@@ -60,8 +68,10 @@ export function teamRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/user/remove',
       { schema: { tags: ['team'], body: SeatBody, response: { 200: Ok } } },
       async (request) => {
+        const owner = currentUser(request);
+        await rateLimiter.hit([`seat-change:user:${owner.id}`], SEAT_CHANGES_PER_MINUTE, 60_000);
         const { userHashedId, organizationId } = request.body;
-        await team.removeAccess(currentUser(request), userHashedId, organizationId, request.ip);
+        await team.removeAccess(owner, userHashedId, organizationId, request.ip);
         return {};
       },
     );

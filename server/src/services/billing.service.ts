@@ -126,6 +126,7 @@ export class BillingService {
   /** POST /order: a PENDING bank-transfer order for a fixed period, answered with its proforma invoice. */
   async createBankOrder(user: AuthUser, request: BankOrderRequest, ip: string | null): Promise<InvoiceFile> {
     if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
+    await refuseNewPlanWhileBilled(this.plans, this.orders, user.organizationId);
     const errors: FieldErrors<BuyerField | InvoiceReferenceField | 'startDate'> = {
       ...validateBuyer(request.buyer),
       ...validateInvoiceReferences(request),
@@ -519,6 +520,8 @@ export class BillingService {
     }
     for (const plan of await this.plans.findEndedUnnotified(now, 500)) {
       if (!(await this.plans.markNotified(plan.id, 'expiry', now))) continue;
+      // A trial a paid plan took over did not run out: the paid plan's own end is what the owner is told.
+      if (plan.taken_over) continue;
       if (now.getTime() - plan.end_date.getTime() > NOTICE_WINDOW_MS) continue;
       const successor =
         (await this.plans.findActive(plan.organization_id, now)) ??
@@ -553,6 +556,22 @@ export class BillingService {
   private link(path: string): string {
     return `${this.config.publicUrl}${path}`;
   }
+}
+
+/**
+ * A new plan (POST /order, or a card checkout session) is for an organization without a paid plan in force
+ * or to come and without an order waiting for payment: otherwise the pricing page shows the plan summary
+ * instead of the chooser (spec 001 §2), and the server refuses the purchase the same way, with a 409.
+ * Renewing a fixed period and adding users to it have their own calls; a subscription renews itself.
+ */
+export async function refuseNewPlanWhileBilled(
+  plans: BillingPlanRepository,
+  orders: OrderRepository,
+  organizationId: number,
+  at: Date = new Date(),
+): Promise<void> {
+  if (await plans.findPaidNotEnded(organizationId, at)) throw conflict(BILLING_MESSAGES.paidPlanExists);
+  if (await orders.findPendingByOrganization(organizationId)) throw conflict(BILLING_MESSAGES.orderPending);
 }
 
 function throwOrderViolations(errors: FieldErrors<string>): void {

@@ -47,6 +47,7 @@ import { OrganizationRepository } from '../repositories/organization.repository.
 import { PaymentRepository } from '../repositories/payment.repository.ts';
 import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { PaymentOutcome } from '../repositories/payment.repository.ts';
+import { refuseNewPlanWhileBilled } from './billing.service.ts';
 import type { MailService } from './mail.service.ts';
 import type { AuthUser } from './session.service.ts';
 
@@ -113,9 +114,14 @@ export class FastSpringService {
    * session cannot be priced differently from the page. With a private key configured the session is
    * FastSpring's secure payload; without one it is plain JSON (accepted by test storefronts only).
    */
-  createSession(user: AuthUser, request: CheckoutSessionRequest): CheckoutSessionResponse {
+  async createSession(user: AuthUser, request: CheckoutSessionRequest): Promise<CheckoutSessionResponse> {
     if (user.role !== 'OWNER') throw forbidden(BILLING_MESSAGES.ownersOnly);
     if (request.organizationId !== user.organizationId) throw notFound('Organization not found.');
+    await refuseNewPlanWhileBilled(
+      new BillingPlanRepository(this.db),
+      new OrderRepository(this.db),
+      user.organizationId,
+    );
     const violations: Violation[] = [];
     if (!isIsoDate(request.startDate))
       violations.push({ field: 'startDate', message: 'Please choose a start date.' });
@@ -336,10 +342,12 @@ export class FastSpringService {
         outcome: 'PROCESSED',
         note: 'Subscription order recorded; the plan follows its activation.',
       };
+    // This correctly priced order is the subscription's initial order: the plan starts here, whether the
+    // activation came first (it found no paid order and left the plan to this event) or comes next.
     const { plan, created } = await this.ensureSubscriptionPlan(tx, {
       subscriptionId: licence.subscription,
       organizationId: organization.id,
-      seats,
+      initialOrderId: order.id,
       startDate: order.tags.startDate,
       begin: eventAt,
       next: undefined,
@@ -360,15 +368,16 @@ export class FastSpringService {
     const context = await this.subscriptionContext(tx, subscription);
     if ('ignored' in context) return { outcome: 'IGNORED', note: context.ignored };
     const eventAt = new Date(event.created);
-    const { plan, created } = await this.ensureSubscriptionPlan(tx, {
+    const { plan, created, unpaid } = await this.ensureSubscriptionPlan(tx, {
       subscriptionId: subscription.id,
       organizationId: context.organizationId,
-      seats: context.seats,
+      initialOrderId: subscription.initialOrderId,
       startDate: context.startDate,
       begin: subscription.begin ? new Date(subscription.begin) : eventAt,
       next: subscription.next ? new Date(subscription.next) : undefined,
       eventAt,
     });
+    if (unpaid) return { organizationId: context.organizationId, outcome: 'IGNORED', note: unpaid };
     if (plan?.ended_at)
       return {
         organizationId: context.organizationId,
@@ -384,7 +393,10 @@ export class FastSpringService {
     };
   }
 
-  /** A renewal: one more month, once per charge order (the initial order is not a renewal). */
+  /**
+   * A renewal: one more month, once per charge order (the initial order is not a renewal), for the seats
+   * the charge paid for. The amount is checked against those seats before anything changes.
+   */
   private async subscriptionCharged(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
     const status = event.data.status;
     if (typeof status === 'string' && status !== 'successful')
@@ -396,20 +408,39 @@ export class FastSpringService {
     if ('ignored' in context) return { outcome: 'IGNORED', note: context.ignored };
     const eventAt = new Date(event.created);
     const next = subscription.next ? new Date(subscription.next) : undefined;
-    const ensured = await this.ensureSubscriptionPlan(tx, {
+    const { plan, row, unpaid } = await this.ensureSubscriptionPlan(tx, {
       subscriptionId: subscription.id,
       organizationId: context.organizationId,
-      seats: context.seats,
+      initialOrderId: subscription.initialOrderId,
       startDate: context.startDate,
       begin: subscription.begin ? new Date(subscription.begin) : eventAt,
       next: undefined,
       eventAt,
     });
     const base = { organizationId: context.organizationId };
-    const { plan, row } = ensured;
-    if (!plan || row.state === 'DEACTIVATED')
+    if (row.state === 'DEACTIVATED')
       return { ...base, outcome: 'IGNORED', note: 'The subscription is deactivated.' };
-    if (!charge || charge.id === subscription.initialOrderId)
+    const initial = !charge || charge.id === subscription.initialOrderId;
+    if (!plan) {
+      if (initial || !unpaid) return { ...base, outcome: 'IGNORED', note: unpaid ?? 'No plan to renew.' };
+      // A renewal before its initial order.completed (events arrive in any order): rolled back and
+      // answered 500, so FastSpring delivers it again once that order has started the plan.
+      if (
+        subscription.initialOrderId &&
+        (await tx.payments.findByFastSpringOrderId(subscription.initialOrderId)).length === 0
+      )
+        throw new Error(
+          `Renewal ${charge.id} of subscription ${subscription.id} came before its initial order ${subscription.initialOrderId}; it will be delivered again.`,
+        );
+      // The initial order was refused (a wrong amount, a test event): the money of this renewal buys
+      // nothing, so it is left for an admin to review, like a payment that does not match its price.
+      return {
+        ...base,
+        outcome: 'FAILED',
+        note: `${unpaid} This renewal extends nothing: review this payment (refund it, and cancel subscription ${subscription.id} in FastSpring).`,
+      };
+    }
+    if (initial)
       return { ...base, outcome: 'PROCESSED', note: 'Initial charge: the first period is the plan itself.' };
     // FastSpring does not know that an admin ended the plan and keeps charging: the money paid for a month
     // that is not granted, so, like a payment that does not match its price, it is left FAILED for an
@@ -421,9 +452,12 @@ export class FastSpringService {
         note: `${endedByAdmin(plan)} This renewal extends nothing: review this payment (refund it, and cancel subscription ${subscription.id} in FastSpring).`,
       };
 
+    // The seats this charge pays for: the add-on quantity it carries (seats changed in FastSpring since
+    // the last period), else the plan's.
+    const seats = context.addonSeats ?? plan.seat_limit;
     const periodStart = plan.end_date;
     const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
-    const price = computePrice({ kind: 'MONTHLY', users: plan.seat_limit });
+    const price = computePrice({ kind: 'MONTHLY', users: seats });
     const paid = {
       ...charge,
       total: typeof event.data.total === 'number' ? event.data.total : charge.total,
@@ -442,7 +476,7 @@ export class FastSpringService {
       startDate: periodStart,
       endDate: newEnd,
       months: 1,
-      seatLimit: plan.seat_limit,
+      seatLimit: price.users,
       basePrice: price.basePrice,
       additionalUserFee: price.additionalUserFee,
       discount: price.discount,
@@ -454,16 +488,19 @@ export class FastSpringService {
     });
     if (!inserted)
       return { ...base, outcome: 'IGNORED', note: `Charge order ${charge.id} was applied before.` };
+    // A charge older than the subscription's last state change does not set its seats (a late delivery).
+    const resize = price.users !== plan.seat_limit && eventAt >= row.state_changed_at;
+    const changes = { endDate: newEnd, ...(resize ? { seatLimit: price.users } : {}) };
     // An admin who ended the plan after it was read above wins; rolling back makes FastSpring deliver the
     // charge again, and the redelivery records it for review.
-    if (!(await tx.plans.updatePeriod(plan.id, { endDate: newEnd })))
+    if (!(await tx.plans.updatePeriod(plan.id, changes)))
       throw new Error(`Plan ${plan.id} was ended while charge order ${charge.id} was applied.`);
-    await tx.subscriptions.update(subscription.id, { paidThrough: newEnd });
+    await tx.subscriptions.update(subscription.id, { paidThrough: newEnd, ...changes });
     return {
       ...base,
       orderId: inserted.id,
       outcome: 'PROCESSED',
-      note: `Renewed until ${newEnd.toISOString()}.`,
+      note: `Renewed until ${newEnd.toISOString()}${resize ? `, ${price.users} seats` : ''}.`,
     };
   }
 
@@ -534,14 +571,21 @@ export class FastSpringService {
 
   /**
    * Where a subscription event belongs: its own tags, the tags of its charge, the subscription already
-   * known, or its initial order. Seats come from the additional-seat add-on when the event carries it.
+   * known, or its initial order. `addonSeats` are the seats of the additional-seat add-on when the event
+   * carries it; `seats` fall back to the initial order's.
    */
   private async subscriptionContext(
     tx: Tx,
     subscription: FsSubscription,
     extraTags: Record<string, string> = {},
   ): Promise<
-    { organizationId: number; seats: number | undefined; startDate: string | undefined } | { ignored: string }
+    | {
+        organizationId: number;
+        seats: number | undefined;
+        addonSeats: number | undefined;
+        startDate: string | undefined;
+      }
+    | { ignored: string }
   > {
     if (subscription.product && subscription.product !== FASTSPRING_PRODUCTS.monthly)
       return { ignored: `Product ${subscription.product} is not the OSINT subscription.` };
@@ -557,75 +601,95 @@ export class FastSpringService {
         ? await tx.organizations.findById(initialOrder.organization_id)
         : undefined);
     if (!organization) return { ignored: 'The subscription names no known organization.' };
-    const addonSeats = subscription.addons
+    const extraSeats = subscription.addons
       .filter((addon) => addon.product === FASTSPRING_PRODUCTS.additionalSeat)
       .reduce((sum, addon) => sum + addon.quantity, 0);
-    const seats =
-      subscription.addons.length > 0 ? normalizeUserCount(1 + addonSeats) : initialOrder?.seat_limit;
+    const addonSeats = subscription.addons.length > 0 ? normalizeUserCount(1 + extraSeats) : undefined;
+    const seats = addonSeats ?? initialOrder?.seat_limit;
     const startDate = tags.startDate ?? (initialOrder ? utcIsoDate(initialOrder.start_date) : undefined);
-    return { organizationId: organization.id, seats, startDate };
+    return { organizationId: organization.id, seats, addonSeats, startDate };
   }
 
   /**
    * The SUBSCRIPTION plan of a FastSpring subscription, created once (the subscription row is locked for
-   * the transaction, and the plan has a unique index on the subscription id). The first period runs from
-   * the chosen start date (or the payment) for one month, or to FastSpring's next charge date if later.
+   * the transaction, and the plan has a unique index on the subscription id), and only for a subscription
+   * that was paid for: its initial order must be stored as a COMPLETED card order of the organization,
+   * which order.completed does only when the amount matched the price. The plan has the seats that order
+   * paid for (a later seat change comes with the renewal charge that pays for it). Without that order
+   * there is no plan, and `unpaid` says why; FastSpring's next charge date is kept for the plan that the
+   * order's own event then starts. The first period runs from the chosen start date (or the payment) for
+   * one month, or to FastSpring's next charge date if later.
    */
   private async ensureSubscriptionPlan(
     tx: Tx,
     args: {
       subscriptionId: string;
       organizationId: number;
-      seats: number | undefined;
+      initialOrderId: string | undefined;
       startDate: string | undefined;
       begin: Date;
       next: Date | undefined;
       eventAt: Date;
     },
-  ): Promise<{ plan: BillingPlanRow | undefined; created: boolean; row: FastSpringSubscriptionRow }> {
+  ): Promise<{
+    plan: BillingPlanRow | undefined;
+    created: boolean;
+    row: FastSpringSubscriptionRow;
+    unpaid?: string;
+  }> {
     const row = await tx.subscriptions.lockOrCreate({
       id: args.subscriptionId,
       organizationId: args.organizationId,
       product: FASTSPRING_PRODUCTS.monthly,
-      seatLimit: args.seats ?? 1,
+      seatLimit: 1,
       stateChangedAt: new Date(0),
     });
     const existing = await tx.plans.findBySubscriptionId(args.subscriptionId);
     if (existing) {
-      // Neither a deactivated subscription nor a plan an admin ended is extended or resized: FastSpring's
-      // dates and seats are not told about the admin's end, and would otherwise restore access.
-      if (row.state !== 'DEACTIVATED' && !existing.ended_at) {
-        const changes: { endDate?: Date; seatLimit?: number } = {};
-        if (args.next && args.next > existing.end_date) changes.endDate = args.next;
-        if (args.seats && args.seats !== existing.seat_limit && args.eventAt >= row.state_changed_at)
-          changes.seatLimit = args.seats;
-        if (changes.endDate || changes.seatLimit) {
-          // Ended by an admin since it was read: roll back, and the redelivered event finds it ended.
-          if (!(await tx.plans.updatePeriod(existing.id, changes)))
-            throw new Error(
-              `Plan ${existing.id} was ended while subscription ${args.subscriptionId} was applied.`,
-            );
-          await tx.subscriptions.update(args.subscriptionId, {
-            ...(changes.endDate ? { paidThrough: changes.endDate } : {}),
-            ...(changes.seatLimit ? { seatLimit: changes.seatLimit } : {}),
-          });
-          return {
-            plan: { ...existing, ...(changes.endDate ? { end_date: changes.endDate } : {}) },
-            created: false,
-            row,
-          };
-        }
+      // Neither a deactivated subscription nor a plan an admin ended is extended: FastSpring's dates are
+      // not told about the admin's end, and would otherwise restore access.
+      if (row.state !== 'DEACTIVATED' && !existing.ended_at && args.next && args.next > existing.end_date) {
+        // Ended by an admin since it was read: roll back, and the redelivered event finds it ended.
+        if (!(await tx.plans.updatePeriod(existing.id, { endDate: args.next })))
+          throw new Error(
+            `Plan ${existing.id} was ended while subscription ${args.subscriptionId} was applied.`,
+          );
+        await tx.subscriptions.update(args.subscriptionId, { paidThrough: args.next });
+        return { plan: { ...existing, end_date: args.next }, created: false, row };
       }
       return { plan: existing, created: false, row };
+    }
+    // Read under the subscription's lock: an order.completed committed meanwhile is seen here, and one
+    // still running waits for the lock and then starts the plan itself.
+    const paid = args.initialOrderId
+      ? await tx.orders.findByFastSpringOrderId(args.initialOrderId)
+      : undefined;
+    const paidFor =
+      paid?.status === 'COMPLETED' &&
+      paid.payment_method === 'CARD' &&
+      paid.plan_kind === 'MONTHLY' &&
+      paid.organization_id === args.organizationId;
+    if (!paid || !paidFor) {
+      if (args.next) await tx.subscriptions.update(args.subscriptionId, { paidThrough: args.next });
+      return {
+        plan: undefined,
+        created: false,
+        row,
+        unpaid: args.initialOrderId
+          ? `No plan: the initial order ${args.initialOrderId} of subscription ${args.subscriptionId} is not a completed payment at its price (yet). Its order.completed starts the plan when the amount matches.`
+          : `No plan: subscription ${args.subscriptionId} names no initial order, so its payment cannot be checked.`,
+      };
     }
     const chosenStart =
       args.startDate && isIsoDate(args.startDate) ? startOfUtcDay(args.startDate) : undefined;
     const start = chosenStart && chosenStart > args.begin ? chosenStart : args.begin;
+    // The next charge date of this event, or the one an activation reported before its order arrived.
+    const next = args.next ?? row.paid_through ?? undefined;
     let end = addMonthsToInstant(start, 1);
-    if (args.next && args.next > end) end = args.next;
+    if (next && next > end) end = next;
     if (row.state === 'DEACTIVATED' && row.deactivated_at) end = minDate(end, row.deactivated_at);
     if (end <= start) return { plan: undefined, created: false, row };
-    const seats = normalizeUserCount(args.seats ?? row.seat_limit);
+    const seats = normalizeUserCount(paid.seat_limit);
     const plan =
       (await tx.plans.insertPaid({
         organizationId: args.organizationId,

@@ -47,7 +47,8 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await createAdmin(t);
-    owner = await createOwner(t, 'owner@audited.example.org', { seatLimit: 3 });
+    // A fixed period: its renewal is the bank order the billing entries below come from.
+    owner = await createOwner(t, 'owner@audited.example.org', { planType: 'ONE_TIME_PAYMENT', seatLimit: 3 });
     member = await createMember(t, owner.organizationId, 'analyst@audited.example.org');
     other = await createOwner(t, '=hyperlink("x")@other.example.org', { seatLimit: 1 });
     await t.db
@@ -234,9 +235,9 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
     };
     const ordered = await t.request({
       method: 'POST',
-      url: '/api/order',
+      url: '/api/order/renew',
       cookie: owner.cookie,
-      payload: { seatAmount: 2, startDate: new Date().toISOString().slice(0, 10), period: 1, buyer },
+      payload: { seatAmount: 2, period: 1, buyer },
     });
     expect(ordered.statusCode, ordered.body).toBe(200);
     const order = await t.db

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createUser } from '../support/fixtures.ts';
+import { createUser, login } from '../support/fixtures.ts';
 import {
   fsEvents,
   fsId,
@@ -142,6 +142,106 @@ describe(`billing events: only live, correctly priced payments grant plans (${TE
     });
     expect((await deliver(withTax)).outcome).toBe('PROCESSED');
     expect(await plansOf(paid.organizationId)).toEqual([expect.objectContaining({ seat_limit: 3 })]);
+  });
+
+  it('an underpaid subscription order grants no plan: not from its activation, its first charge or a renewal', async () => {
+    // 100 users a month cost 5,050 USD; 1 USD was paid. FastSpring still activates the subscription, with
+    // the 99 additional seats as its add-on.
+    const { organizationId, session } = await order('owner@underpaid-sub.example.org', 'MONTHLY', 100);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const underpaid = await deliver(live(fsEvents.orderCompleted(session, ids), { total: 1 }));
+    expect(underpaid.outcome).toBe('FAILED');
+
+    const dates = { begin: Date.now(), next: Date.now() + 30 * DAY };
+    const activated = await deliver(live(fsEvents.subscriptionActivated(session, ids, dates)));
+    expect(activated).toMatchObject({ outcome: 'IGNORED', organization_id: organizationId });
+    expect(activated.note).toContain(`the initial order ${ids.orderId}`);
+    const initialCharge = live(
+      fsEvents.chargeCompleted(session, { ...ids, chargeOrderId: ids.orderId }, dates),
+    );
+    expect((await deliver(initialCharge)).outcome).toBe('IGNORED');
+    // A renewal at the full price is real money for a subscription that was never paid for: for review.
+    const renewal = live(fsEvents.chargeCompleted(session, { ...ids, chargeOrderId: fsId('ord') }, dates));
+    const renewed = await deliver(renewal);
+    expect(renewed.outcome).toBe('FAILED');
+    expect(renewed.note).toContain('This renewal extends nothing');
+
+    expect(await plansOf(organizationId)).toEqual([]);
+    const plans = await t.request({
+      method: 'GET',
+      url: '/api/user/organization/all-billing-plans',
+      cookie: await login(t, 'owner@underpaid-sub.example.org'),
+    });
+    expect(plans.json().activeBillingPlan).toBeNull();
+  });
+
+  it('a paid subscription gets its plan whichever of the order and the activation arrives first', async () => {
+    const first = await order('owner@order-first.example.org', 'MONTHLY', 3);
+    const firstIds = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next = Date.now() + 33 * DAY;
+    const dates = { begin: Date.now(), next };
+    expect((await deliver(live(fsEvents.orderCompleted(first.session, firstIds)))).outcome).toBe('PROCESSED');
+    expect(
+      (await deliver(live(fsEvents.subscriptionActivated(first.session, firstIds, dates)))).outcome,
+    ).toBe('PROCESSED');
+    expect(await plansOf(first.organizationId)).toEqual([
+      expect.objectContaining({ plan_type: 'SUBSCRIPTION', seat_limit: 3, end_date: new Date(next) }),
+    ]);
+
+    // The activation first: recorded without a plan; the order's event then starts the plan, up to the
+    // next charge date the activation reported.
+    const second = await order('owner@activation-first.example.org', 'MONTHLY', 3);
+    const secondIds = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const activated = await deliver(live(fsEvents.subscriptionActivated(second.session, secondIds, dates)));
+    expect(activated.outcome).toBe('IGNORED');
+    expect(await plansOf(second.organizationId)).toEqual([]);
+    expect((await deliver(live(fsEvents.orderCompleted(second.session, secondIds)))).outcome).toBe(
+      'PROCESSED',
+    );
+    expect(await plansOf(second.organizationId)).toEqual([
+      expect.objectContaining({ plan_type: 'SUBSCRIPTION', seat_limit: 3, end_date: new Date(next) }),
+    ]);
+  });
+
+  it('a renewal for more seats is checked against the seats it pays for before they are given', async () => {
+    const { organizationId, session } = await order('owner@more-seats.example.org', 'MONTHLY', 2);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const dates = { begin: Date.now(), next: Date.now() + 30 * DAY };
+    expect((await deliver(live(fsEvents.orderCompleted(session, ids)))).outcome).toBe('PROCESSED');
+    const [plan] = await plansOf(organizationId);
+    expect(plan).toMatchObject({ seat_limit: 2 });
+
+    // Seats raised to 5 in FastSpring; the charge carries the new add-on quantity.
+    const fiveSeats: StoreSession = {
+      ...session,
+      items: [
+        session.items[0]!,
+        { product: 'additional-seat', quantity: 4, pricing: { price: { USD: 50 } } },
+      ],
+    };
+    const atOldPrice = live(
+      fsEvents.chargeCompleted(fiveSeats, { ...ids, chargeOrderId: fsId('ord') }, dates),
+      { total: 150 },
+    );
+    const refused = await deliver(atOldPrice);
+    expect(refused.outcome).toBe('FAILED');
+    expect(refused.note).toContain('1 month, 5 user(s) cost 300.00 USD');
+    expect(await plansOf(organizationId)).toEqual([
+      expect.objectContaining({ seat_limit: 2, end_date: plan!.end_date }),
+    ]);
+
+    const paid = live(fsEvents.chargeCompleted(fiveSeats, { ...ids, chargeOrderId: fsId('ord') }, dates));
+    const renewed = await deliver(paid);
+    expect(renewed.outcome).toBe('PROCESSED');
+    const [after] = await plansOf(organizationId);
+    expect(after!.seat_limit).toBe(5);
+    expect(after!.end_date.getTime()).toBeGreaterThan(plan!.end_date.getTime());
+    const charged = await t.db
+      .selectFrom('orders')
+      .select(['seat_limit', 'amount'])
+      .where('id', '=', renewed.order_id!)
+      .executeTakeFirstOrThrow();
+    expect(charged).toEqual({ seat_limit: 5, amount: 300 });
   });
 
   it('item 6: a subscription renewal charged at the wrong amount does not extend the plan', async () => {

@@ -1,5 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { addDays, addMonths, monthsUntil, startOfUtcDay, utcIsoDate } from '@osint/contract/pricing';
+import {
+  addDays,
+  addMonths,
+  BILLING_MESSAGES,
+  monthsUntil,
+  startOfUtcDay,
+  utcIsoDate,
+} from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -292,5 +299,90 @@ describe('renew and add users', () => {
       (await post(analyst, '/api/order/renew', { seatAmount: 1, period: 1, buyer: BUYER })).statusCode,
     ).toBe(403);
     expect(await orders(o)).toEqual([]);
+  });
+});
+
+describe('a new plan while one is billed', () => {
+  const newPlan = { seatAmount: 2, startDate: utcIsoDate(), period: 1, buyer: BUYER };
+  const cardSession = (o: Owner) =>
+    post(o.cookie, '/api/fastspring/create-session', {
+      organizationId: o.organizationId,
+      startDate: utcIsoDate(),
+      productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+    });
+  async function expectRefused(o: Owner, message: string) {
+    for (const response of [await post(o.cookie, '/api/order', newPlan), await cardSession(o)]) {
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json().message).toBe(message);
+    }
+  }
+
+  it('is refused by bank transfer and by card while a paid plan is in force; renewing and adding users still work', async () => {
+    const end = startOfUtcDay(addDays(utcIsoDate(), 20));
+    const fixed = await owner('owner@billed-fixed.example.org', { type: 'ONE_TIME_PAYMENT', seats: 2, end });
+    await expectRefused(fixed, BILLING_MESSAGES.paidPlanExists);
+    expect(await orders(fixed)).toEqual([]);
+
+    const renewal = await post(fixed.cookie, '/api/order/renew', { seatAmount: 2, period: 1, buyer: BUYER });
+    expect(renewal.statusCode, renewal.body).toBe(200);
+    const [pending] = await orders(fixed);
+    expect((await post(fixed.cookie, `/api/order/${pending!.id}/cancel`)).statusCode).toBe(200);
+    const added = await post(fixed.cookie, '/api/order/add-users', { users: 1, buyer: BUYER });
+    expect(added.statusCode, added.body).toBe(200);
+    expect((await orders(fixed)).map((order) => order.orderType)).toEqual(['ADD_USERS', 'RENEWAL']);
+
+    const monthly = await owner('owner@billed-monthly.example.org', {
+      type: 'SUBSCRIPTION',
+      seats: 1,
+      end: new Date(Date.now() + 20 * DAY),
+    });
+    await expectRefused(monthly, BILLING_MESSAGES.paidPlanExists);
+  });
+
+  it('is refused while a paid plan is still to come, or an order waits for payment', async () => {
+    const waiting = await owner('owner@billed-future.example.org', { type: 'TRIAL', seats: 1 });
+    await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: waiting.organizationId,
+        plan_type: 'ONE_TIME_PAYMENT',
+        start_date: startOfUtcDay(addDays(utcIsoDate(), 10)),
+        end_date: startOfUtcDay(addMonths(addDays(utcIsoDate(), 10), 1)),
+        seat_limit: 2,
+      })
+      .execute();
+    await expectRefused(waiting, BILLING_MESSAGES.paidPlanExists);
+
+    const pending = await owner('owner@billed-pending.example.org', { type: 'TRIAL', seats: 1 });
+    expect((await post(pending.cookie, '/api/order', newPlan)).statusCode).toBe(200);
+    await expectRefused(pending, BILLING_MESSAGES.orderPending);
+  });
+
+  it('is accepted on a trial, after a paid plan expired, and when the next plan was cancelled before it started', async () => {
+    const onTrial = await owner('owner@buys-on-trial.example.org', { type: 'TRIAL', seats: 1 });
+    expect((await cardSession(onTrial)).statusCode).toBe(200);
+    expect((await post(onTrial.cookie, '/api/order', newPlan)).statusCode).toBe(200);
+
+    const expired = await owner('owner@buys-again.example.org', {
+      type: 'ONE_TIME_PAYMENT',
+      seats: 1,
+      end: new Date(Date.now() - 60_000),
+    });
+    // A plan cancelled before it started has no length and never runs.
+    const start = startOfUtcDay(addDays(utcIsoDate(), 5));
+    await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: expired.organizationId,
+        plan_type: 'ONE_TIME_PAYMENT',
+        start_date: start,
+        end_date: start,
+        seat_limit: 1,
+        ended_at: new Date(),
+        end_reason: 'Ordered by mistake',
+      })
+      .execute();
+    expect((await cardSession(expired)).statusCode).toBe(200);
+    expect((await post(expired.cookie, '/api/order', newPlan)).statusCode).toBe(200);
   });
 });

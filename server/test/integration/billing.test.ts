@@ -194,6 +194,13 @@ describe('bank transfer order', () => {
         .where('organization_id', '=', owner.organizationId)
         .execute(),
     ).toEqual([]);
+
+    // The postal code is not required (spec 001 §5 names the other four): left blank, the order is placed
+    // and the invoice prints the city alone.
+    const noPostcode = await order(owner.cookie, { buyer: { ...BUYER, cityPostcode: '  ' } });
+    expect(noPostcode.statusCode, noPostcode.body).toBe(200);
+    // With -layout the buyer is the right-hand column: the line ends with the city, nothing before it.
+    expect(pdfText(noPostcode.rawPayload)).toMatch(/ {2}Port Town\n/);
   });
 
   it('is for owners only', async () => {
@@ -375,17 +382,21 @@ describe('access rules on the server', () => {
     ).json();
     expect(plans.activeBillingPlan).toMatchObject({ seatLimit: 2, usedSeats: 2 });
 
-    // A bigger plan paid by bank transfer takes over: four seats.
-    expect((await order(owner.cookie, { seatAmount: 4, period: 1 })).statusCode).toBe(200);
-    const [row] = await t.db
-      .selectFrom('orders')
-      .select('id')
-      .where('organization_id', '=', owner.organizationId)
-      .execute();
-    expect(
-      (await t.request({ method: 'POST', url: `/api/admin/orders/${row!.id}/mark-paid`, cookie: admin }))
-        .statusCode,
-    ).toBe(200);
+    // A bigger plan the provider grants takes over: four seats. (The owner cannot buy a second plan
+    // while this one runs.)
+    expect((await order(owner.cookie, { seatAmount: 4, period: 1 })).statusCode).toBe(409);
+    const granted = await t.request({
+      method: 'POST',
+      url: `/api/admin/organizations/${owner.organizationId}/billing-plans`,
+      cookie: admin,
+      payload: {
+        planType: 'VIRTUAL',
+        startDate: new Date().toISOString(),
+        endDate: new Date(Date.now() + 30 * DAY).toISOString(),
+        seatLimit: 4,
+      },
+    });
+    expect(granted.statusCode, granted.body).toBe(201);
     for (const cookie of members) expect(await searchStatus(cookie)).toBe(400);
   });
 });

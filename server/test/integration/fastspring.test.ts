@@ -426,8 +426,8 @@ describe('monthly subscription', () => {
     });
     expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
     const after = await plans(owner);
-    // The trial (still running) is what remains in force.
-    expect(after.activeBillingPlan?.planType).toBe('TRIAL');
+    // The trial's days are not left over: billing started after it, so nothing remains in force.
+    expect(after.activeBillingPlan).toBeNull();
     expect(after.expiredBillingPlan?.planType).toBe('SUBSCRIPTION');
 
     // A late charge after deactivation extends nothing.
@@ -437,7 +437,7 @@ describe('monthly subscription', () => {
       { begin: now, next: secondNext },
     );
     expect((await fs.deliver(webhookUrl, [late])).status).toBe(200);
-    expect((await plans(owner)).activeBillingPlan?.planType).toBe('TRIAL');
+    expect((await plans(owner)).activeBillingPlan).toBeNull();
   });
 
   it('payment overdue keeps the paid period and tells the owner', async () => {
@@ -445,7 +445,10 @@ describe('monthly subscription', () => {
     const session = await checkout(owner, 'MONTHLY', 1);
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
     const next = Date.now() + 30 * DAY;
-    await fs.deliver(webhookUrl, [fsEvents.subscriptionActivated(session, ids, { begin: Date.now(), next })]);
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids),
+      fsEvents.subscriptionActivated(session, ids, { begin: Date.now(), next }),
+    ]);
     const overdue = fsEvents.subscriptionState('subscription.payment.overdue', session, ids, {
       begin: Date.now(),
       next,
@@ -466,7 +469,7 @@ describe('monthly subscription', () => {
     expect(subjects).toContain('Your subscription payment is overdue');
   });
 
-  it('out of order: a deactivation that arrives before the activation caps the plan; a stale cancel changes nothing', async () => {
+  it('out of order: a deactivation that arrives before the activation and the order caps the plan; a stale cancel changes nothing', async () => {
     const owner = await trialOwner('owner@out-of-order.example.org');
     const begin = Date.now() - 20 * DAY;
     const checkedOut = await checkout(owner, 'MONTHLY', 2);
@@ -483,6 +486,10 @@ describe('monthly subscription', () => {
     const activated = fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 31 * DAY }, begin);
     expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
     expect((await fs.deliver(webhookUrl, [activated])).status).toBe(200);
+    // No plan before the payment is known; the order that arrives last starts it, capped.
+    expect(await planRows(owner.organizationId)).toHaveLength(0);
+    const completed = fsEvents.orderCompleted(session, ids, begin);
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
     const rows = await planRows(owner.organizationId);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.end_date.getTime()).toBe(deactivatedAt);
@@ -504,7 +511,7 @@ describe('monthly subscription', () => {
     expect(subscription.state).toBe('DEACTIVATED');
   });
 
-  it('out of order: a renewal charge before the activation still counts the first month and the renewal', async () => {
+  it('out of order: a renewal charge and the activation before the order still count the first month and the renewal', async () => {
     const owner = await trialOwner('owner@charge-first.example.org');
     const session = await checkout(owner, 'MONTHLY', 1);
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
@@ -515,10 +522,20 @@ describe('monthly subscription', () => {
       { begin, next: begin },
     );
     const activated = fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 28 * DAY });
-    // One delivery with both events, the later one first.
-    const answer = await fs.deliver(webhookUrl, [charge, activated]);
-    expect(answer.status).toBe(200);
-    expect(answer.body.split('\n')).toEqual([charge.id, activated.id]);
+    // One delivery with both events, the later one first, before the order: the activation is recorded
+    // (no plan without the paid order); the renewal cannot extend a plan not made yet, so the answer is
+    // a 500 and FastSpring delivers it again.
+    const early = await fs.deliver(webhookUrl, [charge, activated]);
+    expect(early.status).toBe(500);
+    expect(await paymentCount(charge.id)).toBe(0);
+    expect(await paymentCount(activated.id)).toBe(1);
+    expect(await planRows(owner.organizationId)).toHaveLength(0);
+
+    const completed = fsEvents.orderCompleted(session, ids, begin);
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+    const again = await fs.deliver(webhookUrl, [charge, activated]);
+    expect(again.status).toBe(200);
+    expect(again.body.split('\n')).toEqual([charge.id, activated.id]);
     const plan = (await plans(owner)).activeBillingPlan!;
     expect(plan.planType).toBe('SUBSCRIPTION');
     expect(plan.endDate.slice(0, 10)).toBe(addMonths(addMonths(utcIsoDate(new Date(begin)), 1), 1));
@@ -533,7 +550,10 @@ describe('monthly subscription', () => {
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
     const begin = Date.now();
     const firstNext = begin + 30 * DAY;
-    await fs.deliver(webhookUrl, [fsEvents.subscriptionActivated(session, ids, { begin, next: firstNext })]);
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: firstNext }),
+    ]);
     const [plan] = await planRows(owner.organizationId);
     expect(plan).toMatchObject({ plan_type: 'SUBSCRIPTION', ended_at: null });
     expect((await search(owner.cookie)).statusCode).toBe(400);

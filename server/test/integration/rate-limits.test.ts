@@ -75,6 +75,41 @@ describe('rate limits (RATE_LIMIT on)', () => {
     expectLimited(await get('/api/order/download-final-invoice/999999'), 60);
   });
 
+  it('limits card checkout sessions, order cancellations and seat changes per user', async () => {
+    const owner = await createOwner(t, 'seats-and-orders@limits.example.org', { seatLimit: 1 });
+    const other = await createOwner(t, 'other-owner@limits.example.org', { seatLimit: 1 });
+    const post = (cookie: string, url: string, payload: object = {}) =>
+      t.request({ method: 'POST', url, cookie, payload });
+
+    // Another organization's id: 404 each time, and counted.
+    const session = (cookie: string) =>
+      post(cookie, '/api/fastspring/create-session', {
+        organizationId: 2_000_000_000,
+        startDate: '2030-01-01',
+        productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+      });
+    for (let i = 0; i < 60; i++) expect((await session(owner.cookie)).statusCode).toBe(404);
+    expectLimited(await session(owner.cookie), 60);
+    expect((await session(other.cookie)).statusCode).toBe(404);
+
+    for (let i = 0; i < 20; i++)
+      expect((await post(owner.cookie, '/api/order/999999/cancel')).statusCode).toBe(404);
+    expectLimited(await post(owner.cookie, '/api/order/999999/cancel'), 60);
+
+    // Giving and removing a seat share one budget.
+    const seat = { userHashedId: 'no-such-user', organizationId: owner.organizationId };
+    for (let i = 0; i < 30; i++) {
+      expect((await post(owner.cookie, '/api/user/give', seat)).statusCode).toBe(404);
+      expect((await post(owner.cookie, '/api/user/remove', seat)).statusCode).toBe(404);
+    }
+    expectLimited(await post(owner.cookie, '/api/user/give', seat), 60);
+    expectLimited(await post(owner.cookie, '/api/user/remove', seat), 60);
+    expect(
+      (await post(other.cookie, '/api/user/give', { ...seat, organizationId: other.organizationId }))
+        .statusCode,
+    ).toBe(404);
+  });
+
   it('limits sign-in attempts per IP address, across accounts, and X-Forwarded-For does not reset it', async () => {
     const ip = '192.0.2.20';
     for (let i = 0; i < 30; i++) {

@@ -31,13 +31,25 @@ function renderModal(ending: AdminBillingPlanView, otherPlans: AdminBillingPlanV
   return screen.getByRole('dialog');
 }
 
-test('ending the plan in force says so when a superseded trial takes over, instead of "lose access"', () => {
-  const trial = plan({ id: 2, planType: 'TRIAL', state: 'SUPERSEDED', endDate: '2026-11-27T00:00:00.000Z' });
-  const dialog = renderModal(plan({}), [trial]);
+test('ending the plan in force says so when a superseded paid plan takes over, instead of "lose access"', () => {
+  const virtual = plan({
+    id: 2,
+    planType: 'VIRTUAL',
+    state: 'SUPERSEDED',
+    endDate: '2026-11-27T00:00:00.000Z',
+  });
+  const dialog = renderModal(plan({}), [virtual]);
   expect(dialog.textContent).not.toContain('lose search access');
   expect(dialog.textContent).toContain(
-    'The organization’s trial plan also covers today (until 27 Nov 2026): its users keep that plan’s access. End it too to remove all access.',
+    'The organization’s fixed period plan also covers today (until 27 Nov 2026): its users keep that plan’s access. End it too to remove all access.',
   );
+});
+
+test('the trial a paid plan replaced does not take over: ending the paid plan ends access', () => {
+  const trial = plan({ id: 2, planType: 'TRIAL', state: 'SUPERSEDED', endDate: '2026-11-27T00:00:00.000Z' });
+  const dialog = renderModal(plan({}), [trial]);
+  expect(dialog.textContent).toContain('ends now: the organization’s users lose search access at once.');
+  expect(dialog.textContent).not.toContain('also covers today');
 });
 
 test('with no other plan covering today, its users lose access at once', () => {

@@ -138,6 +138,63 @@ describe('plan chooser', () => {
     expect(screen.getByRole('button', { name: /Start date/ }).textContent).toContain(formatDay(today));
   });
 
+  test('a card script that fails to load is logged only: no message, and card checkout is not offered', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const user = renderChooser();
+    const subscribe = screen.getByRole('button', { name: 'Subscribe Now!' });
+    // The Store Builder script of the configuration fails to load.
+    const script = document.getElementById('fsc-api');
+    expect(script?.getAttribute('src')).toBe('/no-script.js');
+    act(() => {
+      script!.dispatchEvent(new Event('error'));
+    });
+    await waitFor(() =>
+      expect(logged).toHaveBeenCalledWith('Store Builder script failed to load', expect.any(Error)),
+    );
+    expect((subscribe as HTMLButtonElement).disabled).toBe(true);
+    expect(subscribe.getAttribute('aria-busy')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/could not be|try again/i);
+
+    // A fixed period is still bought by bank transfer; the card option is off, without a note.
+    await user.click(screen.getByRole('tab', { name: 'Fixed period' }));
+    await user.click(screen.getByRole('button', { name: 'Buy Now!' }));
+    const card = screen.getByRole('button', { name: /Card/ }) as HTMLButtonElement;
+    expect(card.disabled).toBe(true);
+    expect(card.getAttribute('aria-describedby')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/could not be|try again/i);
+  });
+
+  test('a card session that cannot be created is logged only: no message, the button works again', async () => {
+    const checkoutOpened = vi.fn();
+    window.fastspring = { builder: { secure: vi.fn(), checkout: checkoutOpened } };
+    try {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const calls: string[] = [];
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+        calls.push(String(input));
+        return new Response('{"message":"Your organization already has a paid plan."}', {
+          status: 409,
+          headers: { 'content-type': 'application/json' },
+        });
+      });
+      const user = renderChooser();
+      const subscribe = screen.getByRole('button', { name: 'Subscribe Now!' }) as HTMLButtonElement;
+      expect(subscribe.disabled).toBe(false);
+      await user.click(subscribe);
+      await waitFor(() =>
+        expect(logged).toHaveBeenCalledWith('Card checkout session failed', expect.any(Error)),
+      );
+      expect(calls[0]).toBe('/api/fastspring/create-session');
+      expect(checkoutOpened).not.toHaveBeenCalled();
+      await waitFor(() => expect(subscribe.disabled).toBe(false));
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(document.body.textContent).not.toMatch(/could not be|try again|paid plan/i);
+    } finally {
+      delete window.fastspring;
+    }
+  });
+
   test('without card checkout offers fixed periods by bank transfer only, and no message for developers', () => {
     renderChooser(NOT_CONFIGURED);
     expect(screen.queryByRole('tab', { name: 'Monthly subscription' })).toBeNull();
@@ -233,7 +290,11 @@ describe('payment modal', () => {
 
     await user.click(screen.getByRole('button', { name: 'Confirm order' }));
     expect(screen.getByText('Street is required')).toBeTruthy();
+    expect(screen.getByText('City is required')).toBeTruthy();
     expect(screen.getByText('Country is required')).toBeTruthy();
+    // Spec 001 §5 requires organisation, street, city and country; not the postal code.
+    expect(screen.queryByText(/Postal code is required/)).toBeNull();
+    expect(screen.getByLabelText('Postal code').getAttribute('aria-invalid')).not.toBe('true');
     expect(calls).toHaveLength(0);
 
     await user.type(screen.getByLabelText('Street'), '1 Quay Road');
@@ -274,6 +335,38 @@ describe('payment modal', () => {
 
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(onClose).toHaveBeenCalledWith(true);
+  });
+
+  test('the postal code may be left blank: the order is placed without one', async () => {
+    const bodies: unknown[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (_input, init) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return new Response('%PDF-1.4', {
+        status: 200,
+        headers: { 'content-disposition': 'attachment; filename="proforma-invoice-2030-000002.pdf"' },
+      });
+    });
+    const user = renderModal();
+    await user.click(screen.getByRole('button', { name: /Bank transfer/ }));
+    for (const [label, value] of [
+      ['Street', 'Main Street 1'],
+      ['City', 'Dublin'],
+      ['Country', 'Ireland'],
+    ] as const)
+      await user.type(screen.getByLabelText(label), value);
+    await user.click(screen.getByRole('button', { name: 'Confirm order' }));
+    await screen.findByText(BILLING_MESSAGES.orderSuccess);
+    expect(bodies).toEqual([
+      expect.objectContaining({
+        buyer: {
+          name: 'Harbour Police',
+          street: 'Main Street 1',
+          cityPostcode: '',
+          city: 'Dublin',
+          country: 'Ireland',
+        },
+      }),
+    ]);
   });
 
   test('a failed order shows the danger notice of spec 001 §8', async () => {

@@ -26,7 +26,7 @@ export function EndPlanModal({
 }: {
   organizationId: number;
   plan: AdminBillingPlanView;
-  /** The organization's other plans: one that also covers today takes over when this one ends. */
+  /** The organization's other plans: a paid one that also covers today takes over when this one ends. */
   otherPlans: readonly AdminBillingPlanView[];
   onClose: () => void;
 }) {
@@ -51,9 +51,15 @@ export function EndPlanModal({
     end.mutate();
   };
   const started = plan.state !== 'FUTURE';
-  // A plan in force hides the ones it superseded (a trial a paid plan replaced); ending it brings one back.
+  // A plan in force hides the ones it superseded, and ending it brings a paid one back. A trial a paid
+  // plan replaced does not come back: billing started after it (the server's rule of the plan in force).
   const takesOver =
-    plan.state === 'ACTIVE' ? otherPlans.find((other) => other.state === 'SUPERSEDED') : undefined;
+    plan.state === 'ACTIVE'
+      ? otherPlans.find(
+          (other) =>
+            other.state === 'SUPERSEDED' && (other.planType !== 'TRIAL' || plan.planType === 'TRIAL'),
+        )
+      : undefined;
   return (
     <Modal
       title={`End the ${PLAN_TYPE_LABELS[plan.planType].toLowerCase()} plan?`}

@@ -354,7 +354,7 @@ export function AdminOrderPage() {
               <br />
               {o.buyer.street}
               <br />
-              {o.buyer.cityPostcode} {o.buyer.city}
+              {[o.buyer.cityPostcode, o.buyer.city].filter(Boolean).join(' ')}
               <br />
               {o.buyer.country}
             </address>

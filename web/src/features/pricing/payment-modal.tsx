@@ -39,7 +39,10 @@ interface PaymentModalProps {
   bank: BankDetails | undefined;
   /** Card checkout is not configured: the modal starts at the buyer's details, no method to choose. */
   bankOnly?: boolean;
-  /** Undefined when card checkout works; otherwise why it does not. */
+  /**
+   * Undefined when card checkout works; otherwise the card option is disabled, with this note under it
+   * (none when empty: a card checkout that failed to load is logged only, spec 001 §8).
+   */
   cardUnavailable: string | undefined;
   onCard: () => void;
   /** `ordered`: a bank order was placed (user data is refreshed). */

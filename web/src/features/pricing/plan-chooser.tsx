@@ -21,11 +21,10 @@ import {
 } from '@osint/contract/pricing';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/button.tsx';
-import { MessageBanner } from '../../components/message-banner.tsx';
 import { DatePicker } from './date-picker.tsx';
 import { PaymentModal } from './payment-modal.tsx';
 import { createCheckoutSession } from './pricing-api.ts';
-import { openCheckout, pushSession, useStoreBuilder, type StoreBuilderState } from './store-builder.ts';
+import { openCheckout, pushSession, useStoreBuilder } from './store-builder.ts';
 import { MonthsField } from './months-field.tsx';
 
 const BENEFITS = [
@@ -46,14 +45,6 @@ interface PlanChooserProps {
   onPurchased: (how: 'bank' | 'card') => void;
 }
 
-function cardProblem(state: StoreBuilderState): string | undefined {
-  // Without card checkout the page offers bank transfers only and says nothing of cards.
-  if (state === 'not-configured') return undefined;
-  if (state === 'failed')
-    return 'The card checkout could not be loaded. Please try again later, pay by bank transfer, or contact support.';
-  return undefined;
-}
-
 /** Spec 001 §2 chooser: plan tabs, start date with its end date, months, users, order summary, main button. */
 export function PlanChooser({ organizationId, organizationName, config, onPurchased }: PlanChooserProps) {
   const [chosenKind, setKind] = useState<PlanKind>('MONTHLY');
@@ -66,13 +57,15 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
   const [startDate, setStartDate] = useState(() => localIsoDate());
   const [paying, setPaying] = useState(false);
   const [opening, setOpening] = useState(false);
-  const [checkoutError, setCheckoutError] = useState<string>();
   const ids = useId();
 
   const price = computePrice({ kind, users, months });
   const endDate = planEndDate(kind, startDate, months);
   const store = useStoreBuilder(config, true);
-  const problem = cardProblem(store);
+  // Spec 001 §8: a card script load failure is logged only (useStoreBuilder does), with no message; card
+  // checkout is simply not offered. Until the script is there, the card buttons wait.
+  const cardFailed = store === 'failed';
+  const cardLoading = store === 'loading' || store === 'idle';
 
   // The selection last handed to the Store Builder, so "Subscribe Now!" pushes again only when it changed.
   const pushed = useRef<{ key: string; done: Promise<void> }>(undefined);
@@ -121,17 +114,13 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
   }, [onPurchased]);
 
   const checkout = async (selectionKind: PlanKind) => {
-    setCheckoutError(undefined);
-    if (store !== 'ready') {
-      setCheckoutError(problem ?? 'The card checkout is still loading. Please try again in a moment.');
-      return;
-    }
+    if (store !== 'ready') return;
     setOpening(true);
     try {
       await push(selectionKind, users, selectionKind === 'FIXED' ? months : 1, startDate);
       openCheckout();
     } catch {
-      setCheckoutError('The card checkout could not be opened. Please try again or contact support.');
+      // Spec 001 §8: a session creation error is logged only (push does); the button can be tried again.
     } finally {
       setOpening(false);
     }
@@ -318,18 +307,11 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
         </div>
         <p className="pricing-order__billing">{price.billing}</p>
 
-        {kind === 'MONTHLY' && problem && <MessageBanner message={{ message: problem, type: 'info' }} />}
-        {checkoutError && (
-          <MessageBanner
-            message={{ message: checkoutError, type: 'danger' }}
-            onClose={() => setCheckoutError(undefined)}
-          />
-        )}
         {kind === 'MONTHLY' ? (
           <Button
             className="pricing-order__cta"
-            loading={opening || (store === 'loading' && !problem)}
-            looksDisabled={problem !== undefined}
+            loading={opening || cardLoading}
+            disabled={cardFailed}
             onClick={() => void checkout('MONTHLY')}
           >
             Subscribe Now!
@@ -353,7 +335,7 @@ export function PlanChooser({ organizationId, organizationName, config, onPurcha
           organizationName={organizationName}
           bank={config?.bank}
           bankOnly={bankOnly}
-          cardUnavailable={problem ?? (store === 'ready' ? undefined : 'The card checkout is still loading.')}
+          cardUnavailable={cardFailed ? '' : cardLoading ? 'The card checkout is still loading.' : undefined}
           onCard={() => {
             setPaying(false);
             void checkout('FIXED');

@@ -51,7 +51,7 @@ export function useStoreBuilder(config: CheckoutConfig | undefined, wanted: bool
     loading.then(
       () => live && setLoaded('ready'),
       (error: unknown) => {
-        // Spec 001 §8: a card script load failure is logged; the page shows the card checkout as unavailable.
+        // Spec 001 §8: a card script load failure is logged only; the page offers no card checkout, silently.
         console.error('Store Builder script failed to load', error);
         if (live) setLoaded('failed');
       },
