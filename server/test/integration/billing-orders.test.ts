@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   addDays,
   addMonths,
@@ -10,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 // What an owner does with orders beyond the first purchase: the annual discount on the order and its
 // proforma invoice (read back with pdftotext), cancelling an order that waits for payment, renewing the
@@ -26,12 +26,6 @@ const BUYER = {
   city: 'Port',
   country: 'X',
 };
-
-function pdfText(pdf: Buffer): string {
-  const result = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf });
-  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
-  return result.stdout.toString('utf8');
-}
 
 interface Owner {
   id: number;

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { formatDay } from '@osint/contract/dates';
 import { addDays, addMonths, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 // Bank transfer with a proforma invoice, plans and access (spec 001 §2, §3, §4, §5, §7): the invoice is
 // read back with pdftotext; access rules are checked through the search API, which refuses before it
@@ -20,12 +20,6 @@ const BUYER = {
   city: 'Port Town',
   country: 'Freedonia',
 };
-
-function pdfText(pdf: Buffer): string {
-  const result = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf });
-  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
-  return result.stdout.toString('utf8');
-}
 
 async function ownerWithPlan(
   email: string,

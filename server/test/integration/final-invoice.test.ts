@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { BILLING_MESSAGES, utcIsoDate } from '@osint/contract/pricing';
 import { INVOICE_REFERENCE_MESSAGES } from '@osint/contract/invoice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { pdfText } from '../support/pdf-text.ts';
 
 // Bank orders take the buyer's optional VAT ID and purchase-order number, printed on the proforma and the
 // final invoice; the final invoice (paid, numbered INV-<year>-<n> without gaps) is downloaded by the owner
@@ -19,12 +19,6 @@ const BUYER = {
   city: 'Port Town',
   country: 'Freedonia',
 };
-
-function pdfText(pdf: Buffer): string {
-  const result = spawnSync('pdftotext', ['-layout', '-', '-'], { input: pdf });
-  if (result.status !== 0) throw new Error(`pdftotext failed: ${result.stderr.toString()}`);
-  return result.stdout.toString('utf8');
-}
 
 async function owner(email: string) {
   const user = await createUser(t, { email });
