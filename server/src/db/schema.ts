@@ -211,6 +211,16 @@ export interface ImageOccurrencesTable {
   last_seen_at: DefaultedTimestamp;
 }
 
+/** An image URL a page showed before the image was stored (migration 0037). */
+export interface PendingImageOccurrencesTable {
+  image_url: string;
+  page_id: number;
+  alt: Generated<string>;
+  caption: Generated<string>;
+  nearby_text: Generated<string>;
+  seen_at: Timestamp;
+}
+
 export interface FacesTable {
   id: Generated<number>;
   image_id: number;
@@ -704,6 +714,7 @@ export interface Database {
   pages: PagesTable;
   images: ImagesTable;
   image_occurrences: ImageOccurrencesTable;
+  pending_image_occurrences: PendingImageOccurrencesTable;
   faces: FacesTable;
   face_index_log: FaceIndexLogTable;
   face_opt_outs: FaceOptOutsTable;
