@@ -599,11 +599,19 @@ export class Crawler {
         return this.skip(entry, `redirected out of scope to ${finalUrl}`);
       }
       // Record the target so the same page is not fetched again under its own URL.
+      const fetchedAs = `fetched as ${entry.url}`;
       const fresh = await this.store.enqueue(this.crawlId, [
         { url: finalUrl, kind: 'page', depth: entry.depth },
       ]);
-      if (fresh.length === 0) return this.skip(entry, `duplicate of ${finalUrl}`);
-      await this.store.markSkipped(this.crawlId, finalUrl, `fetched as ${entry.url}`);
+      if (fresh.length > 0) {
+        await this.store.markSkipped(this.crawlId, finalUrl, fetchedAs);
+      } else {
+        // Recorded by an earlier attempt at this page (whose indexing failed, or whose run ended): the
+        // target waits for this page to be indexed, so carry on. Otherwise the target is a page of its own.
+        const target = await this.store.findOne(this.crawlId, finalUrl);
+        if (target?.state !== 'skipped' || target.lastError !== fetchedAs)
+          return this.skip(entry, `duplicate of ${finalUrl}`);
+      }
     }
 
     const html = decodeHtml(result.body, result.headers['content-type'] as string | undefined);

@@ -73,6 +73,8 @@ export interface CrawlFrontierStore {
   /** Returns entries a crashed run left `claimed` to `queued`; call before a run starts. Returns how many. */
   requeueClaimed(crawlId: string): Promise<number>;
   counts(crawlId: string): Promise<FrontierCounts>;
+  /** One entry as stored, or undefined when the crawl has never seen the URL. */
+  findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined>;
 }
 
 function emptyCounts(): FrontierCounts {
@@ -222,8 +224,7 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
     return counts;
   }
 
-  /** Entry as stored (a copy), for inspection in tests. */
-  get(crawlId: string, url: string): FrontierEntry | undefined {
+  async findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined> {
     const entry = this.crawls.get(crawlId)?.entries.get(url);
     return entry && this.copy(entry);
   }

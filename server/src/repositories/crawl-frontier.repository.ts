@@ -198,7 +198,6 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
     return counts;
   }
 
-  /** One entry as stored, for inspection (tests, the admin view of a failing URL). */
   async findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined> {
     const row = await this.db
       .selectFrom('crawl_frontier')

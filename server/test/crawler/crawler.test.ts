@@ -529,6 +529,32 @@ describe('Crawler page directives and indexer failures', () => {
       ]),
     );
   });
+
+  it('indexes a page that redirects after its first indexing failed, and follows its links', async () => {
+    const server = await startServer({
+      '/': redirect('/home', 301),
+      '/home': html(page('home', '<a href="/next">next</a>')),
+      '/next': html(page('next', '')),
+    });
+    let failures = 1;
+    const indexed: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'redirect-retry',
+      seeds: [server.url('/', 'moved.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: {
+        onPage: (p) => {
+          if (failures-- > 0) throw new Error('database unavailable');
+          indexed.push(`${new URL(p.url).pathname} as ${new URL(p.finalUrl).pathname}`);
+        },
+      },
+    });
+    const summary = await crawler.run();
+    expect(indexed.sort()).toEqual(['/ as /home', '/next as /next']);
+    expect(summary).toMatchObject({ reason: 'done', pages: 2, errors: 0, retries: 1 });
+    expect(server.hits('/next')).toHaveLength(1);
+  });
 });
 
 describe('Crawler limits', () => {
@@ -658,7 +684,7 @@ describe('Crawler stop and resume', () => {
     await crawler.stop();
     expect(Date.now() - stoppedAt).toBeLessThan(1_000);
     expect((await running).reason).toBe('stopped');
-    expect(store.get('abort', server.url('/slow', 'abort.test'))).toMatchObject({
+    expect(await store.findOne('abort', server.url('/slow', 'abort.test'))).toMatchObject({
       state: 'queued',
       attempts: 0,
     });
