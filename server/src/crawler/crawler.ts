@@ -212,6 +212,8 @@ export class Crawler {
   private imagesInFlight = 0;
   private abort = new AbortController();
   private stopping = false;
+  /** What stopped this run because the frontier could not be worked (the first such error). */
+  private failure: { error: unknown } | undefined;
   private running: Promise<CrawlSummary> | undefined;
   private wake: (() => void) | undefined;
   /** Bumped by every finished task, so the loop notices work that was queued while it was looking. */
@@ -239,6 +241,7 @@ export class Crawler {
   run(): Promise<CrawlSummary> {
     if (this.running) throw new Error('crawl is already running');
     this.stopping = false;
+    this.failure = undefined;
     this.abort = new AbortController();
     this.progressState = this.zeroProgress();
     this.running = this.loop().finally(() => (this.running = undefined));
@@ -250,10 +253,24 @@ export class Crawler {
    * Resolves when run() has returned. Do not await it inside a callback (run() awaits the callback).
    */
   async stop(): Promise<void> {
+    this.halt();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Stops taking entries and aborts the fetches under way; run() resolves (or rejects) once they settle. */
+  private halt(): void {
     this.stopping = true;
     this.abort.abort(new Error('crawl stopped'));
     this.wake?.();
-    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * The frontier failed outside an entry's own handling (the database is down): its outcome cannot be
+   * recorded, so the run stops and run() rejects with the first such error once every task has settled.
+   */
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+    this.halt();
   }
 
   private zeroProgress(): CrawlProgress {
@@ -290,6 +307,24 @@ export class Crawler {
     const tasks = new Set<Promise<void>>();
     /** Hosts with a fetch under way (or a page or sitemap being handled): one entry per host at a time. */
     const busyHosts = new Set<string>();
+    try {
+      await this.work(tasks, busyHosts);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      // Never leave a task running (and possibly failing) after run() has returned.
+      await Promise.allSettled(tasks);
+    }
+    if (this.failure) throw this.failure.error;
+    this.progressState.inFlight = 0;
+    const frontier = await store.counts(crawlId);
+    const reason = this.stopping ? 'stopped' : this.workLeft(frontier) ? 'limit' : 'done';
+    return { ...this.progress, reason, frontier };
+  }
+
+  /** Claims due entries and starts their tasks (into `tasks`) until nothing is left to take, or stop(). */
+  private async work(tasks: Set<Promise<void>>, busyHosts: Set<string>): Promise<void> {
+    const { store, crawlId } = this;
     while (!this.stopping) {
       const kinds = this.allowedKinds();
       if (kinds.length === 0) break;
@@ -319,15 +354,17 @@ export class Crawler {
           this.completions++;
           this.wake?.();
         };
-        const task = this.process(entry, freeHost).finally(() => {
-          freeHost();
-          tasks.delete(task);
-          if (entry.kind === 'image') this.imagesInFlight--;
-          this.completions++;
-          this.progressState.inFlight = tasks.size;
-          this.emitProgress();
-          this.wake?.();
-        });
+        const task = this.process(entry, freeHost)
+          .catch((error: unknown) => this.fail(error))
+          .finally(() => {
+            freeHost();
+            tasks.delete(task);
+            if (entry.kind === 'image') this.imagesInFlight--;
+            this.completions++;
+            this.progressState.inFlight = tasks.size;
+            this.emitProgress();
+            this.wake?.();
+          });
         tasks.add(task);
         this.progressState.inFlight = tasks.size;
         started++;
@@ -337,11 +374,6 @@ export class Crawler {
       if (tasks.size === 0 && nextWake === Infinity) break; // nothing queued that we may take
       await this.sleepUntil(nextWake);
     }
-    await Promise.allSettled(tasks);
-    this.progressState.inFlight = 0;
-    const frontier = await store.counts(crawlId);
-    const reason = this.stopping ? 'stopped' : this.workLeft(frontier) ? 'limit' : 'done';
-    return { ...this.progress, reason, frontier };
   }
 
   private workLeft(counts: FrontierCounts): boolean {

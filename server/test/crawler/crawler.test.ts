@@ -557,6 +557,69 @@ describe('Crawler page directives and indexer failures', () => {
   });
 });
 
+describe('Crawler frontier failures', () => {
+  it('stops and rejects when the frontier cannot record what happened to an entry', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<a href="/s0">s0</a><a href="/s1">s1</a>')),
+      '/s0': html(page('s0', '')),
+      '/s1': html(page('s1', '')),
+    });
+    // The database goes away: no outcome of a fetch can be written, not even the failure.
+    class BrokenStore extends InMemoryFrontierStore {
+      override markDone(): Promise<void> {
+        return Promise.reject(new Error('frontier unavailable'));
+      }
+      override markFailed(): Promise<void> {
+        return Promise.reject(new Error('frontier unavailable'));
+      }
+    }
+    const crawler = new Crawler({
+      crawlId: 'broken-store',
+      seeds: [server.url('/', 'broken.test')],
+      store: new BrokenStore(),
+      options: testOptions(server, { useSitemaps: false }),
+    });
+    await expect(crawler.run()).rejects.toThrow('frontier unavailable');
+    expect(server.hits('/s0')).toHaveLength(0);
+    expect(server.hits('/s1')).toHaveLength(0);
+  });
+
+  it('settles its fetches under way before rejecting when the frontier fails in the loop', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await startServer({
+      'one.test/': async (req, res) => {
+        await held;
+        html(page('one', ''))(req, res);
+      },
+      'two.test/': html(page('two', '')),
+    });
+    let calls = 0;
+    class FailingLoopStore extends InMemoryFrontierStore {
+      override dueHosts(...args: Parameters<InMemoryFrontierStore['dueHosts']>) {
+        // The first look starts both hosts; a later one fails while one.test is still being fetched.
+        if (++calls > 1) return Promise.reject(new Error('frontier unavailable'));
+        return super.dueHosts(...args);
+      }
+    }
+    const store = new FailingLoopStore();
+    const crawler = new Crawler({
+      crawlId: 'failing-loop',
+      seeds: [server.url('/', 'one.test'), server.url('/', 'two.test')],
+      store,
+      options: testOptions(server, { useSitemaps: false, totalTimeoutMs: 10_000 }),
+    });
+    const outcome = crawler.run().then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    setTimeout(release, 3_000).unref();
+    expect(await outcome).toBe('frontier unavailable');
+    // The fetch under way was aborted and its entry put back, before run() gave up.
+    expect((await store.findOne('failing-loop', server.url('/', 'one.test')))?.state).toBe('queued');
+  });
+});
+
 describe('Crawler limits', () => {
   it('stops following links beyond maxDepth', async () => {
     const routes: Record<string, Handler> = {};
