@@ -129,6 +129,12 @@ interface RobotsEntry {
   policy: RobotsPolicy;
   /** robots.txt could not be read (5xx, timeout): the host is off-limits until it can. */
   unreachable: boolean;
+  /**
+   * The 5xx or 429 robots.txt was answered with: the server is up and says it is unavailable for now, an
+   * outage worth waiting for (see waitForRobots). The URLs of a host that cannot be reached at all fail
+   * as their own fetches would.
+   */
+  unavailableStatus?: number;
   expiresAt: number;
 }
 
@@ -140,6 +146,16 @@ class RetryableError extends Error {
     readonly retryAfter?: number,
   ) {
     super(message);
+  }
+}
+
+/** The host answers robots.txt with 5xx or 429 for now; it is read again at `retryAt`. */
+class RobotsUnavailableError extends RetryableError {
+  constructor(
+    status: number,
+    readonly retryAt: number,
+  ) {
+    super(`robots.txt unavailable (HTTP ${status})`, 'robots', status, Math.max(0, retryAt - Date.now()));
   }
 }
 
@@ -199,6 +215,8 @@ export class Crawler {
   private readonly scope = new Set<string>();
   private readonly robotsCache = new Map<string, RobotsEntry>();
   private readonly robotsLoading = new Map<string, Promise<RobotsEntry>>();
+  /** Hosts whose robots.txt this run has read, and told the frontier so (see waitForRobots). */
+  private readonly robotsReadHosts = new Set<string>();
   /** Occurrences of images not yet processed in this run, merged from every page that shows them. */
   private readonly occurrences = new Map<string, ImageOccurrence[]>();
   private readonly processedImages = new Set<string>();
@@ -497,6 +515,7 @@ export class Crawler {
       entry = {
         policy,
         unreachable,
+        ...(unreachable ? { unavailableStatus: result.status } : {}),
         expiresAt: Date.now() + (unreachable ? this.options.robotsRetryMs : this.options.robotsCacheTtlMs),
       };
     } catch (error) {
@@ -510,7 +529,11 @@ export class Crawler {
             unreachable: true,
             expiresAt: Date.now() + this.options.robotsRetryMs,
           }
-        : { policy: ALLOW_ALL, unreachable: false, expiresAt: Date.now() + this.options.robotsCacheTtlMs };
+        : {
+            policy: ALLOW_ALL,
+            unreachable: false,
+            expiresAt: Date.now() + this.options.robotsCacheTtlMs,
+          };
     }
     this.robotsCache.set(origin, entry);
     const host = hostKey(url);
@@ -525,8 +548,15 @@ export class Crawler {
     overrides: Partial<SafeFetchOptions>,
   ): Promise<FetchResult | 'skip'> {
     const robots = await this.robotsFor(entry.url);
+    if (robots.unavailableStatus !== undefined)
+      throw new RobotsUnavailableError(robots.unavailableStatus, robots.expiresAt);
     if (robots.unreachable)
       throw new RetryableError('robots.txt unreachable', 'robots', undefined, this.options.robotsRetryMs);
+    if (!this.robotsReadHosts.has(entry.host)) {
+      // Ends an outage an earlier run may have recorded: the next one is counted from its own start.
+      await this.store.markRobotsReachable(this.crawlId, entry.host);
+      this.robotsReadHosts.add(entry.host);
+    }
     if (!robots.policy.isAllowed(entry.url)) return 'skip';
     const result = await this.scheduler.run(
       entry.host,
@@ -583,6 +613,7 @@ export class Crawler {
       if (entry.kind === 'page') this.pagesUsed--;
       return;
     }
+    if (error instanceof RobotsUnavailableError && (await this.waitForRobots(entry, error))) return;
     let code: string;
     let status: number | undefined;
     let retryable = false;
@@ -613,6 +644,33 @@ export class Crawler {
     }
     await store.markFailed(crawlId, entry.url, message, retryAt);
     this.callbacks.onError?.({ url: entry.url, kind: entry.kind, message, code, status, willRetry });
+  }
+
+  /**
+   * While a host answers robots.txt with 5xx or 429, its URLs wait for the next read without using up
+   * their retries: otherwise an outage of a few minutes would fail every URL of the site. The whole host
+   * waits, not only this URL. The wait is counted from the outage's start across runs; false once it
+   * exceeds maxRobotsWaitMs (the URL then fails as after any other retryable error).
+   */
+  private async waitForRobots(entry: FrontierEntry, error: RobotsUnavailableError): Promise<boolean> {
+    const { retryAt } = error;
+    const now = Date.now();
+    this.robotsReadHosts.delete(entry.host);
+    const since = await this.store.markRobotsUnreachable(this.crawlId, entry.host, now);
+    if (now - since >= this.options.maxRobotsWaitMs) return false;
+    this.scheduler.backoff(entry.host, retryAt);
+    await this.store.release(this.crawlId, entry.url, retryAt);
+    if (entry.kind === 'page') this.pagesUsed--; // it will be claimed (and counted) again
+    this.progressState.retries++;
+    this.callbacks.onError?.({
+      url: entry.url,
+      kind: entry.kind,
+      message: error.message,
+      code: 'robots',
+      status: error.status,
+      willRetry: true,
+    });
+    return true;
   }
 
   private async processPage(entry: FrontierEntry): Promise<void> {

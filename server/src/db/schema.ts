@@ -175,6 +175,13 @@ export interface CrawlFrontierTable {
   seq: Generated<number>;
 }
 
+/** Since when a host's robots.txt cannot be read, per crawl (migration 0037). */
+export interface CrawlRobotsOutagesTable {
+  crawl_id: string;
+  host: string;
+  since: Timestamp;
+}
+
 export interface PagesTable {
   id: Generated<number>;
   url: string;
@@ -711,6 +718,7 @@ export interface Database {
   jobs: JobsTable;
   crawls: CrawlsTable;
   crawl_frontier: CrawlFrontierTable;
+  crawl_robots_outages: CrawlRobotsOutagesTable;
   pages: PagesTable;
   images: ImagesTable;
   image_occurrences: ImageOccurrencesTable;

@@ -187,10 +187,10 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       .execute();
   }
 
-  async release(crawlId: string, url: string): Promise<void> {
+  async release(crawlId: string, url: string, dueAt?: number): Promise<void> {
     await this.db
       .updateTable('crawl_frontier')
-      .set({ state: 'queued' })
+      .set({ state: 'queued', ...(dueAt !== undefined ? { due_at: new Date(dueAt) } : {}) })
       .where('crawl_id', '=', crawlId)
       .where('url', '=', url)
       .where('state', '=', 'claimed')
@@ -206,6 +206,27 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       .where('state', '=', 'claimed')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  async markRobotsUnreachable(crawlId: string, host: string, now: number): Promise<number> {
+    // The no-op update makes the existing row come back too (`do nothing` returns no row).
+    const row = await this.db
+      .insertInto('crawl_robots_outages')
+      .values({ crawl_id: crawlId, host, since: new Date(now) })
+      .onConflict((oc) =>
+        oc.columns(['crawl_id', 'host']).doUpdateSet({ since: (eb) => eb.ref('crawl_robots_outages.since') }),
+      )
+      .returning('since')
+      .executeTakeFirstOrThrow();
+    return new Date(row.since).getTime();
+  }
+
+  async markRobotsReachable(crawlId: string, host: string): Promise<void> {
+    await this.db
+      .deleteFrom('crawl_robots_outages')
+      .where('crawl_id', '=', crawlId)
+      .where('host', '=', host)
+      .execute();
   }
 
   async counts(crawlId: string): Promise<FrontierCounts> {

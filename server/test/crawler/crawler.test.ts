@@ -840,6 +840,56 @@ describe('Crawler retries', () => {
     expect(summary).toMatchObject({ errors: 1, retries: 4 });
     expect(summary.frontier.page.failed).toBe(1);
   });
+  it('waits out a short robots.txt outage without using up the retries of the URLs', async () => {
+    const server = await startServer({
+      '/robots.txt': sequence([status(503), status(503), status(503), status(503)], status(404)),
+      '/': html(page('home', '<a href="/next">next</a>')),
+      '/next': html(page('next', '')),
+    });
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'robots-outage',
+      seeds: [server.url('/', 'outage.test')],
+      store: new InMemoryFrontierStore(),
+      // Fewer retries than robots.txt fails: each failed read used to cost the seed one.
+      options: testOptions(server, { useSitemaps: false, maxRetries: 2, robotsRetryMs: 50 }),
+      callbacks: out.callbacks,
+    });
+    const summary = await crawler.run();
+    expect(server.hits('/robots.txt')).toHaveLength(5);
+    expect(pathsOf(out.pages)).toEqual(['/', '/next']);
+    expect(summary).toMatchObject({ reason: 'done', pages: 2, errors: 0 });
+    expect(summary.frontier.page).toMatchObject({ done: 2, failed: 0 });
+  });
+
+  it('gives up on a site whose robots.txt stays unreachable past maxRobotsWaitMs', async () => {
+    const server = await startServer({
+      '/robots.txt': status(503),
+      '/': html(page('home', 'never fetched')),
+    });
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'robots-down',
+      seeds: [server.url('/', 'down.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, {
+        useSitemaps: false,
+        maxRetries: 2,
+        robotsRetryMs: 50,
+        maxRobotsWaitMs: 300,
+      }),
+      callbacks: out.callbacks,
+    });
+    const started = Date.now();
+    const summary = await crawler.run();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(server.hits('/')).toHaveLength(0);
+    expect(summary).toMatchObject({ reason: 'done', pages: 0, errors: 1 });
+    expect(summary.frontier.page.failed).toBe(1);
+    // Past the wait, the seed used its retries as after any other retryable failure.
+    const counted = out.errors.filter((e) => e.code === 'robots' && e.willRetry === false);
+    expect(counted).toHaveLength(1);
+  });
 });
 
 describe('Crawler SSRF guard', () => {
