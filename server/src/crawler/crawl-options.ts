@@ -51,6 +51,12 @@ export interface CrawlOptions {
   robotsCacheTtlMs: number;
   /** How long an unreachable robots.txt (5xx, timeout) blocks the host before it is tried again. */
   robotsRetryMs: number;
+  /**
+   * How long a host is waited for while its robots.txt cannot be read (counted across runs). Its URLs go
+   * back to the queue without using up their retries meanwhile; after this they fail as after any other
+   * retryable error, so a host that never answers does not keep the crawl from ending.
+   */
+  maxRobotsWaitMs: number;
 
   connectTimeoutMs: number;
   totalTimeoutMs: number;
@@ -95,6 +101,7 @@ export const DEFAULT_CRAWL_OPTIONS: CrawlOptions = {
   maxCrawlDelayMs: 30_000,
   robotsCacheTtlMs: 24 * 3600_000,
   robotsRetryMs: 60_000,
+  maxRobotsWaitMs: 30 * 60_000,
 
   connectTimeoutMs: 10_000,
   totalTimeoutMs: 30_000,

@@ -129,6 +129,12 @@ interface RobotsEntry {
   policy: RobotsPolicy;
   /** robots.txt could not be read (5xx, timeout): the host is off-limits until it can. */
   unreachable: boolean;
+  /**
+   * The 5xx or 429 robots.txt was answered with: the server is up and says it is unavailable for now, an
+   * outage worth waiting for (see waitForRobots). The URLs of a host that cannot be reached at all fail
+   * as their own fetches would.
+   */
+  unavailableStatus?: number;
   expiresAt: number;
 }
 
@@ -140,6 +146,16 @@ class RetryableError extends Error {
     readonly retryAfter?: number,
   ) {
     super(message);
+  }
+}
+
+/** The host answers robots.txt with 5xx or 429 for now; it is read again at `retryAt`. */
+class RobotsUnavailableError extends RetryableError {
+  constructor(
+    status: number,
+    readonly retryAt: number,
+  ) {
+    super(`robots.txt unavailable (HTTP ${status})`, 'robots', status, Math.max(0, retryAt - Date.now()));
   }
 }
 
@@ -199,6 +215,8 @@ export class Crawler {
   private readonly scope = new Set<string>();
   private readonly robotsCache = new Map<string, RobotsEntry>();
   private readonly robotsLoading = new Map<string, Promise<RobotsEntry>>();
+  /** Hosts whose robots.txt this run has read, and told the frontier so (see waitForRobots). */
+  private readonly robotsReadHosts = new Set<string>();
   /** Occurrences of images not yet processed in this run, merged from every page that shows them. */
   private readonly occurrences = new Map<string, ImageOccurrence[]>();
   private readonly processedImages = new Set<string>();
@@ -212,6 +230,8 @@ export class Crawler {
   private imagesInFlight = 0;
   private abort = new AbortController();
   private stopping = false;
+  /** What stopped this run because the frontier could not be worked (the first such error). */
+  private failure: { error: unknown } | undefined;
   private running: Promise<CrawlSummary> | undefined;
   private wake: (() => void) | undefined;
   /** Bumped by every finished task, so the loop notices work that was queued while it was looking. */
@@ -239,6 +259,7 @@ export class Crawler {
   run(): Promise<CrawlSummary> {
     if (this.running) throw new Error('crawl is already running');
     this.stopping = false;
+    this.failure = undefined;
     this.abort = new AbortController();
     this.progressState = this.zeroProgress();
     this.running = this.loop().finally(() => (this.running = undefined));
@@ -250,10 +271,24 @@ export class Crawler {
    * Resolves when run() has returned. Do not await it inside a callback (run() awaits the callback).
    */
   async stop(): Promise<void> {
+    this.halt();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Stops taking entries and aborts the fetches under way; run() resolves (or rejects) once they settle. */
+  private halt(): void {
     this.stopping = true;
     this.abort.abort(new Error('crawl stopped'));
     this.wake?.();
-    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * The frontier failed outside an entry's own handling (the database is down): its outcome cannot be
+   * recorded, so the run stops and run() rejects with the first such error once every task has settled.
+   */
+  private fail(error: unknown): void {
+    this.failure ??= { error };
+    this.halt();
   }
 
   private zeroProgress(): CrawlProgress {
@@ -290,6 +325,24 @@ export class Crawler {
     const tasks = new Set<Promise<void>>();
     /** Hosts with a fetch under way (or a page or sitemap being handled): one entry per host at a time. */
     const busyHosts = new Set<string>();
+    try {
+      await this.work(tasks, busyHosts);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      // Never leave a task running (and possibly failing) after run() has returned.
+      await Promise.allSettled(tasks);
+    }
+    if (this.failure) throw this.failure.error;
+    this.progressState.inFlight = 0;
+    const frontier = await store.counts(crawlId);
+    const reason = this.stopping ? 'stopped' : this.workLeft(frontier) ? 'limit' : 'done';
+    return { ...this.progress, reason, frontier };
+  }
+
+  /** Claims due entries and starts their tasks (into `tasks`) until nothing is left to take, or stop(). */
+  private async work(tasks: Set<Promise<void>>, busyHosts: Set<string>): Promise<void> {
+    const { store, crawlId } = this;
     while (!this.stopping) {
       const kinds = this.allowedKinds();
       if (kinds.length === 0) break;
@@ -319,15 +372,17 @@ export class Crawler {
           this.completions++;
           this.wake?.();
         };
-        const task = this.process(entry, freeHost).finally(() => {
-          freeHost();
-          tasks.delete(task);
-          if (entry.kind === 'image') this.imagesInFlight--;
-          this.completions++;
-          this.progressState.inFlight = tasks.size;
-          this.emitProgress();
-          this.wake?.();
-        });
+        const task = this.process(entry, freeHost)
+          .catch((error: unknown) => this.fail(error))
+          .finally(() => {
+            freeHost();
+            tasks.delete(task);
+            if (entry.kind === 'image') this.imagesInFlight--;
+            this.completions++;
+            this.progressState.inFlight = tasks.size;
+            this.emitProgress();
+            this.wake?.();
+          });
         tasks.add(task);
         this.progressState.inFlight = tasks.size;
         started++;
@@ -337,11 +392,6 @@ export class Crawler {
       if (tasks.size === 0 && nextWake === Infinity) break; // nothing queued that we may take
       await this.sleepUntil(nextWake);
     }
-    await Promise.allSettled(tasks);
-    this.progressState.inFlight = 0;
-    const frontier = await store.counts(crawlId);
-    const reason = this.stopping ? 'stopped' : this.workLeft(frontier) ? 'limit' : 'done';
-    return { ...this.progress, reason, frontier };
   }
 
   private workLeft(counts: FrontierCounts): boolean {
@@ -465,6 +515,7 @@ export class Crawler {
       entry = {
         policy,
         unreachable,
+        ...(unreachable ? { unavailableStatus: result.status } : {}),
         expiresAt: Date.now() + (unreachable ? this.options.robotsRetryMs : this.options.robotsCacheTtlMs),
       };
     } catch (error) {
@@ -478,7 +529,11 @@ export class Crawler {
             unreachable: true,
             expiresAt: Date.now() + this.options.robotsRetryMs,
           }
-        : { policy: ALLOW_ALL, unreachable: false, expiresAt: Date.now() + this.options.robotsCacheTtlMs };
+        : {
+            policy: ALLOW_ALL,
+            unreachable: false,
+            expiresAt: Date.now() + this.options.robotsCacheTtlMs,
+          };
     }
     this.robotsCache.set(origin, entry);
     const host = hostKey(url);
@@ -493,8 +548,15 @@ export class Crawler {
     overrides: Partial<SafeFetchOptions>,
   ): Promise<FetchResult | 'skip'> {
     const robots = await this.robotsFor(entry.url);
+    if (robots.unavailableStatus !== undefined)
+      throw new RobotsUnavailableError(robots.unavailableStatus, robots.expiresAt);
     if (robots.unreachable)
       throw new RetryableError('robots.txt unreachable', 'robots', undefined, this.options.robotsRetryMs);
+    if (!this.robotsReadHosts.has(entry.host)) {
+      // Ends an outage an earlier run may have recorded: the next one is counted from its own start.
+      await this.store.markRobotsReachable(this.crawlId, entry.host);
+      this.robotsReadHosts.add(entry.host);
+    }
     if (!robots.policy.isAllowed(entry.url)) return 'skip';
     const result = await this.scheduler.run(
       entry.host,
@@ -551,6 +613,7 @@ export class Crawler {
       if (entry.kind === 'page') this.pagesUsed--;
       return;
     }
+    if (error instanceof RobotsUnavailableError && (await this.waitForRobots(entry, error))) return;
     let code: string;
     let status: number | undefined;
     let retryable = false;
@@ -583,6 +646,33 @@ export class Crawler {
     this.callbacks.onError?.({ url: entry.url, kind: entry.kind, message, code, status, willRetry });
   }
 
+  /**
+   * While a host answers robots.txt with 5xx or 429, its URLs wait for the next read without using up
+   * their retries: otherwise an outage of a few minutes would fail every URL of the site. The whole host
+   * waits, not only this URL. The wait is counted from the outage's start across runs; false once it
+   * exceeds maxRobotsWaitMs (the URL then fails as after any other retryable error).
+   */
+  private async waitForRobots(entry: FrontierEntry, error: RobotsUnavailableError): Promise<boolean> {
+    const { retryAt } = error;
+    const now = Date.now();
+    this.robotsReadHosts.delete(entry.host);
+    const since = await this.store.markRobotsUnreachable(this.crawlId, entry.host, now);
+    if (now - since >= this.options.maxRobotsWaitMs) return false;
+    this.scheduler.backoff(entry.host, retryAt);
+    await this.store.release(this.crawlId, entry.url, retryAt);
+    if (entry.kind === 'page') this.pagesUsed--; // it will be claimed (and counted) again
+    this.progressState.retries++;
+    this.callbacks.onError?.({
+      url: entry.url,
+      kind: entry.kind,
+      message: error.message,
+      code: 'robots',
+      status: error.status,
+      willRetry: true,
+    });
+    return true;
+  }
+
   private async processPage(entry: FrontierEntry): Promise<void> {
     const result = await this.politeFetch(entry, {
       accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
@@ -599,11 +689,19 @@ export class Crawler {
         return this.skip(entry, `redirected out of scope to ${finalUrl}`);
       }
       // Record the target so the same page is not fetched again under its own URL.
+      const fetchedAs = `fetched as ${entry.url}`;
       const fresh = await this.store.enqueue(this.crawlId, [
         { url: finalUrl, kind: 'page', depth: entry.depth },
       ]);
-      if (fresh.length === 0) return this.skip(entry, `duplicate of ${finalUrl}`);
-      await this.store.markSkipped(this.crawlId, finalUrl, `fetched as ${entry.url}`);
+      if (fresh.length > 0) {
+        await this.store.markSkipped(this.crawlId, finalUrl, fetchedAs);
+      } else {
+        // Recorded by an earlier attempt at this page (whose indexing failed, or whose run ended): the
+        // target waits for this page to be indexed, so carry on. Otherwise the target is a page of its own.
+        const target = await this.store.findOne(this.crawlId, finalUrl);
+        if (target?.state !== 'skipped' || target.lastError !== fetchedAs)
+          return this.skip(entry, `duplicate of ${finalUrl}`);
+      }
     }
 
     const html = decodeHtml(result.body, result.headers['content-type'] as string | undefined);

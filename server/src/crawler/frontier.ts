@@ -68,11 +68,23 @@ export interface CrawlFrontierStore {
    * with null it is `failed` for good.
    */
   markFailed(crawlId: string, url: string, error: string, retryAt: number | null): Promise<void>;
-  /** Puts a claimed entry back to `queued` unchanged (the crawl was stopped mid-fetch). */
-  release(crawlId: string, url: string): Promise<void>;
+  /**
+   * Puts a claimed entry back to `queued` without counting an attempt: unchanged (the crawl was stopped
+   * mid-fetch), or due at `dueAt` (its host cannot be fetched before then).
+   */
+  release(crawlId: string, url: string, dueAt?: number): Promise<void>;
   /** Returns entries a crashed run left `claimed` to `queued`; call before a run starts. Returns how many. */
   requeueClaimed(crawlId: string): Promise<number>;
   counts(crawlId: string): Promise<FrontierCounts>;
+  /** One entry as stored, or undefined when the crawl has never seen the URL. */
+  findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined>;
+  /**
+   * The host's robots.txt could not be read at `now`. Returns since when it has not been: the first such
+   * time since it was last read (markRobotsReachable), kept across runs.
+   */
+  markRobotsUnreachable(crawlId: string, host: string, now: number): Promise<number>;
+  /** The host's robots.txt was read: a later outage is counted from its own start. */
+  markRobotsReachable(crawlId: string, host: string): Promise<void>;
 }
 
 function emptyCounts(): FrontierCounts {
@@ -88,6 +100,8 @@ interface CrawlState {
   entries: Map<string, StoredEntry>;
   /** Queued URLs per host, so claiming does not scan the whole crawl. */
   queuedByHost: Map<string, Set<string>>;
+  /** Per host whose robots.txt cannot be read, since when. */
+  robotsOutages: Map<string, number>;
   seq: number;
 }
 
@@ -101,7 +115,7 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
   private crawl(crawlId: string): CrawlState {
     let state = this.crawls.get(crawlId);
     if (!state) {
-      state = { entries: new Map(), queuedByHost: new Map(), seq: 0 };
+      state = { entries: new Map(), queuedByHost: new Map(), robotsOutages: new Map(), seq: 0 };
       this.crawls.set(crawlId, state);
     }
     return state;
@@ -200,9 +214,11 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
     }
   }
 
-  async release(crawlId: string, url: string): Promise<void> {
+  async release(crawlId: string, url: string, dueAt?: number): Promise<void> {
     const { crawl, entry } = this.entry(crawlId, url);
-    if (entry.state === 'claimed') this.setState(crawl, entry, 'queued');
+    if (entry.state !== 'claimed') return;
+    if (dueAt !== undefined) entry.dueAt = dueAt;
+    this.setState(crawl, entry, 'queued');
   }
 
   async requeueClaimed(crawlId: string): Promise<number> {
@@ -222,8 +238,17 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
     return counts;
   }
 
-  /** Entry as stored (a copy), for inspection in tests. */
-  get(crawlId: string, url: string): FrontierEntry | undefined {
+  async markRobotsUnreachable(crawlId: string, host: string, now: number): Promise<number> {
+    const outages = this.crawl(crawlId).robotsOutages;
+    if (!outages.has(host)) outages.set(host, now);
+    return outages.get(host)!;
+  }
+
+  async markRobotsReachable(crawlId: string, host: string): Promise<void> {
+    this.crawl(crawlId).robotsOutages.delete(host);
+  }
+
+  async findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined> {
     const entry = this.crawls.get(crawlId)?.entries.get(url);
     return entry && this.copy(entry);
   }

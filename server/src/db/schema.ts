@@ -175,6 +175,13 @@ export interface CrawlFrontierTable {
   seq: Generated<number>;
 }
 
+/** Since when a host's robots.txt cannot be read, per crawl (migration 0037). */
+export interface CrawlRobotsOutagesTable {
+  crawl_id: string;
+  host: string;
+  since: Timestamp;
+}
+
 export interface PagesTable {
   id: Generated<number>;
   url: string;
@@ -209,6 +216,16 @@ export interface ImageOccurrencesTable {
   nearby_text: Generated<string>;
   first_seen_at: DefaultedTimestamp;
   last_seen_at: DefaultedTimestamp;
+}
+
+/** An image URL a page showed before the image was stored (migration 0037). */
+export interface PendingImageOccurrencesTable {
+  image_url: string;
+  page_id: number;
+  alt: Generated<string>;
+  caption: Generated<string>;
+  nearby_text: Generated<string>;
+  seen_at: Timestamp;
 }
 
 export interface FacesTable {
@@ -730,9 +747,11 @@ export interface Database {
   jobs: JobsTable;
   crawls: CrawlsTable;
   crawl_frontier: CrawlFrontierTable;
+  crawl_robots_outages: CrawlRobotsOutagesTable;
   pages: PagesTable;
   images: ImagesTable;
   image_occurrences: ImageOccurrencesTable;
+  pending_image_occurrences: PendingImageOccurrencesTable;
   faces: FacesTable;
   face_index_log: FaceIndexLogTable;
   face_opt_outs: FaceOptOutsTable;

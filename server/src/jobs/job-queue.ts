@@ -48,6 +48,13 @@ export class JobQueue {
     this.localRunner?.wake();
   }
 
+  /** Makes the queued jobs of `queue` whose payload has `key: value` due now; how many there were. */
+  async runNow(queue: string, key: string, value: number): Promise<number> {
+    const moved = await this.jobs.runQueuedNow(queue, key, value);
+    if (moved > 0) this.localRunner?.wake();
+    return moved;
+  }
+
   /** Queues a dead job again (admin retry): the job as queued, or undefined when it was not dead. */
   async retryDead(id: number): Promise<Job | undefined> {
     const job = await this.jobs.requeueDead(id);

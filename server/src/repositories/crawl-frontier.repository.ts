@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type {
   CrawlFrontierStore,
   DueHost,
@@ -10,7 +10,7 @@ import type {
 } from '../crawler/frontier.ts';
 import { hostKey } from '../crawler/url-normalize.ts';
 import type { Db } from '../db/database.ts';
-import type { CrawlFrontierTable } from '../db/schema.ts';
+import type { CrawlFrontierTable, Database } from '../db/schema.ts';
 import { insertWithJob, type NewJob } from './job.repository.ts';
 
 type FrontierRow = Selectable<CrawlFrontierTable>;
@@ -64,6 +64,10 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
    * end, another run took over) then claims nothing more, instead of fetching what the new run also
    * fetches until its next renewal tells it to stop. The lease row is read `for share`, so a takeover
    * waits for a claim under way to commit, and the new run's requeue of claimed URLs sees it.
+   *
+   * The run's other writes of a URL's state (done, skipped, failed, released) are fenced the same way: the
+   * new run has put the old run's claims back in the queue, and an outcome the old run records after that
+   * would overwrite the new run's state of the URL (marked done while queued, or queued while claimed).
    */
   heldBy(leaseOwner: string): CrawlFrontierRepository {
     return new CrawlFrontierRepository(this.db, leaseOwner);
@@ -143,6 +147,22 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
     return row ? toEntry({ ...row, due_at: new Date(row.due_at) }) : null;
   }
 
+  /** Always true without a lease owner; otherwise true while the crawl's lease is this run's (see heldBy). */
+  private leaseHeld(crawlId: string) {
+    const owner = this.leaseOwner;
+    return (eb: ExpressionBuilder<Database, 'crawl_frontier'>) =>
+      owner === undefined
+        ? sql<boolean>`true`
+        : eb.exists(
+            eb
+              .selectFrom('crawls')
+              .select(sql`1`.as('held'))
+              .where('public_id', '=', crawlId)
+              .where('lease_owner', '=', owner)
+              .forShare(),
+          );
+  }
+
   async markDone(crawlId: string, url: string): Promise<void> {
     await this.setState(crawlId, url, { state: 'done' });
   }
@@ -163,16 +183,18 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       }))
       .where('crawl_id', '=', crawlId)
       .where('url', '=', url)
+      .where(this.leaseHeld(crawlId))
       .execute();
   }
 
-  async release(crawlId: string, url: string): Promise<void> {
+  async release(crawlId: string, url: string, dueAt?: number): Promise<void> {
     await this.db
       .updateTable('crawl_frontier')
-      .set({ state: 'queued' })
+      .set({ state: 'queued', ...(dueAt !== undefined ? { due_at: new Date(dueAt) } : {}) })
       .where('crawl_id', '=', crawlId)
       .where('url', '=', url)
       .where('state', '=', 'claimed')
+      .where(this.leaseHeld(crawlId))
       .execute();
   }
 
@@ -184,6 +206,27 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       .where('state', '=', 'claimed')
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  async markRobotsUnreachable(crawlId: string, host: string, now: number): Promise<number> {
+    // The no-op update makes the existing row come back too (`do nothing` returns no row).
+    const row = await this.db
+      .insertInto('crawl_robots_outages')
+      .values({ crawl_id: crawlId, host, since: new Date(now) })
+      .onConflict((oc) =>
+        oc.columns(['crawl_id', 'host']).doUpdateSet({ since: (eb) => eb.ref('crawl_robots_outages.since') }),
+      )
+      .returning('since')
+      .executeTakeFirstOrThrow();
+    return new Date(row.since).getTime();
+  }
+
+  async markRobotsReachable(crawlId: string, host: string): Promise<void> {
+    await this.db
+      .deleteFrom('crawl_robots_outages')
+      .where('crawl_id', '=', crawlId)
+      .where('host', '=', host)
+      .execute();
   }
 
   async counts(crawlId: string): Promise<FrontierCounts> {
@@ -198,7 +241,6 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
     return counts;
   }
 
-  /** One entry as stored, for inspection (tests, the admin view of a failing URL). */
   async findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined> {
     const row = await this.db
       .selectFrom('crawl_frontier')
@@ -231,6 +273,7 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       .set(changes)
       .where('crawl_id', '=', crawlId)
       .where('url', '=', url)
+      .where(this.leaseHeld(crawlId))
       .execute();
   }
 }

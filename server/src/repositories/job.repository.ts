@@ -69,6 +69,21 @@ export class JobRepository {
     return result.rows[0];
   }
 
+  /**
+   * Makes the QUEUED jobs of `queue` whose payload's `key` is `value` due now (a job already due keeps its
+   * place). Returns how many there were.
+   */
+  async runQueuedNow(queue: string, key: string, value: number): Promise<number> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ run_at: sql`least(run_at, now())` })
+      .where('queue', '=', queue)
+      .where('status', '=', 'QUEUED')
+      .where(sql`payload ->> ${key}`, '=', String(value))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Which worker holds each RUNNING job. */
   async runningLocks(): Promise<{ id: number; lockedBy: string }[]> {
     const rows = await this.db

@@ -36,6 +36,9 @@ export interface OccurrenceRecord {
   seenAt: Date;
 }
 
+/** Where an image not stored yet was seen; it becomes an occurrence once the image is stored. */
+export type PendingOccurrenceRecord = Omit<OccurrenceRecord, 'imageId'>;
+
 export interface FaceRecord {
   imageId: number;
   box: { x: number; y: number; width: number; height: number };
@@ -250,6 +253,48 @@ export class WebIndexRepository {
     let query = this.db.deleteFrom('image_occurrences').where('page_id', '=', pageId);
     if (keepImageUrls.length > 0) query = query.where('image_url', 'not in', [...keepImageUrls]);
     await query.execute();
+  }
+
+  /** Replaces the pending occurrences a page recorded when it was last indexed. */
+  async replacePendingOccurrencesOfPage(
+    pageId: number,
+    occurrences: readonly PendingOccurrenceRecord[],
+  ): Promise<void> {
+    await this.db.deleteFrom('pending_image_occurrences').where('page_id', '=', pageId).execute();
+    const unique = new Map(occurrences.map((o) => [o.imageUrl, o]));
+    const rows = [...unique.values()];
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('pending_image_occurrences')
+        .values(
+          rows.slice(start, start + ROWS_PER_INSERT).map((o) => ({
+            image_url: o.imageUrl,
+            page_id: pageId,
+            alt: o.alt,
+            caption: o.caption,
+            nearby_text: o.nearbyText,
+            seen_at: o.seenAt,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  /** Removes and returns the pending occurrences of an image URL (the image is being stored). */
+  async deletePendingOccurrences(imageUrl: string): Promise<PendingOccurrenceRecord[]> {
+    const rows = await this.db
+      .deleteFrom('pending_image_occurrences')
+      .where('image_url', '=', imageUrl)
+      .returningAll()
+      .execute();
+    return rows.map((row) => ({
+      pageId: row.page_id,
+      imageUrl: row.image_url,
+      alt: row.alt,
+      caption: row.caption,
+      nearbyText: row.nearby_text,
+      seenAt: row.seen_at,
+    }));
   }
 
   findOccurrencesOfImage(imageId: number) {

@@ -25,7 +25,10 @@ export const MAX_SEED_URLS = 100;
 const MAX_URL_LENGTH = 2048;
 /** A crawl job that fails this many times in a row (database trouble) marks its crawl FAILED. */
 const MAX_CONSECUTIVE_FAILURES = 3;
-/** Another crawl's job waits this long while this process is busy with one. */
+/**
+ * Another crawl's job looks again this long after this process turned it away, busy with a crawl; the end
+ * of that crawl's slice gives it its turn at once (CrawlService.enqueueNextSlice).
+ */
 const BUSY_RETRY_MS = 15_000;
 const FAILURE_RETRY_MS = 30_000;
 /** Counts reach the crawls row at most this often (the admin page polls it). */
@@ -207,6 +210,13 @@ class CrawlCounter {
  */
 export class CrawlService {
   private readonly running = new Map<number, Crawler>();
+  /**
+   * The crawl whose job holds this process's turn, from the job's start: two jobs claimed together must not
+   * both find the process free while their crawls' leases are being taken.
+   */
+  private readonly turn = new Set<number>();
+  /** Crawls whose job this process turned away (or that gave up their turn), with since when they wait. */
+  private readonly waiting = new Map<number, number>();
   private shuttingDown = false;
 
   constructor(
@@ -401,14 +411,17 @@ export class CrawlService {
       await this.enqueueRun({ crawlId, failures }, 1_000);
       return;
     }
-    if (this.running.size > 0 && !this.running.has(crawlId)) {
+    if ([...this.turn, ...this.running.keys()].some((id) => id !== crawlId)) {
+      if (!this.waiting.has(crawlId)) this.waiting.set(crawlId, Date.now());
       await this.enqueueRun({ crawlId, failures }, BUSY_RETRY_MS);
       return;
     }
+    this.waiting.delete(crawlId);
     let outcome: CrawlRunOutcome;
     try {
-      outcome = await this.run(crawlId, { sliceMs: this.config.crawl.jobSliceMs });
+      outcome = await this.runTurn(crawlId);
     } catch (error) {
+      await this.passTurn();
       const message = error instanceof Error ? error.message : String(error);
       this.log.error({ err: error, crawlId }, 'crawl run failed');
       if (failures + 1 >= MAX_CONSECUTIVE_FAILURES) {
@@ -423,13 +436,44 @@ export class CrawlService {
       }
       return;
     }
+    // Queued by time alone, a running crawl's next slice (due now) would always come before the job of a
+    // crawl turned away meanwhile (due BUSY_RETRY_MS later), until the running crawl ended.
+    const passed = await this.passTurn();
+    if (outcome === 'sliced') {
+      if (passed) this.waiting.set(crawlId, Date.now()); // its turn comes back when that slice ends
+      await this.enqueueRun({ crawlId }, passed ? BUSY_RETRY_MS : 0);
+    }
     // Interrupted by a shutdown: the next start (or another worker) carries on from the frontier.
-    if (outcome === 'sliced' || outcome === 'stopped') await this.enqueueRun({ crawlId });
+    if (outcome === 'stopped') await this.enqueueRun({ crawlId });
     // Another process runs it. Looking again once its lease would have run out keeps the crawl going if
     // that process dies without queueing a job (a CLI killed, a worker whose job was taken for dead a
     // moment before its lease ran out); while it runs, this job just looks again later, and ends once
     // the crawl has ended.
     if (outcome === 'busy') await this.enqueueRun({ crawlId, failures }, await this.busyRetryMs(crawlId));
+  }
+
+  /** One slice of a crawl, holding this process's turn (given up once the slice has ended). */
+  private async runTurn(crawlId: number): Promise<CrawlRunOutcome> {
+    this.turn.add(crawlId);
+    try {
+      return await this.run(crawlId, { sliceMs: this.config.crawl.jobSliceMs });
+    } finally {
+      this.turn.delete(crawlId);
+    }
+  }
+
+  /**
+   * Gives this process's turn, just given up, to the crawl that has waited longest for it: its queued job
+   * becomes due now. False when no crawl waits (then the crawl whose slice ended goes on at once).
+   */
+  private async passTurn(): Promise<boolean> {
+    const longestWaiting = [...this.waiting].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+    for (const next of longestWaiting) {
+      if ((await this.queue.runNow(QUEUES.runCrawl, 'crawlId', next)) > 0) return true;
+      // No job of it is queued any more (its crawl ended, or another process runs it): it waits no longer.
+      this.waiting.delete(next);
+    }
+    return false;
   }
 
   /**

@@ -56,7 +56,7 @@ const FETCH_MESSAGES: Record<FetchErrorCode, string> = {
  */
 export class ImageUrlFetcher implements ImageUrlSource {
   constructor(
-    private readonly config: Pick<Config, 'publicUrl' | 'crawlAllowPrivate' | 'crawl'>,
+    private readonly config: Pick<Config, 'publicUrl' | 'crawlAllowPrivate'>,
     private readonly crawls: Pick<CrawlRepository, 'findAllOptions'>,
     private readonly maxBytes: number,
   ) {}
@@ -75,19 +75,17 @@ export class ImageUrlFetcher implements ImageUrlSource {
     const pinnedPorts = pinning?.allowedPorts ?? [];
     // A host a crawl pinned to an address is reached as that crawl reached it, on its ports only (80 and
     // 443 too only when the crawl used them): the user's own port would turn the pinned, often loopback,
-    // address into a port scanner. Any other port the user types leads to public servers only, never to
-    // the operator's trusted addresses.
+    // address into a port scanner. Any other address leads to public servers only. The operator's trusted
+    // addresses (CRAWL_TRUSTED_ADDRESSES) open the guard for the operator's own crawls, never for an
+    // address a user types, on whatever port: they are internal servers.
     const guard =
       pinning && pinnedPorts.includes(port)
         ? {
-            trustedAddresses: [...this.config.crawl.trustedAddresses, ...(pinning.trustedAddresses ?? [])],
+            trustedAddresses: pinning.trustedAddresses ?? [],
             allowedPorts: pinnedPorts,
             resolveHost: pinnedResolver(pinning.hostAddresses!),
           }
-        : {
-            trustedAddresses: ports.length > 0 ? [] : this.config.crawl.trustedAddresses,
-            allowedPorts: ports,
-          };
+        : { trustedAddresses: [], allowedPorts: ports };
     let result;
     try {
       result = await safeFetch(parsed, {

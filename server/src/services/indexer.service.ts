@@ -10,11 +10,7 @@ import { isIndexableFace, matchThresholdOf, similarity } from '../face/similarit
 import { thumbnailKey, type BlobStore } from '../lib/blob-store.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
-import type {
-  FaceInImage,
-  OccurrenceRecord,
-  WebIndexRepository,
-} from '../repositories/web-index.repository.ts';
+import type { FaceInImage, WebIndexRepository } from '../repositories/web-index.repository.ts';
 import type { QueryFaceTokens } from './query-face-token.ts';
 
 /** Faces compared per query while looking for indexed faces that match a new opt-out. */
@@ -74,12 +70,13 @@ export class IndexerService {
   }
 
   /**
-   * Stores a page and links the images it shows that an earlier crawl already knows under the same
-   * URL (new ones are linked when indexImage stores them); images the page no longer shows are unlinked.
+   * Stores a page and links the images it shows that are already stored under the same URL; images the
+   * page no longer shows are unlinked. The others are recorded as pending in the same transaction, and
+   * indexImage links them when it stores the image: a crawl stopped (or crashed) before it fetched the
+   * image loses no page that showed it.
    */
   async indexPage(page: CrawledPage): Promise<void> {
     const imageUrls = page.images.map((image) => image.url);
-    const known = await this.webIndex.findImageIdsByUrls(imageUrls);
     await this.webIndex.transaction(async (tx) => {
       const pageId = await tx.upsertPage({
         url: page.finalUrl,
@@ -90,57 +87,61 @@ export class IndexerService {
         crawledAt: page.fetchedAt,
       });
       await tx.deleteOccurrencesOfPageExcept(pageId, imageUrls);
+      const known = await tx.findImageIdsByUrls(imageUrls);
+      const seen = page.images.map((image) => ({
+        pageId,
+        imageUrl: image.url,
+        alt: clean(image.alt),
+        caption: clean(image.caption),
+        nearbyText: clean(image.nearbyText),
+        seenAt: page.fetchedAt,
+      }));
       await tx.upsertOccurrences(
-        page.images.flatMap((image) => {
-          const imageId = known.get(image.url);
-          return imageId === undefined
-            ? []
-            : [
-                {
-                  imageId,
-                  pageId,
-                  imageUrl: image.url,
-                  alt: clean(image.alt),
-                  caption: clean(image.caption),
-                  nearbyText: clean(image.nearbyText),
-                  seenAt: page.fetchedAt,
-                },
-              ];
+        seen.flatMap((o) => {
+          const imageId = known.get(o.imageUrl);
+          return imageId === undefined ? [] : [{ ...o, imageId }];
         }),
+      );
+      await tx.replacePendingOccurrencesOfPage(
+        pageId,
+        seen.filter((o) => !known.has(o.imageUrl)),
       );
     });
   }
 
   /**
-   * Stores an image and where it was seen. New content (the crawler analysed it) goes through the face
-   * engine; content stored by an earlier crawl only gains occurrences.
+   * Stores an image and where it was seen: the pages the crawler names, and those recorded as pending
+   * by indexPage (moved into image_occurrences in the same transaction). New content (the crawler
+   * analysed it) goes through the face engine; content stored by an earlier crawl only gains occurrences.
    */
   async indexImage(image: CrawledImage, pages: readonly ImageOccurrence[]): Promise<IndexedImage> {
     const pageIds = await this.webIndex.findPageIdsByUrls(pages.map((p) => p.pageUrl));
-    const occurrencesOf = (imageId: number): OccurrenceRecord[] =>
-      pages.flatMap((p) => {
-        const pageId = pageIds.get(p.pageUrl);
-        return pageId === undefined
-          ? []
-          : [
-              {
-                imageId,
-                pageId,
-                imageUrl: image.url,
-                alt: clean(p.alt),
-                caption: clean(p.caption),
-                nearbyText: clean(p.nearbyText),
-                seenAt: image.fetchedAt,
-              },
-            ];
-      });
+    const named = pages.flatMap((p) => {
+      const pageId = pageIds.get(p.pageUrl);
+      return pageId === undefined
+        ? []
+        : [
+            {
+              pageId,
+              imageUrl: image.url,
+              alt: clean(p.alt),
+              caption: clean(p.caption),
+              nearbyText: clean(p.nearbyText),
+              seenAt: image.fetchedAt,
+            },
+          ];
+    });
+    const link = async (tx: WebIndexRepository, imageId: number): Promise<void> => {
+      const pending = await tx.deletePendingOccurrences(image.url);
+      await tx.upsertOccurrences([...pending, ...named].map((o) => ({ ...o, imageId })));
+    };
 
     const { analysis } = image;
     if (!analysis) {
       const imageId = await this.webIndex.findImageIdByContentHash(image.sha256);
       // The crawler thought it known, but no row holds it (its first copy failed to index): retry later.
       if (imageId === undefined) throw new Error(`image ${image.sha256} is not stored yet`);
-      await this.webIndex.upsertOccurrences(occurrencesOf(imageId));
+      await this.webIndex.transaction((tx) => link(tx, imageId));
       return { imageId, newFaces: 0, refusedFaces: 0 };
     }
 
@@ -178,7 +179,7 @@ export class IndexerService {
       if (imageId === undefined) {
         // Another crawl stored the same bytes meanwhile, with its faces: only link this copy.
         const existing = await tx.findImageIdByContentHash(image.sha256);
-        await tx.upsertOccurrences(occurrencesOf(existing!));
+        await link(tx, existing!);
         return { imageId: existing!, newFaces: 0, refusedFaces: 0 };
       }
       await tx.insertFaces(
@@ -192,7 +193,7 @@ export class IndexerService {
           possibleMinor: isPossibleMinor(face.age),
         })),
       );
-      await tx.upsertOccurrences(occurrencesOf(imageId));
+      await link(tx, imageId);
       return { imageId, newFaces: kept.length, refusedFaces: indexable.length - kept.length };
     });
   }

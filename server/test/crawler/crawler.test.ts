@@ -529,6 +529,95 @@ describe('Crawler page directives and indexer failures', () => {
       ]),
     );
   });
+
+  it('indexes a page that redirects after its first indexing failed, and follows its links', async () => {
+    const server = await startServer({
+      '/': redirect('/home', 301),
+      '/home': html(page('home', '<a href="/next">next</a>')),
+      '/next': html(page('next', '')),
+    });
+    let failures = 1;
+    const indexed: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'redirect-retry',
+      seeds: [server.url('/', 'moved.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false }),
+      callbacks: {
+        onPage: (p) => {
+          if (failures-- > 0) throw new Error('database unavailable');
+          indexed.push(`${new URL(p.url).pathname} as ${new URL(p.finalUrl).pathname}`);
+        },
+      },
+    });
+    const summary = await crawler.run();
+    expect(indexed.sort()).toEqual(['/ as /home', '/next as /next']);
+    expect(summary).toMatchObject({ reason: 'done', pages: 2, errors: 0, retries: 1 });
+    expect(server.hits('/next')).toHaveLength(1);
+  });
+});
+
+describe('Crawler frontier failures', () => {
+  it('stops and rejects when the frontier cannot record what happened to an entry', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<a href="/s0">s0</a><a href="/s1">s1</a>')),
+      '/s0': html(page('s0', '')),
+      '/s1': html(page('s1', '')),
+    });
+    // The database goes away: no outcome of a fetch can be written, not even the failure.
+    class BrokenStore extends InMemoryFrontierStore {
+      override markDone(): Promise<void> {
+        return Promise.reject(new Error('frontier unavailable'));
+      }
+      override markFailed(): Promise<void> {
+        return Promise.reject(new Error('frontier unavailable'));
+      }
+    }
+    const crawler = new Crawler({
+      crawlId: 'broken-store',
+      seeds: [server.url('/', 'broken.test')],
+      store: new BrokenStore(),
+      options: testOptions(server, { useSitemaps: false }),
+    });
+    await expect(crawler.run()).rejects.toThrow('frontier unavailable');
+    expect(server.hits('/s0')).toHaveLength(0);
+    expect(server.hits('/s1')).toHaveLength(0);
+  });
+
+  it('settles its fetches under way before rejecting when the frontier fails in the loop', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await startServer({
+      'one.test/': async (req, res) => {
+        await held;
+        html(page('one', ''))(req, res);
+      },
+      'two.test/': html(page('two', '')),
+    });
+    let calls = 0;
+    class FailingLoopStore extends InMemoryFrontierStore {
+      override dueHosts(...args: Parameters<InMemoryFrontierStore['dueHosts']>) {
+        // The first look starts both hosts; a later one fails while one.test is still being fetched.
+        if (++calls > 1) return Promise.reject(new Error('frontier unavailable'));
+        return super.dueHosts(...args);
+      }
+    }
+    const store = new FailingLoopStore();
+    const crawler = new Crawler({
+      crawlId: 'failing-loop',
+      seeds: [server.url('/', 'one.test'), server.url('/', 'two.test')],
+      store,
+      options: testOptions(server, { useSitemaps: false, totalTimeoutMs: 10_000 }),
+    });
+    const outcome = crawler.run().then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    setTimeout(release, 3_000).unref();
+    expect(await outcome).toBe('frontier unavailable');
+    // The fetch under way was aborted and its entry put back, before run() gave up.
+    expect((await store.findOne('failing-loop', server.url('/', 'one.test')))?.state).toBe('queued');
+  });
 });
 
 describe('Crawler limits', () => {
@@ -658,7 +747,7 @@ describe('Crawler stop and resume', () => {
     await crawler.stop();
     expect(Date.now() - stoppedAt).toBeLessThan(1_000);
     expect((await running).reason).toBe('stopped');
-    expect(store.get('abort', server.url('/slow', 'abort.test'))).toMatchObject({
+    expect(await store.findOne('abort', server.url('/slow', 'abort.test'))).toMatchObject({
       state: 'queued',
       attempts: 0,
     });
@@ -750,6 +839,56 @@ describe('Crawler retries', () => {
     expect(down[0]).toMatchObject({ code: 'http', status: 503 });
     expect(summary).toMatchObject({ errors: 1, retries: 4 });
     expect(summary.frontier.page.failed).toBe(1);
+  });
+  it('waits out a short robots.txt outage without using up the retries of the URLs', async () => {
+    const server = await startServer({
+      '/robots.txt': sequence([status(503), status(503), status(503), status(503)], status(404)),
+      '/': html(page('home', '<a href="/next">next</a>')),
+      '/next': html(page('next', '')),
+    });
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'robots-outage',
+      seeds: [server.url('/', 'outage.test')],
+      store: new InMemoryFrontierStore(),
+      // Fewer retries than robots.txt fails: each failed read used to cost the seed one.
+      options: testOptions(server, { useSitemaps: false, maxRetries: 2, robotsRetryMs: 50 }),
+      callbacks: out.callbacks,
+    });
+    const summary = await crawler.run();
+    expect(server.hits('/robots.txt')).toHaveLength(5);
+    expect(pathsOf(out.pages)).toEqual(['/', '/next']);
+    expect(summary).toMatchObject({ reason: 'done', pages: 2, errors: 0 });
+    expect(summary.frontier.page).toMatchObject({ done: 2, failed: 0 });
+  });
+
+  it('gives up on a site whose robots.txt stays unreachable past maxRobotsWaitMs', async () => {
+    const server = await startServer({
+      '/robots.txt': status(503),
+      '/': html(page('home', 'never fetched')),
+    });
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'robots-down',
+      seeds: [server.url('/', 'down.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, {
+        useSitemaps: false,
+        maxRetries: 2,
+        robotsRetryMs: 50,
+        maxRobotsWaitMs: 300,
+      }),
+      callbacks: out.callbacks,
+    });
+    const started = Date.now();
+    const summary = await crawler.run();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(server.hits('/')).toHaveLength(0);
+    expect(summary).toMatchObject({ reason: 'done', pages: 0, errors: 1 });
+    expect(summary.frontier.page.failed).toBe(1);
+    // Past the wait, the seed used its retries as after any other retryable failure.
+    const counted = out.errors.filter((e) => e.code === 'robots' && e.willRetry === false);
+    expect(counted).toHaveLength(1);
   });
 });
 

@@ -46,7 +46,7 @@ describe('InMemoryFrontierStore', () => {
     const retried = await store.claimNext(CRAWL, 'a.test', now + 60_000);
     expect(retried).toMatchObject({ url: 'https://a.test/one', attempts: 1, lastError: 'HTTP 503' });
     await store.markFailed(CRAWL, retried!.url, 'HTTP 503', null);
-    expect(store.get(CRAWL, 'https://a.test/one')!.state).toBe('failed');
+    expect((await store.findOne(CRAWL, 'https://a.test/one'))!.state).toBe('failed');
   });
 
   it('recovers claims of a crashed run and survives a restart through a snapshot', async () => {
@@ -72,7 +72,7 @@ describe('InMemoryFrontierStore', () => {
     expect(claimed!.url).toBe('https://a.test/i.jpg'); // depth 0 first
     expect(claimed!.data).toEqual({ pageUrl: 'https://a.test/1', alt: 'x' });
     await restarted.release(CRAWL, claimed!.url);
-    expect(restarted.get(CRAWL, claimed!.url)!.state).toBe('queued');
+    expect((await restarted.findOne(CRAWL, claimed!.url))!.state).toBe('queued');
     expect(await restarted.enqueue(CRAWL, [{ url: 'https://a.test/1', kind: 'page', depth: 0 }])).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { crawlerUserAgent, type CrawlOptions } from '../../src/crawler/crawl-opt
 import { Crawler } from '../../src/crawler/crawler.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { CrawlFrontierRepository } from '../../src/repositories/crawl-frontier.repository.ts';
-import { TestServer, html, page, resolveToLoopback, type Handler } from '../crawler/test-server.ts';
+import { TestServer, html, page, resolveToLoopback, status, type Handler } from '../crawler/test-server.ts';
 import { createTestDatabase, TEST_DATABASE_KIND } from '../support/test-database.ts';
 
 // The database frontier, held to the contract the in-memory one is tested against, then driven by the
@@ -112,6 +112,23 @@ describe(`CrawlFrontierRepository (${TEST_DATABASE_KIND})`, () => {
     expect((await restarted.counts('crash')).page).toMatchObject({ claimed: 0, queued: 2 });
   });
 
+  it('puts a claim back due later without an attempt, and keeps when robots.txt became unreadable', async () => {
+    const store = freshStore();
+    await store.enqueue('wait', [{ url: 'https://w.test/', kind: 'page', depth: 0 }]);
+    const now = Date.now();
+    await store.claimNext('wait', 'w.test', now);
+    await store.release('wait', 'https://w.test/', now + 60_000);
+    expect(await store.claimNext('wait', 'w.test', now + 59_000)).toBeNull();
+    expect(await store.claimNext('wait', 'w.test', now + 60_000)).toMatchObject({ attempts: 0 });
+
+    // The outage's start is kept until robots.txt is read again, for every store over the same rows.
+    expect(await store.markRobotsUnreachable('wait', 'w.test', now)).toBe(now);
+    expect(await freshStore().markRobotsUnreachable('wait', 'w.test', now + 5_000)).toBe(now);
+    expect(await store.markRobotsUnreachable('other-crawl', 'w.test', now + 5_000)).toBe(now + 5_000);
+    await freshStore().markRobotsReachable('wait', 'w.test');
+    expect(await store.markRobotsUnreachable('wait', 'w.test', now + 9_000)).toBe(now + 9_000);
+  });
+
   it('never hands the same entry to two concurrent claims', async () => {
     const store = freshStore();
     const urls = Array.from({ length: 20 }, (_, i) => `https://c.test/${i}`);
@@ -186,6 +203,48 @@ describe(`Crawler over the database frontier (${TEST_DATABASE_KIND})`, () => {
     expect(seen).toHaveLength(9);
     for (const p of ['/', ...Array.from({ length: 8 }, (_, i) => `/s${i}`)])
       expect(server.hits(p)).toHaveLength(1);
+  });
+
+  it('counts the wait for an unreadable robots.txt from its start, across runs', async () => {
+    const server = await startServer({ '/robots.txt': status(503), '/': html(page('home', '')) });
+    const seeds = [server.url('/', 'robots-down.test')];
+    const waiting = { ...options(server), robotsRetryMs: 50, maxRetries: 2, retryBaseDelayMs: 20 };
+    const first = new Crawler({
+      crawlId: 'db-robots',
+      seeds,
+      store: freshStore(),
+      options: { ...waiting, maxRobotsWaitMs: 600_000 },
+      callbacks: {
+        onError: () => {
+          if (server.hits('/robots.txt').length === 2) void first.stop();
+        },
+      },
+    });
+    expect((await first.run()).reason).toBe('stopped');
+    // Waiting used none of the seed's retries.
+    expect(await freshStore().findOne('db-robots', seeds[0]!)).toMatchObject({
+      state: 'queued',
+      attempts: 0,
+    });
+
+    // The next run (a job's next slice) allows a wait that the outage has already exceeded: the seed
+    // fails after its retries, instead of waiting that long again.
+    const outage = await database.db
+      .selectFrom('crawl_robots_outages')
+      .select('since')
+      .where('crawl_id', '=', 'db-robots')
+      .executeTakeFirstOrThrow();
+    await new Promise((resolve) => setTimeout(resolve, outage.since.getTime() + 300 - Date.now()));
+    const hitsBefore = server.hits('/robots.txt').length;
+    const second = new Crawler({
+      crawlId: 'db-robots',
+      seeds,
+      store: freshStore(),
+      options: { ...waiting, maxRobotsWaitMs: 300 },
+    });
+    expect(await second.run()).toMatchObject({ reason: 'done', errors: 1 });
+    expect(server.hits('/robots.txt').length - hitsBefore).toBeLessThanOrEqual(3); // first try + retries
+    expect(server.hits('/')).toHaveLength(0);
   });
 
   it('after a crash, the page that was being indexed is fetched again, and nothing else', async () => {

@@ -25,7 +25,7 @@ let adminCookie: string;
 let engine: FaceEngine;
 let analyze: MockInstance<FaceEngine['analyze']>;
 let showCopy = false;
-const photos = {} as Record<'group' | 'portrait' | 'small' | 'portraitCopy' | 'secret', Buffer>;
+const photos = {} as Record<'group' | 'portrait' | 'small' | 'portraitCopy' | 'secret' | 'shared', Buffer>;
 
 beforeAll(async () => {
   // A group photo (3 faces of 47-65 px), a portrait cropped from it, a group photo so small that some
@@ -39,6 +39,7 @@ beforeAll(async () => {
   photos.small = await sample(4).resize(400).jpeg({ quality: 85 }).toBuffer();
   photos.portraitCopy = await sharp(photos.portrait).resize(200).jpeg({ quality: 60 }).toBuffer();
   photos.secret = await sample(2).resize(320).jpeg().toBuffer();
+  photos.shared = await sample(3).resize(300).jpeg().toBuffer();
 
   server = await TestServer.start({
     '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
@@ -352,6 +353,53 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
     expect(copy.face_count).toBe(0);
     expect(await facesOf(copy.id)).toEqual([]);
     expect(await t.db.selectFrom('faces').select('id').execute()).toHaveLength(facesAfter.length);
+  });
+
+  it('links an image to every page that showed it, though the run stopped before the image was fetched', async () => {
+    // /links/a and /links/b show one image not stored yet. The run stops while the image is being
+    // fetched; the next run must still know both pages showed it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let imageRequests = 0;
+    server.route('/links/', html(page('Links', '<a href="/links/a">A</a> <a href="/links/b">B</a>')));
+    server.route('/links/a', html(page('Links A', '<img src="/links/img.jpg" alt="on a">')));
+    server.route('/links/b', html(page('Links B', '<img src="/links/img.jpg" alt="on b">')));
+    server.route('/links/img.jpg', async (req, res) => {
+      if (imageRequests++ === 0) await held;
+      bytes(photos.shared, 'image/jpeg')(req, res);
+    });
+    const crawls = t.container.services.crawl;
+    const created = await crawls.create({ urls: [url('/links/')], requestedBy: null });
+    const first = crawls.run(created.id);
+    for (let i = 0; imageRequests === 0; i++) {
+      if (i > 400) throw new Error('the image was never requested');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await crawls.stop(created.id);
+    expect(await first).toBe('stopped');
+    release();
+
+    expect(await crawls.run(created.id)).toBe('done');
+    const image = await imageByBytes(photos.shared);
+    const linked = await t.db
+      .selectFrom('image_occurrences')
+      .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+      .select(['pages.url', 'image_occurrences.alt'])
+      .where('image_id', '=', image.id)
+      .orderBy('pages.url')
+      .execute();
+    expect(linked).toEqual([
+      { url: url('/links/a'), alt: 'on a' },
+      { url: url('/links/b'), alt: 'on b' },
+    ]);
+    // Nothing left waiting for the image.
+    expect(
+      await t.db
+        .selectFrom('pending_image_occurrences')
+        .select('page_id')
+        .where('image_url', '=', url('/links/img.jpg'))
+        .execute(),
+    ).toEqual([]);
   });
 
   it('keeps the SSRF guard: only the configured address is trusted', async () => {

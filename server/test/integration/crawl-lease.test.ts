@@ -192,7 +192,7 @@ describe(`one crawl, one process at a time (${TEST_DATABASE_KIND})`, () => {
     expect(await frontierState(publicId, '/two/a')).toBe('done');
   });
 
-  it('a run whose lease another run took claims no further URL, before any renewal tells it', async () => {
+  it('a run whose lease another run took claims and records no further URL, before any renewal tells it', async () => {
     site('/four');
     // A long lease: no renewal falls within the test, so only the fence can stop the first run.
     const first = otherProcess({ jobStaleAfterMs: 600_000 });
@@ -206,21 +206,24 @@ describe(`one crawl, one process at a time (${TEST_DATABASE_KIND})`, () => {
     );
     expect(await frontierState(publicId, '/four/b')).toBe('queued');
 
-    // Another run takes the crawl over (as one does once a silent run's lease has run out).
+    // Another run takes the crawl over (as one does once a silent run's lease has run out), and puts what
+    // the first run had claimed back in the queue, as its crawler does at its start.
     await t.db
       .updateTable('crawls')
       .set({ lease_owner: 'another-run', lease_expires_at: new Date(Date.now() + 600_000) })
       .where('public_id', '=', publicId)
       .execute();
     const taken = await crawlRow(publicId);
+    expect(await new CrawlFrontierRepository(t.db).requeueClaimed(publicId)).toBe(1);
 
-    // The first run's fetch of /four/a ends: it claims no other URL. The pages it fetched are counted once
-    // each; the crawl's end stays the other run's.
+    // The first run's fetch of /four/a ends: it claims no other URL, and leaves /four/a as the new run has
+    // it (queued, to be fetched by that run) instead of writing its own outcome over it. The pages it
+    // fetched are counted once each; the crawl's end stays the other run's.
     gates.get('/four')!();
     expect(await firstRun).toBe('busy');
     expect(server.hits('/four/b')).toHaveLength(0);
     expect(await frontierState(publicId, '/four/b')).toBe('queued');
-    expect(await frontierState(publicId, '/four/a')).toBe('done');
+    expect(await frontierState(publicId, '/four/a')).toBe('queued');
     expect(await crawlRow(publicId)).toMatchObject({
       status: taken.status,
       pages: 2,

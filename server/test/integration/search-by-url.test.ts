@@ -19,7 +19,7 @@ interface UploadAnswer {
 let server: TestServer;
 /** Private addresses allowed (CRAWL_ALLOW_PRIVATE=1), as on a developer's machine. */
 let t: TestApp;
-/** The default: private and loopback addresses refused. */
+/** The default: private and loopback addresses refused; loopback trusted for the operator's crawls only. */
 let guarded: TestApp;
 let marsh: Buffer;
 let cookie: string;
@@ -60,7 +60,9 @@ beforeAll(async () => {
     },
   });
   t = await createTestApp({ crawlAllowPrivate: true });
-  guarded = await createTestApp();
+  guarded = await createTestApp({
+    crawl: { politenessDelayMs: 10, trustedAddresses: ['127.0.0.1'], jobSliceMs: 60_000 },
+  });
   cookie = await organizationWithPlan(t, 'analyst@agency-url.example.org');
   guardedCookie = await organizationWithPlan(guarded, 'analyst@agency-guarded.example.org');
 }, 120_000);
@@ -144,6 +146,10 @@ describe(`search by image URL (${TEST_DATABASE_KIND})`, () => {
     for (const url of [
       server.url('/helena-marsh.jpg'),
       server.url('/helena-marsh.jpg', 'localhost'),
+      // The address the operator trusts for crawls (CRAWL_TRUSTED_ADDRESSES) is no one else's to reach,
+      // on any port: refused before any connection, rather than tried on port 80.
+      'http://127.0.0.1/helena-marsh.jpg',
+      'http://localhost/helena-marsh.jpg',
       `http://[::1]:${server.port}/helena-marsh.jpg`,
       'http://169.254.169.254/latest/meta-data/',
       'http://10.0.0.1/photo.jpg',
