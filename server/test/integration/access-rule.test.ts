@@ -310,6 +310,13 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
       url: () => `/api/data-extractor/results/image/${extraction.resultHashedId}`,
     },
     {
+      route: 'GET /api/data-extractor/results/connections/image/{id}',
+      method: 'GET',
+      seated: 404,
+      // A result's id names no connection: the route's own 404.
+      url: () => `/api/data-extractor/results/connections/image/${extraction.resultHashedId}`,
+    },
+    {
       route: 'GET /api/data-extractor/results/{id}/generate-report/all',
       method: 'GET',
       seated: 200,
