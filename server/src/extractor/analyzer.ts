@@ -85,18 +85,12 @@ export class TextAnalyzer implements ExtractionAnalyzer {
   constructor(private readonly options: AnalyzerOptions = {}) {}
 
   async analyze(results: ResultInput[], sightings: FaceSightingInput[]): Promise<ExtractionAnalysis> {
-    const watchlistCache = new Map<string, Promise<FlagEvidence[]>>();
-    const watchlistEvidence = (name: string) => {
-      let cached = watchlistCache.get(name);
-      if (!cached) {
-        cached = this.watchlistEvidence(name);
-        watchlistCache.set(name, cached);
-      }
-      return cached;
-    };
+    // A run looks up the same names, and reads the same captions of pages and sightings, many times.
+    const watchlistEvidence = cachedByText((name) => this.watchlistEvidence(name));
+    const namesIn = cachedByText((text) => this.namesIn(text));
 
     // 1. The people of every page, and the candidates for each picture.
-    const known = await Promise.all(results.map((result) => this.knownNamesOf(result)));
+    const known = await Promise.all(results.map((result) => knownNamesOf(result, namesIn)));
     const pages = results.map((result, index) => {
       const people = peopleOfResult(result, known[index]);
       let candidates = candidatesForPicture(people);
@@ -217,7 +211,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
           similarity: 0,
           crawledAt: result.crawledAt,
         };
-        const sightingPeople = peopleOfResult(asResult, await this.knownNamesOf(asResult));
+        const sightingPeople = peopleOfResult(asResult, await knownNamesOf(asResult, namesIn));
         const named = candidatesForPicture(sightingPeople)[0];
         if (!named) continue;
         const subject = subjectWithVariants(named.name, named);
@@ -253,7 +247,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
    * are not taken for it) and its watch-list matches, as the analysis finds them for a name it chose.
    */
   async assessName(result: ResultInput, personName: string): Promise<NameAssessment> {
-    const people = peopleOfResult(result, await this.knownNamesOf(result));
+    const people = peopleOfResult(result, await knownNamesOf(result, (text) => this.namesIn(text)));
     const tokens = nameTokens(personName);
     const named = people.find((p) => sameNameVariant(p.tokens, tokens));
     const subject = subjectWithVariants(personName, named);
@@ -271,20 +265,11 @@ export class TextAnalyzer implements ExtractionAnalyzer {
     return { evidence, personDesc: personDesc.slice(0, 500), ...flagsOf(evidence) };
   }
 
-  /**
-   * Names in a result's texts that capitalisation cannot find: the watch-lists' names written in caseless
-   * scripts (Arabic, Hebrew), so that a caption naming a listed person in Arabic is checked as one in Latin.
-   */
-  private async knownNamesOf(result: ResultInput): Promise<KnownNames> {
-    const namesIn = this.options.watchlists?.namesIn?.bind(this.options.watchlists);
-    if (!namesIn) return {};
-    const known: KnownNames = {};
-    for (const [text, source] of textsOfResult(result)) {
-      if (!CASELESS_LETTER.test(text)) continue;
-      const names = await namesIn(text).catch(() => []);
-      if (names.length > 0) known[source] = names;
-    }
-    return known;
+  /** The watch-lists' names written in `text` in a caseless script (none without lists or on failure). */
+  private async namesIn(text: string): Promise<NameCandidate[]> {
+    const watchlists = this.options.watchlists;
+    if (!watchlists?.namesIn) return [];
+    return watchlists.namesIn(text).catch(() => []);
   }
 
   private async watchlistEvidence(name: string): Promise<FlagEvidence[]> {
@@ -340,4 +325,34 @@ function dedupeNames(names: string[]): string[] {
     if (!kept.some((k) => sameNameVariant(nameTokens(k), nameTokens(name)))) kept.push(name);
   }
   return kept;
+}
+
+/** `lookUp` once per distinct text (the same promise for each later call with that text). */
+function cachedByText<T>(lookUp: (text: string) => Promise<T>): (text: string) => Promise<T> {
+  const cache = new Map<string, Promise<T>>();
+  return (text) => {
+    let cached = cache.get(text);
+    if (!cached) {
+      cached = lookUp(text);
+      cache.set(text, cached);
+    }
+    return cached;
+  };
+}
+
+/**
+ * Names in a result's texts that capitalisation cannot find: the watch-lists' names written in caseless
+ * scripts (Arabic, Hebrew), so that a caption naming a listed person in Arabic is checked as one in Latin.
+ */
+async function knownNamesOf(
+  result: ResultInput,
+  namesIn: (text: string) => Promise<NameCandidate[]>,
+): Promise<KnownNames> {
+  const known: KnownNames = {};
+  for (const [text, source] of textsOfResult(result)) {
+    if (!CASELESS_LETTER.test(text)) continue;
+    const names = await namesIn(text);
+    if (names.length > 0) known[source] = names;
+  }
+  return known;
 }

@@ -102,6 +102,11 @@ const TRANSLITERATION: Record<string, string> = {
   ω: 'o',
 };
 const TRANSLITERATED = new RegExp(`[${Object.keys(TRANSLITERATION).join('')}]`, 'gu');
+/** A transliterated letter standing alone: an initial ("Ю." of Юрий). */
+const TRANSLITERATED_INITIAL = new RegExp(
+  `(?<![\\p{L}\\p{M}])[${Object.keys(TRANSLITERATION).join('')}](?![\\p{L}\\p{M}])`,
+  'gu',
+);
 
 function toLatin(lower: string): string {
   return (
@@ -113,6 +118,9 @@ function toLatin(lower: string): string {
       .replace(/αυ/g, 'av')
       .replace(/ευ/g, 'ev')
       .replace(/γγ/g, 'ng')
+      // An initial stays one letter, the first of the name it stands for ("Ю." → "y", as Юрий → "yury"),
+      // so that it is still taken for an initial.
+      .replace(TRANSLITERATED_INITIAL, (letter) => TRANSLITERATION[letter]!.slice(0, 1))
       .replace(TRANSLITERATED, (letter) => TRANSLITERATION[letter]!)
   );
 }

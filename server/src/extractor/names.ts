@@ -411,7 +411,6 @@ function placeAfter(text: string, candidate: NameCandidate): FacePosition | unde
   return lower === 'left' || lower === 'right' ? lower : 'centre';
 }
 
-/** Everything a page says about who is on it: every person named, with weights for the picture. */
 /** Letters of scripts without capital letters, where capitalisation cannot tell a name (Arabic, Hebrew). */
 export const CASELESS_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 
@@ -429,6 +428,7 @@ export function textsOfResult(result: ResultInput, maxTextChars = 20_000): [stri
   ];
 }
 
+/** Everything a page says about who is on it: every person named, with weights for the picture. */
 export function peopleOfResult(result: ResultInput, knownNames: KnownNames = {}): PagePerson[] {
   const people: PagePerson[] = [];
   const surnameMentions: { surname: string; source: MentionSource }[] = [];

@@ -144,7 +144,6 @@ const RESULT_COLUMNS = [
   'data_extraction_results.politician',
   'data_extraction_results.sanctions',
   'data_extraction_results.criminal',
-  'data_extraction_results.seen_with',
   'data_extraction_results.checked',
   'data_extraction_results.alternative_names',
   'data_extraction_results.evidence',
@@ -201,9 +200,32 @@ function withJson<R extends { alternative_names: unknown; evidence: unknown }>(r
 const copiedResultVisible = (minorsAllowed: boolean) =>
   storedFaceVisible('data_extraction_results.face_id', minorsAllowed);
 
-/** Which connections a reader may see: one named through a face follows the minors rule on that face. */
-const connectionVisible = (minorsAllowed: boolean) =>
-  storedFaceVisible('data_extraction_connections.face_id', minorsAllowed);
+/**
+ * Which connections a reader may see: one named through a face follows the minors rule on that face. A
+ * connection kept before connections named their face (migration 0039) has only its photo: it is hidden
+ * when any face of that photo is flagged as a possible minor.
+ */
+function connectionVisible(minorsAllowed: boolean, table = 'data_extraction_connections') {
+  if (minorsAllowed) return sql<boolean>`true`;
+  return sql<boolean>`${storedFaceVisible(`${table}.face_id`, false)} and not exists (
+    select 1 from faces where ${sql.ref(`${table}.face_id`)} is null
+      and faces.image_id = ${sql.ref(`${table}.image_id`)} and faces.possible_minor)`;
+}
+
+/**
+ * The results' columns as their reader (`minorsAllowed`) may see them: "seen with" is whether the result has
+ * a connection that reader may see (a result seen only with a hidden person is not marked).
+ */
+function resultColumns(minorsAllowed: boolean) {
+  return [
+    ...RESULT_COLUMNS,
+    sql<boolean>`exists (
+      select 1 from data_extraction_connections c
+       where c.result_id = data_extraction_results.id and ${connectionVisible(minorsAllowed, 'c')})`.as(
+      'seen_with',
+    ),
+  ] as const;
+}
 
 function inScope(scope: ExtractionScope) {
   return (eb: ExpressionBuilder<Database, 'data_extractions'>) =>
@@ -744,13 +766,24 @@ export class DataExtractionRepository {
   findAllResults(extractionId: number, minorsAllowed: boolean) {
     return this.db
       .selectFrom('data_extraction_results')
-      .select(RESULT_COLUMNS)
+      .select(resultColumns(minorsAllowed))
       .where('extraction_id', '=', extractionId)
       .where('removed', '=', false)
       .where(copiedResultVisible(minorsAllowed))
       .orderBy('rank')
       .execute()
       .then((rows) => rows.map(withJson));
+  }
+
+  /** The person name of every shown result of these extractions its reader may see (`minorsAllowed`). */
+  findResultNames(extractionIds: readonly number[], minorsAllowed: boolean) {
+    return this.db
+      .selectFrom('data_extraction_results')
+      .select(['extraction_id', 'person_name'])
+      .where('extraction_id', 'in', [...extractionIds])
+      .where('removed', '=', false)
+      .where(copiedResultVisible(minorsAllowed))
+      .execute();
   }
 
   /** One page of an extraction's results, filtered and sorted as the detail page asks. */
@@ -778,11 +811,12 @@ export class DataExtractionRepository {
             .selectFrom('data_extraction_connections as c')
             .select('c.id')
             .whereRef('c.result_id', '=', 'data_extraction_results.id')
-            .where('c.name', '=', seenWith),
+            .where('c.name', '=', seenWith)
+            .where(connectionVisible(filter.minorsAllowed, 'c')),
         ),
       );
     }
-    let ordered = query.select(RESULT_COLUMNS);
+    let ordered = query.select(resultColumns(filter.minorsAllowed));
     if (filter.sortBy === 'date') {
       ordered = ordered.orderBy('data_extraction_results.crawled_at', 'asc');
     } else if (filter.sortBy === 'similarity') {
@@ -818,7 +852,7 @@ export class DataExtractionRepository {
     return this.db
       .selectFrom('data_extraction_results')
       .innerJoin('data_extractions', 'data_extractions.id', 'data_extraction_results.extraction_id')
-      .select([...RESULT_COLUMNS, 'data_extraction_results.thumbnail'])
+      .select([...resultColumns(minorsAllowed), 'data_extraction_results.thumbnail'])
       .where(inScope(scope))
       .where('data_extraction_results.removed', '=', false)
       .where(copiedResultVisible(minorsAllowed))

@@ -212,13 +212,18 @@ export class WatchlistRepository {
     return !!row;
   }
 
-  /** Entries of ready lists sharing at least one name key with `keys` (candidates; scored by the caller). */
-  async findCandidates(keys: string[], limit = 200): Promise<WatchlistEntryRow[]> {
+  /**
+   * Person entries of ready lists sharing at least one name key with `keys` (candidates; scored by the
+   * caller). Companies and other bodies are left out here, before the limit, so that they never crowd out
+   * a person.
+   */
+  async findPersonCandidates(keys: string[], limit = 200): Promise<WatchlistEntryRow[]> {
     if (keys.length === 0) return [];
     const rows = await this.db
       .selectFrom('watchlist_entries as e')
       .innerJoin('watchlists as w', 'w.id', 'e.list_id')
       .where('w.state', '=', 'READY')
+      .where('e.schema', '=', 'Person')
       .where(sql<boolean>`e.name_keys && ${textArray(keys)}`)
       // Entries sharing the most keys first: a common first name alone must not crowd out the match.
       .orderBy(

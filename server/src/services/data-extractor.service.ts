@@ -147,6 +147,29 @@ function nameGroups(rows: readonly ExtractionResultRow[]): Array<[string, Extrac
   return [...groups].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
 }
 
+/** An extraction's counts and best name, as the list, the summary and the report's cover show them. */
+interface ExtractionAggregates {
+  resultCount: number;
+  namesFound: number;
+  bestName: string | null;
+}
+
+/**
+ * The counts and best name of these results: the best name stays while a result still carries it;
+ * otherwise the name with most links.
+ */
+function aggregatesOf(
+  results: ReadonlyArray<Pick<ExtractionResultRow, 'person_name'>>,
+  bestName: string | null,
+): ExtractionAggregates {
+  const names = byFrequency(results.flatMap((r) => (r.person_name ? [r.person_name] : [])));
+  return {
+    resultCount: results.length,
+    namesFound: names.length,
+    bestName: bestName !== null && names.includes(bestName) ? bestName : (names[0] ?? null),
+  };
+}
+
 /** Names most often given, once each. */
 function byFrequency(names: readonly string[]): string[] {
   const counts = new Map<string, number>();
@@ -241,7 +264,46 @@ export class DataExtractorService {
     return this.toListItem(await this.editor(user), row!);
   }
 
-  private toListItem(viewer: ExtractionViewer, row: ExtractionRow): ExtractionListItem {
+  /**
+   * The counts and best name of done extractions as their reader may see them. The stored ones count the
+   * organization's whole list; a reader who may not see possible minors gets them recomputed from the
+   * results shown to them, so that a result withdrawn from them is not counted or named either.
+   */
+  private async shownAggregates(
+    viewer: ExtractionViewer,
+    rows: readonly ExtractionRow[],
+  ): Promise<Map<number, ExtractionAggregates>> {
+    const shown = new Map<number, ExtractionAggregates>();
+    for (const row of rows) {
+      shown.set(row.id, {
+        resultCount: row.result_count,
+        namesFound: row.names_found,
+        bestName: row.best_name,
+      });
+    }
+    const done = rows.filter((row) => row.state === 'DONE');
+    if (minorsAllowedFor(viewer) || done.length === 0) return shown;
+    const names = await this.extractions.findResultNames(
+      done.map((row) => row.id),
+      false,
+    );
+    for (const row of done) {
+      shown.set(
+        row.id,
+        aggregatesOf(
+          names.filter((n) => n.extraction_id === row.id),
+          row.best_name,
+        ),
+      );
+    }
+    return shown;
+  }
+
+  private toListItem(
+    viewer: ExtractionViewer,
+    row: ExtractionRow,
+    aggregates?: ExtractionAggregates,
+  ): ExtractionListItem {
     const id = publicId(viewer, row);
     return {
       id,
@@ -254,8 +316,8 @@ export class DataExtractorService {
       estimatedEndAt: new Date(row.created_at.getTime() + EXTRACTION_ESTIMATE_MS).toISOString(),
       imagePath: `${prefixOf(viewer)}/image/${id}`,
       processedCount: row.processed_count,
-      resultCount: row.result_count,
-      bestName: row.best_name,
+      resultCount: aggregates?.resultCount ?? row.result_count,
+      bestName: aggregates ? aggregates.bestName : row.best_name,
       ...(viewer.kind === 'admin' ? { organizationName: row.organization_name } : {}),
     };
   }
@@ -269,8 +331,9 @@ export class DataExtractorService {
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
     });
+    const aggregates = await this.shownAggregates(viewer, rows);
     return {
-      dataExtractorListItemList: rows.map((row) => this.toListItem(viewer, row)),
+      dataExtractorListItemList: rows.map((row) => this.toListItem(viewer, row, aggregates.get(row.id))),
       totalResultCount: total,
     };
   }
@@ -323,6 +386,10 @@ export class DataExtractorService {
     await this.auditAdminRead(viewer, row, 'summary');
     const results = await this.extractions.findAllResults(row.id, minorsAllowedFor(viewer));
     const connections = await this.extractions.findConnectionNames(row.id, minorsAllowedFor(viewer));
+    // Names as the reader may see them (shownAggregates), from the results already read.
+    const shown = minorsAllowedFor(viewer)
+      ? { bestName: row.best_name, namesFound: row.names_found }
+      : aggregatesOf(results, row.best_name);
     return {
       id: publicId(viewer, row),
       name: row.name,
@@ -331,8 +398,8 @@ export class DataExtractorService {
       state: row.state,
       nameStatistic: statisticOf(ALL_RESULTS, results),
       nameList: nameGroups(results).map(([name, rows]) => statisticOf(name, rows)),
-      bestName: row.best_name,
-      namesFound: row.names_found,
+      bestName: shown.bestName,
+      namesFound: shown.namesFound,
       seenWithNames: byFrequency(connections.map((c) => c.name)),
     };
   }
@@ -561,6 +628,7 @@ export class DataExtractorService {
     const wikipedia = withWikipedia ? await this.extractions.findWikipedia(row.id) : undefined;
     if (resultRefs && results.length === 0 && !wikipedia) throw badRequest(EXTRACTOR_MESSAGES.reportEmpty);
     const organization = await this.extractions.findOrganizationName(row.organization_id);
+    const cover = (await this.shownAggregates(viewer, [row])).get(row.id)!;
     const generatedAt = new Date();
     const data: ExtractionReportData = {
       organizationName: organization?.name ?? '',
@@ -572,8 +640,8 @@ export class DataExtractorService {
         description: row.description,
         createdAt: row.created_at,
         image: (await this.extractions.findImage(row.id)) ?? null,
-        resultCount: row.result_count,
-        bestName: row.best_name,
+        resultCount: cover.resultCount,
+        bestName: cover.bestName,
       },
       names: nameGroups(results).map(([name, rows]) => ({
         ...statisticOf(name, rows),
@@ -630,23 +698,16 @@ export class DataExtractorService {
 
 /**
  * Counts and names of the list after an edit or a removal, recomputed from the results shown, through
- * `extractions` (bound to the edit's transaction); returns the results left. The best name stays while a
- * result still carries it; otherwise the name with most links.
+ * `extractions` (bound to the edit's transaction); returns the results left.
  */
 async function refreshAggregates(
   extractions: DataExtractionRepository,
   extractionId: number,
   bestName: string | null,
 ): Promise<number> {
-  // The stored counts are the organization's whole list, whoever may see which of it.
-  const results = await extractions.findAllResults(extractionId, true);
-  const names = nameGroups(results);
-  const best = names.find(([name]) => name === bestName);
-  await extractions.updateAggregates(extractionId, {
-    resultCount: results.length,
-    namesFound: names.length,
-    bestName: best ? best[0] : (names[0]?.[0] ?? null),
-  });
+  // The stored counts are the organization's whole list, whoever may see which of it (shownAggregates).
+  const results = await extractions.findResultNames([extractionId], true);
+  await extractions.updateAggregates(extractionId, aggregatesOf(results, bestName));
   return results.length;
 }
 

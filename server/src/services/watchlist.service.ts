@@ -120,10 +120,9 @@ export class WatchlistService {
    * and other bodies are never matched to a person ("John Smith Holdings" is not John Smith).
    */
   async match(name: string, threshold = NAME_MATCH_THRESHOLD): Promise<WatchlistMatch[]> {
-    const candidates = await this.watchlists.findCandidates(nameKeys([name]));
+    const candidates = await this.watchlists.findPersonCandidates(nameKeys([name]));
     const matches: WatchlistMatch[] = [];
     for (const entry of candidates) {
-      if (entry.schema !== 'Person') continue;
       let best = 0;
       let matchedName = entry.name;
       for (const candidate of [entry.name, ...entry.aliases]) {
@@ -152,8 +151,9 @@ export class WatchlistService {
     if (words.length === 0) return [];
     const written = ` ${words.join(' ')} `;
     const found = new Map<string, NameCandidate>();
-    for (const entry of await this.watchlists.findCandidates(nameKeys([words.join(' ')]))) {
-      if (entry.schema !== 'Person') continue;
+    // A name written whole shares its words with the text: the words are the keys (not their prefixes).
+    const keys = [...new Set(nameTokens(words.join(' ')).filter((token) => token.length >= 2))];
+    for (const entry of await this.watchlists.findPersonCandidates(keys)) {
       for (const name of [entry.name, ...entry.aliases]) {
         const tokens = nameTokens(name);
         if (tokens.length < 2 || !tokens.every((token) => CASELESS_LETTER.test(token))) continue;

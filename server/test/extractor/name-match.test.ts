@@ -79,6 +79,19 @@ describe('name similarity', () => {
     expect(nameKeys(['Виктор Драганов'])).toEqual(nameKeys(['Viktor Draganov']));
   });
 
+  it('keeps an initial of a letter spelled with several Latin letters an initial (Ю., Щ., Θ.)', () => {
+    expect(nameTokens('Ю. Андропов')).toEqual(['y', 'andropov']);
+    expect(nameTokens('Щ. Иванов')).toEqual(['s', 'ivanov']);
+    expect(nameTokens('Θ. Αγγελόπουλος')).toEqual(['t', 'angelopoulos']);
+    // Merged as the variants of one name, as "J. Smith" and "John Smith" are; a watch-list match does not
+    // rest on an initial.
+    expect(bestNameScore('Ю. Андропов', ['Юрий Андропов'])).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    expect(bestNameScore('Ю. Андропов', ['Yuri Andropov'])).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    expect(bestNameScore('Ю. Андропов', ['Yuri Andropov'], 'watchlist')).toBeLessThan(NAME_MATCH_THRESHOLD);
+    // Words spelled out are unchanged.
+    expect(nameTokens('Юрий Щербаков')).toEqual(['yury', 'shcherbakov']);
+  });
+
   it('against a watch-list, an initial stands for no given name (a flag must not rest on it)', () => {
     const asWatchlist = (a: string, b: string) => bestNameScore(a, [b], 'watchlist');
     expect(asWatchlist('J. Smith', 'John Smith')).toBeLessThan(NAME_MATCH_THRESHOLD);

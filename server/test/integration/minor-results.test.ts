@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { up as backfillSearchFlags } from '../../src/db/migrations/0028_backfill_search_possible_minor.ts';
 import { copyFacesFromOriginals } from '../../src/db/migrations/0036_copied_result_faces.ts';
+import { up as findCopiedFacesByImage } from '../../src/db/migrations/0040_copied_faces_by_image_and_latin_watchlist_keys.ts';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos } from '../../src/demo/demo-site.ts';
 import { bytes, html, page, TestServer } from '../crawler/test-server.ts';
@@ -223,6 +224,26 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       (await get(`/api/data-extractor/results/${extractionId}`)).json<{
         nameStatistic: { linkCount: number };
       }>().nameStatistic.linkCount;
+    // The counts and the best name the list, the summary and the report's cover show.
+    const shownNames = async () => {
+      const list = (await get('/api/data-extractor?status=DONE&pageSize=100')).json<{
+        dataExtractorListItemList: { id: string; resultCount: number; bestName: string | null }[];
+      }>().dataExtractorListItemList;
+      const item = list.find((e) => e.id === extractionId)!;
+      const summary = (await get(`/api/data-extractor/results/${extractionId}`)).json<{
+        bestName: string | null;
+        namesFound: number;
+        nameList: { name: string }[];
+      }>();
+      return {
+        listed: { resultCount: item.resultCount, bestName: item.bestName },
+        summary: {
+          bestName: summary.bestName,
+          namesFound: summary.namesFound,
+          names: summary.nameList.length,
+        },
+      };
+    };
 
     // Verified: both copies hold her face, with their thumbnails and reports.
     const [savedResult] = await savedResults();
@@ -248,6 +269,12 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       return pdfText(report.rawPayload);
     };
     expect(await wholeReportText()).toContain('Profile');
+    const named = await shownNames();
+    expect(named).toEqual({
+      listed: { resultCount: 1, bestName: 'Carla Mendes' },
+      summary: { bestName: 'Carla Mendes', namesFound: 1, names: 1 },
+    });
+    expect(await wholeReportText()).toContain('Carla Mendes');
 
     // Withdrawn: the copies keep her (nothing is deleted) but show, serve and report nothing of her.
     await setPoliceVerified(false);
@@ -257,6 +284,12 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       expect(await nameStatistic()).toBe(0);
       for (const [what, read] of Object.entries(reads)) expect((await read()).statusCode, what).toBe(404);
       expect(await wholeReportText()).not.toContain('Profile');
+      // Nor counted or named anywhere: the list, the summary and the report's cover leave her out too.
+      expect(await shownNames()).toEqual({
+        listed: { resultCount: 0, bestName: null },
+        summary: { bestName: null, namesFound: 0, names: 0 },
+      });
+      expect(await wholeReportText()).not.toContain('Carla Mendes');
     } finally {
       await setPoliceVerified(true);
     }
@@ -275,6 +308,98 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     await t.db.updateTable('data_extraction_results').set({ face_id: null }).execute();
     await copyFacesFromOriginals(t.db as unknown as Kysely<unknown>);
     expect(await copiedFaces()).toEqual(faces);
+    // Where the search copied from is gone, through the image shown and the face's box (0040).
+    await t.db.updateTable('saved_search_results').set({ face_id: null }).execute();
+    await t.db.updateTable('data_extraction_results').set({ face_id: null }).execute();
+    await findCopiedFacesByImage(t.db as unknown as Kysely<unknown>);
+    expect(await copiedFaces()).toEqual(faces);
+    expect(await shownNames()).toEqual(named);
+  });
+
+  it('a connection kept with its photo only (before 0039) is withheld when a face of that photo may be a minor', async () => {
+    await setPoliceVerified(true);
+    const face = (await uploadFaces(t, police.cookie, photo))[0]!;
+    const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
+    const copies = await copySearch('Old connection', searchHash, face.base64);
+    const result = await t.db
+      .selectFrom('data_extraction_results')
+      .select(['id', 'hashed_id', 'face_id'])
+      .where('extraction_id', '=', copies.extractionId)
+      .executeTakeFirstOrThrow();
+    const { image_id: imageId } = await t.db
+      .selectFrom('faces')
+      .select('image_id')
+      .where('id', '=', result.face_id!)
+      .executeTakeFirstOrThrow();
+    // A result copied without its face (shown whatever the rule), seen with a person kept as a photo only:
+    // her photo, which the age estimate flags.
+    await t.db
+      .updateTable('data_extraction_results')
+      .set({ face_id: null })
+      .where('id', '=', result.id)
+      .execute();
+    const connection = await t.db
+      .insertInto('data_extraction_connections')
+      .values({
+        result_id: result.id,
+        hashed_id: 'old-photo-only-connection',
+        name: 'Carla Mendes',
+        image_id: imageId,
+        face_id: null,
+        about_url: site.url('/'),
+        evidence: '[]',
+      })
+      .returning('hashed_id')
+      .executeTakeFirstOrThrow();
+    const get = (url: string) => t.request({ method: 'GET', url, cookie: police.cookie });
+    const seen = async () => {
+      const connections = await get(`/api/data-extractor/results/${result.hashed_id}/connections`);
+      expect(connections.statusCode, connections.body).toBe(200);
+      const details = (
+        await get(`/api/data-extractor/results/details/${copies.extractionHash}?pageNumber=1&pageSize=20`)
+      ).json<{ responses: { hashedId: string; seenWith: boolean }[] }>().responses;
+      const filtered = (
+        await get(
+          `/api/data-extractor/results/details/${copies.extractionHash}?pageNumber=1&pageSize=20&seenWith=Carla%20Mendes`,
+        )
+      ).json<{ responses: unknown[] }>().responses;
+      const summary = (await get(`/api/data-extractor/results/${copies.extractionHash}`)).json<{
+        seenWithNames: string[];
+        nameStatistic: { seenWithCount: number };
+      }>();
+      return {
+        connections: connections.json<{ name: string }[]>().map((c) => c.name),
+        photo: (await get(`/api/data-extractor/results/connections/image/${connection.hashed_id}`))
+          .statusCode,
+        marked: details.find((r) => r.hashedId === result.hashed_id)?.seenWith,
+        filtered: filtered.length,
+        seenWithNames: summary.seenWithNames,
+        seenWithCount: summary.nameStatistic.seenWithCount,
+      };
+    };
+    const shown = {
+      connections: ['Carla Mendes'],
+      photo: 200,
+      marked: true,
+      filtered: 1,
+      seenWithNames: ['Carla Mendes'],
+      seenWithCount: 1,
+    };
+    expect(await seen()).toEqual(shown);
+    await setPoliceVerified(false);
+    try {
+      expect(await seen()).toEqual({
+        connections: [],
+        photo: 404,
+        marked: false,
+        filtered: 0,
+        seenWithNames: [],
+        seenWithCount: 0,
+      });
+    } finally {
+      await setPoliceVerified(true);
+    }
+    expect(await seen()).toEqual(shown);
   });
 
   it('searches made before their flag was kept get it back from the audit log (migration 0028)', async () => {

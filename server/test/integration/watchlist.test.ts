@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WatchlistImportResult, WatchlistListResponse } from '@osint/contract/watchlist';
 import { WATCHLIST_MESSAGES } from '@osint/contract/watchlist';
+import { sql, type Kysely } from 'kysely';
+import { up as recomputeStoredKeys } from '../../src/db/migrations/0040_copied_faces_by_image_and_latin_watchlist_keys.ts';
 import { acquireDataDirLock } from '../../src/lib/data-dir-lock.ts';
 import {
   DEMO_WATCHLIST_CSV,
@@ -233,6 +235,34 @@ describe('watch-list import', () => {
       cookie: admin,
     });
     expect(again.statusCode).toBe(404);
+  });
+
+  it('finds entries in Cyrillic imported before names were compared in Latin letters once their keys are recomputed (0040)', async () => {
+    const header =
+      '"id","schema","name","aliases","birth_date","countries","addresses","identifiers","sanctions","phones","emails","dataset","first_seen","last_seen","last_change"';
+    const line =
+      '"demo-cyrillic","Person","Игорь Величко","","","ua","","","Demo sanctions","","","Demo sanctions list","","",""';
+    const response = await upload(`${header}\n${line}\n`, 'cyrillic-csv', admin, 'text/csv');
+    expect(response.statusCode, response.body).toBe(200);
+    const service = t.container.services.watchlists;
+    expect((await service.match('Igor Velichko'))[0]?.entry.entityId).toBe('demo-cyrillic');
+    const keysNow = (await entriesOf('cyrillic-csv'))[0]!.name_keys;
+    expect(keysNow).toEqual(expect.arrayContaining(['igor', 'velichko']));
+
+    // As an import before stored them: in Cyrillic, which no Latin name finds.
+    await t.db
+      .updateTable('watchlist_entries')
+      .set({ name_keys: sql<string[]>`array['игорь', 'игор*', 'величко', 'вели*']` })
+      .where('entity_id', '=', 'demo-cyrillic')
+      .execute();
+    expect(await service.match('Igor Velichko')).toEqual([]);
+    await recomputeStoredKeys(t.db as unknown as Kysely<unknown>);
+    expect((await entriesOf('cyrillic-csv'))[0]!.name_keys).toEqual(keysNow);
+    expect((await service.match('Igor Velichko'))[0]?.entry.entityId).toBe('demo-cyrillic');
+    expect(
+      (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/cyrillic-csv', cookie: admin }))
+        .statusCode,
+    ).toBe(204);
   });
 
   it('is for admins only', async () => {
