@@ -418,8 +418,9 @@ export class DataExtractorService {
       sanctions: query.sanctions,
       criminal: query.criminal,
       checked: query.checked,
-      name: query.name,
-      seenWith: query.seenWith,
+      // An empty name or "Seen with" is no filter (ALL RESULTS, None), for results and Wikipedia alike.
+      name: query.name || undefined,
+      seenWith: query.seenWith || undefined,
     };
     const { rows, total } = await this.extractions.findResultPage(row.id, {
       ...filter,
