@@ -26,6 +26,8 @@ export interface ExtractionListFilter {
   /** Done extractions not yet opened (the menu alert). */
   onlyNew?: boolean;
   search?: string | undefined;
+  /** The reader sees results flagged as possible minors (storedFaceVisible). */
+  minorsAllowed: boolean;
   offset: number;
   limit: number;
 }
@@ -322,7 +324,21 @@ export class DataExtractionRepository {
         eb.or([
           eb('data_extractions.name', 'ilike', pattern),
           eb('data_extractions.description', 'ilike', pattern),
-          eb('data_extractions.best_name', 'ilike', pattern),
+          // The best name, where the reader sees a result that carries it (shownAggregates in the service).
+          eb.and([
+            eb('data_extractions.best_name', 'ilike', pattern),
+            filter.minorsAllowed
+              ? eb.val(true)
+              : eb.exists(
+                  eb
+                    .selectFrom('data_extraction_results')
+                    .select('data_extraction_results.id')
+                    .whereRef('data_extraction_results.extraction_id', '=', 'data_extractions.id')
+                    .whereRef('data_extraction_results.person_name', '=', 'data_extractions.best_name')
+                    .where('data_extraction_results.removed', '=', false)
+                    .where(copiedResultVisible(false)),
+                ),
+          ]),
         ]),
       );
     }

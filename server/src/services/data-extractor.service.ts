@@ -328,6 +328,7 @@ export class DataExtractorService {
       state: query.status,
       onlyNew: query.checkedStatus === 'NEW',
       search: query.search?.trim() || undefined,
+      minorsAllowed: minorsAllowedFor(viewer),
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
     });

@@ -230,13 +230,20 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
         dataExtractorListItemList: { id: string; resultCount: number; bestName: string | null }[];
       }>().dataExtractorListItemList;
       const item = list.find((e) => e.id === extractionId)!;
+      const searched = (await get('/api/data-extractor?status=DONE&pageSize=100&search=Mendes')).json<{
+        dataExtractorListItemList: { id: string }[];
+      }>().dataExtractorListItemList;
       const summary = (await get(`/api/data-extractor/results/${extractionId}`)).json<{
         bestName: string | null;
         namesFound: number;
         nameList: { name: string }[];
       }>();
       return {
-        listed: { resultCount: item.resultCount, bestName: item.bestName },
+        listed: {
+          resultCount: item.resultCount,
+          bestName: item.bestName,
+          foundByName: searched.some((e) => e.id === extractionId),
+        },
         summary: {
           bestName: summary.bestName,
           namesFound: summary.namesFound,
@@ -271,7 +278,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     expect(await wholeReportText()).toContain('Profile');
     const named = await shownNames();
     expect(named).toEqual({
-      listed: { resultCount: 1, bestName: 'Carla Mendes' },
+      listed: { resultCount: 1, bestName: 'Carla Mendes', foundByName: true },
       summary: { bestName: 'Carla Mendes', namesFound: 1, names: 1 },
     });
     expect(await wholeReportText()).toContain('Carla Mendes');
@@ -286,7 +293,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       expect(await wholeReportText()).not.toContain('Profile');
       // Nor counted or named anywhere: the list, the summary and the report's cover leave her out too.
       expect(await shownNames()).toEqual({
-        listed: { resultCount: 0, bestName: null },
+        listed: { resultCount: 0, bestName: null, foundByName: false },
         summary: { bestName: null, namesFound: 0, names: 0 },
       });
       expect(await wholeReportText()).not.toContain('Carla Mendes');
