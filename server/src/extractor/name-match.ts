@@ -187,6 +187,27 @@ export function nameKeys(names: string[]): string[] {
  */
 export type NameComparison = 'merge' | 'watchlist';
 
+/** A vowel that ends many names in one gender and not the other (Maria/Mario, Ivanova/Ivanov). */
+const GENDERED_ENDING = /^[aeio]$/;
+
+/**
+ * Two forms of one stem told apart by the last vowel only: a different final vowel (Maria/Mario,
+ * Daniela/Daniele) or one added (Ivanov/Ivanova, Aleksandr/Aleksandra). In many languages that is the
+ * feminine and masculine form, two different people.
+ */
+function genderedForms(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length < 3) return false;
+  if (long.length === short.length) {
+    return (
+      short.slice(0, -1) === long.slice(0, -1) &&
+      GENDERED_ENDING.test(short.at(-1)!) &&
+      GENDERED_ENDING.test(long.at(-1)!)
+    );
+  }
+  return long.length === short.length + 1 && long.startsWith(short) && GENDERED_ENDING.test(long.at(-1)!);
+}
+
 /** Similarity of two tokens (0–1). */
 function tokenScore(a: string, b: string, comparison: NameComparison): number {
   if (a === b) return 1;
@@ -194,6 +215,8 @@ function tokenScore(a: string, b: string, comparison: NameComparison): number {
     // An initial: "j" ~ "john".
     return comparison === 'merge' && a[0] === b[0] ? 0.9 : 0;
   }
+  // Against a watch-list a flag must not pass from a man to a woman of the same family name or first name.
+  if (comparison === 'watchlist' && genderedForms(a, b)) return 0;
   const longest = Math.max(a.length, b.length);
   const d = distance(a, b);
   // Short tokens tolerate one edit at most; longer ones about one edit in five.

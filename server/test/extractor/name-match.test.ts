@@ -79,6 +79,29 @@ describe('name similarity', () => {
     expect(nameKeys(['Виктор Драганов'])).toEqual(nameKeys(['Viktor Draganov']));
   });
 
+  it('against a watch-list, the feminine and masculine forms of a name are different people', () => {
+    const asWatchlist = (a: string, b: string) => bestNameScore(a, [b], 'watchlist');
+    for (const [a, b] of [
+      ['Maria Rossi', 'Mario Rossi'],
+      ['Daniela Conti', 'Daniele Conti'],
+      ['Anna Ivanova', 'Anna Ivanov'],
+      ['Aleksandra Petrova', 'Aleksandr Petrov'],
+      ['Мария Иванова', 'Mariya Ivanov'],
+    ]) {
+      expect(asWatchlist(a!, b!), `${a} ≁ ${b}`).toBeLessThan(NAME_MATCH_THRESHOLD);
+    }
+    // Spelling variants that do not change the ending's vowel still match.
+    for (const [a, b] of [
+      ['Victor Draganov', 'Viktor Draganov'],
+      ['Volodymyr Zelenskyy', 'Volodymyr Zelensky'],
+      ['Dmitri Medvedev', 'Dmitry Medvedev'],
+    ]) {
+      expect(asWatchlist(a!, b!), `${a} ~ ${b}`).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+    }
+    // Merging the names of one extraction's pages is not a flag: it keeps them together as before.
+    expect(bestNameScore('Maria Rossi', ['Mario Rossi'])).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+  });
+
   it('keeps an initial of a letter spelled with several Latin letters an initial (Ю., Щ., Θ.)', () => {
     expect(nameTokens('Ю. Андропов')).toEqual(['y', 'andropov']);
     expect(nameTokens('Щ. Иванов')).toEqual(['s', 'ivanov']);
