@@ -75,7 +75,11 @@ export class BillingPlanRepository {
     ).executeTakeFirst();
   }
 
-  /** The latest end of the paid plans still running or to come after `at`: where a renewal starts. */
+  /**
+   * The latest end of the paid plans still running or to come after `at`: where a renewal (or a card order
+   * that would overlap them) starts. A plan cancelled before it started ends at its own start and never
+   * runs; its end is only its would-be start day, which must not push the next plan away and leave a gap.
+   */
   async findLatestPaidEnd(organizationId: number, at: Date = new Date()): Promise<Date | undefined> {
     const row = await this.db
       .selectFrom('billing_plans')
@@ -83,6 +87,7 @@ export class BillingPlanRepository {
       .where('organization_id', '=', organizationId)
       .where('plan_type', '!=', 'TRIAL')
       .where('end_date', '>', at)
+      .whereRef('end_date', '>', 'start_date')
       .executeTakeFirst();
     return row?.end ? new Date(row.end) : undefined;
   }

@@ -230,6 +230,39 @@ describe('renew and add users', () => {
     expect((await orders(o))[0]).toMatchObject({ startDate: addMonths(renewStart, 12) });
   });
 
+  it('renew: a later plan cancelled before it started does not push the renewal away from the plan in force', async () => {
+    const end = startOfUtcDay(addDays(utcIsoDate(), 20));
+    const o = await owner('owner@renew-after-cancelled.example.org', {
+      type: 'ONE_TIME_PAYMENT',
+      seats: 2,
+      end,
+    });
+    // A plan made by hand to start after a gap, then cancelled before its day: it ends at its own start.
+    const laterStart = startOfUtcDay(addDays(utcIsoDate(), 40));
+    const later = await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: o.organizationId,
+        plan_type: 'VIRTUAL',
+        start_date: laterStart,
+        end_date: startOfUtcDay(addMonths(addDays(utcIsoDate(), 40), 1)),
+        seat_limit: 2,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const cancelled = await post(admin, `/api/admin/billing-plans/${later.id}/end`, {
+      reason: 'Granted by mistake',
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+
+    const response = await post(o.cookie, '/api/order/renew', { seatAmount: 2, period: 1, buyer: BUYER });
+    expect(response.statusCode, response.body).toBe(200);
+    const [order] = await orders(o);
+    expect(order).toMatchObject({ orderType: 'RENEWAL', startDate: utcIsoDate(end) });
+    expect((await post(admin, `/api/admin/orders/${order!.id}/mark-paid`)).statusCode).toBe(200);
+    expect((await activePlan(o)).futureBillingPlan!.startDate).toBe(end.toISOString());
+  });
+
   it('add users: the added users for the months left, paid, make a plan with the new total until the same end', async () => {
     const endDay = addMonths(addDays(utcIsoDate(), 3), 2); // a little over two months left: 3 months charged
     const end = startOfUtcDay(endDay);
