@@ -30,10 +30,10 @@ import {
 } from '../billing/fastspring-events.ts';
 import {
   addMonthsToInstant,
-  earliestStartDate,
   effectiveStartDate,
   maxDate,
   minDate,
+  startDateError,
 } from '../billing/plan-dates.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -123,10 +123,8 @@ export class FastSpringService {
       user.organizationId,
     );
     const violations: Violation[] = [];
-    if (!isIsoDate(request.startDate))
-      violations.push({ field: 'startDate', message: 'Please choose a start date.' });
-    else if (request.startDate < earliestStartDate())
-      violations.push({ field: 'startDate', message: BILLING_MESSAGES.startDateInPast });
+    const startDateProblem = startDateError(request.startDate);
+    if (startDateProblem) violations.push({ field: 'startDate', message: startDateProblem });
 
     const licences = request.productSelections.filter((s) => LICENCE_PRODUCTS.includes(s.productId));
     const seatSelections = request.productSelections.filter(

@@ -329,6 +329,41 @@ describe('renew and add users', () => {
   });
 });
 
+describe('the start date of a new plan', () => {
+  const selection = [{ productId: 'osint-license', quantity: 1 }];
+  const tooFar = { field: 'startDate', message: BILLING_MESSAGES.startDateTooFar };
+
+  it('is at most 12 months ahead, by bank transfer and by card; a refused date leaves nothing behind', async () => {
+    const o = await owner('owner@far-start.example.org', { type: 'TRIAL', seats: 1 });
+    // "Today" may already be tomorrow east of UTC.
+    const latest = addMonths(addDays(utcIsoDate(), 1), 12);
+    for (const startDate of [addDays(latest, 1), '2099-01-01', '9999-12-31']) {
+      const bank = await post(o.cookie, '/api/order', { seatAmount: 1, startDate, period: 1, buyer: BUYER });
+      expect(bank.statusCode, startDate).toBe(400);
+      expect(bank.json().violations).toEqual([tooFar]);
+      const card = await post(o.cookie, '/api/fastspring/create-session', {
+        organizationId: o.organizationId,
+        startDate,
+        productSelections: selection,
+      });
+      expect(card.statusCode, startDate).toBe(400);
+      expect(card.json().violations).toEqual([tooFar]);
+    }
+    expect(BILLING_MESSAGES.startDateTooFar).toBe('The start date can be at most 12 months ahead.');
+    expect(await orders(o)).toEqual([]);
+
+    // The last day allowed is ordered like any other, and the organization's one pending order is free.
+    const accepted = await post(o.cookie, '/api/order', {
+      seatAmount: 1,
+      startDate: latest,
+      period: 1,
+      buyer: BUYER,
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await orders(o)).toEqual([expect.objectContaining({ orderStatus: 'PENDING', startDate: latest })]);
+  });
+});
+
 describe('a new plan while one is billed', () => {
   const newPlan = { seatAmount: 2, startDate: utcIsoDate(), period: 1, buyer: BUYER };
   const cardSession = (o: Owner) =>
