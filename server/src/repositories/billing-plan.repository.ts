@@ -92,6 +92,23 @@ export class BillingPlanRepository {
     return row?.end ? new Date(row.end) : undefined;
   }
 
+  /**
+   * The paid plans in force or to come that still run after `from` (a plan cancelled before it started
+   * never runs), earliest first: what a new plan starting at `from` must not overlap.
+   */
+  findPaidRunningAfter(organizationId: number, from: Date) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('plan_type', '!=', 'TRIAL')
+      .whereRef('end_date', '>', 'start_date')
+      .where('end_date', '>', from)
+      .orderBy('start_date')
+      .orderBy('id')
+      .execute();
+  }
+
   /** A paid plan in force at `at` or still to come; one that never runs (ended at its own start) is not. */
   findPaidNotEnded(organizationId: number, at: Date = new Date()) {
     return this.db
