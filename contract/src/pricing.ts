@@ -28,6 +28,12 @@ export const REFUND_DAYS = 14;
 export const CHECKOUT_DEBOUNCE_MS = 500;
 /** How long a copy-to-clipboard field says "Copied to clipboard" (spec 001 §9). */
 export const COPY_HINT_MS = 500;
+/**
+ * A plan may be ordered to start at most this many months after today. The longest period sold is 12
+ * months, so a year ahead covers every honest "start when the current one ends"; a start years away is a
+ * mistyped year, and would tie up a proforma invoice and the organization's one pending order for nothing.
+ */
+export const MAX_START_MONTHS_AHEAD = 12;
 
 export type PlanKind = 'MONTHLY' | 'FIXED';
 
@@ -297,6 +303,7 @@ export const BILLING_MESSAGES = {
   noOrderFound: 'No order found.',
   copied: 'Copied to clipboard',
   startDateInPast: 'The start date cannot be in the past.',
+  startDateTooFar: `The start date can be at most ${MAX_START_MONTHS_AHEAD} months ahead.`,
   orderPending: 'An order of your organization is already waiting for payment.',
   paidPlanExists:
     'Your organization already has a paid plan, so a new one cannot be bought. A fixed period can be renewed or given more users from the pricing page; a subscription renews itself.',

@@ -1,4 +1,12 @@
-import { addDays, addMonths, isIsoDate, startOfUtcDay, utcIsoDate } from '@osint/contract/pricing';
+import {
+  addDays,
+  addMonths,
+  BILLING_MESSAGES,
+  isIsoDate,
+  MAX_START_MONTHS_AHEAD,
+  startOfUtcDay,
+  utcIsoDate,
+} from '@osint/contract/pricing';
 
 const DAY_MS = 86_400_000;
 
@@ -15,6 +23,25 @@ export function addMonthsToInstant(at: Date, months: number): Date {
  */
 export function earliestStartDate(now: Date = new Date()): string {
   return addDays(utcIsoDate(now), -1);
+}
+
+/**
+ * The last day a plan may be ordered to start: `MAX_START_MONTHS_AHEAD` months after "today", where a
+ * customer east of UTC may already be on the next calendar day.
+ */
+export function latestStartDate(now: Date = new Date()): string {
+  return addMonths(addDays(utcIsoDate(now), 1), MAX_START_MONTHS_AHEAD);
+}
+
+/**
+ * Why a requested start date (bank order, card checkout session) cannot be ordered, or undefined. Checked
+ * before anything is stored, so a refused date leaves no order, session or invoice behind.
+ */
+export function startDateError(startDate: string, now: Date = new Date()): string | undefined {
+  if (!isIsoDate(startDate)) return 'Please choose a start date.';
+  if (startDate < earliestStartDate(now)) return BILLING_MESSAGES.startDateInPast;
+  if (startDate > latestStartDate(now)) return BILLING_MESSAGES.startDateTooFar;
+  return undefined;
 }
 
 /** A chosen start date that has passed by the time of payment moves to today: the buyer keeps every month. */

@@ -75,7 +75,11 @@ export class BillingPlanRepository {
     ).executeTakeFirst();
   }
 
-  /** The latest end of the paid plans still running or to come after `at`: where a renewal starts. */
+  /**
+   * The latest end of the paid plans still running or to come after `at`: where a renewal (or a card order
+   * that would overlap them) starts. A plan cancelled before it started ends at its own start and never
+   * runs; its end is only its would-be start day, which must not push the next plan away and leave a gap.
+   */
   async findLatestPaidEnd(organizationId: number, at: Date = new Date()): Promise<Date | undefined> {
     const row = await this.db
       .selectFrom('billing_plans')
@@ -83,8 +87,26 @@ export class BillingPlanRepository {
       .where('organization_id', '=', organizationId)
       .where('plan_type', '!=', 'TRIAL')
       .where('end_date', '>', at)
+      .whereRef('end_date', '>', 'start_date')
       .executeTakeFirst();
     return row?.end ? new Date(row.end) : undefined;
+  }
+
+  /**
+   * The paid plans in force or to come that still run after `from` (a plan cancelled before it started
+   * never runs), earliest first: what a new plan starting at `from` must not overlap.
+   */
+  findPaidRunningAfter(organizationId: number, from: Date) {
+    return this.db
+      .selectFrom('billing_plans')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('plan_type', '!=', 'TRIAL')
+      .whereRef('end_date', '>', 'start_date')
+      .where('end_date', '>', from)
+      .orderBy('start_date')
+      .orderBy('id')
+      .execute();
   }
 
   /** A paid plan in force at `at` or still to come; one that never runs (ended at its own start) is not. */

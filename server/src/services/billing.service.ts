@@ -4,7 +4,6 @@ import {
   computeAddUsersPrice,
   computePrice,
   formatUsd,
-  isIsoDate,
   MAX_MONTHS,
   MAX_USERS,
   monthsUntil,
@@ -33,7 +32,7 @@ import {
 } from '@osint/contract/invoice';
 import { toViolations, type FieldErrors } from '@osint/contract/validation';
 import type { FastifyBaseLogger } from 'fastify';
-import { earliestStartDate, effectiveStartDate, periodMonths } from '../billing/plan-dates.ts';
+import { effectiveStartDate, periodMonths, startDateError } from '../billing/plan-dates.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { BillingPlanRow, OrderRow, OrderStatus } from '../db/schema.ts';
@@ -131,8 +130,8 @@ export class BillingService {
       ...validateBuyer(request.buyer),
       ...validateInvoiceReferences(request),
     };
-    if (!isIsoDate(request.startDate)) errors.startDate = 'Please choose a start date.';
-    else if (request.startDate < earliestStartDate()) errors.startDate = BILLING_MESSAGES.startDateInPast;
+    const startDateProblem = startDateError(request.startDate);
+    if (startDateProblem) errors.startDate = startDateProblem;
     throwOrderViolations(errors);
     const price = computePrice({ kind: 'FIXED', users: request.seatAmount, months: request.period });
     return this.placeBankOrder(user, request.buyer, ip, {

@@ -1,4 +1,5 @@
 import {
+  addDays,
   BILLING_MESSAGES,
   checkoutUnitPrices,
   computePrice,
@@ -30,10 +31,10 @@ import {
 } from '../billing/fastspring-events.ts';
 import {
   addMonthsToInstant,
-  earliestStartDate,
   effectiveStartDate,
   maxDate,
   minDate,
+  startDateError,
 } from '../billing/plan-dates.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -123,10 +124,8 @@ export class FastSpringService {
       user.organizationId,
     );
     const violations: Violation[] = [];
-    if (!isIsoDate(request.startDate))
-      violations.push({ field: 'startDate', message: 'Please choose a start date.' });
-    else if (request.startDate < earliestStartDate())
-      violations.push({ field: 'startDate', message: BILLING_MESSAGES.startDateInPast });
+    const startDateProblem = startDateError(request.startDate);
+    if (startDateProblem) violations.push({ field: 'startDate', message: startDateProblem });
 
     const licences = request.productSelections.filter((s) => LICENCE_PRODUCTS.includes(s.productId));
     const seatSelections = request.productSelections.filter(
@@ -295,7 +294,16 @@ export class FastSpringService {
     const price = computePrice({ kind, users: seats, months: licence.quantity });
     const mismatch = paymentMismatch(order, price, `${price.months} month(s), ${price.users} user(s)`);
     if (mismatch) return { organizationId: organization.id, outcome: 'FAILED', note: mismatch };
-    const start = effectiveStartDate(order.tags.startDate, eventAt);
+    // Orders of one organization are placed one at a time: each sees the plans the one before it added.
+    await tx.organizations.lockForBilling(organization.id);
+    const chosen = effectiveStartDate(order.tags.startDate, eventAt);
+    // An order applied before (the same order in a new event) keeps what it got the first time.
+    const placement = (await tx.orders.findByFastSpringOrderId(order.id))
+      ? { start: chosen, moved: undefined }
+      : await this.placeAmongPaidPlans(tx, organization.id, kind, chosen, price.months, licence.subscription);
+    if ('refused' in placement)
+      return { organizationId: organization.id, outcome: 'FAILED', note: placement.refused };
+    const { start, moved } = placement;
 
     const inserted = await tx.orders.insert({
       organizationId: organization.id,
@@ -333,7 +341,7 @@ export class FastSpringService {
       return {
         ...base,
         outcome: 'PROCESSED',
-        note: `Fixed period ${start} → ${utcIsoDate(plan.end_date)}, ${plan.seat_limit} seats.`,
+        note: `Fixed period ${start} → ${utcIsoDate(plan.end_date)}, ${plan.seat_limit} seats.${moved ? ` ${moved}` : ''}`,
       };
     }
     if (!licence.subscription)
@@ -359,6 +367,58 @@ export class FastSpringService {
       note: plan
         ? `Subscription ${licence.subscription} ${created ? 'started' : 'already running'} until ${plan.end_date.toISOString()}.`
         : `Subscription ${licence.subscription} was deactivated before it started.`,
+    };
+  }
+
+  /**
+   * Where the plan of a new card order goes among the organization's paid plans. The pricing page and the
+   * session refuse a new plan while one is billed (spec 001 §2), but a checkout opened before another plan
+   * was paid (a bank transfer marked paid meanwhile, another card order) still completes at FastSpring, and
+   * the money is taken. Two paid plans must not overlap: the buyer would pay twice for the same days.
+   *
+   * - A fixed period is a renewal in all but name, so it is placed as renewals are: from the day the paid
+   *   plans end, keeping every month paid for (a buyer who paid twice by mistake still has the refund
+   *   window, which runs from the activation).
+   * - A subscription cannot wait behind another plan: FastSpring charges it every month from now, and
+   *   would be charging for months that only start later. Nor can a fixed period wait behind a
+   *   subscription, whose end moves with every renewal. There is no right day to start either, so no plan is
+   *   made: the payment is FAILED for an admin to review (refund, or grant a plan by hand), as a payment
+   *   that does not match its price is, and it stays in Admin → Payments with its amount. No order is made
+   *   either, so a subscription's activation and renewals find no paid initial order and add no plan later
+   *   (its renewals are left FAILED for review as well).
+   *
+   * `moved` says what was moved and why; `refused` is the payment's note.
+   */
+  private async placeAmongPaidPlans(
+    tx: Tx,
+    organizationId: number,
+    kind: 'FIXED' | 'MONTHLY',
+    chosen: string,
+    months: number,
+    subscriptionId: string | undefined,
+  ): Promise<{ start: string; moved: string | undefined } | { refused: string }> {
+    const from = startOfUtcDay(chosen);
+    const later = await tx.plans.findPaidRunningAfter(organizationId, from);
+    // A new subscription runs until it is deactivated: every plan still running after its start overlaps it.
+    const until = kind === 'FIXED' ? startOfUtcDay(planEndDate('FIXED', chosen, months)) : undefined;
+    const overlapping = later.filter((plan) => until === undefined || plan.start_date < until);
+    if (overlapping.length === 0) return { start: chosen, moved: undefined };
+    const described = overlapping.map(describePlan).join(', ');
+
+    if (kind === 'FIXED' && later.every((plan) => plan.plan_type !== 'SUBSCRIPTION')) {
+      // Plans cover [start 00:00 UTC, end); an end later in its day (a plan made by hand) moves the start
+      // to the next day, so the two do not share that day.
+      const lastEnd = new Date(Math.max(...later.map((plan) => plan.end_date.getTime())));
+      const endDay = utcIsoDate(lastEnd);
+      const start = startOfUtcDay(endDay) < lastEnd ? addDays(endDay, 1) : endDay;
+      return {
+        start,
+        moved: `Chosen start ${chosen} overlapped ${described}: starts when the paid plans end.`,
+      };
+    }
+    const what = kind === 'FIXED' ? 'this fixed period' : 'this subscription';
+    return {
+      refused: `The organization already has a paid plan in force or to come (${described}) that ${what} would overlap. No plan was created: review this payment (refund it${subscriptionId ? `, and cancel subscription ${subscriptionId} in FastSpring` : ''}, or create the plan by hand).`,
     };
   }
 
@@ -734,6 +794,11 @@ function paymentMismatch(order: FsOrder, price: PriceBreakdown, what: string): s
 /** What a payment's note says of a plan an admin ended early (its end and the admin's reason). */
 function endedByAdmin(plan: BillingPlanRow): string {
   return `Plan ${plan.id} was ended by an admin on ${plan.ended_at!.toISOString()} (${plan.end_reason ?? 'no reason given'}).`;
+}
+
+/** A plan as a payment's note names it. */
+function describePlan(plan: BillingPlanRow): string {
+  return `plan ${plan.id} (${plan.plan_type}, ${utcIsoDate(plan.start_date)} → ${utcIsoDate(plan.end_date)})`;
 }
 
 /** 1 + the additional seats of an order, within 1–100. */

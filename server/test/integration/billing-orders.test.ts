@@ -230,6 +230,39 @@ describe('renew and add users', () => {
     expect((await orders(o))[0]).toMatchObject({ startDate: addMonths(renewStart, 12) });
   });
 
+  it('renew: a later plan cancelled before it started does not push the renewal away from the plan in force', async () => {
+    const end = startOfUtcDay(addDays(utcIsoDate(), 20));
+    const o = await owner('owner@renew-after-cancelled.example.org', {
+      type: 'ONE_TIME_PAYMENT',
+      seats: 2,
+      end,
+    });
+    // A plan made by hand to start after a gap, then cancelled before its day: it ends at its own start.
+    const laterStart = startOfUtcDay(addDays(utcIsoDate(), 40));
+    const later = await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: o.organizationId,
+        plan_type: 'VIRTUAL',
+        start_date: laterStart,
+        end_date: startOfUtcDay(addMonths(addDays(utcIsoDate(), 40), 1)),
+        seat_limit: 2,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const cancelled = await post(admin, `/api/admin/billing-plans/${later.id}/end`, {
+      reason: 'Granted by mistake',
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+
+    const response = await post(o.cookie, '/api/order/renew', { seatAmount: 2, period: 1, buyer: BUYER });
+    expect(response.statusCode, response.body).toBe(200);
+    const [order] = await orders(o);
+    expect(order).toMatchObject({ orderType: 'RENEWAL', startDate: utcIsoDate(end) });
+    expect((await post(admin, `/api/admin/orders/${order!.id}/mark-paid`)).statusCode).toBe(200);
+    expect((await activePlan(o)).futureBillingPlan!.startDate).toBe(end.toISOString());
+  });
+
   it('add users: the added users for the months left, paid, make a plan with the new total until the same end', async () => {
     const endDay = addMonths(addDays(utcIsoDate(), 3), 2); // a little over two months left: 3 months charged
     const end = startOfUtcDay(endDay);
@@ -293,6 +326,41 @@ describe('renew and add users', () => {
       (await post(analyst, '/api/order/renew', { seatAmount: 1, period: 1, buyer: BUYER })).statusCode,
     ).toBe(403);
     expect(await orders(o)).toEqual([]);
+  });
+});
+
+describe('the start date of a new plan', () => {
+  const selection = [{ productId: 'osint-license', quantity: 1 }];
+  const tooFar = { field: 'startDate', message: BILLING_MESSAGES.startDateTooFar };
+
+  it('is at most 12 months ahead, by bank transfer and by card; a refused date leaves nothing behind', async () => {
+    const o = await owner('owner@far-start.example.org', { type: 'TRIAL', seats: 1 });
+    // "Today" may already be tomorrow east of UTC.
+    const latest = addMonths(addDays(utcIsoDate(), 1), 12);
+    for (const startDate of [addDays(latest, 1), '2099-01-01', '9999-12-31']) {
+      const bank = await post(o.cookie, '/api/order', { seatAmount: 1, startDate, period: 1, buyer: BUYER });
+      expect(bank.statusCode, startDate).toBe(400);
+      expect(bank.json().violations).toEqual([tooFar]);
+      const card = await post(o.cookie, '/api/fastspring/create-session', {
+        organizationId: o.organizationId,
+        startDate,
+        productSelections: selection,
+      });
+      expect(card.statusCode, startDate).toBe(400);
+      expect(card.json().violations).toEqual([tooFar]);
+    }
+    expect(BILLING_MESSAGES.startDateTooFar).toBe('The start date can be at most 12 months ahead.');
+    expect(await orders(o)).toEqual([]);
+
+    // The last day allowed is ordered like any other, and the organization's one pending order is free.
+    const accepted = await post(o.cookie, '/api/order', {
+      seatAmount: 1,
+      startDate: latest,
+      period: 1,
+      buyer: BUYER,
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await orders(o)).toEqual([expect.objectContaining({ orderStatus: 'PENDING', startDate: latest })]);
   });
 });
 

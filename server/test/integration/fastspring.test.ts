@@ -648,6 +648,177 @@ describe('monthly subscription', () => {
   });
 });
 
+describe('a card order for a new plan while another paid plan is in force', () => {
+  const BUYER = {
+    name: 'Overlap Bureau',
+    street: '1 Quay Road',
+    cityPostcode: '12-345',
+    city: 'Port',
+    country: 'X',
+  };
+
+  /** A bank transfer ordered and marked paid while the owner's card checkout is still open. */
+  async function bankPlanPaid(owner: Owner, months: number) {
+    const ordered = await t.request({
+      method: 'POST',
+      url: '/api/order',
+      cookie: owner.cookie,
+      payload: { seatAmount: 1, startDate: utcIsoDate(), period: months, buyer: BUYER },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(200);
+    const [pending] = await t.db
+      .selectFrom('orders')
+      .select('id')
+      .where('organization_id', '=', owner.organizationId)
+      .where('status', '=', 'PENDING')
+      .execute();
+    const paid = await t.request({
+      method: 'POST',
+      url: `/api/admin/orders/${pending!.id}/mark-paid`,
+      cookie: admin,
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    return plan!;
+  }
+
+  async function paymentOf(eventId: string) {
+    return t.db.selectFrom('payments').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+  }
+
+  function noOverlap(rows: { start_date: Date; end_date: Date }[]) {
+    const sorted = [...rows].sort((a, b) => a.start_date.getTime() - b.start_date.getTime());
+    for (let i = 1; i < sorted.length; i++)
+      expect(sorted[i]!.start_date.getTime()).toBeGreaterThanOrEqual(sorted[i - 1]!.end_date.getTime());
+  }
+
+  it('a fixed period starts the day the bank-transfer period in force ends, keeping every month paid for', async () => {
+    const owner = await trialOwner('owner@card-after-bank.example.org');
+    const session = await checkout(owner, 'FIXED', 2, 3);
+    const bank = await bankPlanPaid(owner, 1);
+    const bankEnd = utcIsoDate(bank.end_date);
+
+    const completed = fsEvents.orderCompleted(session, { orderId: fsId('ord') });
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+
+    const rows = await planRows(owner.organizationId);
+    expect(rows).toHaveLength(2);
+    noOverlap(rows);
+    const card = rows.find((row) => row.id !== bank.id)!;
+    expect(card).toMatchObject({ plan_type: 'ONE_TIME_PAYMENT', seat_limit: 2 });
+    expect(utcIsoDate(card.start_date)).toBe(bankEnd);
+    expect(utcIsoDate(card.end_date)).toBe(addMonths(bankEnd, 3));
+    const payment = await paymentOf(completed.id);
+    expect(payment).toMatchObject({ outcome: 'PROCESSED', organization_id: owner.organizationId });
+    expect(payment.note).toContain(`overlapped plan ${bank.id}`);
+
+    // The owner sees the bank period in force and the card period as the next plan; the order says so.
+    const billing = await t.request({
+      method: 'GET',
+      url: '/api/user/organization/all-billing-plans',
+      cookie: owner.cookie,
+    });
+    expect(billing.json()).toMatchObject({
+      activeBillingPlan: { id: bank.id, seatLimit: 1 },
+      futureBillingPlan: { id: card.id, seatLimit: 2 },
+    });
+    const orders = await t.request({
+      method: 'GET',
+      url: '/api/user/organization/orders',
+      cookie: owner.cookie,
+    });
+    expect(orders.json()).toContainEqual(
+      expect.objectContaining({
+        paymentMethod: 'CARD',
+        orderStatus: 'COMPLETED',
+        amount: 450,
+        startDate: bankEnd,
+        endDate: addMonths(bankEnd, 3),
+      }),
+    );
+    // The same order in a new event changes nothing.
+    expect(
+      (
+        await fs.deliver(webhookUrl, [
+          fsEvents.orderCompleted(session, { orderId: completed.data.id as string }),
+        ])
+      ).status,
+    ).toBe(200);
+    expect(await planRows(owner.organizationId)).toHaveLength(2);
+  });
+
+  it('a subscription makes no plan: the payment and its renewals stay FAILED for an admin to review', async () => {
+    const owner = await trialOwner('owner@subscription-after-bank.example.org');
+    const session = await checkout(owner, 'MONTHLY', 1);
+    const bank = await bankPlanPaid(owner, 2);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const begin = Date.now();
+    const completed = fsEvents.orderCompleted(session, ids, begin);
+    const activated = fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 30 * DAY });
+    const charge = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: begin + 60 * DAY },
+    );
+    for (const event of [completed, activated, charge])
+      expect((await fs.deliver(webhookUrl, [event])).status).toBe(200);
+
+    const rows = await planRows(owner.organizationId);
+    expect(rows.map((row) => row.id)).toEqual([bank.id]);
+    expect(rows[0]!.end_date.getTime()).toBe(bank.end_date.getTime());
+    const cardOrders = await t.db
+      .selectFrom('orders')
+      .select('id')
+      .where('organization_id', '=', owner.organizationId)
+      .where('payment_method', '=', 'CARD')
+      .execute();
+    expect(cardOrders).toEqual([]);
+
+    // The money is not lost: Admin → Payments lists it, with its amount, for review.
+    const payments = await t.request({
+      method: 'GET',
+      url: '/api/admin/payments?source=FASTSPRING',
+      cookie: admin,
+    });
+    const listed = payments
+      .json<
+        { eventId: string; outcome: string; note: string; amount: number; organization: { id: number } }[]
+      >()
+      .find((row) => row.eventId === completed.id);
+    expect(listed).toMatchObject({
+      outcome: 'FAILED',
+      amount: 100,
+      organization: { id: owner.organizationId },
+    });
+    expect(listed!.note).toContain(`plan ${bank.id}`);
+    expect(listed!.note).toContain(`cancel subscription ${ids.subscriptionId}`);
+    expect((await paymentOf(activated.id)).outcome).toBe('IGNORED');
+    expect((await paymentOf(charge.id)).outcome).toBe('FAILED');
+  });
+
+  it('a fixed period does not wait behind a card subscription, whose end moves with each renewal', async () => {
+    const owner = await trialOwner('owner@fixed-after-subscription.example.org');
+    const session = await checkout(owner, 'FIXED', 1, 1);
+    const subscription = await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: owner.organizationId,
+        plan_type: 'SUBSCRIPTION',
+        start_date: new Date(Date.now() - DAY),
+        end_date: new Date(Date.now() + 20 * DAY),
+        seat_limit: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const completed = fsEvents.orderCompleted(session, { orderId: fsId('ord') });
+    expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+    expect((await planRows(owner.organizationId)).map((row) => row.id)).toEqual([subscription.id]);
+    const payment = await paymentOf(completed.id);
+    expect(payment).toMatchObject({ outcome: 'FAILED', amount_cents: 10_000, order_id: null });
+    expect(payment.note).toContain(`plan ${subscription.id} (SUBSCRIPTION`);
+  });
+});
+
 describe('admin payments', () => {
   it('lists FastSpring events with their outcome; the detail carries the event as received', async () => {
     const list = await t.request({
