@@ -58,6 +58,8 @@ export interface Config {
     trustedAddresses: string[];
     /** A crawl job hands over to a fresh job after this long, so the queue never takes it for a dead worker's. */
     jobSliceMs: number;
+    /** How soon an unavailable robots.txt is read again; unset: the crawler's default (a minute). Tests shorten it. */
+    robotsRetryMs?: number;
   };
   /**
    * Face engine worker threads (FACE_THREADS). Unset: cores − 1 in a process that serves the API, every

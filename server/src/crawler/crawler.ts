@@ -103,6 +103,26 @@ export interface CrawlSummary extends CrawlProgress {
   frontier: FrontierCounts;
 }
 
+/**
+ * How the wait for a host's robots.txt changes. While it answers 5xx or 429 the host's URLs wait for it
+ * (see Crawler.waitForRobots); the wait ends when it is read again, or when it has lasted maxRobotsWaitMs
+ * and the host's URLs fail instead.
+ */
+export type RobotsOutageEvent =
+  | {
+      host: string;
+      waiting: true;
+      /** What robots.txt answered. */
+      status: number;
+      /** Epoch ms since when it has not been readable (across runs). */
+      since: number;
+      /** Epoch ms when it is read again. */
+      retryAt: number;
+      /** Epoch ms after which the host's URLs fail instead of waiting. */
+      giveUpAt: number;
+    }
+  | { host: string; waiting: false; reason: 'read' | 'given-up' };
+
 export interface CrawlerCallbacks {
   /** A page to index; throwing makes the page retry later (e.g. the database is down). */
   onPage?: (page: CrawledPage) => void | Promise<void>;
@@ -112,6 +132,14 @@ export interface CrawlerCallbacks {
   onError?: (event: CrawlErrorEvent) => void;
   /** True when these bytes were analysed before (in an earlier crawl): skips the sharp analysis. */
   isKnownContentHash?: (sha256: string) => boolean | Promise<boolean>;
+  /**
+   * An image URL this crawl will never hand to onImage: skipped (robots.txt, noindex) or failed for good
+   * (HTTP error, not an image, too large, refused address, undecodable, retries used up). Called once its
+   * frontier entry says so. A throw stops the run as a frontier failure does, so handle errors inside.
+   */
+  onImageDropped?: (url: string) => void | Promise<void>;
+  /** The wait for a host's robots.txt began, went on or ended. Same rule for throwing as onImageDropped. */
+  onRobotsOutage?: (event: RobotsOutageEvent) => void | Promise<void>;
 }
 
 export interface CrawlerInit {
@@ -152,10 +180,15 @@ class RetryableError extends Error {
 /** The host answers robots.txt with 5xx or 429 for now; it is read again at `retryAt`. */
 class RobotsUnavailableError extends RetryableError {
   constructor(
-    status: number,
+    readonly httpStatus: number,
     readonly retryAt: number,
   ) {
-    super(`robots.txt unavailable (HTTP ${status})`, 'robots', status, Math.max(0, retryAt - Date.now()));
+    super(
+      `robots.txt unavailable (HTTP ${httpStatus})`,
+      'robots',
+      httpStatus,
+      Math.max(0, retryAt - Date.now()),
+    );
   }
 }
 
@@ -217,6 +250,8 @@ export class Crawler {
   private readonly robotsLoading = new Map<string, Promise<RobotsEntry>>();
   /** Hosts whose robots.txt this run has read, and told the frontier so (see waitForRobots). */
   private readonly robotsReadHosts = new Set<string>();
+  /** Hosts whose robots.txt wait this run has given up (onRobotsOutage is told once, not per URL). */
+  private readonly robotsGivenUp = new Set<string>();
   /** Occurrences of images not yet processed in this run, merged from every page that shows them. */
   private readonly occurrences = new Map<string, ImageOccurrence[]>();
   private readonly processedImages = new Set<string>();
@@ -554,8 +589,10 @@ export class Crawler {
       throw new RetryableError('robots.txt unreachable', 'robots', undefined, this.options.robotsRetryMs);
     if (!this.robotsReadHosts.has(entry.host)) {
       // Ends an outage an earlier run may have recorded: the next one is counted from its own start.
-      await this.store.markRobotsReachable(this.crawlId, entry.host);
+      const ended = await this.store.markRobotsReachable(this.crawlId, entry.host);
       this.robotsReadHosts.add(entry.host);
+      this.robotsGivenUp.delete(entry.host);
+      if (ended) await this.callbacks.onRobotsOutage?.({ host: entry.host, waiting: false, reason: 'read' });
     }
     if (!robots.policy.isAllowed(entry.url)) return 'skip';
     const result = await this.scheduler.run(
@@ -599,6 +636,7 @@ export class Crawler {
   private async skip(entry: FrontierEntry, reason: string): Promise<void> {
     await this.store.markSkipped(this.crawlId, entry.url, reason);
     if (entry.kind === 'page') this.pagesUsed--; // the budget counts pages actually fetched
+    if (entry.kind === 'image') await this.callbacks.onImageDropped?.(entry.url);
     this.progressState.skipped++;
   }
 
@@ -644,6 +682,8 @@ export class Crawler {
     }
     await store.markFailed(crawlId, entry.url, message, retryAt);
     this.callbacks.onError?.({ url: entry.url, kind: entry.kind, message, code, status, willRetry });
+    // After markFailed: the indexer checks that no crawl still has the URL queued.
+    if (entry.kind === 'image' && !willRetry) await this.callbacks.onImageDropped?.(entry.url);
   }
 
   /**
@@ -657,7 +697,14 @@ export class Crawler {
     const now = Date.now();
     this.robotsReadHosts.delete(entry.host);
     const since = await this.store.markRobotsUnreachable(this.crawlId, entry.host, now);
-    if (now - since >= this.options.maxRobotsWaitMs) return false;
+    const giveUpAt = since + this.options.maxRobotsWaitMs;
+    if (now >= giveUpAt) {
+      if (!this.robotsGivenUp.has(entry.host)) {
+        this.robotsGivenUp.add(entry.host);
+        await this.callbacks.onRobotsOutage?.({ host: entry.host, waiting: false, reason: 'given-up' });
+      }
+      return false;
+    }
     this.scheduler.backoff(entry.host, retryAt);
     await this.store.release(this.crawlId, entry.url, retryAt);
     if (entry.kind === 'page') this.pagesUsed--; // it will be claimed (and counted) again
@@ -669,6 +716,15 @@ export class Crawler {
       code: 'robots',
       status: error.status,
       willRetry: true,
+    });
+    // Nothing else shows why the crawl seems idle: its URLs wait without failing.
+    await this.callbacks.onRobotsOutage?.({
+      host: entry.host,
+      waiting: true,
+      status: error.httpStatus,
+      since,
+      retryAt,
+      giveUpAt,
     });
     return true;
   }

@@ -83,8 +83,11 @@ export interface CrawlFrontierStore {
    * time since it was last read (markRobotsReachable), kept across runs.
    */
   markRobotsUnreachable(crawlId: string, host: string, now: number): Promise<number>;
-  /** The host's robots.txt was read: a later outage is counted from its own start. */
-  markRobotsReachable(crawlId: string, host: string): Promise<void>;
+  /**
+   * The host's robots.txt was read: a later outage is counted from its own start. True when this ended an
+   * outage that was recorded.
+   */
+  markRobotsReachable(crawlId: string, host: string): Promise<boolean>;
 }
 
 function emptyCounts(): FrontierCounts {
@@ -244,8 +247,8 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
     return outages.get(host)!;
   }
 
-  async markRobotsReachable(crawlId: string, host: string): Promise<void> {
-    this.crawl(crawlId).robotsOutages.delete(host);
+  async markRobotsReachable(crawlId: string, host: string): Promise<boolean> {
+    return this.crawl(crawlId).robotsOutages.delete(host);
   }
 
   async findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined> {

@@ -226,6 +226,8 @@ export interface PendingImageOccurrencesTable {
   caption: Generated<string>;
   nearby_text: Generated<string>;
   seen_at: Timestamp;
+  /** The crawl whose page recorded it (migration 0042); null when recorded before. */
+  crawl_id: string | null;
 }
 
 export interface FacesTable {

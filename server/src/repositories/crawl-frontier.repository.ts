@@ -221,12 +221,25 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
     return new Date(row.since).getTime();
   }
 
-  async markRobotsReachable(crawlId: string, host: string): Promise<void> {
-    await this.db
+  async markRobotsReachable(crawlId: string, host: string): Promise<boolean> {
+    const result = await this.db
       .deleteFrom('crawl_robots_outages')
       .where('crawl_id', '=', crawlId)
       .where('host', '=', host)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  /** The hosts whose robots.txt the crawl could not read last time it tried, with since when, oldest first. */
+  async findRobotsOutages(crawlId: string): Promise<Array<{ host: string; since: Date }>> {
+    const rows = await this.db
+      .selectFrom('crawl_robots_outages')
+      .select(['host', 'since'])
+      .where('crawl_id', '=', crawlId)
+      .orderBy('since')
+      .orderBy('host')
       .execute();
+    return rows.map((row) => ({ host: row.host, since: new Date(row.since) }));
   }
 
   async counts(crawlId: string): Promise<FrontierCounts> {
@@ -442,6 +455,16 @@ export class CrawlRepository {
 
   async setLastError(id: number, message: string | null): Promise<void> {
     await this.db.updateTable('crawls').set({ last_error: message }).where('id', '=', id).execute();
+  }
+
+  /** Clears last_error when it starts with `prefix` (a status message that no longer holds), not another. */
+  async clearLastErrorStartingWith(id: number, prefix: string): Promise<void> {
+    await this.db
+      .updateTable('crawls')
+      .set({ last_error: null })
+      .where('id', '=', id)
+      .where(sql<boolean>`starts_with(last_error, ${prefix})`)
+      .execute();
   }
 
   /**

@@ -255,9 +255,10 @@ export class WebIndexRepository {
     await query.execute();
   }
 
-  /** Replaces the pending occurrences a page recorded when it was last indexed. */
+  /** Replaces the pending occurrences a page recorded when it was last indexed (by `crawlId`'s crawl). */
   async replacePendingOccurrencesOfPage(
     pageId: number,
+    crawlId: string | null,
     occurrences: readonly PendingOccurrenceRecord[],
   ): Promise<void> {
     await this.db.deleteFrom('pending_image_occurrences').where('page_id', '=', pageId).execute();
@@ -274,10 +275,41 @@ export class WebIndexRepository {
             caption: o.caption,
             nearby_text: o.nearbyText,
             seen_at: o.seenAt,
+            crawl_id: crawlId,
           })),
         )
         .execute();
     }
+  }
+
+  /**
+   * Removes the pending occurrences `crawlId` recorded (and those recorded before crawls were noted, see
+   * migration 0042) whose image no crawl will fetch: of `imageUrl` only, or of every image. An image queued
+   * (or being fetched) in a crawl that has not ended DONE keeps its rows, since that crawl may still store
+   * it; a stopped or failed crawl can be resumed. Frontier rows without a crawls row (a crawl run outside
+   * the product) count as live. Returns how many rows went.
+   */
+  async deletePendingOccurrencesOfUnfetchedImages(crawlId: string, imageUrl?: string): Promise<number> {
+    let query = this.db
+      .deleteFrom('pending_image_occurrences as p')
+      .where((eb) => eb.or([eb('p.crawl_id', '=', crawlId), eb('p.crawl_id', 'is', null)]))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('crawl_frontier as f')
+              .leftJoin('crawls as c', 'c.public_id', 'f.crawl_id')
+              .select(sql`1`.as('queued'))
+              .whereRef('f.url', '=', 'p.image_url')
+              // Written out (not bound) so that the planner can use the partial index of migration 0042.
+              .where(sql<boolean>`f.kind = 'image' and f.state in ('queued', 'claimed')`)
+              .where((inner) => inner.or([inner('c.status', 'is', null), inner('c.status', '<>', 'DONE')])),
+          ),
+        ),
+      );
+    if (imageUrl !== undefined) query = query.where('p.image_url', '=', imageUrl);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Removes and returns the pending occurrences of an image URL (the image is being stored). */

@@ -2,7 +2,11 @@ import dns from 'node:dns';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import { crawlOptionsFromConfig, type CrawlOptions } from '../crawler/crawl-options.ts';
+import {
+  crawlOptionsFromConfig,
+  DEFAULT_CRAWL_OPTIONS,
+  type CrawlOptions,
+} from '../crawler/crawl-options.ts';
 import { Crawler, type CrawlSummary } from '../crawler/crawler.ts';
 import type { FrontierCounts } from '../crawler/frontier.ts';
 import type { ResolvedAddress } from '../crawler/safe-fetch.ts';
@@ -19,6 +23,7 @@ import type {
   CrawlFrontierRepository,
   CrawlRepository,
 } from '../repositories/crawl-frontier.repository.ts';
+import { ROBOTS_WAIT_PREFIX, RobotsWaitNotice } from './crawl-robots-notice.ts';
 import type { IndexerService } from './indexer.service.ts';
 
 export const MAX_SEED_URLS = 100;
@@ -429,6 +434,8 @@ export class CrawlService {
         // run's own lease could not be given back. Either way, looked at again once the lease has run out.
         if (!(await this.crawls.finish(crawlId, 'FAILED', message))) {
           await this.enqueueRun({ crawlId, failures }, await this.busyRetryMs(crawlId));
+        } else {
+          await this.afterEnd(crawlId);
         }
       } else {
         await this.crawls.setLastError(crawlId, message);
@@ -490,6 +497,15 @@ export class CrawlService {
     const lease = await this.takeLease(crawlId, owner);
     if (lease !== 'taken') return lease === 'ended' ? 'skipped' : 'busy';
     const row = (await this.crawls.findById(crawlId))!;
+    const crawlOptions = this.crawlOptions(row.options as StoredCrawlOptions);
+    const robotsNotice = new RobotsWaitNotice(
+      this.crawls,
+      this.frontier,
+      crawlId,
+      row.public_id,
+      crawlOptions.maxRobotsWaitMs ?? DEFAULT_CRAWL_OPTIONS.maxRobotsWaitMs,
+      this.log,
+    );
     const counter = new CrawlCounter(
       this.crawls,
       crawlId,
@@ -502,13 +518,20 @@ export class CrawlService {
       seeds: row.seeds,
       // Claims stop as soon as another run holds the lease, not only at this run's next renewal.
       store: this.frontier.heldBy(owner),
-      options: this.crawlOptions(row.options as StoredCrawlOptions),
+      options: crawlOptions,
       callbacks: {
         isKnownContentHash: (sha256) => this.indexer.isKnownContentHash(sha256),
         onPage: async (page) => {
-          await this.indexer.indexPage(page);
+          await this.indexer.indexPage(page, row.public_id);
           counter.add({ pages: 1 });
         },
+        onImageDropped: async (url) => {
+          // A clean-up: if it fails, the crawl's end tries again (afterEnd), so the crawl goes on.
+          await this.indexer.forgetUnfetchedImages(row.public_id, url).catch((error: unknown) => {
+            this.log.warn({ err: error, crawlId, url }, 'pending occurrences of a dropped image kept');
+          });
+        },
+        onRobotsOutage: (event) => robotsNotice.update(event),
         onImage: async (image, pages) => {
           const indexed = await this.indexer.indexImage(image, pages);
           counter.add({ images: 1, faces: indexed.newFaces });
@@ -569,7 +592,24 @@ export class CrawlService {
     // Taken over (after this run's last renewal, or as the heartbeat found): the other run has the crawl
     // and decides its end.
     if (!(await this.crawls.releaseLease(crawlId, owner, end))) return 'busy';
+    if (end) await this.afterEnd(crawlId);
     return outcome;
+  }
+
+  /**
+   * Once a crawl has ended: the occurrences its pages recorded of images it did not store go (unless another
+   * crawl, or this one once resumed, may still fetch them), and it waits for no robots.txt any more. Failures
+   * are logged only: the crawl has ended either way (what is left goes when the crawl, resumed, ends again).
+   */
+  private async afterEnd(crawlId: number): Promise<void> {
+    try {
+      const row = await this.crawls.findById(crawlId);
+      if (!row) return;
+      await this.indexer.forgetUnfetchedImages(row.public_id);
+      await this.crawls.clearLastErrorStartingWith(crawlId, ROBOTS_WAIT_PREFIX);
+    } catch (error) {
+      this.log.warn({ err: error, crawlId }, 'clean-up after the crawl ended failed');
+    }
   }
 
   /** Stops a crawl running in this process; it stays resumable. Used by the CLI on Ctrl-C. */
@@ -598,6 +638,9 @@ export class CrawlService {
       trustedAddresses: [...this.config.crawl.trustedAddresses, ...(stored.trustedAddresses ?? [])],
       allowedPorts: stored.allowedPorts ?? [],
       ...(stored.hostAddresses ? { resolveHost: pinnedResolver(stored.hostAddresses) } : {}),
+      ...(this.config.crawl.robotsRetryMs !== undefined
+        ? { robotsRetryMs: this.config.crawl.robotsRetryMs }
+        : {}),
     };
   }
 }

@@ -73,9 +73,10 @@ export class IndexerService {
    * Stores a page and links the images it shows that are already stored under the same URL; images the
    * page no longer shows are unlinked. The others are recorded as pending in the same transaction, and
    * indexImage links them when it stores the image: a crawl stopped (or crashed) before it fetched the
-   * image loses no page that showed it.
+   * image loses no page that showed it. `crawlId` is the crawl that found the page: its pending rows go
+   * when that crawl knows it will not store their image (forgetUnfetchedImages).
    */
-  async indexPage(page: CrawledPage): Promise<void> {
+  async indexPage(page: CrawledPage, crawlId: string | null = null): Promise<void> {
     const imageUrls = page.images.map((image) => image.url);
     await this.webIndex.transaction(async (tx) => {
       const pageId = await tx.upsertPage({
@@ -104,9 +105,20 @@ export class IndexerService {
       );
       await tx.replacePendingOccurrencesOfPage(
         pageId,
+        crawlId,
         seen.filter((o) => !known.has(o.imageUrl)),
       );
     });
+  }
+
+  /**
+   * Forgets where images were seen that crawl `crawlId` will not store after all: `imageUrl` (skipped or
+   * failed for good), or every image its pages showed once the crawl has ended (images it never fetched:
+   * hosted elsewhere, beyond its budget). Without this, pending occurrences of such images stay forever.
+   * Images still queued in a crawl that may yet run keep theirs. Returns how many were forgotten.
+   */
+  forgetUnfetchedImages(crawlId: string, imageUrl?: string): Promise<number> {
+    return this.webIndex.deletePendingOccurrencesOfUnfetchedImages(crawlId, imageUrl);
   }
 
   /**

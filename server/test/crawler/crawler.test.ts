@@ -9,6 +9,7 @@ import {
   type CrawlErrorEvent,
   type CrawlProgress,
   type ImageOccurrence,
+  type RobotsOutageEvent,
 } from '../../src/crawler/crawler.ts';
 import { InMemoryFrontierStore } from '../../src/crawler/frontier.ts';
 import { sha256Hex } from '../../src/crawler/image-process.ts';
@@ -557,6 +558,66 @@ describe('Crawler page directives and indexer failures', () => {
   });
 });
 
+describe('Crawler images given up', () => {
+  it('names each image it will never hand to the indexer, once its entry says so, and no other', async () => {
+    const server = await startServer({
+      '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
+      '/': html(
+        page(
+          'home',
+          `<img src="/missing.jpg"><img src="/page.jpg"><img src="/huge.jpg"><img src="/broken.jpg">
+           <img src="/private/hidden.jpg"><img src="/noindex.jpg"><img src="/down.jpg">
+           <img src="http://10.0.0.8/photo.jpg"><img src="/ok.jpg">`,
+        ),
+      ),
+      '/page.jpg': html(page('not an image', '')),
+      '/huge.jpg': bytes(Buffer.alloc(64 * 1024, 1), 'image/jpeg'),
+      '/broken.jpg': bytes(Buffer.from('definitely not a jpeg'), 'image/jpeg'),
+      '/private/hidden.jpg': bytes(alice, 'image/jpeg'),
+      '/noindex.jpg': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'image/jpeg', 'x-robots-tag': 'noindex' }).end(carol);
+      },
+      '/down.jpg': status(503),
+      '/ok.jpg': bytes(bob, 'image/jpeg'),
+    });
+    const store = new InMemoryFrontierStore();
+    const dropped: Array<{ path: string; state: string | undefined }> = [];
+    const stored: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'dropped',
+      seeds: [server.url('/', 'drop.test')],
+      store,
+      options: testOptions(server, { useSitemaps: false, maxImageBytes: 32 * 1024, maxRetries: 1 }),
+      callbacks: {
+        onImage: (image) => void stored.push(new URL(image.url).pathname),
+        onImageDropped: async (url) => {
+          const { hostname, pathname } = new URL(url);
+          // The indexer checks the frontier: the entry must no longer be queued or claimed.
+          const entry = await store.findOne('dropped', url);
+          dropped.push({ path: hostname === '10.0.0.8' ? url : pathname, state: entry?.state });
+        },
+      },
+    });
+    await crawler.run();
+    expect(stored).toEqual(['/ok.jpg']);
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    expect(dropped.sort(byPath)).toEqual(
+      [
+        { path: '/missing.jpg', state: 'failed' },
+        { path: '/page.jpg', state: 'failed' },
+        { path: '/huge.jpg', state: 'failed' },
+        { path: '/broken.jpg', state: 'failed' },
+        { path: '/private/hidden.jpg', state: 'skipped' },
+        { path: '/noindex.jpg', state: 'skipped' },
+        // Retried first: named once, when its retries are used up.
+        { path: '/down.jpg', state: 'failed' },
+        { path: 'http://10.0.0.8/photo.jpg', state: 'failed' },
+      ].sort(byPath),
+    );
+    expect(server.hits('/down.jpg')).toHaveLength(2);
+  });
+});
+
 describe('Crawler frontier failures', () => {
   it('stops and rejects when the frontier cannot record what happened to an entry', async () => {
     const server = await startServer({
@@ -847,19 +908,34 @@ describe('Crawler retries', () => {
       '/next': html(page('next', '')),
     });
     const out = collector();
+    const outages: RobotsOutageEvent[] = [];
     const crawler = new Crawler({
       crawlId: 'robots-outage',
       seeds: [server.url('/', 'outage.test')],
       store: new InMemoryFrontierStore(),
       // Fewer retries than robots.txt fails: each failed read used to cost the seed one.
       options: testOptions(server, { useSitemaps: false, maxRetries: 2, robotsRetryMs: 50 }),
-      callbacks: out.callbacks,
+      callbacks: { ...out.callbacks, onRobotsOutage: (event) => void outages.push(event) },
     });
+    const started = Date.now();
     const summary = await crawler.run();
     expect(server.hits('/robots.txt')).toHaveLength(5);
     expect(pathsOf(out.pages)).toEqual(['/', '/next']);
     expect(summary).toMatchObject({ reason: 'done', pages: 2, errors: 0 });
     expect(summary.frontier.page).toMatchObject({ done: 2, failed: 0 });
+    // Told while the host waits (the read at start-up, for sitemaps, is not a URL waiting), then once read.
+    const host = `outage.test:${server.port}`;
+    expect(outages.length).toBeGreaterThanOrEqual(2);
+    const waiting = outages.slice(0, -1);
+    for (const event of waiting) {
+      expect(event).toMatchObject({ host, waiting: true, status: 503 });
+      if (!event.waiting) continue;
+      expect(event.since).toBeGreaterThanOrEqual(started);
+      expect(event.since).toBe((waiting[0] as typeof event).since); // counted from the outage's start
+      expect(event.retryAt).toBeGreaterThan(event.since);
+      expect(event.giveUpAt).toBe(event.since + 30 * 60_000);
+    }
+    expect(outages.at(-1)).toEqual({ host, waiting: false, reason: 'read' });
   });
 
   it('gives up on a site whose robots.txt stays unreachable past maxRobotsWaitMs', async () => {
@@ -868,6 +944,7 @@ describe('Crawler retries', () => {
       '/': html(page('home', 'never fetched')),
     });
     const out = collector();
+    const outages: RobotsOutageEvent[] = [];
     const crawler = new Crawler({
       crawlId: 'robots-down',
       seeds: [server.url('/', 'down.test')],
@@ -878,7 +955,7 @@ describe('Crawler retries', () => {
         robotsRetryMs: 50,
         maxRobotsWaitMs: 300,
       }),
-      callbacks: out.callbacks,
+      callbacks: { ...out.callbacks, onRobotsOutage: (event) => void outages.push(event) },
     });
     const started = Date.now();
     const summary = await crawler.run();
@@ -889,6 +966,11 @@ describe('Crawler retries', () => {
     // Past the wait, the seed used its retries as after any other retryable failure.
     const counted = out.errors.filter((e) => e.code === 'robots' && e.willRetry === false);
     expect(counted).toHaveLength(1);
+    // The wait is over once given up, though the seed's retries still read robots.txt: told once.
+    const host = `down.test:${server.port}`;
+    expect(outages.filter((e) => !e.waiting)).toEqual([{ host, waiting: false, reason: 'given-up' }]);
+    expect(outages.at(-1)).toEqual({ host, waiting: false, reason: 'given-up' });
+    expect(outages.slice(0, -1).every((e) => e.waiting && e.host === host)).toBe(true);
   });
 });
 

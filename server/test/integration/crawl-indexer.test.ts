@@ -402,6 +402,101 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
     ).toEqual([]);
   });
 
+  const pendingOf = (imageUrl: string) =>
+    t.db
+      .selectFrom('pending_image_occurrences')
+      .innerJoin('pages', 'pages.id', 'pending_image_occurrences.page_id')
+      .select('pages.url')
+      .where('image_url', '=', imageUrl)
+      .orderBy('pages.url')
+      .execute()
+      .then((rows) => rows.map((row) => row.url));
+
+  it('forgets where images were seen that the crawl will never store', async () => {
+    // The home page shows images that cannot be stored: gone, not an image, on an address the SSRF guard
+    // refuses. /gone/a shows the gone one again, once it has failed already: only the crawl's end forgets it.
+    const blocked = `http://127.0.0.2:${server.port}/gone/blocked.jpg`;
+    server.route(
+      '/gone/',
+      html(
+        page(
+          'Gone',
+          `<a href="/gone/a">A</a> <img src="/gone/missing.jpg" alt="missing">
+           <img src="/gone/not-image.jpg" alt="a page"> <img src="${blocked}" alt="blocked">`,
+        ),
+      ),
+    );
+    server.route('/gone/a', html(page('Gone A', '<img src="/gone/missing.jpg" alt="missing again">')));
+    server.route('/gone/not-image.jpg', html(page('Not an image', '')));
+    const detail = await crawl([url('/gone/')]);
+    expect(detail).toMatchObject({ status: 'DONE', pages: 2, images: 0, errors: 3 });
+    expect(detail.frontier.image).toMatchObject({ failed: 3, queued: 0 });
+    const pages = await t.db
+      .selectFrom('pages')
+      .select('url')
+      .where('url', 'in', [url('/gone/'), url('/gone/a')])
+      .execute();
+    expect(pages).toHaveLength(2);
+    for (const image of [url('/gone/missing.jpg'), url('/gone/not-image.jpg'), blocked]) {
+      expect(await pendingOf(image), image).toEqual([]);
+    }
+  });
+
+  it('keeps where an image was seen while a crawl that may resume still has it queued', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let imageRequests = 0;
+    let gone = false;
+    const image = url('/keep/img.jpg');
+    server.route('/keep/', html(page('Keep', '<a href="/keep/a">A</a> <a href="/keep/b">B</a>')));
+    server.route('/keep/a', html(page('Keep A', '<img src="/keep/img.jpg" alt="on a">')));
+    server.route('/keep/b', html(page('Keep B', '<img src="/keep/img.jpg" alt="on b">')));
+    server.route('/keep/other', html(page('Keep other', '<img src="/keep/img.jpg" alt="elsewhere">')));
+    server.route('/keep/img.jpg', async (req, res) => {
+      if (imageRequests++ === 0) await held;
+      if (gone) res.writeHead(404).end();
+      else bytes(photos.shared, 'image/jpeg')(req, res);
+    });
+    const crawls = t.container.services.crawl;
+    // Stopped (as the CLI stops it) while its image is being fetched: the crawl ends STOPPED, resumable.
+    const first = await crawls.create({ urls: [url('/keep/')], requestedBy: null });
+    const run = crawls.run(first.id, { endStopped: true });
+    for (let i = 0; imageRequests === 0; i++) {
+      if (i > 400) throw new Error('the image was never requested');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await crawls.stop(first.id);
+    expect(await run).toBe('stopped');
+    expect((await crawls.get(first.public_id)).status).toBe('STOPPED');
+    expect(await pendingOf(image)).toEqual([url('/keep/a'), url('/keep/b')]);
+
+    // Another crawl finds the image gone meanwhile: every occurrence stays, its own page's too, since the
+    // stopped crawl may still store the image.
+    gone = true;
+    const second = await crawls.create({ urls: [url('/keep/other')], requestedBy: null });
+    expect(await crawls.run(second.id)).toBe('done');
+    expect((await crawls.get(second.public_id)).frontier.image.failed).toBe(1);
+    const all = [url('/keep/a'), url('/keep/b'), url('/keep/other')];
+    expect(await pendingOf(image)).toEqual(all);
+
+    // Resumed, the first crawl stores the image and links every page that showed it.
+    gone = false;
+    release();
+    await crawls.resume(first.public_id);
+    expect(await crawls.run(first.id)).toBe('done');
+    const stored = await imageByBytes(photos.shared);
+    const linked = await t.db
+      .selectFrom('image_occurrences')
+      .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+      .select('pages.url')
+      .where('image_id', '=', stored.id)
+      .where('image_url', '=', image)
+      .orderBy('pages.url')
+      .execute();
+    expect(linked.map((row) => row.url)).toEqual(all);
+    expect(await pendingOf(image)).toEqual([]);
+  });
+
   it('keeps the SSRF guard: only the configured address is trusted', async () => {
     analyze.mockClear();
     const detail = await crawl([`http://127.0.0.2:${server.port}/`]);
