@@ -226,7 +226,7 @@ export interface PendingImageOccurrencesTable {
   caption: Generated<string>;
   nearby_text: Generated<string>;
   seen_at: Timestamp;
-  /** The crawl whose page recorded it (migration 0042); null when recorded before. */
+  /** The crawl whose page recorded it (migration 0041); null when recorded before. */
   crawl_id: string | null;
 }
 

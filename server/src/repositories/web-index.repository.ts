@@ -284,7 +284,7 @@ export class WebIndexRepository {
 
   /**
    * Removes the pending occurrences `crawlId` recorded (and those recorded before crawls were noted, see
-   * migration 0042) whose image no crawl will fetch: of `imageUrl` only, or of every image. An image queued
+   * migration 0041) whose image no crawl will fetch: of `imageUrl` only, or of every image. An image queued
    * (or being fetched) in a crawl that has not ended DONE keeps its rows, since that crawl may still store
    * it; a stopped or failed crawl can be resumed. Frontier rows without a crawls row (a crawl run outside
    * the product) count as live. Returns how many rows went.
@@ -301,7 +301,7 @@ export class WebIndexRepository {
               .leftJoin('crawls as c', 'c.public_id', 'f.crawl_id')
               .select(sql`1`.as('queued'))
               .whereRef('f.url', '=', 'p.image_url')
-              // Written out (not bound) so that the planner can use the partial index of migration 0042.
+              // Written out (not bound) so that the planner can use the partial index of migration 0041.
               .where(sql<boolean>`f.kind = 'image' and f.state in ('queued', 'claimed')`)
               .where((inner) => inner.or([inner('c.status', 'is', null), inner('c.status', '<>', 'DONE')])),
           ),
