@@ -219,14 +219,32 @@ function connectionVisible(minorsAllowed: boolean, table = 'data_extraction_conn
  * a connection that reader may see (a result seen only with a hidden person is not marked).
  */
 function resultColumns(minorsAllowed: boolean) {
-  return [
-    ...RESULT_COLUMNS,
-    sql<boolean>`exists (
+  // A reader who sees every connection reads the stored mark (set with the connections).
+  const seenWith = minorsAllowed
+    ? sql<boolean>`${sql.ref('data_extraction_results.seen_with')}`
+    : sql<boolean>`exists (
       select 1 from data_extraction_connections c
-       where c.result_id = data_extraction_results.id and ${connectionVisible(minorsAllowed, 'c')})`.as(
-      'seen_with',
-    ),
-  ] as const;
+       where c.result_id = data_extraction_results.id and ${connectionVisible(minorsAllowed, 'c')})`;
+  return [...RESULT_COLUMNS, seenWith.as('seen_with')] as const;
+}
+
+/**
+ * Whether the extraction's stored best name may be shown to its reader: always to one who sees possible
+ * minors; to another only while a result shown to them carries it (the name may come from hidden results).
+ */
+function bestNameShown(minorsAllowed: boolean) {
+  return (eb: ExpressionBuilder<Database, 'data_extractions'>) =>
+    minorsAllowed
+      ? eb.val(true)
+      : eb.exists(
+          eb
+            .selectFrom('data_extraction_results')
+            .select('data_extraction_results.id')
+            .whereRef('data_extraction_results.extraction_id', '=', 'data_extractions.id')
+            .whereRef('data_extraction_results.person_name', '=', 'data_extractions.best_name')
+            .where('data_extraction_results.removed', '=', false)
+            .where(copiedResultVisible(false)),
+        );
 }
 
 function inScope(scope: ExtractionScope) {
@@ -327,17 +345,7 @@ export class DataExtractionRepository {
           // The best name, where the reader sees a result that carries it (shownAggregates in the service).
           eb.and([
             eb('data_extractions.best_name', 'ilike', pattern),
-            filter.minorsAllowed
-              ? eb.val(true)
-              : eb.exists(
-                  eb
-                    .selectFrom('data_extraction_results')
-                    .select('data_extraction_results.id')
-                    .whereRef('data_extraction_results.extraction_id', '=', 'data_extractions.id')
-                    .whereRef('data_extraction_results.person_name', '=', 'data_extractions.best_name')
-                    .where('data_extraction_results.removed', '=', false)
-                    .where(copiedResultVisible(false)),
-                ),
+            bestNameShown(filter.minorsAllowed)(eb),
           ]),
         ]),
       );
@@ -960,15 +968,18 @@ export class DataExtractionRepository {
   }
 
   /**
-   * The extraction's Wikipedia result; with `filter`, only when it matches the detail page's filters as
+   * The extraction's Wikipedia result, for a reader who may see the best name it was looked up for
+   * (`minorsAllowed`, as bestNameShown); with `filter`, only when it matches the detail page's filters as
    * a result would (its name, its checked mark, one of the flags asked for). It has no connections, so a
    * "Seen with" filter never matches it.
    */
-  async findWikipedia(extractionId: number, filter?: WikipediaFilter) {
+  async findWikipedia(extractionId: number, minorsAllowed: boolean, filter?: WikipediaFilter) {
     let query = this.db
       .selectFrom('data_extraction_wikipedia')
-      .selectAll()
-      .where('extraction_id', '=', extractionId);
+      .innerJoin('data_extractions', 'data_extractions.id', 'data_extraction_wikipedia.extraction_id')
+      .selectAll('data_extraction_wikipedia')
+      .where('data_extraction_wikipedia.extraction_id', '=', extractionId)
+      .where(bestNameShown(minorsAllowed));
     if (filter) {
       // An empty name or "Seen with" is no filter (ALL RESULTS, None).
       if (filter.seenWith) return undefined;
@@ -978,8 +989,10 @@ export class DataExtractionRepository {
           eb.or(flags.map((flag) => eb(`data_extraction_wikipedia.${flag}`, '=', true))),
         );
       }
-      if (filter.checked !== undefined) query = query.where('checked', '=', filter.checked);
-      if (filter.name) query = query.where('name', '=', filter.name);
+      if (filter.checked !== undefined) {
+        query = query.where('data_extraction_wikipedia.checked', '=', filter.checked);
+      }
+      if (filter.name) query = query.where('data_extraction_wikipedia.name', '=', filter.name);
     }
     const row = await query.executeTakeFirst();
     return row && { ...row, evidence: parsed(row.evidence) };

@@ -243,6 +243,22 @@ export class SavedSearchRepository {
   }
 
   /**
+   * How many results of these saved searches their reader may see (`minorsAllowed`); a saved search
+   * without any is missing from the map. The stored `result_count` counts every kept result.
+   */
+  async countShownResults(savedSearchIds: readonly number[], minorsAllowed: boolean) {
+    if (savedSearchIds.length === 0) return new Map<number, number>();
+    const rows = await this.db
+      .selectFrom('saved_search_results')
+      .select(['saved_search_id', (eb) => eb.fn.countAll<string>().as('count')])
+      .where('saved_search_id', 'in', [...savedSearchIds])
+      .where(copiedResultVisible(minorsAllowed))
+      .groupBy('saved_search_id')
+      .execute();
+    return new Map(rows.map((row) => [row.saved_search_id, Number(row.count)]));
+  }
+
+  /**
    * Results by id, only those of the organization's saved searches that its reader may see, with their
    * saved search.
    */
@@ -373,11 +389,12 @@ export class SavedSearchRepository {
   }
 
   /**
-   * Deletes results of one saved search and keeps its count; returns how many are left. The saved
-   * search's row is locked first, so removals of its results take turns: each counts what the one before
-   * left (counted side by side, each would miss the other's deletion and store a count one too high).
+   * Deletes results of one saved search that its editor may see (`minorsAllowed`) and keeps its count;
+   * returns how many are left for that editor. The saved search's row is locked first, so removals of its
+   * results take turns: each counts what the one before left (counted side by side, each would miss the
+   * other's deletion and store a count one too high).
    */
-  async deleteResults(savedSearchId: number, resultIds: readonly number[]) {
+  async deleteResults(savedSearchId: number, resultIds: readonly number[], minorsAllowed: boolean) {
     return inTransaction(this.db, async (tx) => {
       await tx
         .selectFrom('saved_searches')
@@ -389,18 +406,21 @@ export class SavedSearchRepository {
         .deleteFrom('saved_search_results')
         .where('saved_search_id', '=', savedSearchId)
         .where('id', 'in', [...resultIds])
+        .where(copiedResultVisible(minorsAllowed))
         .executeTakeFirst();
-      const remaining = await tx
+      const kept = await tx
         .selectFrom('saved_search_results')
         .select((eb) => eb.fn.countAll<string>().as('count'))
         .where('saved_search_id', '=', savedSearchId)
         .executeTakeFirstOrThrow();
       await tx
         .updateTable('saved_searches')
-        .set({ result_count: Number(remaining.count) })
+        .set({ result_count: Number(kept.count) })
         .where('id', '=', savedSearchId)
         .execute();
-      return { removed: Number(deleted.numDeletedRows), remaining: Number(remaining.count) };
+      const repository = new SavedSearchRepository(tx);
+      const shown = await repository.countShownResults([savedSearchId], minorsAllowed);
+      return { removed: Number(deleted.numDeletedRows), remaining: shown.get(savedSearchId) ?? 0 };
     });
   }
 

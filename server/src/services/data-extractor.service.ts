@@ -260,8 +260,9 @@ export class DataExtractorService {
       target: `data-extractor:${id}`,
       detail: { name, searchHash: request.searchHash },
     });
-    const row = await this.extractions.findOne({ id }, { organizationId: user.organizationId });
-    return this.toListItem(await this.editor(user), row!);
+    const row = (await this.extractions.findOne({ id }, { organizationId: user.organizationId }))!;
+    const editor = await this.editor(user);
+    return this.toListItem(editor, row, (await this.shownAggregates(editor, [row])).get(row.id)!);
   }
 
   /**
@@ -302,7 +303,7 @@ export class DataExtractorService {
   private toListItem(
     viewer: ExtractionViewer,
     row: ExtractionRow,
-    aggregates?: ExtractionAggregates,
+    aggregates: ExtractionAggregates,
   ): ExtractionListItem {
     const id = publicId(viewer, row);
     return {
@@ -315,9 +316,10 @@ export class DataExtractorService {
       completedAt: row.completed_at?.toISOString() ?? null,
       estimatedEndAt: new Date(row.created_at.getTime() + EXTRACTION_ESTIMATE_MS).toISOString(),
       imagePath: `${prefixOf(viewer)}/image/${id}`,
-      processedCount: row.processed_count,
-      resultCount: aggregates?.resultCount ?? row.result_count,
-      bestName: aggregates ? aggregates.bestName : row.best_name,
+      // A done extraction has processed every result, as many as its reader may see.
+      processedCount: row.state === 'DONE' ? aggregates.resultCount : row.processed_count,
+      resultCount: aggregates.resultCount,
+      bestName: aggregates.bestName,
       ...(viewer.kind === 'admin' ? { organizationName: row.organization_name } : {}),
     };
   }
@@ -334,7 +336,7 @@ export class DataExtractorService {
     });
     const aggregates = await this.shownAggregates(viewer, rows);
     return {
-      dataExtractorListItemList: rows.map((row) => this.toListItem(viewer, row, aggregates.get(row.id))),
+      dataExtractorListItemList: rows.map((row) => this.toListItem(viewer, row, aggregates.get(row.id)!)),
       totalResultCount: total,
     };
   }
@@ -431,7 +433,7 @@ export class DataExtractorService {
       minorsAllowed: minorsAllowedFor(viewer),
     });
     // The Wikipedia result is shown under the filters it matches, as every result.
-    const wikipedia = await this.extractions.findWikipedia(row.id, filter);
+    const wikipedia = await this.extractions.findWikipedia(row.id, minorsAllowedFor(viewer), filter);
     return {
       responses: await this.toResults(viewer, rows),
       wikipediaResult: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
@@ -574,12 +576,15 @@ export class DataExtractorService {
   }
 
   async removeResult(user: AuthUser, ref: string): Promise<{ remaining: number }> {
-    const result = await this.findResult(await this.editor(user), ref);
+    const editor = await this.editor(user);
+    const result = await this.findResult(editor, ref);
     // In one transaction behind the extraction's lock, as an edit (updateResult).
     const remaining = await this.extractions.transaction(async (extractions) => {
       const locked = await extractions.lockForEdit(result.extraction_id);
       await extractions.removeResult(result.id);
-      return refreshAggregates(extractions, result.extraction_id, locked?.best_name ?? null);
+      await refreshAggregates(extractions, result.extraction_id, locked?.best_name ?? null);
+      // The results left as the editor sees them (the stored count includes any hidden from them).
+      return (await extractions.findResultNames([result.extraction_id], minorsAllowedFor(editor))).length;
     });
     return { remaining };
   }
@@ -627,7 +632,9 @@ export class DataExtractorService {
         minorsAllowedFor(viewer),
       ),
     );
-    const wikipedia = withWikipedia ? await this.extractions.findWikipedia(row.id) : undefined;
+    const wikipedia = withWikipedia
+      ? await this.extractions.findWikipedia(row.id, minorsAllowedFor(viewer))
+      : undefined;
     if (resultRefs && results.length === 0 && !wikipedia) throw badRequest(EXTRACTOR_MESSAGES.reportEmpty);
     const organization = await this.extractions.findOrganizationName(row.organization_id);
     const cover = (await this.shownAggregates(viewer, [row])).get(row.id)!;
@@ -700,17 +707,16 @@ export class DataExtractorService {
 
 /**
  * Counts and names of the list after an edit or a removal, recomputed from the results shown, through
- * `extractions` (bound to the edit's transaction); returns the results left.
+ * `extractions` (bound to the edit's transaction).
  */
 async function refreshAggregates(
   extractions: DataExtractionRepository,
   extractionId: number,
   bestName: string | null,
-): Promise<number> {
+): Promise<void> {
   // The stored counts are the organization's whole list, whoever may see which of it (shownAggregates).
   const results = await extractions.findResultNames([extractionId], true);
   await extractions.updateAggregates(extractionId, aggregatesOf(results, bestName));
-  return results.length;
 }
 
 /** A trial plan's user: sees where a face was found, not the sources (spec 001 §6). Admins are never. */

@@ -54,7 +54,15 @@ type SavedSearchRow = Awaited<ReturnType<SavedSearchRepository['findPage']>>['ro
 /** Where a viewer reads the pictures of a saved search: the user calls, or their admin variant. */
 type ImagePrefix = '/api/saved-search' | '/api/admin/saved-search';
 
-function toListItem(row: SavedSearchRow, prefix: ImagePrefix = '/api/saved-search'): SavedSearch {
+/**
+ * A saved search as its list shows it; `resultCount`: the results its reader may see (the stored count
+ * includes those flagged as possible minors, which an organization that is not verified may not see).
+ */
+function toListItem(
+  row: SavedSearchRow,
+  resultCount: number,
+  prefix: ImagePrefix = '/api/saved-search',
+): SavedSearch {
   return {
     id: row.id,
     hash: row.hashed_id,
@@ -64,7 +72,7 @@ function toListItem(row: SavedSearchRow, prefix: ImagePrefix = '/api/saved-searc
     image: `${prefix}/image/${row.id}`,
     status: row.status,
     type: row.type,
-    resultCount: row.result_count,
+    resultCount,
     ...(prefix === '/api/admin/saved-search' ? { organizationName: row.organization_name } : {}),
   };
 }
@@ -188,7 +196,17 @@ export class SavedSearchService {
       offset: (query.pageNumber - 1) * query.pageSize,
       limit: query.pageSize,
     });
-    return { results: rows.map((row) => toListItem(row)), totalResultCount: total };
+    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+    const shown = minorsAllowed
+      ? undefined
+      : await this.savedSearches.countShownResults(
+          rows.map((row) => row.id),
+          false,
+        );
+    return {
+      results: rows.map((row) => toListItem(row, shown ? (shown.get(row.id) ?? 0) : row.result_count)),
+      totalResultCount: total,
+    };
   }
 
   async results(user: AuthUser, hashedId: string): Promise<SavedSearchResultsResponse> {
@@ -211,7 +229,7 @@ export class SavedSearchService {
       limit: query.pageSize,
     });
     return {
-      results: rows.map((row) => toListItem(row, '/api/admin/saved-search')),
+      results: rows.map((row) => toListItem(row, row.result_count, '/api/admin/saved-search')),
       totalResultCount: total,
     };
   }
@@ -263,7 +281,7 @@ export class SavedSearchService {
   ): Promise<SavedSearchResultsResponse> {
     const rows = await this.savedSearches.findResults(saved.id, minorsAllowed);
     return {
-      ...toListItem(saved, prefix),
+      ...toListItem(saved, rows.length, prefix),
       time: saved.duration_ms,
       numberOfResults: rows.length,
       results: rows.map((row) => ({
@@ -301,8 +319,12 @@ export class SavedSearchService {
   async removeResults(user: AuthUser, savedSearchId: number, resultIds: number[]) {
     const saved = await this.savedSearches.findById(savedSearchId, user.organizationId);
     if (!saved) throw notFound('Saved search not found.');
-    if (resultIds.length === 0) return { removed: 0, remaining: saved.result_count };
-    return this.savedSearches.deleteResults(saved.id, resultIds);
+    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+    if (resultIds.length === 0) {
+      const shown = await this.savedSearches.countShownResults([saved.id], minorsAllowed);
+      return { removed: 0, remaining: shown.get(saved.id) ?? 0 };
+    }
+    return this.savedSearches.deleteResults(saved.id, resultIds, minorsAllowed);
   }
 
   async remove(user: AuthUser, id: number): Promise<void> {
@@ -374,7 +396,9 @@ export class SavedSearchService {
         type: saved.type,
         createdAt: saved.created_at,
         image,
-        resultCount: saved.result_count,
+        resultCount: minorsAllowed
+          ? saved.result_count
+          : ((await this.savedSearches.countShownResults([saved.id], false)).get(saved.id) ?? 0),
         addedFaceCount: saved.added_face_count,
         otherFaceCount: saved.other_face_count,
       },

@@ -227,7 +227,12 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     // The counts and the best name the list, the summary and the report's cover show.
     const shownNames = async () => {
       const list = (await get('/api/data-extractor?status=DONE&pageSize=100')).json<{
-        dataExtractorListItemList: { id: string; resultCount: number; bestName: string | null }[];
+        dataExtractorListItemList: {
+          id: string;
+          resultCount: number;
+          processedCount: number;
+          bestName: string | null;
+        }[];
       }>().dataExtractorListItemList;
       const item = list.find((e) => e.id === extractionId)!;
       const searched = (await get('/api/data-extractor?status=DONE&pageSize=100&search=Mendes')).json<{
@@ -238,9 +243,20 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
         namesFound: number;
         nameList: { name: string }[];
       }>();
+      const details = (
+        await get(`/api/data-extractor/results/details/${extractionId}?pageNumber=1&pageSize=20`)
+      ).json<{ wikipediaResult: { name: string } | null }>();
+      const savedList = (await get('/api/saved-search?pageSize=100')).json<{
+        results: { hash: string; resultCount: number }[];
+      }>().results;
+      const savedOpened = (await get(`/api/saved-search/results/${saved.hash}`)).json<{
+        resultCount: number;
+        numberOfResults: number;
+      }>();
       return {
         listed: {
           resultCount: item.resultCount,
+          processedCount: item.processedCount,
           bestName: item.bestName,
           foundByName: searched.some((e) => e.id === extractionId),
         },
@@ -248,8 +264,19 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
           bestName: summary.bestName,
           namesFound: summary.namesFound,
           names: summary.nameList.length,
+          wikipedia: details.wikipediaResult?.name ?? null,
+        },
+        saved: {
+          listed: savedList.find((e) => e.hash === saved.hash)?.resultCount,
+          opened: [savedOpened.resultCount, savedOpened.numberOfResults],
         },
       };
+    };
+
+    const withdrawnNames = {
+      listed: { resultCount: 0, processedCount: 0, bestName: null, foundByName: false },
+      summary: { bestName: null, namesFound: 0, names: 0, wikipedia: null },
+      saved: { listed: 0, opened: [0, 0] },
     };
 
     // Verified: both copies hold her face, with their thumbnails and reports.
@@ -276,10 +303,20 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       return pdfText(report.rawPayload);
     };
     expect(await wholeReportText()).toContain('Profile');
+    // The Wikipedia article found for her name (the test app reaches no Wikipedia: written here).
+    await t.db
+      .insertInto('data_extraction_wikipedia')
+      .values({
+        extraction_id: copies.extractionId,
+        name: 'Carla Mendes',
+        url: 'https://en.wikipedia.org/wiki/X',
+      })
+      .execute();
     const named = await shownNames();
     expect(named).toEqual({
-      listed: { resultCount: 1, bestName: 'Carla Mendes', foundByName: true },
-      summary: { bestName: 'Carla Mendes', namesFound: 1, names: 1 },
+      listed: { resultCount: 1, processedCount: 1, bestName: 'Carla Mendes', foundByName: true },
+      summary: { bestName: 'Carla Mendes', namesFound: 1, names: 1, wikipedia: 'Carla Mendes' },
+      saved: { listed: 1, opened: [1, 1] },
     });
     expect(await wholeReportText()).toContain('Carla Mendes');
 
@@ -291,12 +328,19 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       expect(await nameStatistic()).toBe(0);
       for (const [what, read] of Object.entries(reads)) expect((await read()).statusCode, what).toBe(404);
       expect(await wholeReportText()).not.toContain('Profile');
-      // Nor counted or named anywhere: the list, the summary and the report's cover leave her out too.
-      expect(await shownNames()).toEqual({
-        listed: { resultCount: 0, bestName: null, foundByName: false },
-        summary: { bestName: null, namesFound: 0, names: 0 },
-      });
+      // Nor counted or named anywhere: the lists, the summary, the Wikipedia article found for her name
+      // and the reports' covers leave her out too.
+      expect(await shownNames()).toEqual(withdrawnNames);
       expect(await wholeReportText()).not.toContain('Carla Mendes');
+      // Her saved result cannot be removed by whom may not see it: nothing removed, nothing counted.
+      const removal = await t.request({
+        method: 'DELETE',
+        url: '/api/saved-search/remove/result',
+        cookie: police.cookie,
+        payload: { saveSearchId: copies.savedId, searchResultIds: [savedResult!.id] },
+      });
+      expect(removal.statusCode, removal.body).toBe(200);
+      expect(removal.json()).toEqual({ removed: 0, remaining: 0 });
     } finally {
       await setPoliceVerified(true);
     }
@@ -321,6 +365,13 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     await findCopiedFacesByImage(t.db as unknown as Kysely<unknown>);
     expect(await copiedFaces()).toEqual(faces);
     expect(await shownNames()).toEqual(named);
+    // …and with their faces found again, they are withheld again once the verification is withdrawn.
+    await setPoliceVerified(false);
+    try {
+      expect(await shownNames()).toEqual(withdrawnNames);
+    } finally {
+      await setPoliceVerified(true);
+    }
   });
 
   it('a connection kept with its photo only (before 0039) is withheld when a face of that photo may be a minor', async () => {
@@ -340,9 +391,10 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       .executeTakeFirstOrThrow();
     // A result copied without its face (shown whatever the rule), seen with a person kept as a photo only:
     // her photo, which the age estimate flags.
+    // (The result is marked "seen with" as the extractor marks a result stored with connections.)
     await t.db
       .updateTable('data_extraction_results')
-      .set({ face_id: null })
+      .set({ face_id: null, seen_with: true })
       .where('id', '=', result.id)
       .execute();
     const connection = await t.db
