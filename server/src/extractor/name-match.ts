@@ -187,25 +187,27 @@ export function nameKeys(names: string[]): string[] {
  */
 export type NameComparison = 'merge' | 'watchlist';
 
-/** A vowel that ends many names in one gender and not the other (Maria/Mario, Ivanova/Ivanov). */
-const GENDERED_ENDING = /^[aeio]$/;
-
 /**
- * Two forms of one stem told apart by the last vowel only: a different final vowel (Maria/Mario,
- * Daniela/Daniele) or one added (Ivanov/Ivanova, Aleksandr/Aleksandra). In many languages that is the
- * feminine and masculine form, two different people.
+ * Two forms of one stem that name a woman and a man: a final "a" against "o" (Maria/Mario, Ivana/Ivano;
+ * not the unisex -enko), against "e" after an "l" (Daniela/Daniele, Michela/Michele), against "i" after
+ * "sk"/"ck" (Kowalska/Kowalski), or an "a" added after a consonant (Ivanova/Ivanov, Aleksandra/Aleksandr).
+ * Other differences in the ending spell one name several ways (Dmitri/Dmitrii, Yuri/Yurii, Elena/Eleni,
+ * Marie/Maria) and are compared as spellings.
  */
 function genderedForms(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length < 3) return false;
-  if (long.length === short.length) {
-    return (
-      short.slice(0, -1) === long.slice(0, -1) &&
-      GENDERED_ENDING.test(short.at(-1)!) &&
-      GENDERED_ENDING.test(long.at(-1)!)
-    );
+  if (long.length === short.length + 1) {
+    return long.startsWith(short) && long.endsWith('a') && !/[aeiouy]$/.test(short);
   }
-  return long.length === short.length + 1 && long.startsWith(short) && GENDERED_ENDING.test(long.at(-1)!);
+  const stem = short.slice(0, -1);
+  if (long.length !== short.length || long.slice(0, -1) !== stem) return false;
+  const endings = [short.at(-1), long.at(-1)].sort().join('');
+  return (
+    (endings === 'ao' && !stem.endsWith('enk')) ||
+    (endings === 'ae' && stem.endsWith('l')) ||
+    (endings === 'ai' && /[sc]k$/.test(stem))
+  );
 }
 
 /** Similarity of two tokens (0–1). */

@@ -32,12 +32,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 const BATCH = 1_000;
 
-/** The entries' keys as nameKeys computes them now, written where they differ, a batch at a time. */
+/** Greek and Cyrillic letters: only names written with them have keys that changed. */
+const GREEK_OR_CYRILLIC = '[\u0370-\u03FF\u0400-\u04FF]';
+
+/**
+ * The keys of entries named in Greek or Cyrillic letters as nameKeys computes them now, written where they
+ * differ, a batch at a time (a list of Latin names is only read through an index-free filter, not rewritten).
+ */
 async function recomputeWatchlistKeys(db: Kysely<unknown>): Promise<void> {
   for (let after = 0; ;) {
     const { rows } = await sql<{ id: number; name: string; aliases: string[]; name_keys: string[] }>`
-      select id, name, aliases, name_keys from watchlist_entries where id > ${after} order by id
-       limit ${BATCH}`.execute(db);
+      select id, name, aliases, name_keys from watchlist_entries
+       where id > ${after}
+         and (name ~ ${GREEK_OR_CYRILLIC} or array_to_string(aliases, ' ') ~ ${GREEK_OR_CYRILLIC})
+       order by id limit ${BATCH}`.execute(db);
     if (rows.length === 0) return;
     const changed = rows.flatMap((row) => {
       const keys = nameKeys([row.name, ...row.aliases]);
