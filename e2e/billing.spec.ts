@@ -142,6 +142,20 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   const calendar = page.getByRole('dialog', { name: 'Choose start date' });
   await expect(calendar.getByRole('columnheader').first()).toHaveText('Mon');
   await screens(page, 'pricing-date-picker', false);
+  // Nothing beyond MAX_START_MONTHS_AHEAD (12) months: the server would refuse it.
+  const nextMonth = calendar.getByRole('button', { name: 'Next month' });
+  for (let month = 0; month < 12; month++) await nextMonth.click();
+  await expect(nextMonth).toBeDisabled();
+  const day = (d: Date) =>
+    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  const today = new Date();
+  const lastDay = new Date(today.getFullYear() + 1, today.getMonth(), today.getDate());
+  const dayAfter = new Date(today.getFullYear() + 1, today.getMonth(), today.getDate() + 1);
+  // (On 29 February, and on a month's last day, one of these days is in another month's page.)
+  if (lastDay.getMonth() === today.getMonth())
+    await expect(calendar.locator(`[data-date="${day(lastDay)}"]`)).toBeEnabled();
+  if (dayAfter.getMonth() === today.getMonth())
+    await expect(calendar.locator(`[data-date="${day(dayAfter)}"]`)).toBeDisabled();
   await calendar.getByRole('button', { name: 'Cancel' }).click();
   await expect(calendar).toBeHidden();
   await screens(page, 'pricing-fixed');

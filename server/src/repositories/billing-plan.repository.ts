@@ -284,7 +284,8 @@ export class BillingPlanRepository {
 
   /**
    * Plans that have ended and whose end nobody was told about yet; `taken_over` marks a trial that ended
-   * because a paid plan started (`countsUntil`), which nobody needs to be told about.
+   * because a paid plan started (`countsUntil`), which nobody needs to be told about. A plan that never
+   * ran (ended at its own start) did not expire.
    */
   findEndedUnnotified(at: Date, limit: number) {
     return this.db
@@ -292,6 +293,7 @@ export class BillingPlanRepository {
       .selectAll()
       .select(sql<boolean>`${countsUntil} < billing_plans.end_date`.as('taken_over'))
       .where('expiry_notified_at', 'is', null)
+      .whereRef('end_date', '>', 'start_date')
       .where(countsUntil, '<=', at)
       .orderBy('id')
       .limit(limit)

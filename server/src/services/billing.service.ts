@@ -33,6 +33,7 @@ import {
 import { toViolations, type FieldErrors } from '@osint/contract/validation';
 import type { FastifyBaseLogger } from 'fastify';
 import { effectiveStartDate, periodMonths, startDateError } from '../billing/plan-dates.ts';
+import { placeAmongPaidPlans } from '../billing/plan-placement.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { BillingPlanRow, OrderRow, OrderStatus } from '../db/schema.ts';
@@ -42,7 +43,7 @@ import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
 import { OrderRepository } from '../repositories/order.repository.ts';
-import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import { OrganizationRepository } from '../repositories/organization.repository.ts';
 import { PaymentRepository } from '../repositories/payment.repository.ts';
 import type { SeatRepository } from '../repositories/seat.repository.ts';
 import { renderProformaInvoice } from '../reports/invoice-pdf.ts';
@@ -427,9 +428,20 @@ export class BillingService {
       if (!order) throw notFound('Order not found.');
       if (order.status !== 'PENDING') throw conflict('This order is not waiting for payment.');
       if (order.organization_id === null) throw conflict('The organization of this order no longer exists.');
+      await new OrganizationRepository(tx).lockForBilling(order.organization_id);
       // A transfer that arrives after the chosen start date still buys every month it paid for.
-      const start = effectiveStartDate(utcIsoDate(order.start_date), now);
-      // Added users end with the plan they were added to; a new plan or a renewal runs its months.
+      const chosen = effectiveStartDate(utcIsoDate(order.start_date), now);
+      // Added users end with the plan they were added to (the two run side by side on purpose); a new plan
+      // or a renewal runs its months, after any paid plan that arrived since the order was placed.
+      const placement =
+        order.order_type === 'ADD_USERS'
+          ? { start: chosen, moved: undefined }
+          : await placeAmongPaidPlans(plans, order.organization_id, 'FIXED', chosen, order.months, now);
+      if ('overlapping' in placement)
+        throw conflict(
+          `The organization has a subscription in force or to come that this plan would overlap (${placement.overlapping}). End it first, or refund the transfer.`,
+        );
+      const { start, moved } = placement;
       const end =
         order.order_type === 'ADD_USERS'
           ? utcIsoDate(order.end_date)
@@ -456,7 +468,7 @@ export class BillingService {
         amountCents: order.amount * 100,
         currency: order.currency,
         outcome: 'PROCESSED',
-        note: `Marked as paid by ${admin.email}`,
+        note: [`Marked as paid by ${admin.email}.`, moved].filter(Boolean).join(' '),
         payload: { orderNumber: order.order_number, invoiceNumber: order.invoice_number },
         occurredAt: now,
         recordedBy: admin.id,

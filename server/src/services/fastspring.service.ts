@@ -36,6 +36,7 @@ import {
   minDate,
   startDateError,
 } from '../billing/plan-dates.ts';
+import { placeAmongPaidPlans } from '../billing/plan-placement.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { BillingPlanRow, FastSpringSubscriptionRow } from '../db/schema.ts';
@@ -300,7 +301,15 @@ export class FastSpringService {
     // An order applied before (the same order in a new event) keeps what it got the first time.
     const placement = (await tx.orders.findByFastSpringOrderId(order.id))
       ? { start: chosen, moved: undefined }
-      : await this.placeAmongPaidPlans(tx, organization.id, kind, chosen, price.months, licence.subscription);
+      : await this.placeCardOrder(
+          tx,
+          organization.id,
+          kind,
+          chosen,
+          price.months,
+          licence.subscription,
+          eventAt,
+        );
     if ('refused' in placement)
       return { organizationId: organization.id, outcome: 'FAILED', note: placement.refused };
     const { start, moved } = placement;
@@ -371,54 +380,27 @@ export class FastSpringService {
   }
 
   /**
-   * Where the plan of a new card order goes among the organization's paid plans. The pricing page and the
-   * session refuse a new plan while one is billed (spec 001 §2), but a checkout opened before another plan
-   * was paid (a bank transfer marked paid meanwhile, another card order) still completes at FastSpring, and
-   * the money is taken. Two paid plans must not overlap: the buyer would pay twice for the same days.
-   *
-   * - A fixed period is a renewal in all but name, so it is placed as renewals are: from the day the paid
-   *   plans end, keeping every month paid for (a buyer who paid twice by mistake still has the refund
-   *   window, which runs from the activation).
-   * - A subscription cannot wait behind another plan: FastSpring charges it every month from now, and
-   *   would be charging for months that only start later. Nor can a fixed period wait behind a
-   *   subscription, whose end moves with every renewal. There is no right day to start either, so no plan is
-   *   made: the payment is FAILED for an admin to review (refund, or grant a plan by hand), as a payment
-   *   that does not match its price is, and it stays in Admin → Payments with its amount. No order is made
-   *   either, so a subscription's activation and renewals find no paid initial order and add no plan later
-   *   (its renewals are left FAILED for review as well).
-   *
-   * `moved` says what was moved and why; `refused` is the payment's note.
+   * Where the plan of a new card order goes among the organization's paid plans (`placeAmongPaidPlans`).
+   * Where it cannot go, the money is taken all the same: no plan is made and the payment is FAILED for an
+   * admin to review (refund, or grant a plan by hand), as a payment that does not match its price is, and
+   * it stays in Admin → Payments with its amount. No order is made either, so a subscription's activation
+   * and renewals find no paid initial order and add no plan later (its renewals are left FAILED for review
+   * as well). `moved` says what was moved and why; `refused` is the payment's note.
    */
-  private async placeAmongPaidPlans(
+  private async placeCardOrder(
     tx: Tx,
     organizationId: number,
     kind: 'FIXED' | 'MONTHLY',
     chosen: string,
     months: number,
     subscriptionId: string | undefined,
+    eventAt: Date,
   ): Promise<{ start: string; moved: string | undefined } | { refused: string }> {
-    const from = startOfUtcDay(chosen);
-    const later = await tx.plans.findPaidRunningAfter(organizationId, from);
-    // A new subscription runs until it is deactivated: every plan still running after its start overlaps it.
-    const until = kind === 'FIXED' ? startOfUtcDay(planEndDate('FIXED', chosen, months)) : undefined;
-    const overlapping = later.filter((plan) => until === undefined || plan.start_date < until);
-    if (overlapping.length === 0) return { start: chosen, moved: undefined };
-    const described = overlapping.map(describePlan).join(', ');
-
-    if (kind === 'FIXED' && later.every((plan) => plan.plan_type !== 'SUBSCRIPTION')) {
-      // Plans cover [start 00:00 UTC, end); an end later in its day (a plan made by hand) moves the start
-      // to the next day, so the two do not share that day.
-      const lastEnd = new Date(Math.max(...later.map((plan) => plan.end_date.getTime())));
-      const endDay = utcIsoDate(lastEnd);
-      const start = startOfUtcDay(endDay) < lastEnd ? addDays(endDay, 1) : endDay;
-      return {
-        start,
-        moved: `Chosen start ${chosen} overlapped ${described}: starts when the paid plans end.`,
-      };
-    }
+    const placement = await placeAmongPaidPlans(tx.plans, organizationId, kind, chosen, months, eventAt);
+    if (!('overlapping' in placement)) return placement;
     const what = kind === 'FIXED' ? 'this fixed period' : 'this subscription';
     return {
-      refused: `The organization already has a paid plan in force or to come (${described}) that ${what} would overlap. No plan was created: review this payment (refund it${subscriptionId ? `, and cancel subscription ${subscriptionId} in FastSpring` : ''}, or create the plan by hand).`,
+      refused: `The organization already has a paid plan in force or to come (${placement.overlapping}) that ${what} would overlap. No plan was created: review this payment (refund it${subscriptionId ? `, and cancel subscription ${subscriptionId} in FastSpring` : ''}, or create the plan by hand).`,
     };
   }
 
@@ -600,8 +582,8 @@ export class FastSpringService {
       // is now known to be cancelled, whether the platform's job or someone in FastSpring's app did it.
       if (plan?.ended_at) await tx.plans.recordSubscriptionCancel(plan.id, { cancelledAt: deactivatedAt });
       if (plan && !plan.ended_at && plan.end_date > deactivatedAt) {
-        // end > start holds in the table; a subscription deactivated before its start keeps one second.
-        const end = maxDate(deactivatedAt, new Date(plan.start_date.getTime() + 1000));
+        // A subscription deactivated before its start ends at its start: the plan never runs.
+        const end = maxDate(deactivatedAt, plan.start_date);
         if (await tx.plans.updatePeriod(plan.id, { endDate: end }))
           return { ...base, outcome: 'PROCESSED', note: `Deactivated: plan ends ${end.toISOString()}.` };
       }
@@ -794,11 +776,6 @@ function paymentMismatch(order: FsOrder, price: PriceBreakdown, what: string): s
 /** What a payment's note says of a plan an admin ended early (its end and the admin's reason). */
 function endedByAdmin(plan: BillingPlanRow): string {
   return `Plan ${plan.id} was ended by an admin on ${plan.ended_at!.toISOString()} (${plan.end_reason ?? 'no reason given'}).`;
-}
-
-/** A plan as a payment's note names it. */
-function describePlan(plan: BillingPlanRow): string {
-  return `plan ${plan.id} (${plan.plan_type}, ${utcIsoDate(plan.start_date)} → ${utcIsoDate(plan.end_date)})`;
 }
 
 /** 1 + the additional seats of an order, within 1–100. */

@@ -1,6 +1,6 @@
 import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import type { AddressInfo } from 'node:net';
-import { addMonths, utcIsoDate } from '@osint/contract/pricing';
+import { addDays, addMonths, startOfUtcDay, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { NO_ACCESS_MESSAGE } from '../../src/services/access.service.ts';
@@ -88,6 +88,7 @@ async function plans(owner: Owner) {
   return response.json<{
     activeBillingPlan: { planType: string; seatLimit: number; startDate: string; endDate: string } | null;
     expiredBillingPlan: { planType: string } | null;
+    futureBillingPlan: { id: number } | null;
   }>();
 }
 
@@ -440,6 +441,57 @@ describe('monthly subscription', () => {
     expect((await plans(owner)).activeBillingPlan).toBeNull();
   });
 
+  it('a subscription deactivated before its chosen start never runs: no access, no notice, no plan to come', async () => {
+    const owner = await trialOwner('owner@deactivated-early.example.org');
+    const startDay = addDays(utcIsoDate(), 5);
+    const response = await createSession(owner, {
+      startDate: startDay,
+      productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { payload, key } = response.json<{ payload: string; key: string }>();
+    const session = fs.accept(payload, key);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const begin = Date.now();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: begin + 35 * DAY }, begin),
+    ]);
+    const [planned] = await planRows(owner.organizationId);
+    expect(planned).toMatchObject({ plan_type: 'SUBSCRIPTION' });
+    expect(utcIsoDate(planned!.start_date)).toBe(startDay);
+    expect((await plans(owner)).futureBillingPlan?.id).toBe(planned!.id);
+
+    const deactivated = fsEvents.subscriptionState('subscription.deactivated', session, ids, {
+      begin,
+      next: begin + 35 * DAY,
+      deactivation: Date.now(),
+    });
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const [ended] = await planRows(owner.organizationId);
+    expect(ended!.end_date.getTime()).toBe(ended!.start_date.getTime());
+    expect((await plans(owner)).futureBillingPlan).toBeNull();
+
+    // On its start day it gives no access and is neither announced nor said to have expired.
+    await t.container.services.billing.sweepPlans(new Date(ended!.start_date.getTime() + 60_000));
+    const [swept] = await planRows(owner.organizationId);
+    expect(swept).toMatchObject({ activation_notified_at: null, expiry_notified_at: null });
+    const subjects = (
+      await t.db.selectFrom('jobs').select('payload').where('queue', '=', 'mail.send').execute()
+    )
+      .map(
+        (m) =>
+          (typeof m.payload === 'string' ? JSON.parse(m.payload) : m.payload) as {
+            to: string;
+            subject: string;
+          },
+      )
+      .filter((m) => m.to === 'owner@deactivated-early.example.org')
+      .map((m) => m.subject);
+    expect(subjects).not.toContain('Your subscription has expired');
+    expect(subjects).not.toContain('Your Monthly Subscription plan is active');
+  });
+
   it('payment overdue keeps the paid period and tells the owner', async () => {
     const owner = await trialOwner('owner@overdue.example.org');
     const session = await checkout(owner, 'MONTHLY', 1);
@@ -648,35 +700,40 @@ describe('monthly subscription', () => {
   });
 });
 
-describe('a card order for a new plan while another paid plan is in force', () => {
-  const BUYER = {
-    name: 'Overlap Bureau',
-    street: '1 Quay Road',
-    cityPostcode: '12-345',
-    city: 'Port',
-    country: 'X',
-  };
+const BANK_BUYER = {
+  name: 'Overlap Bureau',
+  street: '1 Quay Road',
+  cityPostcode: '12-345',
+  city: 'Port',
+  country: 'X',
+};
 
+/** A bank-transfer order for a fixed period from today, waiting for payment; its id. */
+async function bankOrderPlaced(owner: Owner, months: number): Promise<number> {
+  const ordered = await t.request({
+    method: 'POST',
+    url: '/api/order',
+    cookie: owner.cookie,
+    payload: { seatAmount: 1, startDate: utcIsoDate(), period: months, buyer: BANK_BUYER },
+  });
+  expect(ordered.statusCode, ordered.body).toBe(200);
+  const [pending] = await t.db
+    .selectFrom('orders')
+    .select('id')
+    .where('organization_id', '=', owner.organizationId)
+    .where('status', '=', 'PENDING')
+    .execute();
+  return pending!.id;
+}
+
+function markPaid(orderId: number) {
+  return t.request({ method: 'POST', url: `/api/admin/orders/${orderId}/mark-paid`, cookie: admin });
+}
+
+describe('a card order for a new plan while another paid plan is in force', () => {
   /** A bank transfer ordered and marked paid while the owner's card checkout is still open. */
   async function bankPlanPaid(owner: Owner, months: number) {
-    const ordered = await t.request({
-      method: 'POST',
-      url: '/api/order',
-      cookie: owner.cookie,
-      payload: { seatAmount: 1, startDate: utcIsoDate(), period: months, buyer: BUYER },
-    });
-    expect(ordered.statusCode, ordered.body).toBe(200);
-    const [pending] = await t.db
-      .selectFrom('orders')
-      .select('id')
-      .where('organization_id', '=', owner.organizationId)
-      .where('status', '=', 'PENDING')
-      .execute();
-    const paid = await t.request({
-      method: 'POST',
-      url: `/api/admin/orders/${pending!.id}/mark-paid`,
-      cookie: admin,
-    });
+    const paid = await markPaid(await bankOrderPlaced(owner, months));
     expect(paid.statusCode, paid.body).toBe(200);
     const [plan] = await planRows(owner.organizationId);
     return plan!;
@@ -796,6 +853,34 @@ describe('a card order for a new plan while another paid plan is in force', () =
     expect((await paymentOf(charge.id)).outcome).toBe('FAILED');
   });
 
+  it('a plan that ended earlier today is over: a new subscription or fixed period starts today', async () => {
+    for (const kind of ['MONTHLY', 'FIXED'] as const) {
+      const owner = await trialOwner(`owner@${kind.toLowerCase()}-after-lapse.example.org`);
+      // A subscription lapses at its time of day: here earlier today, before this order.
+      const lapsed = await t.db
+        .insertInto('billing_plans')
+        .values({
+          organization_id: owner.organizationId,
+          plan_type: 'SUBSCRIPTION',
+          start_date: new Date(Date.now() - 30 * DAY),
+          end_date: new Date(Math.max(startOfUtcDay(utcIsoDate()).getTime() + 1, Date.now() - 3_600_000)),
+          seat_limit: 1,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const session = await checkout(owner, kind, 1, 1);
+      const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+      const completed = fsEvents.orderCompleted(session, ids);
+      expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
+      const payment = await paymentOf(completed.id);
+      expect(payment.outcome, payment.note ?? '').toBe('PROCESSED');
+      if (kind === 'FIXED') {
+        const added = (await planRows(owner.organizationId)).find((row) => row.id !== lapsed.id)!;
+        expect(utcIsoDate(added.start_date)).toBe(utcIsoDate());
+      }
+    }
+  });
+
   it('a fixed period does not wait behind a card subscription, whose end moves with each renewal', async () => {
     const owner = await trialOwner('owner@fixed-after-subscription.example.org');
     const session = await checkout(owner, 'FIXED', 1, 1);
@@ -816,6 +901,64 @@ describe('a card order for a new plan while another paid plan is in force', () =
     const payment = await paymentOf(completed.id);
     expect(payment).toMatchObject({ outcome: 'FAILED', amount_cents: 10_000, order_id: null });
     expect(payment.note).toContain(`plan ${subscription.id} (SUBSCRIPTION`);
+  });
+});
+
+describe('a bank transfer marked paid after a card plan arrived', () => {
+  it('starts when the card period ends, and the payment says why', async () => {
+    const owner = await trialOwner('owner@bank-after-card.example.org');
+    const session = await checkout(owner, 'FIXED', 1, 2);
+    const orderId = await bankOrderPlaced(owner, 3);
+    expect(
+      (await fs.deliver(webhookUrl, [fsEvents.orderCompleted(session, { orderId: fsId('ord') })])).status,
+    ).toBe(200);
+    const [card] = await planRows(owner.organizationId);
+    const cardEnd = utcIsoDate(card!.end_date);
+
+    const paid = await markPaid(orderId);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().plan).toMatchObject({ startDate: startOfUtcDay(cardEnd).toISOString() });
+    const rows = await planRows(owner.organizationId);
+    expect(rows).toHaveLength(2);
+    const bank = rows.find((row) => row.id !== card!.id)!;
+    expect(utcIsoDate(bank.start_date)).toBe(cardEnd);
+    expect(utcIsoDate(bank.end_date)).toBe(addMonths(cardEnd, 3));
+    const payment = await t.db
+      .selectFrom('payments')
+      .select('note')
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(payment.note).toContain(`overlapped plan ${card!.id}`);
+  });
+
+  it('is refused while a card subscription runs, and the order still waits for payment', async () => {
+    const owner = await trialOwner('owner@bank-beside-subscription.example.org');
+    const orderId = await bankOrderPlaced(owner, 1);
+    const subscription = await t.db
+      .insertInto('billing_plans')
+      .values({
+        organization_id: owner.organizationId,
+        plan_type: 'SUBSCRIPTION',
+        start_date: new Date(Date.now() - DAY),
+        end_date: new Date(Date.now() + 20 * DAY),
+        seat_limit: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+
+    const paid = await markPaid(orderId);
+    expect(paid.statusCode).toBe(409);
+    expect(paid.json().message).toContain(`plan ${subscription.id} (SUBSCRIPTION`);
+    expect((await planRows(owner.organizationId)).map((row) => row.id)).toEqual([subscription.id]);
+    const order = await t.db
+      .selectFrom('orders')
+      .select('status')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe('PENDING');
+    expect(await t.db.selectFrom('payments').select('id').where('order_id', '=', orderId).execute()).toEqual(
+      [],
+    );
   });
 });
 

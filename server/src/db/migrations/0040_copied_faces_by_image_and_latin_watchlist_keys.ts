@@ -32,8 +32,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 const BATCH = 1_000;
 
-/** Greek and Cyrillic letters: only names written with them have keys that changed. */
-const GREEK_OR_CYRILLIC = '[\u0370-\u03FF\u0400-\u04FF]';
+/** Greek (polytonic too) and Cyrillic letters: only names written with them have keys that changed. */
+const GREEK_OR_CYRILLIC = '[\u0370-\u03FF\u1F00-\u1FFF\u0400-\u052F]';
 
 /**
  * The keys of entries named in Greek or Cyrillic letters as nameKeys computes them now, written where they

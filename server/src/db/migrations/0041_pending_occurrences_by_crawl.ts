@@ -12,9 +12,9 @@ import { sql, type Kysely } from 'kysely';
 // The partial index answers "is this image URL queued in some crawl?" without reading the whole frontier.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    alter table pending_image_occurrences add column crawl_id text;
-    create index pending_image_occurrences_crawl_idx on pending_image_occurrences (crawl_id, image_url);
-    create index crawl_frontier_waiting_images_idx on crawl_frontier (url)
+    alter table pending_image_occurrences add column if not exists crawl_id text;
+    create index if not exists pending_image_occurrences_crawl_idx on pending_image_occurrences (crawl_id, image_url);
+    create index if not exists crawl_frontier_waiting_images_idx on crawl_frontier (url)
       where kind = 'image' and state in ('queued', 'claimed');
   `.execute(db);
 }

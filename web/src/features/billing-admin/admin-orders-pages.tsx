@@ -106,7 +106,8 @@ function ConfirmPaid({
       <p>
         Confirm only once the bank transfer has arrived. The order completes and a Fixed Period plan with{' '}
         {order.seatLimit} {order.seatLimit === 1 ? 'seat' : 'seats'} for {monthsLabel(order.months)} starts on{' '}
-        {formatDay(order.startDate)} (or today, if that day has passed).
+        {formatDay(order.startDate)} (or today, if that day has passed; or when the organization’s paid plans
+        end, if one arrived since the order was placed).
       </p>
     </Modal>
   );

@@ -1,5 +1,11 @@
 import { formatDay } from '@osint/contract/dates';
-import { addDays, daysInMonth, localIsoDate } from '@osint/contract/pricing';
+import {
+  addDays,
+  addMonths,
+  daysInMonth,
+  localIsoDate,
+  MAX_START_MONTHS_AHEAD,
+} from '@osint/contract/pricing';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -28,8 +34,9 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const monthOf = (date: string) => ({ year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)) });
 
 /**
- * Spec 001 §5: days before today are disabled, weeks start on Monday, Cancel resets to today. A button
- * opens a calendar; arrows move between days, Enter picks, Escape closes.
+ * Spec 001 §5: days before today are disabled, weeks start on Monday, Cancel resets to today. Days more
+ * than `MAX_START_MONTHS_AHEAD` months ahead are disabled too (the server refuses them). A button opens a
+ * calendar; arrows move between days, Enter picks, Escape closes.
  */
 export function DatePicker({ label, value, onChange }: DatePickerProps) {
   const id = useId();
@@ -37,6 +44,8 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
   const [view, setView] = useState(() => monthOf(value));
   const [focused, setFocused] = useState(value);
   const today = localIsoDate();
+  const latest = addMonths(today, MAX_START_MONTHS_AHEAD);
+  const selectable = (date: string) => date >= today && date <= latest;
   const popover = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
 
@@ -69,13 +78,13 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
     toggle.current?.focus();
   };
   const pick = (date: string) => {
-    if (date < today) return;
+    if (!selectable(date)) return;
     onChange(date);
     close();
   };
   const moveFocus = (days: number) => {
     const next = addDays(focused, days);
-    if (next < today) return;
+    if (!selectable(next)) return;
     focusDay.current = true;
     setFocused(next);
     setView(monthOf(next));
@@ -95,7 +104,7 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
     const year = Math.floor(index / 12);
     const month = (index % 12) + 1;
     setView({ year, month });
-    // The day Tab reaches (and the arrows start from) moves too: the month's first day not before today.
+    // The day Tab reaches (and the arrows start from) moves too: the month's first selectable day.
     const firstDay = `${year}-${pad(month)}-01`;
     setFocused(firstDay < today ? today : firstDay);
   };
@@ -108,7 +117,9 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
     ...Array.from({ length: leading }, () => null),
     ...Array.from({ length: count }, (_, i) => `${view.year}-${pad(view.month)}-${pad(i + 1)}`),
   ];
-  const canGoBack = view.year * 12 + view.month > Number(today.slice(0, 4)) * 12 + Number(today.slice(5, 7));
+  const monthIndex = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7));
+  const canGoBack = view.year * 12 + view.month > monthIndex(today);
+  const canGoForward = view.year * 12 + view.month < monthIndex(latest);
 
   return (
     <div className="field pricing-date">
@@ -161,6 +172,7 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
               type="button"
               className="pricing-date__nav"
               onClick={() => shiftMonth(1)}
+              disabled={!canGoForward}
               aria-label="Next month"
             >
               ›
@@ -191,7 +203,7 @@ export function DatePicker({ label, value, onChange }: DatePickerProps) {
                           date === value ? 'pricing-date__day--selected' : '',
                           date === today ? 'pricing-date__day--today' : '',
                         ].join(' ')}
-                        disabled={date < today}
+                        disabled={!selectable(date)}
                         aria-pressed={date === value}
                         aria-label={formatDay(date)}
                         tabIndex={date === focused ? 0 : -1}
