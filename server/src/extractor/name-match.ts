@@ -190,23 +190,28 @@ export type NameComparison = 'merge' | 'watchlist';
 /**
  * Two forms of one stem that name a woman and a man: a final "a" against "o" (Maria/Mario, Ivana/Ivano;
  * not the unisex -enko), against "e" after an "l" (Daniela/Daniele, Michela/Michele), against "i" after
- * "sk"/"ck" (Kowalska/Kowalski), or an "a" added after a consonant (Ivanova/Ivanov, Aleksandra/Aleksandr).
- * Other differences in the ending spell one name several ways (Dmitri/Dmitrii, Yuri/Yurii, Elena/Eleni,
- * Marie/Maria) and are compared as spellings.
+ * "sk"/"ck" or an "e" (Kowalska/Kowalski, Andrea/Andrei), against "y" after a consonant (Novotna/Novotny,
+ * Kowalska/Kowalsky); a final "e" against "o" after an "i" (Marie/Mario, Julie/Julio); an "a" added after
+ * a consonant (Ivanova/Ivanov, Aleksandra/Aleksandr) or an "ova" (Novakova/Novak). Other differences in the
+ * ending spell one name several ways (Dmitri/Dmitrii, Yuri/Yurii, Elena/Eleni, Marie/Maria) and are
+ * compared as spellings.
  */
 function genderedForms(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length < 3) return false;
-  if (long.length === short.length + 1) {
-    return long.startsWith(short) && long.endsWith('a') && !/[aeiouy]$/.test(short);
-  }
+  const endsInConsonant = !/[aeiouy]$/.test(short);
+  if (long.length === short.length + 1)
+    return long.startsWith(short) && long.endsWith('a') && endsInConsonant;
+  if (long.length === short.length + 3) return long === `${short}ova` && endsInConsonant;
   const stem = short.slice(0, -1);
   if (long.length !== short.length || long.slice(0, -1) !== stem) return false;
   const endings = [short.at(-1), long.at(-1)].sort().join('');
   return (
     (endings === 'ao' && !stem.endsWith('enk')) ||
     (endings === 'ae' && stem.endsWith('l')) ||
-    (endings === 'ai' && /[sc]k$/.test(stem))
+    (endings === 'ai' && /([sc]k|e)$/.test(stem)) ||
+    (endings === 'ay' && !/[aeiouy]$/.test(stem)) ||
+    (endings === 'eo' && stem.endsWith('i'))
   );
 }
 
