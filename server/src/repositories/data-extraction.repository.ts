@@ -1007,12 +1007,24 @@ export class DataExtractionRepository {
       .execute();
   }
 
-  /** Marks the extraction's Wikipedia result checked; false when the extraction has none. */
-  async markWikipediaChecked(extractionId: number): Promise<boolean> {
+  /**
+   * Marks the extraction's Wikipedia result checked; false when the extraction has none, or none its editor
+   * may see (`minorsAllowed`, as findWikipedia).
+   */
+  async markWikipediaChecked(extractionId: number, minorsAllowed: boolean): Promise<boolean> {
     const { numUpdatedRows } = await this.db
       .updateTable('data_extraction_wikipedia')
       .set({ checked: true })
       .where('extraction_id', '=', extractionId)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('data_extractions')
+            .select('data_extractions.id')
+            .whereRef('data_extractions.id', '=', 'data_extraction_wikipedia.extraction_id')
+            .where(bestNameShown(minorsAllowed)),
+        ),
+      )
       .executeTakeFirst();
     return numUpdatedRows > 0n;
   }

@@ -630,14 +630,15 @@ export class FaceWatchRepository {
     await this.db.updateTable('face_watches').set({ notified_at: at }).where('id', '=', watchId).execute();
   }
 
-  /** New alerts of a watch created after `since`. */
-  async countNewAlertsSince(watchId: number, since: Date): Promise<number> {
+  /** New alerts of a watch created after `since` that its organization may see (storedFaceVisible). */
+  async countNewAlertsSince(watchId: number, since: Date, minorsAllowed: boolean): Promise<number> {
     const row = await this.db
       .selectFrom('face_alerts')
       .select((eb) => eb.fn.countAll<string>().as('count'))
       .where('watch_id', '=', watchId)
       .where('status', '=', 'NEW')
       .where('created_at', '>', since)
+      .where(storedFaceVisible('face_alerts.face_id', minorsAllowed))
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }

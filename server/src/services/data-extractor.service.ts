@@ -530,8 +530,10 @@ export class DataExtractorService {
   }
 
   async markWikipediaChecked(user: AuthUser, ref: string): Promise<{ checked: true }> {
-    const row = await this.find(await this.editor(user), ref);
-    if (!(await this.extractions.markWikipediaChecked(row.id))) throw notFound('Wikipedia result not found.');
+    const editor = await this.editor(user);
+    const row = await this.find(editor, ref);
+    if (!(await this.extractions.markWikipediaChecked(row.id, minorsAllowedFor(editor))))
+      throw notFound('Wikipedia result not found.');
     return { checked: true };
   }
 

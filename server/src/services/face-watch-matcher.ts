@@ -165,9 +165,13 @@ export class FaceWatchMatcher {
       const watch = await tx.watchForDigest(watchId);
       if (!watch?.email || watch.endedAt || watch.muted || !watch.notifiedAt) return;
       // An organization suspended since (its owner blocked, its plan ended) is not written to.
-      const standing = await tx.alertStanding([watch.organizationId], new Date());
-      if (!standing.get(watch.organizationId)?.inService) return;
-      if ((await tx.countNewAlertsSince(watchId, watch.notifiedAt)) === 0) return;
+      const organization = (await tx.alertStanding([watch.organizationId], new Date())).get(
+        watch.organizationId,
+      );
+      if (!organization?.inService) return;
+      // Alerts it may no longer see (possible minors, after a withdrawn verification) are not news to it.
+      if ((await tx.countNewAlertsSince(watchId, watch.notifiedAt, organization.lawEnforcement)) === 0)
+        return;
       await this.mail.queueWith(new JobRepository(db), watch.email, this.message());
       await tx.markNotified(watchId, new Date());
     });

@@ -839,9 +839,25 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     expect(await watchCounts()).toEqual([0, 0]);
     const thumbnail = () => t.request({ method: 'GET', url: alert!.thumbnailUrl, cookie: member.cookie });
     expect((await thumbnail()).statusCode).toBe(404);
+    // Nor does the hourly digest write about it: an e-mail would tell of an alert it may not see.
+    const alertMails = async () =>
+      (await mailJobsTo(t, member.email)).filter((mail) => mail.subject === ALERT_SUBJECT).length;
+    const digestDue = async () => {
+      await t.db
+        .updateTable('face_watches')
+        .set({ notified_at: new Date(Date.now() - 2 * 3_600_000) })
+        .where('id', '=', id)
+        .execute();
+      await matcher().runDigestJob({ watchId: id });
+    };
+    const mailsBefore = await alertMails();
+    await digestDue();
+    expect(await alertMails()).toBe(mailsBefore);
     await verify(true);
     expect((await alertsOf(member)).results).toEqual([alert]);
     expect(await watchCounts()).toEqual([1, 1]);
     expect((await thumbnail()).statusCode).toBe(200);
+    await digestDue();
+    expect(await alertMails()).toBe(mailsBefore + 1);
   }, 120_000);
 });

@@ -341,6 +341,19 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
       });
       expect(removal.statusCode, removal.body).toBe(200);
       expect(removal.json()).toEqual({ removed: 0, remaining: 0 });
+      // Nor can its Wikipedia article be marked checked (the answer would say that it exists).
+      const marked = await t.request({
+        method: 'PATCH',
+        url: `/api/data-extractor/results/${extractionId}/wikipedia/checked`,
+        cookie: police.cookie,
+      });
+      expect(marked.statusCode).toBe(404);
+      const article = await t.db
+        .selectFrom('data_extraction_wikipedia')
+        .select('checked')
+        .where('extraction_id', '=', copies.extractionId)
+        .executeTakeFirstOrThrow();
+      expect(article.checked).toBe(false);
     } finally {
       await setPoliceVerified(true);
     }
