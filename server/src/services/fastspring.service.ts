@@ -1,5 +1,4 @@
 import {
-  addDays,
   BILLING_MESSAGES,
   checkoutUnitPrices,
   computePrice,
