@@ -171,8 +171,9 @@ export function normaliseName(name: string): string {
 export function nameKeys(names: string[]): string[] {
   const keys = new Set<string>();
   for (const name of names) {
-    for (const token of nameTokens(name)) {
-      if (token.length < 2) continue;
+    for (const word of nameTokens(name)) {
+      if (word.length < 2) continue;
+      const token = spelledOut(word);
       keys.add(token);
       if (token.length > 4) keys.add(`${token.slice(0, 4)}*`);
     }
@@ -215,13 +216,23 @@ function genderedForms(a: string, b: string): boolean {
   );
 }
 
+/**
+ * A token with "x" written "ks", as transliterations of Russian and Greek names differ on it
+ * (Alexander/Aleksandr, Maxim/Maksim, Xenia/Ksenia): compared and looked up that way.
+ */
+function spelledOut(token: string): string {
+  return token.replaceAll('x', 'ks');
+}
+
 /** Similarity of two tokens (0–1). */
-function tokenScore(a: string, b: string, comparison: NameComparison): number {
-  if (a === b) return 1;
-  if (a.length === 1 || b.length === 1) {
+function tokenScore(written: string, other: string, comparison: NameComparison): number {
+  if (written === other) return 1;
+  if (written.length === 1 || other.length === 1) {
     // An initial: "j" ~ "john".
-    return comparison === 'merge' && a[0] === b[0] ? 0.9 : 0;
+    return comparison === 'merge' && written[0] === other[0] ? 0.9 : 0;
   }
+  const [a, b] = [spelledOut(written), spelledOut(other)];
+  if (a === b) return 1;
   // Against a watch-list a flag must not pass from a man to a woman of the same family name or first name.
   if (comparison === 'watchlist' && genderedForms(a, b)) return 0;
   const longest = Math.max(a.length, b.length);

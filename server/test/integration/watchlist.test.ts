@@ -8,6 +8,7 @@ import type { WatchlistImportResult, WatchlistListResponse } from '@osint/contra
 import { WATCHLIST_MESSAGES } from '@osint/contract/watchlist';
 import { sql, type Kysely } from 'kysely';
 import { up as recomputeStoredKeys } from '../../src/db/migrations/0040_copied_faces_by_image_and_latin_watchlist_keys.ts';
+import { up as recomputeKeysWithX } from '../../src/db/migrations/0043_watchlist_keys_x_as_ks.ts';
 import { acquireDataDirLock } from '../../src/lib/data-dir-lock.ts';
 import {
   DEMO_WATCHLIST_CSV,
@@ -262,6 +263,35 @@ describe('watch-list import', () => {
     expect(
       (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/cyrillic-csv', cookie: admin }))
         .statusCode,
+    ).toBe(204);
+  });
+
+  it('finds "Aleksandr" under "Alexander" and "Maksim" under "Maxim", also in keys stored before (0043)', async () => {
+    const header =
+      '"id","schema","name","aliases","birth_date","countries","addresses","identifiers","sanctions","phones","emails","dataset","first_seen","last_seen","last_change"';
+    const line =
+      '"demo-x","Person","Alexander Maximov","Αλέξανδρος Μαξίμοφ","","ru","","","Demo sanctions","","","Demo sanctions list","","",""';
+    const response = await upload(`${header}\n${line}\n`, 'x-csv', admin, 'text/csv');
+    expect(response.statusCode, response.body).toBe(200);
+    const service = t.container.services.watchlists;
+    for (const name of ['Aleksandr Maksimov', 'Alexander Maximov', 'Aleksander Maximov'])
+      expect((await service.match(name))[0]?.entry.entityId, name).toBe('demo-x');
+    // Not a different name that merely shares letters.
+    expect(await service.match('Alexandra Maksimova')).toEqual([]);
+    const keysNow = (await entriesOf('x-csv'))[0]!.name_keys;
+
+    // As an import before stored them: with "x", which the lookup of "Aleksandr Maksimov" does not find.
+    await t.db
+      .updateTable('watchlist_entries')
+      .set({ name_keys: sql<string[]>`array['alexander', 'alex*', 'maximov', 'maxi*']` })
+      .where('entity_id', '=', 'demo-x')
+      .execute();
+    expect(await service.match('Aleksandr Maksimov')).toEqual([]);
+    await recomputeKeysWithX(t.db as unknown as Kysely<unknown>);
+    expect((await entriesOf('x-csv'))[0]!.name_keys).toEqual(keysNow);
+    expect((await service.match('Aleksandr Maksimov'))[0]?.entry.entityId).toBe('demo-x');
+    expect(
+      (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/x-csv', cookie: admin })).statusCode,
     ).toBe(204);
   });
 

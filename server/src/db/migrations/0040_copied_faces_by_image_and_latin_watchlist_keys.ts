@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { nameKeys } from '../../extractor/name-match.ts';
+import { recomputeWatchlistKeys } from '../watchlist-keys.ts';
 
 // Two repairs of what was stored before:
 //
@@ -27,40 +27,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         having count(distinct f.id) = 1)
        where copy.face_id is null and copy.face_box_x is null`.execute(db);
   }
-  await recomputeWatchlistKeys(db);
+  await recomputeWatchlistKeys(db, GREEK_OR_CYRILLIC);
 }
-
-const BATCH = 1_000;
 
 /** Greek (polytonic too) and Cyrillic letters: only names written with them have keys that changed. */
 const GREEK_OR_CYRILLIC = '[\u0370-\u03FF\u1F00-\u1FFF\u0400-\u052F]';
-
-/**
- * The keys of entries named in Greek or Cyrillic letters as nameKeys computes them now, written where they
- * differ, a batch at a time (a list of Latin names is only read through an index-free filter, not rewritten).
- */
-async function recomputeWatchlistKeys(db: Kysely<unknown>): Promise<void> {
-  for (let after = 0; ;) {
-    const { rows } = await sql<{ id: number; name: string; aliases: string[]; name_keys: string[] }>`
-      select id, name, aliases, name_keys from watchlist_entries
-       where id > ${after}
-         and (name ~ ${GREEK_OR_CYRILLIC} or array_to_string(aliases, ' ') ~ ${GREEK_OR_CYRILLIC})
-       order by id limit ${BATCH}`.execute(db);
-    if (rows.length === 0) return;
-    const changed = rows.flatMap((row) => {
-      const keys = nameKeys([row.name, ...row.aliases]);
-      return keys.join('\n') === row.name_keys.join('\n') ? [] : [{ id: Number(row.id), keys }];
-    });
-    if (changed.length > 0) {
-      await sql`
-        update watchlist_entries e
-           set name_keys = array(select jsonb_array_elements_text(v.keys))
-          from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(id bigint, keys jsonb)
-         where e.id = v.id`.execute(db);
-    }
-    after = Number(rows[rows.length - 1]!.id);
-  }
-}
 
 export async function down(): Promise<void> {
   // The faces found and the keys computed are right under the previous schema too: nothing to undo.
