@@ -4,6 +4,8 @@ import type { Services } from '../container.ts';
 
 // Base64 makes attachments a third larger: 10 MB of files fit in 14 MB of JSON.
 const CONTACT_BODY_LIMIT = 14 * 1024 * 1024;
+/** Attempts per IP address in 15 minutes, refused forms included (10 of them may be sent). */
+const CONTACT_ATTEMPTS = 60;
 
 export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { support, rateLimiter } = services;
@@ -32,6 +34,9 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
+        // Every attempt counts towards a wider limit, before any attachment is decoded: a stream of large
+        // refused bodies must not cost the server their decoding without end.
+        await rateLimiter.hit([`contact-attempt:ip:${request.ip}`], CONTACT_ATTEMPTS, 15 * 60_000);
         const message = support.checkMessage(
           { ...request.body, files: request.body.files ?? [] },
           request.user,

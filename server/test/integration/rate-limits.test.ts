@@ -175,4 +175,23 @@ describe('rate limits (RATE_LIMIT on)', () => {
       expect((await contact('reporter@newsroom.example.org')).statusCode).toBe(200);
     expectLimited(await contact('reporter@newsroom.example.org'));
   });
+
+  it('limits every contact attempt per IP address too, refused ones included, before reading attachments', async () => {
+    const attempt = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/support/contact-support',
+        payload: {
+          email: 'reporter@newsroom.example.org',
+          subject: 'General Inquiry',
+          message: 'Hello support.',
+          files: [{ fileName: 'notes.exe', base64: 'AAAA' }],
+        },
+        remoteAddress: '192.0.2.42',
+      });
+    // 60 refused attempts (a file type the form does not take) answer for what they are…
+    for (let i = 0; i < 60; i++) expect((await attempt()).statusCode).toBe(400);
+    // …then the address waits, whatever it sends.
+    expectLimited(await attempt());
+  });
 });
