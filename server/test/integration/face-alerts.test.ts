@@ -115,6 +115,16 @@ const alertMails = async () =>
   (await mailJobsTo(t, analyst.email)).filter((mail) => mail.subject === ALERT_SUBJECT);
 const matcher = () => t.container.services.faceAlerts;
 
+/** An hour has passed since the watch's last e-mail: its digest job runs. */
+async function digestDue(watchId: number) {
+  await t.db
+    .updateTable('face_watches')
+    .set({ notified_at: new Date(Date.now() - 2 * 3_600_000) })
+    .where('id', '=', watchId)
+    .execute();
+  await matcher().runDigestJob({ watchId });
+}
+
 describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
   let watchId: number;
   let firstSite: TestServer;
@@ -757,14 +767,6 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       (await mailJobsTo(t, member.email)).filter((mail) => mail.subject === ALERT_SUBJECT).length;
     expect(await mailsTo()).toBe(1);
     // The hour has passed with the alert not yet in a digest: the digest job runs.
-    const digestDue = async () => {
-      await t.db
-        .updateTable('face_watches')
-        .set({ notified_at: new Date(Date.now() - 2 * 3_600_000) })
-        .where('id', '=', watchId)
-        .execute();
-      await matcher().runDigestJob({ watchId });
-    };
     const adminAction = async (action: 'block' | 'unblock') =>
       expect(
         (
@@ -776,11 +778,11 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
         ).statusCode,
       ).toBe(200);
     await adminAction('block');
-    await digestDue();
+    await digestDue(watchId);
     expect(await mailsTo()).toBe(1);
     // Unblocked, the same digest goes out.
     await adminAction('unblock');
-    await digestDue();
+    await digestDue(watchId);
     expect(await mailsTo()).toBe(2);
   }, 120_000);
 
@@ -842,22 +844,14 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     // Nor does the hourly digest write about it: an e-mail would tell of an alert it may not see.
     const alertMails = async () =>
       (await mailJobsTo(t, member.email)).filter((mail) => mail.subject === ALERT_SUBJECT).length;
-    const digestDue = async () => {
-      await t.db
-        .updateTable('face_watches')
-        .set({ notified_at: new Date(Date.now() - 2 * 3_600_000) })
-        .where('id', '=', id)
-        .execute();
-      await matcher().runDigestJob({ watchId: id });
-    };
     const mailsBefore = await alertMails();
-    await digestDue();
+    await digestDue(id);
     expect(await alertMails()).toBe(mailsBefore);
     await verify(true);
     expect((await alertsOf(member)).results).toEqual([alert]);
     expect(await watchCounts()).toEqual([1, 1]);
     expect((await thumbnail()).statusCode).toBe(200);
-    await digestDue();
+    await digestDue(id);
     expect(await alertMails()).toBe(mailsBefore + 1);
   }, 120_000);
 });

@@ -708,6 +708,21 @@ const BANK_BUYER = {
   country: 'X',
 };
 
+/** A card subscription's plan from `start` to `end`, as one already paid for would be. */
+function subscriptionPlan(owner: Owner, start: Date, end: Date) {
+  return t.db
+    .insertInto('billing_plans')
+    .values({
+      organization_id: owner.organizationId,
+      plan_type: 'SUBSCRIPTION',
+      start_date: start,
+      end_date: end,
+      seat_limit: 1,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** A bank-transfer order for a fixed period from today, waiting for payment; its id. */
 async function bankOrderPlaced(owner: Owner, months: number): Promise<number> {
   const ordered = await t.request({
@@ -857,17 +872,11 @@ describe('a card order for a new plan while another paid plan is in force', () =
     for (const kind of ['MONTHLY', 'FIXED'] as const) {
       const owner = await trialOwner(`owner@${kind.toLowerCase()}-after-lapse.example.org`);
       // A subscription lapses at its time of day: here earlier today, before this order.
-      const lapsed = await t.db
-        .insertInto('billing_plans')
-        .values({
-          organization_id: owner.organizationId,
-          plan_type: 'SUBSCRIPTION',
-          start_date: new Date(Date.now() - 30 * DAY),
-          end_date: new Date(Math.max(startOfUtcDay(utcIsoDate()).getTime() + 1, Date.now() - 3_600_000)),
-          seat_limit: 1,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const lapsed = await subscriptionPlan(
+        owner,
+        new Date(Date.now() - 30 * DAY),
+        new Date(Math.max(startOfUtcDay(utcIsoDate()).getTime() + 1, Date.now() - 3_600_000)),
+      );
       const session = await checkout(owner, kind, 1, 1);
       const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
       const completed = fsEvents.orderCompleted(session, ids);
@@ -884,17 +893,11 @@ describe('a card order for a new plan while another paid plan is in force', () =
   it('a fixed period does not wait behind a card subscription, whose end moves with each renewal', async () => {
     const owner = await trialOwner('owner@fixed-after-subscription.example.org');
     const session = await checkout(owner, 'FIXED', 1, 1);
-    const subscription = await t.db
-      .insertInto('billing_plans')
-      .values({
-        organization_id: owner.organizationId,
-        plan_type: 'SUBSCRIPTION',
-        start_date: new Date(Date.now() - DAY),
-        end_date: new Date(Date.now() + 20 * DAY),
-        seat_limit: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const subscription = await subscriptionPlan(
+      owner,
+      new Date(Date.now() - DAY),
+      new Date(Date.now() + 20 * DAY),
+    );
     const completed = fsEvents.orderCompleted(session, { orderId: fsId('ord') });
     expect((await fs.deliver(webhookUrl, [completed])).status).toBe(200);
     expect((await planRows(owner.organizationId)).map((row) => row.id)).toEqual([subscription.id]);
@@ -934,17 +937,11 @@ describe('a bank transfer marked paid after a card plan arrived', () => {
   it('is refused while a card subscription runs, and the order still waits for payment', async () => {
     const owner = await trialOwner('owner@bank-beside-subscription.example.org');
     const orderId = await bankOrderPlaced(owner, 1);
-    const subscription = await t.db
-      .insertInto('billing_plans')
-      .values({
-        organization_id: owner.organizationId,
-        plan_type: 'SUBSCRIPTION',
-        start_date: new Date(Date.now() - DAY),
-        end_date: new Date(Date.now() + 20 * DAY),
-        seat_limit: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const subscription = await subscriptionPlan(
+      owner,
+      new Date(Date.now() - DAY),
+      new Date(Date.now() + 20 * DAY),
+    );
 
     const paid = await markPaid(orderId);
     expect(paid.statusCode).toBe(409);
