@@ -20,6 +20,7 @@ import {
   sameNameVariant,
   type PagePerson,
   CASELESS_LETTER,
+  CJK_LETTER,
   type KnownNames,
   type NameCandidate,
   textsOfResult,
@@ -265,7 +266,7 @@ export class TextAnalyzer implements ExtractionAnalyzer {
     return { evidence, personDesc: personDesc.slice(0, 500), ...flagsOf(evidence) };
   }
 
-  /** The watch-lists' names written in `text` in a caseless script (none without lists or on failure). */
+  /** The watch-lists' names written in `text` in a caseless or CJK script (none without lists or on failure). */
   private async namesIn(text: string): Promise<NameCandidate[]> {
     const watchlists = this.options.watchlists;
     if (!watchlists?.namesIn) return [];
@@ -350,7 +351,7 @@ async function knownNamesOf(
 ): Promise<KnownNames> {
   const known: KnownNames = {};
   for (const [text, source] of textsOfResult(result)) {
-    if (!CASELESS_LETTER.test(text)) continue;
+    if (!CASELESS_LETTER.test(text) && !CJK_LETTER.test(text)) continue;
     const names = await namesIn(text);
     if (names.length > 0) known[source] = names;
   }

@@ -147,7 +147,9 @@ export function foldText(text: string): string {
     .replace(/đ/g, 'd')
     .replace(/['’`´]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .trim()
+    // NFD split Korean syllables into their letters (jamo); they are written, compared and cut whole.
+    .normalize('NFC');
 }
 
 /** The tokens of a name, without honorifics ("Dr. Jean-Luc Dupré" → jean, luc, dupre). */

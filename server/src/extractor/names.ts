@@ -414,6 +414,13 @@ function placeAfter(text: string, candidate: NameCandidate): FacePosition | unde
 /** Letters of scripts without capital letters, where capitalisation cannot tell a name (Arabic, Hebrew). */
 export const CASELESS_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 
+/**
+ * Letters of Chinese, Japanese and Korean: no capitals either, and Chinese and Japanese put no spaces
+ * between words, so a name is a stretch inside a run of letters.
+ */
+export const CJK_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+export const CJK_LETTER = new RegExp(`[${CJK_LETTERS}]`, 'u');
+
 /** Names found by other means in a result's texts (the watch-lists' names in caseless scripts), by source. */
 export type KnownNames = Partial<Record<MentionSource, NameCandidate[]>>;
 

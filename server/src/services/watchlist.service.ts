@@ -11,7 +11,7 @@ import {
   nameKeys,
   nameTokens,
 } from '../extractor/name-match.ts';
-import { CASELESS_LETTER, type NameCandidate } from '../extractor/names.ts';
+import { CASELESS_LETTER, CJK_LETTERS, type NameCandidate } from '../extractor/names.ts';
 import { openWatchlist, UnrecognisedWatchlistError } from '../extractor/watchlist-parse.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
@@ -28,6 +28,12 @@ export interface WatchlistMatch {
 const NAME_REGEX = new RegExp(WATCHLIST_NAME_PATTERN);
 /** Most words of a text looked up as names in caseless scripts (a long page's first ones). */
 const MAX_CASELESS_WORDS = 400;
+/** Most CJK letters of a text looked up (a long page's first ones), and keys per lookup. */
+const MAX_CJK_LETTERS = 3_000;
+const CJK_KEYS_PER_LOOKUP = 2_000;
+/** A word of CJK letters only; a space between two CJK letters. */
+const CJK_ONLY = new RegExp(`^[${CJK_LETTERS}]+$`, 'u');
+const SPACE_IN_CJK = new RegExp(`(?<=[${CJK_LETTERS}]) (?=[${CJK_LETTERS}])`, 'gu');
 
 /** Imports, lists and deletes watch-lists; matches names against every imported list. */
 export class WatchlistService {
@@ -138,29 +144,81 @@ export class WatchlistService {
   }
 
   /**
-   * Names of the lists' people written in `text` in scripts without capital letters (Arabic, Hebrew),
-   * where the name finder, which goes by capitals, finds none: a Person entry's name or alias in such a
-   * script whose words stand together, in order, in the text (diacritics ignored). Names the lists do not
-   * hold are not found this way. (Chinese, Japanese and Korean, written without spaces, are not looked up.)
+   * Names of the lists' people written in `text` in scripts without capital letters, where the name finder,
+   * which goes by capitals, finds none. Names the lists do not hold are not found this way.
+   * - Arabic, Hebrew: a Person entry's name or alias in that script whose words stand together, in order,
+   *   in the text (diacritics ignored).
+   * - Chinese, Japanese, Korean: a name or alias in those scripts of three letters or more found inside a
+   *   run of letters (Chinese and Japanese put no spaces between words; a Korean name is one word and takes
+   *   particles: "김정은이"). Two-letter names are left out: as a stretch of a longer run they are too
+   *   often part of another word.
    */
   async namesIn(text: string): Promise<NameCandidate[]> {
-    const words = foldText(text)
+    const folded = foldText(text);
+    const found = new Map<string, NameCandidate>();
+    const add = (name: string, tokens: string[]) => {
+      const key = tokens.join(' ');
+      if (!found.has(key)) found.set(key, { name, tokens, index: Math.max(0, text.indexOf(name)) });
+    };
+    for (const { name, tokens } of await this.caselessNamesIn(folded)) add(name, tokens);
+    for (const { name, tokens } of await this.cjkNamesIn(folded)) add(name, tokens);
+    return [...found.values()];
+  }
+
+  private async caselessNamesIn(folded: string): Promise<{ name: string; tokens: string[] }[]> {
+    const words = folded
       .split(' ')
       .filter((word) => CASELESS_LETTER.test(word))
       .slice(0, MAX_CASELESS_WORDS);
     if (words.length === 0) return [];
     const written = ` ${words.join(' ')} `;
-    const found = new Map<string, NameCandidate>();
     // A name written whole shares its words with the text: the words are the keys (not their prefixes).
     const keys = [...new Set(nameTokens(words.join(' ')).filter((token) => token.length >= 2))];
+    const names = [];
     for (const entry of await this.watchlists.findPersonCandidates(keys)) {
       for (const name of [entry.name, ...entry.aliases]) {
         const tokens = nameTokens(name);
         if (tokens.length < 2 || !tokens.every((token) => CASELESS_LETTER.test(token))) continue;
-        if (!written.includes(` ${tokens.join(' ')} `) || found.has(tokens.join(' '))) continue;
-        found.set(tokens.join(' '), { name, tokens, index: Math.max(0, text.indexOf(name)) });
+        if (written.includes(` ${tokens.join(' ')} `)) names.push({ name, tokens });
       }
     }
-    return [...found.values()];
+    return names;
+  }
+
+  private async cjkNamesIn(folded: string): Promise<{ name: string; tokens: string[] }[]> {
+    // Runs of CJK letters, a space between two of them dropped ("安倍 晋三" is "安倍晋三").
+    const runs = folded
+      .replace(SPACE_IN_CJK, '')
+      .split(' ')
+      .filter((word) => CJK_ONLY.test(word));
+    if (runs.length === 0) return [];
+    // A name's lookup keys are its words and their first four letters (nameKeys): every stretch of two to
+    // four letters of the text, and the four-letter ones as prefixes.
+    const keys = new Set<string>();
+    let letters = 0;
+    for (const run of runs) {
+      const chars = [...run];
+      for (let i = 0; i < chars.length && letters < MAX_CJK_LETTERS; i++, letters++) {
+        for (let length = 2; length <= 4 && i + length <= chars.length; length++) {
+          const stretch = chars.slice(i, i + length).join('');
+          keys.add(length === 4 ? `${stretch}*` : stretch);
+          keys.add(stretch);
+        }
+      }
+    }
+    const names = [];
+    const all = [...keys];
+    for (let i = 0; i < all.length; i += CJK_KEYS_PER_LOOKUP) {
+      for (const entry of await this.watchlists.findPersonCandidates(all.slice(i, i + CJK_KEYS_PER_LOOKUP))) {
+        for (const name of [entry.name, ...entry.aliases]) {
+          const tokens = nameTokens(name);
+          const written = tokens.join('');
+          if (tokens.length === 0 || !tokens.every((token) => CJK_ONLY.test(token))) continue;
+          if ([...written].length < 3) continue;
+          if (runs.some((run) => run.includes(written))) names.push({ name, tokens });
+        }
+      }
+    }
+    return names;
   }
 }

@@ -39,20 +39,30 @@ beforeAll(async () => {
   database = await createTestDatabase();
   watchlists = new WatchlistService(new WatchlistRepository(database.db), new AuditRepository(database.db));
   await importWatchlistFile(watchlists, DEMO_WATCHLIST_FTM, 'demo');
-  // A fictional person whose entry also spells her name in Arabic and Hebrew, as OpenSanctions entries do.
+  // Fictional people whose entries also spell their names in other scripts, as OpenSanctions entries do:
+  // Arabic and Hebrew; Chinese and Japanese; Korean.
   const scripts = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'watchlist-')), 'scripts.ftm.json');
-  await fs.writeFile(
-    scripts,
-    `${JSON.stringify({
-      id: 'test-samira-haddad',
+  const person = (id: string, name: string, alias: string[]) =>
+    JSON.stringify({
+      id,
       schema: 'Person',
       properties: {
-        name: ['Samira Haddad'],
-        alias: ['سميرة حداد', 'סמירה חדאד'],
+        name: [name],
+        alias,
         topics: ['sanction'],
-        sourceUrl: ['https://watchlist.example/test/samira-haddad'],
+        sourceUrl: [`https://watchlist.example/test/${id}`],
       },
-    })}\n`,
+    });
+  await fs.writeFile(
+    scripts,
+    [
+      person('test-samira-haddad', 'Samira Haddad', ['سميرة حداد', 'סמירה חדאד']),
+      person('test-zhao-minghua', 'Zhao Minghua', ['赵明华', '趙明華']),
+      person('test-tanaka-hiroshi', 'Tanaka Hiroshi', ['田中 浩志']),
+      person('test-park-jiwoo', 'Park Ji-woo', ['박지우']),
+      // A two-letter name: as a stretch of a longer run too often part of another word, never looked for.
+      person('test-wang-li', 'Wang Li', ['王丽']),
+    ].join('\n') + '\n',
   );
   await importWatchlistFile(watchlists, scripts, 'scripts');
 });
@@ -144,9 +154,35 @@ describe('TextAnalyzer', () => {
     expect(arabic!.evidence.map((e) => [e.flag, e.source, e.url])).toContainEqual([
       'sanctions',
       'watchlist',
-      'https://watchlist.example/test/samira-haddad',
+      'https://watchlist.example/test/test-samira-haddad',
     ]);
     expect(nobody).toMatchObject({ personName: '', sanctions: false });
+  });
+
+  it("finds the lists' people named in Chinese, Japanese or Korean, written without spaces between words", async () => {
+    const analysis = await new TextAnalyzer({ watchlists }).analyze(
+      [
+        result('zh', { caption: '赵明华在北京出席记者会。' }),
+        result('zh-hant', { caption: '趙明華出席記者會。' }),
+        result('ja', { caption: '記者会見に臨む田中浩志氏。' }),
+        result('ko', { caption: '박지우가 기자회견에서 말했다.' }),
+        result('two-letters', { caption: '王丽华在会上发言。' }),
+        result('nobody', { caption: '北京的记者会。' }),
+      ],
+      [],
+    );
+    const byKey = Object.fromEntries(analysis.results.map((r) => [r.key, r]));
+    expect(byKey.zh).toMatchObject({ personName: '赵明华', sanctions: true });
+    expect(byKey['zh-hant']).toMatchObject({ personName: '趙明華', sanctions: true });
+    expect(byKey.ja).toMatchObject({ personName: '田中 浩志', sanctions: true });
+    expect(byKey.ko).toMatchObject({ personName: '박지우', sanctions: true });
+    expect(byKey.zh!.evidence.map((e) => [e.flag, e.source, e.url])).toContainEqual([
+      'sanctions',
+      'watchlist',
+      'https://watchlist.example/test/test-zhao-minghua',
+    ]);
+    expect(byKey['two-letters']).toMatchObject({ personName: '', sanctions: false });
+    expect(byKey.nobody).toMatchObject({ personName: '', sanctions: false });
   });
 
   it('gives every raised flag its evidence: page sentences and watch-list entries', async () => {

@@ -8,7 +8,7 @@ import type { WatchlistImportResult, WatchlistListResponse } from '@osint/contra
 import { WATCHLIST_MESSAGES } from '@osint/contract/watchlist';
 import { sql, type Kysely } from 'kysely';
 import { up as recomputeStoredKeys } from '../../src/db/migrations/0040_copied_faces_by_image_and_latin_watchlist_keys.ts';
-import { up as recomputeKeysWithX } from '../../src/db/migrations/0043_watchlist_keys_x_as_ks.ts';
+import { up as recomputeKeysOf0043 } from '../../src/db/migrations/0043_watchlist_keys_x_as_ks_korean_whole.ts';
 import { acquireDataDirLock } from '../../src/lib/data-dir-lock.ts';
 import {
   DEMO_WATCHLIST_CSV,
@@ -287,11 +287,43 @@ describe('watch-list import', () => {
       .where('entity_id', '=', 'demo-x')
       .execute();
     expect(await service.match('Aleksandr Maksimov')).toEqual([]);
-    await recomputeKeysWithX(t.db as unknown as Kysely<unknown>);
+    await recomputeKeysOf0043(t.db as unknown as Kysely<unknown>);
     expect((await entriesOf('x-csv'))[0]!.name_keys).toEqual(keysNow);
     expect((await service.match('Aleksandr Maksimov'))[0]?.entry.entityId).toBe('demo-x');
     expect(
       (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/x-csv', cookie: admin })).statusCode,
+    ).toBe(204);
+  });
+
+  it('keeps Korean syllables whole in keys, also in keys stored before (0043)', async () => {
+    const header =
+      '"id","schema","name","aliases","birth_date","countries","addresses","identifiers","sanctions","phones","emails","dataset","first_seen","last_seen","last_change"';
+    const line =
+      '"demo-ko","Person","Park Ji-woo","박지우","","kr","","","Demo sanctions","","","Demo sanctions list","","",""';
+    const response = await upload(`${header}\n${line}\n`, 'ko-csv', admin, 'text/csv');
+    expect(response.statusCode, response.body).toBe(200);
+    const keysNow = (await entriesOf('ko-csv'))[0]!.name_keys;
+    expect(keysNow).toContain('박지우');
+    const service = t.container.services.watchlists;
+    expect((await service.namesIn('박지우가 말했다')).map((n) => n.name)).toEqual(['박지우']);
+
+    // As an import before stored them: the syllables split into their letters, which no lookup finds.
+    const split = '박지우'.normalize('NFD');
+    await t.db
+      .updateTable('watchlist_entries')
+      .set({
+        name_keys: sql<
+          string[]
+        >`array['park', 'ji', 'woo', ${split}, ${`${[...split].slice(0, 4).join('')}*`}]`,
+      })
+      .where('entity_id', '=', 'demo-ko')
+      .execute();
+    expect(await service.namesIn('박지우가 말했다')).toEqual([]);
+    await recomputeKeysOf0043(t.db as unknown as Kysely<unknown>);
+    expect((await entriesOf('ko-csv'))[0]!.name_keys).toEqual(keysNow);
+    expect((await service.namesIn('박지우가 말했다')).map((n) => n.name)).toEqual(['박지우']);
+    expect(
+      (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/ko-csv', cookie: admin })).statusCode,
     ).toBe(204);
   });
 
