@@ -5,7 +5,7 @@ import type { IndexedFaceRef } from '../extractor/analysis-types.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { storedFaceVisible, storedResultVisible } from './search.repository.ts';
+import { deleteSearchNoLongerNeeded, storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -675,9 +675,10 @@ export class DataExtractionRepository {
         })
         .where('id', '=', extractionId)
         .where('state', '=', 'PENDING')
-        .returning('id')
+        .returning(['id', 'search_id'])
         .executeTakeFirst();
       if (!claimed) return false;
+      await deleteSearchNoLongerNeeded(tx, claimed.search_id);
       await tx.deleteFrom('data_extraction_results').where('extraction_id', '=', extractionId).execute();
       await tx.deleteFrom('data_extraction_wikipedia').where('extraction_id', '=', extractionId).execute();
       // Batches keep statements (and their thumbnails) a reasonable size.

@@ -3,6 +3,17 @@ import type { Db } from '../db/database.ts';
 import { vectorFromBytes } from '../face/index/face-index.ts';
 import { WebIndexRepository } from './web-index.repository.ts';
 
+/** Tables whose rows name one face (`face_id`) that a model switch must carry over. */
+const FACE_ID_TABLES = [
+  'face_alerts',
+  'face_alert_copies',
+  'saved_search_results',
+  'data_extraction_results',
+  'data_extraction_connections',
+] as const;
+/** Tables whose rows keep the faces an analyst added (`added_face_ids`). */
+const ADDED_FACE_TABLES = ['searches', 'saved_searches', 'face_watches'] as const;
+
 export interface FaceModelRow {
   modelId: string;
   dimensions: number;
@@ -242,16 +253,38 @@ export class FaceModelRepository {
   // ------------------------------------------------------------------------------------- the switch
 
   /**
-   * Points search results at the faces that replace theirs under `modelId` (previous_face_id), so that
-   * saved searches and data extractions of earlier searches keep their faces after the old ones go.
+   * Points everything that names a face at the face that replaces it under `modelId` (previous_face_id),
+   * so that nothing goes with the old faces when they are retired: search results (saved searches and
+   * extractions of earlier searches keep their faces), face alerts and their copies (which would otherwise
+   * be deleted with their face), the faces saved and extracted copies keep for the minors rule, and the
+   * faces an analyst added to a search, a saved search or a watch. Returns how many search results moved.
    */
-  async moveSearchResultsTo(modelId: string): Promise<number> {
-    const result = await sql`
+  async moveFaceReferencesTo(modelId: string): Promise<number> {
+    const moved = await sql`
       update search_results set face_id = faces.id
       from faces
       where faces.previous_face_id = search_results.face_id and faces.model_id = ${modelId}
     `.execute(this.db);
-    return Number(result.numAffectedRows ?? 0);
+    for (const table of FACE_ID_TABLES) {
+      await sql`
+        update ${sql.table(table)} set face_id = faces.id
+        from faces
+        where faces.previous_face_id = ${sql.ref(`${table}.face_id`)} and faces.model_id = ${modelId}
+      `.execute(this.db);
+    }
+    for (const table of ADDED_FACE_TABLES) {
+      // Each added face by its replacement, in order; one without a replacement stays as it was (it
+      // finds no face of the active model, as before).
+      await sql`
+        update ${sql.table(table)} set added_face_ids = array(
+          select coalesce(f.id, added.id)
+          from unnest(${sql.ref(`${table}.added_face_ids`)}) with ordinality as added(id, n)
+          left join faces f on f.previous_face_id = added.id and f.model_id = ${modelId}
+          order by added.n)
+        where cardinality(added_face_ids) > 0
+      `.execute(this.db);
+    }
+    return Number(moved.numAffectedRows ?? 0);
   }
 
   /** images.face_count becomes the number of faces `modelId` has in each image. */

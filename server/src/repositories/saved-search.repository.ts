@@ -3,7 +3,7 @@ import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
 import { insertWithJob, type NewJob } from './job.repository.ts';
 import { keptFacePictures, type KeptFacePictures } from './kept-face-pictures.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { storedFaceVisible, storedResultVisible } from './search.repository.ts';
+import { deleteSearchNoLongerNeeded, storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -338,9 +338,10 @@ export class SavedSearchRepository {
         .set({ status: 'COMPLETED', result_count: results.length, completed_at: new Date() })
         .where('id', '=', savedSearchId)
         .where('status', '=', 'PENDING')
-        .returning('id')
+        .returning(['id', 'search_id'])
         .executeTakeFirst();
       if (!claimed) return false;
+      await deleteSearchNoLongerNeeded(tx, claimed.search_id);
       await tx.deleteFrom('saved_search_results').where('saved_search_id', '=', savedSearchId).execute();
       // Batches keep statements (and their thumbnails) a reasonable size.
       for (let i = 0; i < results.length; i += 100) {

@@ -108,6 +108,30 @@ export function storedFaceVisible(faceIdColumn: string, minorsAllowed: boolean) 
         select 1 from faces where faces.id = ${sql.ref(faceIdColumn)} and faces.possible_minor)`;
 }
 
+/**
+ * Whether a saved search or a data extraction still waits to copy the search's results (its `id` column
+ * given): such a search is not deleted, by hand or with its user.
+ */
+export function searchStillNeeded(searchIdColumn: string) {
+  return sql<boolean>`(
+    exists (select 1 from saved_searches where search_id = ${sql.ref(searchIdColumn)} and status = 'PENDING')
+    or exists (select 1 from data_extractions where search_id = ${sql.ref(searchIdColumn)} and state = 'PENDING'))`;
+}
+
+/**
+ * Deletes a search kept only for the copies that were waiting for it (its user was deleted meanwhile), once
+ * the last of them has its results. Called in the transaction that completes a copy.
+ */
+export async function deleteSearchNoLongerNeeded(db: Db, searchId: number | null): Promise<void> {
+  if (searchId === null) return;
+  await db
+    .deleteFrom('searches')
+    .where('id', '=', searchId)
+    .where('user_id', 'is', null)
+    .where(sql<boolean>`not ${searchStillNeeded('searches.id')}`)
+    .execute();
+}
+
 /** Which stored results (`search_results` rows) an organization may see (storedFaceVisible). */
 export function storedResultVisible(minorsAllowed: boolean) {
   return storedFaceVisible('search_results.face_id', minorsAllowed);
@@ -370,11 +394,12 @@ export class SearchRepository {
         .forUpdate()
         .executeTakeFirst();
       if (!search) return 'not-found';
-      const { rows } = await sql<{ needed: boolean }>`
-        select exists (select 1 from saved_searches where search_id = ${search.id} and status = 'PENDING')
-            or exists (select 1 from data_extractions where search_id = ${search.id} and state = 'PENDING')
-            as needed`.execute(tx);
-      if (rows[0]?.needed) return 'still-needed';
+      const needed = await tx
+        .selectFrom('searches')
+        .select(searchStillNeeded('searches.id').as('needed'))
+        .where('id', '=', search.id)
+        .executeTakeFirst();
+      if (needed?.needed) return 'still-needed';
       await tx.deleteFrom('searches').where('id', '=', search.id).execute();
       return 'deleted';
     });

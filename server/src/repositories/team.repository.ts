@@ -4,6 +4,7 @@ import type { Database, User } from '../db/schema.ts';
 import { AuditRepository, type AuditEntry } from './audit.repository.ts';
 import { BillingPlanRepository } from './billing-plan.repository.ts';
 import { FaceWatchRepository } from './face-watch.repository.ts';
+import { searchStillNeeded } from './search.repository.ts';
 import { SeatRepository } from './seat.repository.ts';
 
 export type GrantOutcome = 'granted' | 'already' | 'full';
@@ -146,7 +147,13 @@ export class TeamRepository {
       for (const { table_name } of present.rows) {
         await sql`delete from ${sql.table(table_name)} where user_id = ${userId}`.execute(tx);
       }
-      await tx.deleteFrom('searches').where('user_id', '=', userId).execute();
+      // A search a colleague's saved search or extraction still waits to copy stays until that copy has
+      // its results (then deleteSearchNoLongerNeeded); the user's link to it goes with the user.
+      await tx
+        .deleteFrom('searches')
+        .where('user_id', '=', userId)
+        .where(sql<boolean>`not ${searchStillNeeded('searches.id')}`)
+        .execute();
       for (const watchId of await new FaceWatchRepository(tx).endWatchesOfUser(userId)) {
         // Logged as a watch ended by hand is, by whoever deleted the user.
         await audit.insert({

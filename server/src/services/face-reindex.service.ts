@@ -423,8 +423,8 @@ export class FaceReindexService {
 
   /**
    * The switch, in one transaction under the change-log lock (no face or opt-out is written meanwhile):
-   * unless a crawl stored images since the last pass, search results move to the faces that replace
-   * theirs, image face counts become the new model's, and the new model becomes the active one. Every
+   * unless a crawl stored images since the last pass, search results, alerts, copies and added faces move
+   * to the faces that replace theirs (moveFaceReferencesTo), image face counts become the new model's, and the new model becomes the active one. Every
    * process reads the active model before its next search and moves to the new index.
    */
   private switchTo(modelId: string): Promise<{ movedSearchResults: number } | undefined> {
@@ -433,7 +433,7 @@ export class FaceReindexService {
       const building = await models.findBuilding();
       if (building?.modelId !== modelId) throw new ReindexReplacedError(modelId);
       if ((await models.countImages(building.cursorImageId)) > 0) return undefined;
-      const movedSearchResults = await models.moveSearchResultsTo(modelId);
+      const movedSearchResults = await models.moveFaceReferencesTo(modelId);
       await models.recountFaces(modelId);
       await models.activateBuilding(modelId);
       return { movedSearchResults };

@@ -201,6 +201,8 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
   let firstRun: ReindexProgress;
   /** The old-model faces Helena Marsh's first search found: the tests after the reindex search her. */
   let marshFaces: { id: number; image_id: number; descriptor: Buffer }[];
+  /** A watch whose alert, alert copy and added faces name her old-model faces. */
+  let watchBefore: number;
   const analysed = new Map<string, number>();
 
   it('indexes and searches with the database’s active model, an older one than the shipped', async () => {
@@ -222,6 +224,64 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       .execute();
     expect(marshFaces.length).toBeGreaterThanOrEqual(2);
     expect(await api.container.services.faceIndex.size()).toBe(faces.length);
+
+    // What else names her faces, and must not go with them at the switch: an alert of a watch (with a
+    // copy), and the face an analyst added to the search and to the watch.
+    const made = await worker.db
+      .selectFrom('searches')
+      .select(['id', 'organization_id', 'user_id'])
+      .where('hashed_id', '=', searchBefore)
+      .executeTakeFirstOrThrow();
+    const [first, second] = marshFaces;
+    await worker.db
+      .updateTable('searches')
+      .set({ added_face_ids: [first!.id] })
+      .where('id', '=', made.id)
+      .execute();
+    const watch = await worker.db
+      .insertInto('face_watches')
+      .values({
+        organization_id: made.organization_id,
+        user_id: made.user_id,
+        name: 'Helena Marsh',
+        model_id: OLD.modelId,
+        face_image: Buffer.from([0xff, 0xd8, 0xff]),
+        descriptor_sealed: Buffer.from([1]),
+        ends_at: new Date(Date.now() + 86_400_000),
+        added_face_ids: [second!.id, first!.id],
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    watchBefore = watch.id;
+    const alert = await worker.db
+      .insertInto('face_alerts')
+      .values({
+        watch_id: watch.id,
+        organization_id: made.organization_id,
+        face_id: first!.id,
+        image_id: first!.image_id,
+        similarity: 0.9,
+        image_url: 'http://demo.test/marsh.jpg',
+        source_url: 'http://demo.test/',
+        first_indexed_at: new Date(),
+        face_box_x: 1,
+        face_box_y: 1,
+        face_box_width: 50,
+        face_box_height: 50,
+        log_seq: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await worker.db
+      .insertInto('face_alert_copies')
+      .values({
+        alert_id: alert.id,
+        face_id: second!.id,
+        image_id: second!.image_id,
+        image_url: 'http://demo.test/marsh-2.jpg',
+        source_url: 'http://demo.test/2',
+      })
+      .execute();
   });
 
   it('an opt-out made before the reindex removes the person under the old model', async () => {
@@ -420,6 +480,48 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       .execute();
     expect(rows.length).toBeGreaterThanOrEqual(marshBefore.length);
     expect(rows.every((row) => row.face_id !== null && row.model_id === NEW.modelId)).toBe(true);
+  });
+
+  it('keeps alerts and the faces analysts added, on the faces that replace theirs', async () => {
+    const modelOf = async (ids: (number | string)[]) =>
+      (
+        await worker.db
+          .selectFrom('faces')
+          .select(['id', 'model_id', 'previous_face_id'])
+          .where('id', 'in', ids.map(Number))
+          .execute()
+      ).map((face) => [face.model_id, Number(face.previous_face_id)]);
+    const [first, second] = marshFaces;
+    const alerts = await worker.db
+      .selectFrom('face_alerts')
+      .select(['id', 'face_id'])
+      .where('watch_id', '=', watchBefore)
+      .execute();
+    expect(alerts).toHaveLength(1);
+    expect(await modelOf([alerts[0]!.face_id])).toEqual([[NEW.modelId, first!.id]]);
+    const copies = await worker.db
+      .selectFrom('face_alert_copies')
+      .select('face_id')
+      .where('alert_id', '=', alerts[0]!.id)
+      .execute();
+    expect(await modelOf(copies.map((c) => c.face_id))).toEqual([[NEW.modelId, second!.id]]);
+    const watch = await worker.db
+      .selectFrom('face_watches')
+      .select('added_face_ids')
+      .where('id', '=', watchBefore)
+      .executeTakeFirstOrThrow();
+    // In their order: the replacement of her second face, then of her first.
+    const replaced = await Promise.all(watch.added_face_ids.map(async (id) => (await modelOf([id]))[0]));
+    expect(replaced).toEqual([
+      [NEW.modelId, second!.id],
+      [NEW.modelId, first!.id],
+    ]);
+    const searched = await worker.db
+      .selectFrom('searches')
+      .select('added_face_ids')
+      .where('hashed_id', '=', searchBefore)
+      .executeTakeFirstOrThrow();
+    expect(await modelOf(searched.added_face_ids)).toEqual([[NEW.modelId, first!.id]]);
   });
 
   it('keeps opted-out people removed under the new model, for searches and later crawls', async () => {

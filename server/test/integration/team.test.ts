@@ -4,6 +4,7 @@ import { INVITE_LINK_HOURS } from '@osint/contract/constants';
 import { blockedDomainMessage } from '@osint/contract/email';
 import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
 import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
+import { newPublicId } from '../../src/lib/secure-token.ts';
 import { linkIn, readOutbox } from '../support/outbox.ts';
 import {
   findUserByEmail,
@@ -490,6 +491,43 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
         .executeTakeFirstOrThrow();
       expect(entry.detail).toMatchObject({ email: leaving.email });
       expect(entry.actor_email).toBe(owner.email);
+    });
+
+    it("keeps a deleted user's search while a colleague's saved search of it waits to copy it, then lets it go", async () => {
+      const owner = await createOwner(t, 'owner@delete-pending.example.org', { seatLimit: 2 });
+      const leaving = await createMember(t, owner.organizationId, 'leaving@delete-pending.example.org');
+      const search = await createSearch(t, leaving);
+      // The owner saved the member's search a moment ago; its copy job has not run yet.
+      const pending = await t.db
+        .insertInto('saved_searches')
+        .values({
+          hashed_id: newPublicId(),
+          organization_id: owner.organizationId,
+          user_id: owner.id,
+          search_id: search.id,
+          name: 'Saved before the deletion',
+          type: 'OSINT',
+          image: Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
+          status: 'PENDING',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      expect((await deleteUser(owner.cookie, leaving.hashedId)).statusCode).toBe(200);
+      const kept = await t.db.selectFrom('searches').select('user_id').where('id', '=', search.id).execute();
+      expect(kept).toEqual([{ user_id: null }]);
+
+      await t.container.services.savedSearches.runSaveJob({ savedSearchId: pending.id });
+      const saved = await t.db
+        .selectFrom('saved_searches')
+        .select(['status', 'result_count'])
+        .where('id', '=', pending.id)
+        .executeTakeFirstOrThrow();
+      expect(saved).toEqual({ status: 'COMPLETED', result_count: 2 });
+      // Copied, the search has nobody left to keep it for.
+      expect(await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute()).toEqual(
+        [],
+      );
     });
 
     it('ends the face watches the deleted user created, deleting their descriptors; the others run on', async () => {
