@@ -290,7 +290,8 @@ export class SearchService {
       faceId: s.faceId,
       imageId: s.imageId,
       groupKey: groups.get(s.imageId)!,
-      similarity: similarityByFace.get(s.faceId)!,
+      // As stored (a 4-byte real): the first answer, the reopened page and the report show one score.
+      similarity: Math.fround(similarityByFace.get(s.faceId)!),
       imageUrl: s.imageUrl,
       sourceUrl: s.sourceUrl,
       sourceTitle: s.sourceTitle,
