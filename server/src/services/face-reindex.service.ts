@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { pairFaces } from '../face/face-box-overlap.ts';
 import type { AnalyzedFace, FaceEngine } from '../face/face-engine.ts';
+import { dropPgvectorTablesExcept } from '../face/index/pgvector-face-index-sync.ts';
 import type { FaceIndexPublication } from '../face/index/face-index-publication.ts';
 import { FaceIndexStore, type FaceIndexManifest } from '../face/index/face-index-store.ts';
 import { rebuildFaceIndex } from '../face/index/face-index-sync.ts';
@@ -16,6 +17,7 @@ import type {
 } from '../repositories/face-model.repository.ts';
 import { FaceVectorRepository } from '../repositories/face-vector.repository.ts';
 import type { OptOutRecord, WebIndexRepository } from '../repositories/web-index.repository.ts';
+import { kyselySqlClient } from '../repositories/sql-client.ts';
 import { faceIndexRoot, faceIndexStoreFor } from './face-index.service.ts';
 import type { FaceModel, FaceModelService } from './face-model.service.ts';
 import type { ImageBytesSource } from './indexed-image-fetcher.ts';
@@ -255,8 +257,7 @@ export class FaceReindexService {
       this.deps.log.info(`Face model switched from ${active.modelId} to ${target.modelId}.`);
       report('retiring');
       const retiredFaces = await this.retireOtherModels([target.modelId]);
-      await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), target.modelId);
-      await this.deps.publication?.removeModelsExcept(target.modelId);
+      await this.removeIndexesExcept(target.modelId);
       return {
         status: 'switched',
         from: active.modelId,
@@ -278,8 +279,7 @@ export class FaceReindexService {
     }
     const retiredFaces = await this.retireOtherModels([active.modelId]);
     const manifest = await this.publishSnapshot(active);
-    await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), active.modelId);
-    await this.deps.publication?.removeModelsExcept(active.modelId);
+    await this.removeIndexesExcept(active.modelId);
     return { status: 'rebuilt', model: active.modelId, manifest, retiredFaces };
   }
 
@@ -438,6 +438,13 @@ export class FaceReindexService {
       await models.activateBuilding(modelId);
       return { movedSearchResults };
     });
+  }
+
+  /** The indexes of retired models: snapshots on disk, published ones, and pgvector tables. */
+  private async removeIndexesExcept(keep: string): Promise<void> {
+    await FaceIndexStore.removeModelsExcept(this.faceIndexRoot(), keep);
+    await this.deps.publication?.removeModelsExcept(keep);
+    await dropPgvectorTablesExcept(kyselySqlClient(this.deps.db), keep);
   }
 
   /** Deletes the faces of every model but `keep`, in batches; returns how many. */

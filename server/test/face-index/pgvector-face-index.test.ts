@@ -3,6 +3,11 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bruteForceSearch } from '../../src/face/index/exact-rerank.ts';
 import { PgvectorFaceIndex } from '../../src/face/index/pgvector-face-index.ts';
+import {
+  createPgvectorFaceIndexSchema,
+  dropPgvectorTablesExcept,
+  pgvectorTableFor,
+} from '../../src/face/index/pgvector-face-index-sync.ts';
 import { syntheticFaces } from './face-vectors.fixture.ts';
 
 // pgvector in WASM builds HNSW slowly (see ARCHITECTURE.md §2): 1,500 faces keep
@@ -90,5 +95,27 @@ describe.each(['f32', 'f16'] as const)('PgvectorFaceIndex (%s)', (quantization) 
     expect(await index.count()).toBe(faces.entries.length - 1);
     const after = await index.search(second!.vector, { limit: 5, minSimilarity: -1 });
     expect(after.map((h) => h.faceId)).not.toContain(first!.faceId);
+  });
+});
+
+describe('retired models', () => {
+  it('lose their vector tables and bookkeeping rows; the kept model and other tables stay', async () => {
+    const tables = async () =>
+      (
+        await db.query<{ tablename: string }>(
+          "select tablename from pg_tables where tablename like 'face_vectors_%' order by tablename",
+        )
+      ).rows.map((row) => row.tablename);
+    await createPgvectorFaceIndexSchema(db);
+    for (const model of ['kept-model@2', 'retired-model@1']) {
+      await db.query(`create table ${pgvectorTableFor(model)} (face_id bigint primary key)`);
+      await db.query('insert into face_vector_tables values ($1, $2, 0)', [model, pgvectorTableFor(model)]);
+    }
+    expect(await tables()).toEqual(['face_vectors_kept_model_2', 'face_vectors_retired_model_1']);
+
+    await dropPgvectorTablesExcept(db, 'kept-model@2');
+    expect(await tables()).toEqual(['face_vectors_kept_model_2']);
+    const rows = await db.query<{ model_id: string }>('select model_id from face_vector_tables');
+    expect(rows.rows).toEqual([{ model_id: 'kept-model@2' }]);
   });
 });

@@ -42,6 +42,29 @@ export async function createPgvectorFaceIndexSchema(db: SqlClient): Promise<void
   });
 }
 
+/**
+ * Drops the vector tables of every model but `keep`, with their bookkeeping rows, once those models are
+ * retired (their faces deleted without change-log entries): a table kept would be reopened as it was if
+ * the model became active again, its deleted faces still in it. Nothing to do where pgvector is not used.
+ */
+export async function dropPgvectorTablesExcept(db: SqlClient, keep: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const state = await tx.query<{ present: string | null }>('select to_regclass($1)::text as present', [
+      STATE_TABLE,
+    ]);
+    if (!state.rows[0]?.present) return;
+    await tx.query('select pg_advisory_xact_lock($1)', [PGVECTOR_INDEX_LOCK]);
+    const others = await tx.query<{ model_id: string; table_name: string }>(
+      `select model_id, table_name from ${STATE_TABLE} where model_id <> $1`,
+      [keep],
+    );
+    for (const { model_id, table_name } of others.rows) {
+      await tx.query(`drop table if exists ${table_name}`);
+      await tx.query(`delete from ${STATE_TABLE} where model_id = $1`, [model_id]);
+    }
+  });
+}
+
 export interface PgvectorFaceIndexSyncOptions {
   db: SqlClient;
   source: FaceVectorSource;
