@@ -116,8 +116,8 @@ export class ExtractionPipeline {
     // The results read, and the faces seen with the subject looked up in the index as a search of them
     // would be: faces flagged as possible minors only for verified law enforcement (issue 13).
     const minorsAllowed = await this.minorGate.isLawEnforcement(organizationId);
-    // No search left: it went with the deletion of the user who made it (deleting the search itself is
-    // refused while an extraction of it is PENDING, SearchService.remove).
+    // No search left: only a search stored before searches were kept for the copies waiting for them (a
+    // search is not deleted, by hand or with its user, while an extraction of it is PENDING).
     const rows =
       searchId === null ? [] : await this.extractions.findSearchResultsToAnalyse(searchId, minorsAllowed);
     const { inputs, sightings } = await this.gather(extractionId, rows, minorsAllowed);

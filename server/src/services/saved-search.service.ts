@@ -149,8 +149,8 @@ export class SavedSearchService {
     if (!saved || saved.status === 'COMPLETED') return;
     // Faces flagged as possible minors are copied only for law enforcement (verified when the job runs).
     const minorsAllowed = await this.minorGate.isLawEnforcement(saved.organization_id);
-    // No search left: it went with the deletion of the user who made it (deleting the search itself is
-    // refused while a saved search of it is PENDING, SearchService.remove).
+    // No search left: only a search stored before searches were kept for the copies waiting for them (a
+    // search is not deleted, by hand or with its user, while a saved search of it is PENDING).
     const rows =
       saved.search_id === null
         ? []
