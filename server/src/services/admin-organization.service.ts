@@ -28,6 +28,8 @@ import type { SubscriptionCancelService } from './subscription-cancel.service.ts
 import type { AuthUser } from './session.service.ts';
 
 const ORGANIZATION_NOT_FOUND = 'Organization not found.';
+const UNCONFIRMED_OWNER =
+  'The owner has not confirmed their e-mail address yet: a plan can be made once the registration is confirmed.';
 
 /** The provider's view of one organization, and the billing plans it creates by hand. */
 export class AdminOrganizationService {
@@ -181,6 +183,10 @@ export class AdminOrganizationService {
   ): Promise<AdminBillingPlanView> {
     const organization = await this.organizations.findById(organizationId);
     if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
+    // An unconfirmed registration is deleted, organization and all, when its address registers again or
+    // the mailbox's owner releases it: a plan made for it would go with it.
+    const owner = (await this.team.findMembers(organizationId)).find((m) => m.role === 'OWNER');
+    if (owner?.status === 'EMAIL_UNVERIFIED') throw conflict(UNCONFIRMED_OWNER);
     const errors = validateBillingPlan(input);
     const first = Object.values(errors)[0];
     if (first) throw badRequest(first, toViolations(errors));

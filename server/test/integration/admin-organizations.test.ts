@@ -4,6 +4,7 @@ import { BILLING_PLAN_MESSAGES } from '@osint/contract/admin';
 import {
   createAdmin,
   createInvitedUser,
+  createUserWithStatus,
   findUserByEmail,
   FIXTURE_PASSWORD,
   login,
@@ -260,6 +261,29 @@ describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
           .where('organization_id', '=', owner.organizationId)
           .execute(),
       ).toHaveLength(2);
+    });
+
+    it('makes no plan for an organization whose owner has not confirmed the address (it may yet be deleted)', async () => {
+      const unconfirmed = await createUserWithStatus(t, {
+        email: 'owner@unconfirmed-plan.example.org',
+        status: 'EMAIL_UNVERIFIED',
+        role: 'OWNER',
+      });
+      const response = await post(`/api/admin/organizations/${unconfirmed.organizationId}/billing-plans`, {
+        planType: 'VIRTUAL',
+        startDate: new Date().toISOString(),
+        endDate: new Date(Date.now() + 30 * DAY).toISOString(),
+        seatLimit: 2,
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toMatch(/has not confirmed their e-mail address/);
+      expect(
+        await t.db
+          .selectFrom('billing_plans')
+          .select('id')
+          .where('organization_id', '=', unconfirmed.organizationId)
+          .execute(),
+      ).toEqual([]);
     });
 
     it('creates a VIRTUAL plan that takes effect at once: more seats, full access, recorded in the audit log', async () => {
