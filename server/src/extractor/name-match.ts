@@ -135,21 +135,25 @@ export function foldText(text: string): string {
     .toLowerCase()
     .normalize('NFD')
     .replace(/и\u0306/g, 'й')
-    .replace(/і\u0308/g, 'ї');
-  return toLatin(decomposed)
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/æ/g, 'ae')
-    .replace(/œ/g, 'oe')
-    .replace(/ø/g, 'o')
-    .replace(/ł/g, 'l')
-    .replace(/đ/g, 'd')
-    .replace(/['’`´]/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    // NFD split Korean syllables into their letters (jamo); they are written, compared and cut whole.
-    .normalize('NFC');
+    .replace(/і\u0308/g, 'ї')
+    // So do the voicing marks of kana: バイデン is not ハイデン.
+    .replace(/[\u3040-\u30ff][\u3099\u309a]/g, (kana) => kana.normalize('NFC'));
+  return (
+    toLatin(decomposed)
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/ß/g, 'ss')
+      .replace(/æ/g, 'ae')
+      .replace(/œ/g, 'oe')
+      .replace(/ø/g, 'o')
+      .replace(/ł/g, 'l')
+      .replace(/đ/g, 'd')
+      .replace(/['’`´]/g, '')
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+      // NFD split Korean syllables into their letters (jamo); they are written, compared and cut whole.
+      .normalize('NFC')
+  );
 }
 
 /** The tokens of a name, without honorifics ("Dr. Jean-Luc Dupré" → jean, luc, dupre). */
@@ -168,20 +172,28 @@ export function normaliseName(name: string): string {
 /**
  * Keys for finding candidates fast (stored with each watch-list entry, looked up with the keys of a
  * name found on a page): every token of two letters or more, and its first four letters, so that a
- * spelling difference at the end of a token ("Draganov"/"Draganoff") still finds the entry.
+ * spelling difference at the end of a token ("Draganov"/"Draganoff") still finds the entry. A name in
+ * Chinese, Japanese or Korean of several words ("田中 浩志") is also keyed whole, as pages write it
+ * without the space (`WatchlistService.namesIn` looks up a page's three- and four-letter stretches).
  */
 export function nameKeys(names: string[]): string[] {
   const keys = new Set<string>();
+  const add = (token: string) => {
+    keys.add(token);
+    if ([...token].length > 4) keys.add(`${[...token].slice(0, 4).join('')}*`);
+  };
   for (const name of names) {
-    for (const word of nameTokens(name)) {
-      if (word.length < 2) continue;
-      const token = spelledOut(word);
-      keys.add(token);
-      if (token.length > 4) keys.add(`${token.slice(0, 4)}*`);
-    }
+    const tokens = nameTokens(name);
+    for (const word of tokens) if (word.length >= 2) add(spelledOut(word));
+    if (tokens.length > 1 && tokens.every((token) => CJK_WORD.test(token))) add(tokens.join(''));
   }
   return [...keys];
 }
+
+/** Letters of Chinese, Japanese and Korean (a regular-expression class's contents). */
+export const CJK_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+/** A word of Chinese, Japanese or Korean letters only. */
+export const CJK_WORD = new RegExp(`^[${CJK_LETTERS}]+$`, 'u');
 
 /**
  * How names are compared: `merge` (the variants of one name across pages: "J. Smith" is John Smith where
@@ -213,7 +225,9 @@ function genderedForms(a: string, b: string): boolean {
     (endings === 'ao' && !stem.endsWith('enk')) ||
     (endings === 'ae' && stem.endsWith('l')) ||
     (endings === 'ai' && /([sc]k|e)$/.test(stem)) ||
-    (endings === 'ay' && !/[aeiouy]$/.test(stem)) ||
+    // Czech and Slovak adjective surnames (Novotná/Novotný, Černá/Černý, Dvorská/Dvorský); not Mary/Mara
+    // or a Polish genitive (Schetyna/Schetyny).
+    (endings === 'ay' && /([sc]k|[^aeiouy]n)$/.test(stem)) ||
     (endings === 'eo' && stem.endsWith('i'))
   );
 }
@@ -237,7 +251,9 @@ function tokenScore(written: string, other: string, comparison: NameComparison):
   if (a === b) return 1;
   // Against a watch-list a flag must not pass from a man to a woman of the same family name or first name.
   if (comparison === 'watchlist' && genderedForms(a, b)) return 0;
-  const longest = Math.max(a.length, b.length);
+  // Lengths as written: "x" spelled "ks" must not make a short name long enough to tolerate an edit
+  // (Max/Mak, Rex/Rek).
+  const longest = Math.max(written.length, other.length);
   const d = distance(a, b);
   // Short tokens tolerate one edit at most; longer ones about one edit in five.
   if (longest <= 4 ? d > 1 : d / longest > 0.25) return 0;

@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import type { FacePosition, ResultInput } from './analysis-types.ts';
 import {
+  CJK_LETTERS,
   foldText,
   nameTokens,
   NAME_MATCH_THRESHOLD,
@@ -418,7 +419,6 @@ export const CASELESS_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
  * Letters of Chinese, Japanese and Korean: no capitals either, and Chinese and Japanese put no spaces
  * between words, so a name is a stretch inside a run of letters.
  */
-export const CJK_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 export const CJK_LETTER = new RegExp(`[${CJK_LETTERS}]`, 'u');
 
 /** Names found by other means in a result's texts (the watch-lists' names in caseless scripts), by source. */

@@ -416,12 +416,16 @@ export class DataExtractionRepository {
   }
 
   async markFailed(id: number, error: string): Promise<void> {
-    await this.db
-      .updateTable('data_extractions')
-      .set({ state: 'FAILED' satisfies ExtractionStateColumn, last_error: error, completed_at: new Date() })
-      .where('id', '=', id)
-      .where('state', '=', 'PENDING')
-      .execute();
+    await inTransaction(this.db, async (tx) => {
+      const failed = await tx
+        .updateTable('data_extractions')
+        .set({ state: 'FAILED' satisfies ExtractionStateColumn, last_error: error, completed_at: new Date() })
+        .where('id', '=', id)
+        .where('state', '=', 'PENDING')
+        .returning('search_id')
+        .executeTakeFirst();
+      await deleteSearchNoLongerNeeded(tx, failed?.search_id ?? null);
+    });
   }
 
   /**
@@ -784,7 +788,14 @@ export class DataExtractionRepository {
   }
 
   async delete(extractionId: number): Promise<void> {
-    await this.db.deleteFrom('data_extractions').where('id', '=', extractionId).execute();
+    await inTransaction(this.db, async (tx) => {
+      const deleted = await tx
+        .deleteFrom('data_extractions')
+        .where('id', '=', extractionId)
+        .returning('search_id')
+        .executeTakeFirst();
+      await deleteSearchNoLongerNeeded(tx, deleted?.search_id ?? null);
+    });
   }
 
   /** Every shown (not removed) result of an extraction its reader may see (`minorsAllowed`), in rank order. */

@@ -381,12 +381,17 @@ export class SavedSearchRepository {
   }
 
   async delete(id: number, organizationId: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('saved_searches')
-      .where('id', '=', id)
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return inTransaction(this.db, async (tx) => {
+      const deleted = await tx
+        .deleteFrom('saved_searches')
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .returning('search_id')
+        .executeTakeFirst();
+      if (!deleted) return false;
+      await deleteSearchNoLongerNeeded(tx, deleted.search_id);
+      return true;
+    });
   }
 
   /**

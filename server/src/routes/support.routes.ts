@@ -14,6 +14,11 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
       '/support/contact-support',
       {
         bodyLimit: CONTACT_BODY_LIMIT,
+        // Every attempt counts towards a wider limit before its body is read: a stream of large refused
+        // bodies (schema or form errors) must not cost the server their parsing and decoding without end.
+        onRequest: async (request) => {
+          await rateLimiter.hit([`contact-attempt:ip:${request.ip}`], CONTACT_ATTEMPTS, 15 * 60_000);
+        },
         schema: {
           tags: ['support'],
           body: Type.Object({
@@ -34,9 +39,6 @@ export function supportRoutes(services: Services): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        // Every attempt counts towards a wider limit, before any attachment is decoded: a stream of large
-        // refused bodies must not cost the server their decoding without end.
-        await rateLimiter.hit([`contact-attempt:ip:${request.ip}`], CONTACT_ATTEMPTS, 15 * 60_000);
         const message = support.checkMessage(
           { ...request.body, files: request.body.files ?? [] },
           request.user,

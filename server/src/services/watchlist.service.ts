@@ -6,12 +6,14 @@ import {
 } from '@osint/contract/watchlist';
 import {
   bestNameScore,
+  CJK_LETTERS,
+  CJK_WORD,
   foldText,
   NAME_MATCH_THRESHOLD,
   nameKeys,
   nameTokens,
 } from '../extractor/name-match.ts';
-import { CASELESS_LETTER, CJK_LETTERS, type NameCandidate } from '../extractor/names.ts';
+import { CASELESS_LETTER, type NameCandidate } from '../extractor/names.ts';
 import { openWatchlist, UnrecognisedWatchlistError } from '../extractor/watchlist-parse.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
@@ -31,8 +33,7 @@ const MAX_CASELESS_WORDS = 400;
 /** Most CJK letters of a text looked up (a long page's first ones), and keys per lookup. */
 const MAX_CJK_LETTERS = 3_000;
 const CJK_KEYS_PER_LOOKUP = 2_000;
-/** A word of CJK letters only; a space between two CJK letters. */
-const CJK_ONLY = new RegExp(`^[${CJK_LETTERS}]+$`, 'u');
+/** A space between two CJK letters. */
 const SPACE_IN_CJK = new RegExp(`(?<=[${CJK_LETTERS}]) (?=[${CJK_LETTERS}])`, 'gu');
 
 /** Imports, lists and deletes watch-lists; matches names against every imported list. */
@@ -190,19 +191,20 @@ export class WatchlistService {
     const runs = folded
       .replace(SPACE_IN_CJK, '')
       .split(' ')
-      .filter((word) => CJK_ONLY.test(word));
+      .filter((word) => CJK_WORD.test(word));
     if (runs.length === 0) return [];
-    // A name's lookup keys are its words and their first four letters (nameKeys): every stretch of two to
-    // four letters of the text, and the four-letter ones as prefixes.
+    // A name's lookup keys are its words, a CJK name of several words written whole too, and their first
+    // four letters (nameKeys); names shorter than three letters are not looked for: every stretch of three
+    // or four letters of the text, the four-letter ones as prefixes too.
     const keys = new Set<string>();
     let letters = 0;
     for (const run of runs) {
       const chars = [...run];
       for (let i = 0; i < chars.length && letters < MAX_CJK_LETTERS; i++, letters++) {
-        for (let length = 2; length <= 4 && i + length <= chars.length; length++) {
+        for (let length = 3; length <= 4 && i + length <= chars.length; length++) {
           const stretch = chars.slice(i, i + length).join('');
-          keys.add(length === 4 ? `${stretch}*` : stretch);
           keys.add(stretch);
+          if (length === 4) keys.add(`${stretch}*`);
         }
       }
     }
@@ -213,7 +215,7 @@ export class WatchlistService {
         for (const name of [entry.name, ...entry.aliases]) {
           const tokens = nameTokens(name);
           const written = tokens.join('');
-          if (tokens.length === 0 || !tokens.every((token) => CJK_ONLY.test(token))) continue;
+          if (tokens.length === 0 || !tokens.every((token) => CJK_WORD.test(token))) continue;
           if ([...written].length < 3) continue;
           if (runs.some((run) => run.includes(written))) names.push({ name, tokens });
         }

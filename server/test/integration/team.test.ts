@@ -530,6 +530,40 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       );
     });
 
+    it("lets a deleted user's kept search go when the saved search waiting for it is deleted instead", async () => {
+      const owner = await createOwner(t, 'owner@delete-pending-2.example.org', { seatLimit: 2 });
+      const leaving = await createMember(t, owner.organizationId, 'leaving@delete-pending-2.example.org');
+      const search = await createSearch(t, leaving);
+      const pending = await t.db
+        .insertInto('saved_searches')
+        .values({
+          hashed_id: newPublicId(),
+          organization_id: owner.organizationId,
+          user_id: owner.id,
+          search_id: search.id,
+          name: 'Saved, then deleted',
+          type: 'OSINT',
+          image: Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
+          status: 'PENDING',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect((await deleteUser(owner.cookie, leaving.hashedId)).statusCode).toBe(200);
+      expect(
+        await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute(),
+      ).toHaveLength(1);
+      const removed = await t.request({
+        method: 'DELETE',
+        url: '/api/saved-search/remove',
+        cookie: owner.cookie,
+        payload: { id: pending.id },
+      });
+      expect(removed.statusCode, removed.body).toBeLessThan(300);
+      expect(await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute()).toEqual(
+        [],
+      );
+    });
+
     it('ends the face watches the deleted user created, deleting their descriptors; the others run on', async () => {
       const owner = await createOwner(t, 'owner@watches.example.org', { seatLimit: 3 });
       const leaving = await createMember(t, owner.organizationId, 'leaving@watches.example.org');
