@@ -128,10 +128,12 @@ export class BillingPlanRepository {
    * ended when that plan started (`countsUntil`), so a paid plan ended since is the one shown.
    */
   findLastExpired(organizationId: number, at: Date = new Date()) {
+    // A plan that never ran (ended at its own start) did not expire.
     return this.db
       .selectFrom('billing_plans')
       .selectAll()
       .where('organization_id', '=', organizationId)
+      .whereRef('end_date', '>', 'start_date')
       .where(countsUntil, '<=', at)
       .orderBy(countsUntil, 'desc')
       .orderBy('id', 'desc')

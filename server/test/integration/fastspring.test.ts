@@ -471,6 +471,12 @@ describe('monthly subscription', () => {
     const [ended] = await planRows(owner.organizationId);
     expect(ended!.end_date.getTime()).toBe(ended!.start_date.getTime());
     expect((await plans(owner)).futureBillingPlan).toBeNull();
+    // Nor is it the last plan that expired once its start has passed (the trial still runs then).
+    const lastExpired = await t.container.repositories.plans.findLastExpired(
+      owner.organizationId,
+      new Date(ended!.start_date.getTime() + 60_000),
+    );
+    expect(lastExpired).toBeUndefined();
 
     // On its start day it gives no access and is neither announced nor said to have expired.
     await t.container.services.billing.sweepPlans(new Date(ended!.start_date.getTime() + 60_000));
