@@ -29,7 +29,13 @@ export default defineConfig({
       },
       {
         esbuild: { jsx: 'automatic' },
-        test: { name: 'web', include: ['web/test/**/*.test.{ts,tsx}'], environment: 'jsdom' },
+        test: {
+          name: 'web',
+          include: ['web/test/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['web/test/setup.ts'],
+          testTimeout: 20_000,
+        },
       },
     ],
   },
