@@ -29,9 +29,13 @@ const DateParam = Type.String({
 });
 
 /** Filters of the audit log, for the admin list, the CSV export and (without organization and user) owners. */
+// Ids within the database's integer range: the CSV export streams, and an id beyond it failed only once the
+// answer had begun.
+const RowId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
 export const AuditQuerySchema = Type.Object({
-  organizationId: Type.Optional(Type.Integer({ minimum: 1 })),
-  userId: Type.Optional(Type.Integer({ minimum: 1 })),
+  organizationId: Type.Optional(RowId),
+  userId: Type.Optional(RowId),
   user: Type.Optional(Type.String({ maxLength: 320, description: 'Part of the actor e-mail address' })),
   action: Type.Optional(Type.String({ maxLength: 100 })),
   from: Type.Optional(DateParam),
