@@ -4,7 +4,6 @@ import { INVITE_LINK_HOURS } from '@osint/contract/constants';
 import { blockedDomainMessage } from '@osint/contract/email';
 import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
 import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
-import { newPublicId } from '../../src/lib/secure-token.ts';
 import { linkIn, readOutbox } from '../support/outbox.ts';
 import {
   findUserByEmail,
@@ -19,6 +18,7 @@ import {
   auditActions,
   createMember,
   createOwner,
+  createPendingSave,
   createSavedSearch,
   createSearch,
   organizationUsers,
@@ -498,20 +498,7 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       const leaving = await createMember(t, owner.organizationId, 'leaving@delete-pending.example.org');
       const search = await createSearch(t, leaving);
       // The owner saved the member's search a moment ago; its copy job has not run yet.
-      const pending = await t.db
-        .insertInto('saved_searches')
-        .values({
-          hashed_id: newPublicId(),
-          organization_id: owner.organizationId,
-          user_id: owner.id,
-          search_id: search.id,
-          name: 'Saved before the deletion',
-          type: 'OSINT',
-          image: Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
-          status: 'PENDING',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const pending = await createPendingSave(t, owner, search.id);
 
       expect((await deleteUser(owner.cookie, leaving.hashedId)).statusCode).toBe(200);
       const kept = await t.db.selectFrom('searches').select('user_id').where('id', '=', search.id).execute();
@@ -534,20 +521,7 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       const owner = await createOwner(t, 'owner@delete-pending-2.example.org', { seatLimit: 2 });
       const leaving = await createMember(t, owner.organizationId, 'leaving@delete-pending-2.example.org');
       const search = await createSearch(t, leaving);
-      const pending = await t.db
-        .insertInto('saved_searches')
-        .values({
-          hashed_id: newPublicId(),
-          organization_id: owner.organizationId,
-          user_id: owner.id,
-          search_id: search.id,
-          name: 'Saved, then deleted',
-          type: 'OSINT',
-          image: Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
-          status: 'PENDING',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const pending = await createPendingSave(t, owner, search.id);
       expect((await deleteUser(owner.cookie, leaving.hashedId)).statusCode).toBe(200);
       expect(
         await t.db.selectFrom('searches').select('id').where('id', '=', search.id).execute(),

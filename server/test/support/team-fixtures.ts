@@ -110,6 +110,28 @@ export async function createSearch(
 }
 
 /** A completed saved search of the user, with one saved result (the saved-search job's output). */
+/** A saved search of `searchId` whose copy job has not run yet. */
+export async function createPendingSave(
+  t: TestApp,
+  user: { id: number; organizationId: number },
+  searchId: number,
+) {
+  return t.db
+    .insertInto('saved_searches')
+    .values({
+      hashed_id: newPublicId(),
+      organization_id: user.organizationId,
+      user_id: user.id,
+      search_id: searchId,
+      name: 'Saved before the deletion',
+      type: 'OSINT',
+      image: Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
+      status: 'PENDING',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
 export async function createSavedSearch(t: TestApp, user: { id: number; organizationId: number }) {
   const saved = await t.db
     .insertInto('saved_searches')
