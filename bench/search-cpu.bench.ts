@@ -189,6 +189,7 @@ const popularResults = popularSightings.map((s, rank) => ({
   imageId: s.imageId,
   groupKey: s.contentHash.slice(0, 16),
   similarity: 0.95,
+  scoreModel: SHIPPED_MODEL.modelId,
   imageUrl: s.imageUrl,
   sourceUrl: s.sourceUrl,
   sourceTitle: s.sourceTitle,

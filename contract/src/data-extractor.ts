@@ -125,6 +125,8 @@ export interface ExtractedResult {
   sourceTitle: string;
   thumbnailUrl: string;
   similarity: number;
+  /** The face model that computed `similarity` (see SearchResult.scoreModel). */
+  scoreModel: string | null;
   crawledAt: string;
   /** Other names the pages give for this face, best first: the edit modal's choices. */
   alternativeNames: string[];

@@ -31,6 +31,8 @@ export interface FaceAlert {
   thumbnailUrl: string;
   sourceTitle: string;
   similarity: number;
+  /** The face model that computed `similarity` (see SearchResult.scoreModel). */
+  scoreModel: string | null;
   faceBox: { x: number; y: number; width: number; height: number };
   imageSize: { width: number; height: number } | null;
   createdAt: string;

@@ -86,6 +86,11 @@ export interface SearchResult {
   crawledAt: string;
   similarity: number;
   /**
+   * The face model that computed `similarity` (its scale gives the band: contract/src/match-score.ts);
+   * null for a score stored before models were kept with scores.
+   */
+  scoreModel: string | null;
+  /**
    * The matched face's box in the result image, in that image's pixels (`imageSize`); the thumbnail is
    * the same image scaled down. Null when not known (results stored before boxes were kept).
    */

@@ -326,6 +326,8 @@ export interface FaceAlertsTable {
   image_id: number;
   phash: string | null;
   similarity: number;
+  /** The face model that computed `similarity` (null: not known, stored before this was kept). */
+  score_model_id: string | null;
   image_url: string;
   source_url: string;
   source_title: Generated<string>;
@@ -394,6 +396,8 @@ export interface SearchResultsTable {
   image_id: number | null;
   group_key: string;
   similarity: number;
+  /** The face model that computed `similarity` (null: not known, stored before this was kept). */
+  score_model_id: string | null;
   image_url: string;
   source_url: string;
   source_title: Generated<string>;
@@ -447,6 +451,8 @@ export interface SavedSearchResultsTable {
   rank: number;
   group_key: string;
   similarity: number;
+  /** The face model that computed `similarity` (null: not known, stored before this was kept). */
+  score_model_id: string | null;
   quality: number | null;
   image_url: string;
   source_url: string;
@@ -620,6 +626,8 @@ export interface DataExtractionResultsTable {
   record_hash: string;
   rank: number;
   similarity: number;
+  /** The face model that computed `similarity` (null: not known, stored before this was kept). */
+  score_model_id: string | null;
   image_url: string;
   source_url: string;
   source_title: Generated<string>;

@@ -1,5 +1,5 @@
 import { formatDate, formatDateTime } from '@osint/contract/dates';
-import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
+import { matchScoreLegend } from '@osint/contract/match-score';
 import type {
   ExtractionFlag,
   FlagEvidence,
@@ -53,6 +53,7 @@ export interface ExtractionReportData {
     sanctions: boolean;
     criminal: boolean;
     similarity: number;
+    scoreModel: string | null;
     crawledAt: Date;
     sourceTitle: string;
     sourceUrl: string;
@@ -132,7 +133,7 @@ function extractionCover(doc: PDFKit.PDFDocument, data: ExtractionReportData): v
       'The AI data extractor read the pages where the searched face was found. Names come from the texts ' +
       'around each image; flags come from watch-lists and from sentences of the pages, each shown with its ' +
       'evidence. "Seen with" lists persons named next to the subject or whose faces share their pages. ' +
-      `${MATCH_SCORE_EXPLANATION} Every finding is a lead for an investigator to verify, not an identification.`,
+      `${matchScoreLegend(data.results.map((result) => result.scoreModel))} Every finding is a lead for an investigator to verify, not an identification.`,
     organizationName: data.organizationName,
     restricted: data.restricted,
   });
@@ -213,6 +214,7 @@ function entry(
     thumbSize: THUMB,
     title: `${index + 1}. ${result.personName || 'Unnamed'}`,
     similarity: result.similarity,
+    scoreModel: result.scoreModel,
     sourceUrl: result.sourceUrl,
     imageUrl: result.imageUrl,
     restricted: data.restricted,

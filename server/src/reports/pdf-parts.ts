@@ -269,6 +269,8 @@ export interface ResultEntry {
   thumbSize: number;
   title: string;
   similarity: number;
+  /** The face model that computed `similarity`, whose scale gives the band (null: not known). */
+  scoreModel: string | null;
   sourceUrl: string;
   imageUrl: string;
   restricted: boolean;
@@ -291,11 +293,15 @@ export function resultEntry(
   const x = MARGIN + size + 18;
   const width = contentWidth(doc) - size - 18;
   write(doc, entry.title, { weight: 'bold', size: 12, color: INK }, { x, y: top, width, continued: true });
-  write(doc, `   ${matchBandLabel(entry.similarity)} (${similarityText(entry.similarity)})`, {
-    weight: 'regular',
-    size: 12,
-    color: ACCENT,
-  });
+  write(
+    doc,
+    `   ${matchBandLabel(entry.similarity, entry.scoreModel)} (${similarityText(entry.similarity)})`,
+    {
+      weight: 'regular',
+      size: 12,
+      color: ACCENT,
+    },
+  );
   details(x, width);
   if (entry.restricted) {
     write(

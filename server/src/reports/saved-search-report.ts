@@ -1,5 +1,5 @@
 import { formatDate, formatDateTime } from '@osint/contract/dates';
-import { MATCH_SCORE_EXPLANATION } from '@osint/contract/match-score';
+import { matchScoreLegend } from '@osint/contract/match-score';
 import { searchedWithSummary } from '@osint/contract/search';
 import {
   type MatchedFace,
@@ -43,6 +43,7 @@ export interface SavedSearchReportData {
   restricted: boolean;
   results: Array<{
     similarity: number;
+    scoreModel: string | null;
     crawledAt: Date;
     sourceTitle: string;
     imageUrl: string;
@@ -105,7 +106,7 @@ function savedSearchCover(doc: PDFKit.PDFDocument, data: SavedSearchReportData):
       ['Results in this report', `${data.results.length} of ${data.savedSearch.resultCount}`],
     ],
     explanation:
-      `${MATCH_SCORE_EXPLANATION} "First indexed" is when our crawler first saw the image on that page. A ` +
+      `${matchScoreLegend(data.results.map((result) => result.scoreModel))} "First indexed" is when our crawler first saw the image on that page. A ` +
       'match is a lead for an investigator to verify, not an identification.',
     organizationName: data.organizationName,
     restricted: data.restricted,
@@ -133,6 +134,7 @@ function entry(
     thumbSize: THUMB,
     title: `Result ${index + 1}`,
     similarity: result.similarity,
+    scoreModel: result.scoreModel,
     sourceUrl: result.sourceUrl,
     imageUrl: result.imageUrl,
     restricted: data.restricted,

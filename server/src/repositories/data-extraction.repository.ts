@@ -53,6 +53,7 @@ export interface SearchResultToAnalyse extends MatchedFaceColumns {
   face_id: number | null;
   image_id: number | null;
   similarity: number;
+  score_model_id: string | null;
   image_url: string;
   source_url: string;
   source_title: string;
@@ -83,6 +84,7 @@ export interface NewExtractionResult {
   recordHash: string;
   rank: number;
   similarity: number;
+  scoreModel: string | null;
   imageUrl: string;
   sourceUrl: string;
   sourceTitle: string;
@@ -137,6 +139,7 @@ const RESULT_COLUMNS = [
   'data_extraction_results.record_hash',
   'data_extraction_results.rank',
   'data_extraction_results.similarity',
+  'data_extraction_results.score_model_id',
   'data_extraction_results.image_url',
   'data_extraction_results.source_url',
   'data_extraction_results.source_title',
@@ -490,6 +493,7 @@ export class DataExtractionRepository {
         'search_results.face_id',
         'search_results.image_id',
         'search_results.similarity',
+        'search_results.score_model_id',
         'search_results.image_url',
         'search_results.source_url',
         'search_results.source_title',
@@ -697,6 +701,7 @@ export class DataExtractionRepository {
               record_hash: r.recordHash,
               rank: r.rank,
               similarity: r.similarity,
+              score_model_id: r.scoreModel,
               image_url: r.imageUrl,
               source_url: r.sourceUrl,
               source_title: r.sourceTitle,

@@ -88,6 +88,7 @@ export interface FaceAlertRow {
   imageUrl: string;
   sourceTitle: string;
   similarity: number;
+  scoreModel: string | null;
   faceBox: FaceBox;
   imageSize: ImageSize | null;
   createdAt: Date;
@@ -547,6 +548,7 @@ export class FaceWatchRepository {
         image_id: face.imageId,
         phash: face.phash,
         similarity: alert.similarity,
+        score_model_id: face.modelId,
         image_url: face.imageUrl ?? '',
         source_url: face.sourceUrl ?? '',
         source_title: face.sourceTitle,
@@ -692,6 +694,7 @@ export class FaceWatchRepository {
         imageUrl: row.image_url,
         sourceTitle: row.source_title,
         similarity: row.similarity,
+        scoreModel: row.score_model_id,
         faceBox: {
           x: row.face_box_x,
           y: row.face_box_y,

@@ -30,6 +30,7 @@ export interface NewSavedSearchResult {
   rank: number;
   groupKey: string;
   similarity: number;
+  scoreModel: string | null;
   quality: number | null;
   imageUrl: string;
   sourceUrl: string;
@@ -49,6 +50,7 @@ export interface SearchResultToCopy extends MatchedFaceColumns {
   rank: number;
   group_key: string;
   similarity: number;
+  score_model_id: string | null;
   quality: number | null;
   image_url: string;
   source_url: string;
@@ -80,6 +82,7 @@ const RESULT_COLUMNS = [
   'saved_search_results.rank',
   'saved_search_results.group_key',
   'saved_search_results.similarity',
+  'saved_search_results.score_model_id',
   'saved_search_results.quality',
   'saved_search_results.image_url',
   'saved_search_results.source_url',
@@ -305,6 +308,7 @@ export class SavedSearchRepository {
         'search_results.rank',
         'search_results.group_key',
         'search_results.similarity',
+        'search_results.score_model_id',
         'faces.quality',
         'search_results.image_url',
         'search_results.source_url',
@@ -354,6 +358,7 @@ export class SavedSearchRepository {
               rank: r.rank,
               group_key: r.groupKey,
               similarity: r.similarity,
+              score_model_id: r.scoreModel,
               quality: r.quality,
               image_url: r.imageUrl,
               source_url: r.sourceUrl,

@@ -37,6 +37,8 @@ export interface NewSearchResult {
   imageId: number;
   groupKey: string;
   similarity: number;
+  /** The face model that computed `similarity`; null when not known (contract/src/match-score.ts). */
+  scoreModel: string | null;
   imageUrl: string;
   sourceUrl: string;
   sourceTitle: string;
@@ -238,14 +240,14 @@ export class SearchRepository {
         returning id
       )
       insert into search_results (search_id, record_hash, rank, face_id, image_id, group_key, similarity,
-                                  image_url, source_url, source_title, crawled_at, face_box_x,
+                                  score_model_id, image_url, source_url, source_title, crawled_at, face_box_x,
                                   face_box_y, face_box_width, face_box_height, image_width, image_height)
       select search.id, row.*
       from search, unnest(
         ${r.map((x) => x.recordHash)}::text[], ${r.map((x) => x.rank)}::int[],
         ${r.map((x) => x.faceId)}::bigint[], ${r.map((x) => x.imageId)}::int[],
         ${r.map((x) => x.groupKey)}::text[], ${r.map((x) => x.similarity)}::real[],
-        ${r.map((x) => x.imageUrl)}::text[], ${r.map((x) => x.sourceUrl)}::text[],
+        ${r.map((x) => x.scoreModel)}::text[], ${r.map((x) => x.imageUrl)}::text[], ${r.map((x) => x.sourceUrl)}::text[],
         ${r.map((x) => x.sourceTitle)}::text[], ${r.map((x) => x.crawledAt.toISOString())}::timestamptz[],
         ${r.map((x) => x.faceBox?.x ?? null)}::int[], ${r.map((x) => x.faceBox?.y ?? null)}::int[],
         ${r.map((x) => x.faceBox?.width ?? null)}::int[], ${r.map((x) => x.faceBox?.height ?? null)}::int[],
@@ -333,6 +335,7 @@ export class SearchRepository {
       imageId: row.image_id ?? 0,
       groupKey: row.group_key,
       similarity: row.similarity,
+      scoreModel: row.score_model_id,
       imageUrl: row.image_url,
       sourceUrl: row.source_url,
       sourceTitle: row.source_title,

@@ -1,6 +1,7 @@
 import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
 import { EXTRACTION_DETAIL_STEP } from '@osint/contract/data-extractor';
 import { Type } from '@fastify/type-provider-typebox';
+import { MatchScoreFields } from './score-schemas.ts';
 
 /** TypeBox schemas of the data-extractor API (contract/src/data-extractor.ts), shared by user and admin routes. */
 
@@ -90,7 +91,7 @@ const ExtractedResult = Type.Object({
   imageUrl: Nullable(Type.String()),
   sourceTitle: Type.String(),
   thumbnailUrl: Type.String(),
-  similarity: Type.Number(),
+  ...MatchScoreFields,
   crawledAt: Type.String(),
   alternativeNames: Type.Array(Type.String()),
   evidence: Type.Array(Evidence),

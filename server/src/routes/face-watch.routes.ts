@@ -3,6 +3,7 @@ import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg } from './replies.ts';
+import { MatchScoreFields } from './score-schemas.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 const AlertStatus = Type.Union([Type.Literal('NEW'), Type.Literal('SEEN')]);
@@ -36,7 +37,7 @@ const Alert = Type.Object({
   imageUrl: Url,
   thumbnailUrl: Type.String(),
   sourceTitle: Type.String(),
-  similarity: Type.Number(),
+  ...MatchScoreFields,
   faceBox: Box,
   imageSize: Type.Union([Type.Object({ width: Type.Integer(), height: Type.Integer() }), Type.Null()]),
   createdAt: Type.String(),

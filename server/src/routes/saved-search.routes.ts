@@ -3,6 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
+import { MatchScoreFields } from './score-schemas.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 export const SavedSearchStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
@@ -39,7 +40,7 @@ export const SavedResult = Type.Object({
   sourceUrl: Type.Union([Type.String(), Type.Null()]),
   sourceTitle: Type.String(),
   crawledAt: Type.String(),
-  similarity: Type.Number(),
+  ...MatchScoreFields,
   quality: Type.Union([Type.Number(), Type.Null()]),
   faceBox: Type.Union(
     [

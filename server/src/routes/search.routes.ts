@@ -5,6 +5,7 @@ import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 import { MinorReviewView } from './minor-review.routes.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
+import { MatchScoreFields } from './score-schemas.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
@@ -29,7 +30,7 @@ const SearchResult = Type.Object({
   sourceUrl: Type.Union([Type.String(), Type.Null()]),
   sourceTitle: Type.String(),
   crawledAt: Type.String(),
-  similarity: Type.Number(),
+  ...MatchScoreFields,
   faceBox: Type.Union([Box, Type.Null()], {
     description: "The matched face's box in the result image, in that image's pixels",
   }),

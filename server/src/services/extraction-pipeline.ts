@@ -209,6 +209,7 @@ export class ExtractionPipeline {
         recordHash: row.record_hash,
         rank: row.rank,
         similarity: row.similarity,
+        scoreModel: row.score_model_id,
         imageUrl: row.image_url,
         sourceUrl: row.source_url,
         sourceTitle: row.source_title,

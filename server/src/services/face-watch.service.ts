@@ -231,6 +231,7 @@ export class FaceWatchService {
         thumbnailUrl: `/api/thumbnails/${row.imageId}`,
         sourceTitle: row.sourceTitle,
         similarity: answeredSimilarity(row.similarity),
+        scoreModel: row.scoreModel,
         faceBox: row.faceBox,
         imageSize: row.imageSize,
         createdAt: row.createdAt.toISOString(),

@@ -173,6 +173,7 @@ export class SavedSearchService {
         rank: row.rank,
         groupKey: row.group_key,
         similarity: row.similarity,
+        scoreModel: row.score_model_id,
         quality: row.quality,
         imageUrl: row.image_url,
         sourceUrl: row.source_url,
@@ -294,6 +295,7 @@ export class SavedSearchService {
         sourceTitle: row.source_title,
         crawledAt: row.crawled_at.toISOString(),
         similarity: answeredSimilarity(row.similarity),
+        scoreModel: row.score_model_id,
         quality: row.quality === null ? null : Math.round(row.quality * 1000) / 1000,
         ...matchedFaceOf(row),
       })),
@@ -404,6 +406,7 @@ export class SavedSearchService {
       },
       results: rows.map((row) => ({
         similarity: row.similarity,
+        scoreModel: row.score_model_id,
         crawledAt: row.crawled_at,
         sourceTitle: row.source_title,
         imageUrl: row.image_url,

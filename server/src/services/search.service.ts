@@ -4,6 +4,7 @@ import {
   MAX_UPLOAD_MEGAPIXELS,
   SEARCH_MESSAGES,
   type SearchHistoryItem,
+  type SearchResult,
   type UploadImageResponse,
 } from '@osint/contract/search';
 import { createHash, randomBytes } from 'node:crypto';
@@ -31,9 +32,7 @@ import { isCropOf, joinCropDigests, normaliseFace } from '../lib/face-image.ts';
 import { badRequest, conflict, HttpError, notFound } from '../lib/http-error.ts';
 import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
 import type {
-  FaceBox,
   FaceSighting,
-  ImageSize,
   NewSearchResult,
   SearchRepository,
   StoredSearchResult,
@@ -57,21 +56,8 @@ export const UPLOAD_TOO_BIG_MESSAGE = 'File is too big. Please upload smaller im
 const MAX_INDEX_HITS = 500;
 const MAX_RESULTS = 1000;
 
-export interface SearchResultView {
-  id: number;
-  hash: string;
-  group: string;
-  thumbnailUrl: string;
-  imageUrl: string | null;
-  sourceUrl: string | null;
-  sourceTitle: string;
-  crawledAt: string;
-  similarity: number;
-  /** The matched face's box in the result image, in that image's pixels (null: not known). */
-  faceBox: FaceBox | null;
-  /** The result image's size in pixels, which faceBox is relative to (thumbnails are smaller). */
-  imageSize: ImageSize | null;
-}
+/** One result as the API answers it. */
+export type SearchResultView = SearchResult;
 
 export interface SearchAnswer {
   results: SearchResultView[];
@@ -292,6 +278,7 @@ export class SearchService {
       groupKey: groups.get(s.imageId)!,
       // As stored (a 4-byte real): the first answer, the reopened page and the report show one score.
       similarity: Math.fround(similarityByFace.get(s.faceId)!),
+      scoreModel: model!,
       imageUrl: s.imageUrl,
       sourceUrl: s.sourceUrl,
       sourceTitle: s.sourceTitle,
@@ -474,6 +461,7 @@ export class SearchService {
       results: await Promise.all(
         rows.map(async (row) => ({
           similarity: row.similarity,
+          scoreModel: row.scoreModel,
           crawledAt: row.crawledAt,
           sourceTitle: row.sourceTitle,
           imageUrl: row.imageUrl,
@@ -566,6 +554,7 @@ function resultView(r: StoredSearchResult, restricted: boolean): SearchResultVie
     sourceTitle: r.sourceTitle,
     crawledAt: r.crawledAt.toISOString(),
     similarity: answeredSimilarity(r.similarity),
+    scoreModel: r.scoreModel,
     faceBox: r.faceBox,
     imageSize: r.imageSize,
   };

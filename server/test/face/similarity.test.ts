@@ -14,7 +14,18 @@ import {
   similarity,
 } from '../../src/face/similarity.ts';
 import { PIPELINE_CATALOG, SHIPPED_PIPELINE } from '../../src/face/pipeline/pipeline-catalog.ts';
-import { MATCH_THRESHOLD, matchBandLabel, STRONG_MATCH_THRESHOLD } from '@osint/contract/match-score';
+import {
+  DLIB_SCALE,
+  MATCH_SCALES,
+  MATCH_SCORE_EXPLANATION,
+  MATCH_THRESHOLD,
+  matchBand,
+  matchBandLabel,
+  matchScoreDetail,
+  matchScoreLegend,
+  SHIPPED_SCORE_MODEL,
+  STRONG_MATCH_THRESHOLD,
+} from '@osint/contract/match-score';
 
 describe('similarity', () => {
   it('is the cosine of normalised descriptors', () => {
@@ -58,10 +69,35 @@ describe('similarity', () => {
   });
 
   it('names the band of a score the same way for screens and reports', () => {
-    expect(matchBandLabel(STRONG_MATCH_THRESHOLD)).toBe('Very likely same person');
-    expect(matchBandLabel(0.99)).toBe('Very likely same person');
-    expect(matchBandLabel(MATCH_THRESHOLD)).toBe('Possible match');
-    expect(matchBandLabel(STRONG_MATCH_THRESHOLD - 0.001)).toBe('Possible match');
+    const shipped = PIPELINE_CATALOG[SHIPPED_PIPELINE].modelId;
+    expect(shipped).toBe(SHIPPED_SCORE_MODEL);
+    expect(matchBandLabel(STRONG_MATCH_THRESHOLD, shipped)).toBe('Very likely same person');
+    expect(matchBandLabel(0.99, shipped)).toBe('Very likely same person');
+    expect(matchBandLabel(MATCH_THRESHOLD, shipped)).toBe('Possible match');
+    expect(matchBandLabel(STRONG_MATCH_THRESHOLD - 0.001, shipped)).toBe('Possible match');
+  });
+
+  it('reads a score on the scale of the model that computed it', () => {
+    // The fall-back model's results start at 0.93: there a score of 0.94 is a possible match, not a
+    // certain one, and its tooltip gives that model's thresholds.
+    const dlib = PIPELINE_CATALOG['blazeface-dlib'].modelId;
+    expect(matchThresholdOf(dlib)).toBe(MATCH_SCALES[dlib]!.matchThreshold);
+    expect(matchBandLabel(0.94, dlib)).toBe('Possible match');
+    expect(matchBandLabel(DLIB_SCALE.strongThreshold, dlib)).toBe('Very likely same person');
+    expect(matchScoreDetail(0.94, dlib)).toContain('results start at 0.93');
+    // A model without a scale here (a benchmark candidate), or a score whose model is not known.
+    for (const model of ['blazeface+dlib128-5pt-1pass@1', null, 'constructor']) {
+      expect(matchBand(0.99, model)).toBe('other-model');
+      expect(matchBandLabel(0.99, model)).toBe('Match by another face model');
+      expect(matchScoreDetail(0.99, model)).toMatch(/^Scored by a face model .* Cosine similarity 0\.99\.$/);
+    }
+    expect(matchScoreLegend([SHIPPED_SCORE_MODEL, SHIPPED_SCORE_MODEL])).toBe(MATCH_SCORE_EXPLANATION);
+    const legend = matchScoreLegend([SHIPPED_SCORE_MODEL, dlib, null]);
+    expect(legend.startsWith(MATCH_SCORE_EXPLANATION)).toBe(true);
+    expect(legend).toContain(
+      `Results of the face model ${dlib} are on its own scale: "Possible match" from 0.93`,
+    );
+    expect(legend).toContain('"Match by another face model": Scored by a face model');
   });
 
   it('offers faces for search from 64 px, marks them small under 128 px, and indexes them from 40 px', () => {

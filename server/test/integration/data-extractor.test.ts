@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -355,6 +356,8 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     ).responses;
     const similarities = bySimilarity.map((r) => r.similarity);
     expect(similarities).toEqual([...similarities].sort((a, b) => b - a));
+    // Each copied score keeps the model that computed it (the search's).
+    expect(new Set(bySimilarity.map((r) => r.scoreModel))).toEqual(new Set([SHIPPED_SCORE_MODEL]));
     const byDate = (await details(cookies.owner, extraction.id, { sortBy: 'date', pageSize: 100 })).responses;
     const dates = byDate.map((r) => Date.parse(r.crawledAt));
     expect(dates).toEqual([...dates].sort((a, b) => a - b));

@@ -2,7 +2,7 @@ import { POSSIBLE_MINOR_MESSAGE, SEARCH_MESSAGES } from '@osint/contract/search'
 import path from 'node:path';
 import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import sharp from 'sharp';
-import { MATCH_THRESHOLD } from '@osint/contract/match-score';
+import { MATCH_THRESHOLD, SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
@@ -261,6 +261,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       copies: [],
     });
     expect(alert!.similarity).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
+    expect(alert!.scoreModel).toBe(SHIPPED_SCORE_MODEL);
     // The box is the watched person's, in the 640-px photo (sample1 scaled by a third).
     const scale = 640 / 1920;
     const centre = {

@@ -1,8 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import sharp from 'sharp';
+import { matchBand } from '@osint/contract/match-score';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crawler/image-process.ts';
+import { up as keepScoreModels } from '../../src/db/migrations/0045_score_models.ts';
 import { DEMO_PHOTOS } from '../../src/demo/demo-content.ts';
 import { renderDemoPhotos, startDemoSite, type DemoSite } from '../../src/demo/demo-site.ts';
 import { boxOverlap } from '../../src/face/face-box-overlap.ts';
@@ -41,7 +44,7 @@ const NEW = modelOfPipeline('blazeface-dlib');
 const WIDE: FaceModel = modelOfPipeline('blazeface-mfn512');
 
 interface SearchAnswer {
-  results: { imageUrl: string | null; similarity: number }[];
+  results: { imageUrl: string | null; similarity: number; scoreModel: string | null }[];
   numberOfResults: number;
   searchHash: string;
 }
@@ -261,6 +264,7 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
         face_id: first!.id,
         image_id: first!.image_id,
         similarity: 0.9,
+        score_model_id: OLD.modelId,
         image_url: 'http://demo.test/marsh.jpg',
         source_url: 'http://demo.test/',
         first_indexed_at: new Date(),
@@ -480,6 +484,56 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       .execute();
     expect(rows.length).toBeGreaterThanOrEqual(marshBefore.length);
     expect(rows.every((row) => row.face_id !== null && row.model_id === NEW.modelId)).toBe(true);
+  });
+
+  it('keeps each stored score with the model that computed it, whose scale gives its band', async () => {
+    // The old search's scores are the old model's cosines, now beside new-model faces: the answer says
+    // so, and the page reads them on that model's scale (this one has none: "an earlier face model").
+    const before = await api.request({ method: 'GET', url: `/api/search/${searchBefore}`, cookie: analyst });
+    expect(before.statusCode, before.body).toBe(200);
+    const oldResults = before.json<SearchAnswer>().results;
+    expect(oldResults.length).toBeGreaterThanOrEqual(marshBefore.length);
+    expect(new Set(oldResults.map((r) => r.scoreModel))).toEqual(new Set([OLD.modelId]));
+    expect(matchBand(oldResults[0]!.similarity, oldResults[0]!.scoreModel)).toBe('other-model');
+    const [fresh] = await uploadFaces(api, analyst, photos.get(DEMO_PHOTOS.marsh.file)!);
+    const after = await search(api, analyst, [fresh!]);
+    expect(after.statusCode, after.body).toBe(200);
+    const afterAnswer = after.json<SearchAnswer>();
+    expect(new Set(afterAnswer.results.map((r) => r.scoreModel))).toEqual(new Set([NEW.modelId]));
+    const [alert] = await worker.db
+      .selectFrom('face_alerts')
+      .select('score_model_id')
+      .where('watch_id', '=', watchBefore)
+      .execute();
+    expect(alert!.score_model_id).toBe(OLD.modelId);
+
+    // Rows stored before scores kept their model (migration 0045): those that may have been moved to the
+    // active model's faces at its switch stay unknown; those scored since get the model of their face.
+    const scoresOf = (hashedId: string) =>
+      worker.db
+        .selectFrom('search_results')
+        .innerJoin('searches', 'searches.id', 'search_results.search_id')
+        .select('search_results.score_model_id')
+        .where('searches.hashed_id', '=', hashedId)
+        .execute();
+    await worker.db.updateTable('search_results').set({ score_model_id: null }).execute();
+    await worker.db.updateTable('face_alerts').set({ score_model_id: null }).execute();
+    await keepScoreModels(worker.db as unknown as Kysely<unknown>);
+    expect(new Set((await scoresOf(searchBefore)).map((r) => r.score_model_id))).toEqual(new Set([null]));
+    expect(new Set((await scoresOf(afterAnswer.searchHash)).map((r) => r.score_model_id))).toEqual(
+      new Set([NEW.modelId]),
+    );
+    const [migrated] = await worker.db
+      .selectFrom('face_alerts')
+      .select('score_model_id')
+      .where('watch_id', '=', watchBefore)
+      .execute();
+    expect(migrated!.score_model_id).toBeNull();
+    await worker.db
+      .updateTable('search_results')
+      .set({ score_model_id: OLD.modelId })
+      .where('score_model_id', 'is', null)
+      .execute();
   });
 
   it('keeps alerts and the faces analysts added, on the faces that replace theirs', async () => {

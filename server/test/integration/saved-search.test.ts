@@ -1,4 +1,9 @@
-import { MATCH_SCORE_EXPLANATION, matchBandLabel, similarityText } from '@osint/contract/match-score';
+import {
+  MATCH_SCORE_EXPLANATION,
+  matchBandLabel,
+  SHIPPED_SCORE_MODEL,
+  similarityText,
+} from '@osint/contract/match-score';
 import { SAVE_NAME_TOO_LONG, SEARCH_MESSAGES } from '@osint/contract/search';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +60,7 @@ interface SavedResults extends SavedItem {
     imageUrl: string | null;
     sourceUrl: string | null;
     similarity: number;
+    scoreModel: string | null;
     quality: number | null;
     faceBox: { x: number; y: number; width: number; height: number } | null;
     imageSize: { width: number; height: number } | null;
@@ -177,6 +183,8 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
       marsh.results.filter((r) => r.hash !== removed.hash).map((r) => r.hash),
     );
     expect(savedResults.results[0]!.imageUrl).toMatch(/helena-marsh\.jpg$/);
+    // The copy keeps the model that computed each score.
+    expect(new Set(savedResults.results.map((r) => r.scoreModel))).toEqual(new Set([SHIPPED_SCORE_MODEL]));
     expect(savedResults.results[0]!.quality).toBeGreaterThan(0);
     // Each saved result keeps its matched face's box and image size, as the search answered them.
     for (const result of savedResults.results) {
@@ -439,7 +447,9 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
     expect(text).not.toContain(savedResults.results[2]!.sourceUrl!);
     // Each entry says its match band and raw score, the same as on screen.
     for (const result of chosen) {
-      expect(text).toContain(`${matchBandLabel(result.similarity)} (${similarityText(result.similarity)})`);
+      expect(text).toContain(
+        `${matchBandLabel(result.similarity, result.scoreModel)} (${similarityText(result.similarity)})`,
+      );
     }
     expect(text).toContain(MATCH_SCORE_EXPLANATION.slice(0, 40));
     expect(text).toMatch(/First indexed \d{1,2} \w+ \d{4}/);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { loadConfig } from '../../src/config.ts';
 import { renderExtractionReport, type ExtractionReportData } from '../../src/reports/extraction-report.ts';
 import { renderProformaInvoice, type InvoiceOrder } from '../../src/reports/invoice-pdf.ts';
@@ -117,6 +118,7 @@ function extraction(names: string[]): ExtractionReportData {
       sanctions: false,
       criminal: false,
       similarity: 0.72,
+      scoreModel: SHIPPED_SCORE_MODEL,
       crawledAt: new Date('2026-01-15T00:00:00Z'),
       sourceTitle: `News about ${name}`,
       sourceUrl: 'https://news.example/article',
@@ -147,6 +149,7 @@ function savedSearch(titles: string[]): SavedSearchReportData {
     restricted: false,
     results: titles.map((sourceTitle) => ({
       similarity: 0.7,
+      scoreModel: SHIPPED_SCORE_MODEL,
       crawledAt: new Date('2026-01-15T00:00:00Z'),
       sourceTitle,
       imageUrl: 'https://news.example/photo.jpg',

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import {
   answeredSimilarity,
+  DLIB_SCORE_MODEL,
   matchBandLabel,
+  SHIPPED_SCORE_MODEL,
   similarityFigure,
   similarityText,
 } from '@osint/contract/match-score';
@@ -34,7 +36,9 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
       const answered = answeredSimilarity(score);
       expect(answered).toBeLessThanOrEqual(score);
       expect(Number(answered.toFixed(3))).toBe(answered);
-      expect(matchBandLabel(answered), String(score)).toBe(matchBandLabel(score));
+      expect(matchBandLabel(answered, SHIPPED_SCORE_MODEL), String(score)).toBe(
+        matchBandLabel(score, SHIPPED_SCORE_MODEL),
+      );
       expect(similarityFigure(answered), String(score)).toBe(similarityFigure(score));
     }
     expect(answeredSimilarity(0.6796)).toBe(0.679);
@@ -59,6 +63,7 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
       restricted: false,
       results: similarities.map((similarity) => ({
         similarity,
+        scoreModel: SHIPPED_SCORE_MODEL,
         crawledAt: new Date('2026-01-15T00:00:00Z'),
         sourceTitle: 'A page',
         imageUrl: 'https://news.example/photo.jpg',
@@ -69,9 +74,51 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
     });
     const text = pdfText(pdf);
     for (const similarity of similarities) {
-      expect(text).toContain(`${matchBandLabel(similarity)} (${similarityText(similarity)})`);
+      expect(text).toContain(
+        `${matchBandLabel(similarity, SHIPPED_SCORE_MODEL)} (${similarityText(similarity)})`,
+      );
     }
     expect(text).toContain('Very likely same person (similarity 0.96)');
     expect(text).toContain('Possible match (similarity 0.67)');
+  });
+
+  it('a report prints each score on the scale of the model that computed it, with that scale in its legend', async () => {
+    // Results kept across a switch of face model keep their old scores: the previous model's 0.94 is a
+    // possible match on its scale, and a score whose model is not known gets no band of either.
+    const results = [
+      { similarity: 0.94, scoreModel: DLIB_SCORE_MODEL },
+      { similarity: 0.95, scoreModel: null },
+      { similarity: 0.7, scoreModel: SHIPPED_SCORE_MODEL },
+    ];
+    const pdf = await renderSavedSearchReport({
+      organizationName: 'Harbour Police Department',
+      preparedBy: 'analyst@harbour.test',
+      generatedAt: new Date('2026-03-01T10:00:00Z'),
+      savedSearch: {
+        saved: true,
+        name: 'Across a model switch',
+        description: '',
+        type: 'OSINT',
+        createdAt: new Date('2026-02-28T10:00:00Z'),
+        image: Buffer.alloc(0),
+        resultCount: results.length,
+      },
+      restricted: false,
+      results: results.map((result) => ({
+        ...result,
+        crawledAt: new Date('2026-01-15T00:00:00Z'),
+        sourceTitle: 'A page',
+        imageUrl: 'https://news.example/photo.jpg',
+        sourceUrl: 'https://news.example/article',
+        thumbnail: null,
+        face: null,
+      })),
+    });
+    const text = pdfText(pdf);
+    expect(text).toContain('Possible match (similarity 0.94)');
+    expect(text).toContain('Match by another face model (similarity 0.95)');
+    expect(text).toContain('Very likely same person (similarity 0.70)');
+    expect(text).toContain(`Results of the face model ${DLIB_SCORE_MODEL} are on its own scale`);
+    expect(text).toContain('Scored by a face model without measured bands here');
   });
 });

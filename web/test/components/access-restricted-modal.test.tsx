@@ -1,4 +1,5 @@
 import type { SearchResult } from '@osint/contract/search';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -17,6 +18,7 @@ const RESULT: SearchResult = {
   sourceTitle: 'Article',
   crawledAt: '2024-03-01T00:00:00Z',
   similarity: 0.9,
+  scoreModel: SHIPPED_SCORE_MODEL,
   faceBox: null,
   imageSize: null,
 };

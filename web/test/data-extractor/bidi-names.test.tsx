@@ -1,4 +1,5 @@
 import type { ExtractedResult, WikipediaResult } from '@osint/contract/data-extractor';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
@@ -26,6 +27,7 @@ function arabicResult(): ExtractedResult {
     sourceTitle: 'أخبار اليوم - News',
     thumbnailUrl: '/api/data-extractor/results/image/r1',
     similarity: 0.97,
+    scoreModel: SHIPPED_SCORE_MODEL,
     crawledAt: '2024-05-01T10:00:00.000Z',
     alternativeNames: [],
     evidence: [{ flag: 'politician', source: 'page', text: 'وزير الخارجية', url: null }],

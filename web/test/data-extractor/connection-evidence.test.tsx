@@ -1,4 +1,5 @@
 import type { ExtractedResult, SeenWithConnection } from '@osint/contract/data-extractor';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -19,6 +20,7 @@ const result: ExtractedResult = {
   sourceTitle: 'Charity gala',
   thumbnailUrl: '/api/data-extractor/results/image/r1',
   similarity: 0.97,
+  scoreModel: SHIPPED_SCORE_MODEL,
   crawledAt: '2024-05-01T10:00:00.000Z',
   alternativeNames: [],
   evidence: [],

@@ -3,6 +3,7 @@ import {
   type ExtractedResult,
   type WikipediaResult,
 } from '@osint/contract/data-extractor';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -61,6 +62,7 @@ function extracted(id: string, personName: string, politician = false): Extracte
     sourceTitle: `Page ${id}`,
     thumbnailUrl: `/api/data-extractor/results/image/${id}`,
     similarity: 0.97,
+    scoreModel: SHIPPED_SCORE_MODEL,
     crawledAt: '2024-05-01T10:00:00.000Z',
     alternativeNames: ['Helena J. Marsh'],
     evidence: politician

@@ -1,4 +1,5 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -38,6 +39,7 @@ const result = (id: number, group: string) => ({
   sourceTitle: `Page ${id}`,
   crawledAt: '2024-05-01T10:00:00.000Z',
   similarity: 0.96,
+  scoreModel: SHIPPED_SCORE_MODEL,
   quality: 0.8,
 });
 

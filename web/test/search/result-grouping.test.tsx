@@ -1,4 +1,5 @@
 import type { SearchResult } from '@osint/contract/search';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -17,6 +18,7 @@ function result(id: number, group: string, crawledAt: string, similarity = 0.9):
     sourceTitle: `Page ${id}`,
     crawledAt,
     similarity,
+    scoreModel: SHIPPED_SCORE_MODEL,
     faceBox: null,
     imageSize: null,
   };

@@ -1,4 +1,5 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { cleanup, screen, within } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -25,6 +26,7 @@ const result = (id: number, similarity: number) => ({
   sourceTitle: `Story ${id}`,
   crawledAt: '2024-05-01T10:00:00.000Z',
   similarity,
+  scoreModel: SHIPPED_SCORE_MODEL,
   faceBox: null,
   imageSize: null,
 });

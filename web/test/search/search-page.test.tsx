@@ -1,4 +1,5 @@
 import { SEARCH_MESSAGES, SMALL_FACE_MARK } from '@osint/contract/search';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -46,6 +47,7 @@ const hit = (id: number, group: string) => ({
   sourceTitle: `Story ${id}`,
   crawledAt: '2024-05-01T10:00:00.000Z',
   similarity: 0.97,
+  scoreModel: SHIPPED_SCORE_MODEL,
   faceBox: { x: 4, y: 6, width: 40, height: 48 },
   imageSize: { width: 200, height: 160 },
 });

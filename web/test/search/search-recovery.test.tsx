@@ -1,4 +1,5 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { cleanup, screen } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -63,6 +64,7 @@ describe('StoredSearchPage without the searched face', () => {
         sourceTitle: 'Story 1',
         crawledAt: '2024-05-01T10:00:00.000Z',
         similarity: 0.97,
+        scoreModel: SHIPPED_SCORE_MODEL,
         faceBox: { x: 4, y: 6, width: 40, height: 48 },
         imageSize: { width: 200, height: 160 },
       },

@@ -1,4 +1,4 @@
-import { similarityFigure } from '@osint/contract/match-score';
+import { DLIB_SCORE_MODEL, SHIPPED_SCORE_MODEL, similarityFigure } from '@osint/contract/match-score';
 import type { SearchResult } from '@osint/contract/search';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -9,7 +9,7 @@ import { ResultCard } from '../../src/components/results/result-card';
 
 afterEach(cleanup);
 
-function result(similarity: number): SearchResult {
+function result(similarity: number, scoreModel: string | null = SHIPPED_SCORE_MODEL): SearchResult {
   return {
     id: 1,
     hash: 'h1',
@@ -20,6 +20,7 @@ function result(similarity: number): SearchResult {
     sourceTitle: 'Page',
     crawledAt: '2026-01-15T00:00:00Z',
     similarity,
+    scoreModel,
     faceBox: null,
     imageSize: null,
   };
@@ -46,5 +47,22 @@ describe('similarity on a result card', () => {
     expect(score.parentElement!.getAttribute('title')).toContain(
       `Cosine similarity ${similarityFigure(similarity)} `,
     );
+  });
+
+  test.each([
+    // Kept across a switch of face model: the previous model's 0.94 is a possible match on its scale.
+    [DLIB_SCORE_MODEL, 'Possible match', 'results start at 0.93'],
+    [null, 'Match by another face model', 'Scored by a face model without measured bands here'],
+  ])('a score of %s is read on its own model’s scale', (scoreModel, band, detail) => {
+    render(
+      <ResultCard
+        result={result(0.944, scoreModel)}
+        actions={{ restricted: false, onRestricted: () => undefined, onRemove: () => undefined }}
+        numberOf={() => 1}
+      />,
+    );
+    const score = screen.getByText('(0.94)');
+    expect(score.parentElement!.textContent).toBe(`${band} (0.94)`);
+    expect(score.parentElement!.getAttribute('title')).toContain(detail);
   });
 });

@@ -1,6 +1,13 @@
 // The face pipelines the benchmark compares and the one the product ships. This module is light (no model
 // code) so the main thread can read model ids and sizes without loading tfjs.
 
+import {
+  DLIB_SCALE,
+  DLIB_SCORE_MODEL,
+  MATCH_THRESHOLD,
+  SHIPPED_SCORE_MODEL,
+} from '@osint/contract/match-score';
+
 export interface PipelineInfo {
   /** Stored with every vector: a different model means vectors are not comparable and need a reindex. */
   modelId: string;
@@ -18,9 +25,9 @@ export interface PipelineInfo {
 
 export const PIPELINE_CATALOG = {
   'blazeface-mfn512': {
-    modelId: 'blazeface+mfn512-arcface5pt@2',
+    modelId: SHIPPED_SCORE_MODEL,
     dimensions: 512,
-    matchThreshold: 0.58,
+    matchThreshold: MATCH_THRESHOLD,
     description:
       'BlazeFace (tiled) → face-api 68 landmarks, 2 passes → ArcFace 5-point 112×112 chip → MobileFaceNet 512-d (ONNX)',
   },
@@ -31,9 +38,9 @@ export const PIPELINE_CATALOG = {
     description: 'as blazeface-mfn512, descriptor of the chip plus that of its mirror image',
   },
   'blazeface-dlib': {
-    modelId: 'blazeface+dlib128-5pt@1',
+    modelId: DLIB_SCORE_MODEL,
     dimensions: 128,
-    matchThreshold: 0.93,
+    matchThreshold: DLIB_SCALE.matchThreshold,
     description:
       'BlazeFace (tiled) → face-api 68 landmarks, 2 passes → 5-point aligned chip → dlib ResNet 128-d',
   },

@@ -163,10 +163,10 @@ export function ResultFacts({ result }: { result: SearchResult }) {
         <dt>Match</dt>
         <dd>
           <span
-            className={`result-score result-score--${matchBand(result.similarity)}`}
-            title={matchScoreDetail(result.similarity)}
+            className={`result-score result-score--${matchBand(result.similarity, result.scoreModel)}`}
+            title={matchScoreDetail(result.similarity, result.scoreModel)}
           >
-            {matchBandLabel(result.similarity)}{' '}
+            {matchBandLabel(result.similarity, result.scoreModel)}{' '}
             <span className="result-score__value">({similarityFigure(result.similarity)})</span>
           </span>
         </dd>

@@ -279,8 +279,8 @@ export function ExtractedResultCard({
         )}
         <p className="extractor-result__meta">
           {result.sourceTitle && <span dir="auto">{result.sourceTitle}</span>}
-          <span title={matchScoreDetail(result.similarity)}>
-            {matchBandLabel(result.similarity)} ({similarityFigure(result.similarity)})
+          <span title={matchScoreDetail(result.similarity, result.scoreModel)}>
+            {matchBandLabel(result.similarity, result.scoreModel)} ({similarityFigure(result.similarity)})
           </span>
           <span>
             crawled <time dateTime={result.crawledAt}>{formatDate(result.crawledAt)}</time>
