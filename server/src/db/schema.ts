@@ -393,6 +393,8 @@ export interface SearchResultsTable {
   record_hash: string;
   rank: number;
   face_id: number | null;
+  /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
+  gone_face_was_minor: Generated<boolean>;
   image_id: number | null;
   group_key: string;
   similarity: number;
@@ -463,6 +465,8 @@ export interface SavedSearchResultsTable {
    * minors rule to it as to live results. Null where the result had none or was copied earlier.
    */
   face_id: number | null;
+  /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
+  gone_face_was_minor: Generated<boolean>;
   thumbnail: Buffer | null;
   /** The matched face's box in its image, in the image's pixels (null for results saved before 0015). */
   face_box_x: number | null;
@@ -637,6 +641,8 @@ export interface DataExtractionResultsTable {
    * minors rule to it as to live results. Null where the result had none or was copied earlier.
    */
   face_id: number | null;
+  /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
+  gone_face_was_minor: Generated<boolean>;
   thumbnail: Buffer | null;
   person_name: Generated<string>;
   person_desc: Generated<string>;
@@ -667,6 +673,8 @@ export interface DataExtractionConnectionsTable {
    * 0039): the connections list shows that photo through the extraction, and the minors rule reads the face.
    */
   face_id: number | null;
+  /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
+  gone_face_was_minor: Generated<boolean>;
   image_id: number | null;
   about_url: string | null;
   politician: Generated<boolean>;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { vectorFromBytes } from '../face/index/face-index.ts';
 import { WebIndexRepository } from './web-index.repository.ts';
+import { keepMinorFlagsOfFacesGoing } from './search.repository.ts';
 
 /** Tables whose rows name one face (`face_id`) that a model switch must carry over. */
 const FACE_ID_TABLES = [
@@ -311,15 +312,16 @@ export class FaceModelRepository {
     afterId: number,
   ): Promise<{ deleted: number; lastId: number | undefined }> {
     const rows = await sql<{ id: number }>`
-      delete from faces where id in (
-        select id from faces
-        where id > ${afterId} and model_id <> all(${[...keep]}::text[])
-        order by id
-        limit ${RETIRE_BATCH}
-      )
-      returning id
+      select id from faces
+      where id > ${afterId} and model_id <> all(${[...keep]}::text[])
+      order by id
+      limit ${RETIRE_BATCH}
     `.execute(this.db);
     const ids = rows.rows.map((row) => Number(row.id));
-    return { deleted: ids.length, lastId: ids.length === 0 ? undefined : Math.max(...ids) };
+    if (ids.length === 0) return { deleted: 0, lastId: undefined };
+    // Nothing adds references to these faces any more: every search and match reads the active model.
+    await keepMinorFlagsOfFacesGoing(this.db, ids);
+    await sql`delete from faces where id = any(${ids}::bigint[])`.execute(this.db);
+    return { deleted: ids.length, lastId: Math.max(...ids) };
   }
 }

@@ -110,6 +110,46 @@ export function storedFaceVisible(faceIdColumn: string, minorsAllowed: boolean) 
         select 1 from faces where faces.id = ${sql.ref(faceIdColumn)} and faces.possible_minor)`;
 }
 
+/** The tables whose rows show an indexed face and stay when it goes (face_id then null or dangling). */
+const ROWS_SHOWING_FACES = [
+  'search_results',
+  'saved_search_results',
+  'data_extraction_results',
+  'data_extraction_connections',
+] as const;
+
+/**
+ * storedFaceVisible for a row of ROWS_SHOWING_FACES (`table`, or its alias): also hidden once its face has
+ * gone from the index if that face was flagged as a possible minor (keepMinorFlagsOfFacesGoing).
+ */
+export function shownFaceVisible(table: string, minorsAllowed: boolean) {
+  return minorsAllowed
+    ? sql<boolean>`true`
+    : sql<boolean>`(${storedFaceVisible(`${table}.face_id`, false)}
+        and not ${sql.ref(`${table}.gone_face_was_minor`)})`;
+}
+
+/**
+ * Called before faces are deleted (an opt-out, a retired model's faces): the rows that show one flagged as
+ * a possible minor keep that flag, so the minors rule still hides them when the face is gone.
+ */
+export async function keepMinorFlagsOfFacesGoing(db: Db, faceIds: readonly number[]): Promise<void> {
+  if (faceIds.length === 0) return;
+  const minors = await db
+    .selectFrom('faces')
+    .select('id')
+    .where(sql<boolean>`id = any(${[...faceIds]}::bigint[])`)
+    .where('possible_minor', '=', true)
+    .execute();
+  if (minors.length === 0) return;
+  const ids = minors.map((face) => Number(face.id));
+  for (const table of ROWS_SHOWING_FACES) {
+    await sql`update ${sql.table(table)} set gone_face_was_minor = true where face_id = any(${ids}::bigint[])`.execute(
+      db,
+    );
+  }
+}
+
 /**
  * Whether a saved search or a data extraction still waits to copy the search's results (its `id` column
  * given): such a search is not deleted, by hand or with its user.
@@ -136,7 +176,7 @@ export async function deleteSearchNoLongerNeeded(db: Db, searchId: number | null
 
 /** Which stored results (`search_results` rows) an organization may see (storedFaceVisible). */
 export function storedResultVisible(minorsAllowed: boolean) {
-  return storedFaceVisible('search_results.face_id', minorsAllowed);
+  return shownFaceVisible('search_results', minorsAllowed);
 }
 
 export class SearchRepository {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { vectorFromBytes, vectorToBytes } from '../face/index/face-index.ts';
 import { lockFaceIndexLog } from './face-vector.repository.ts';
+import { keepMinorFlagsOfFacesGoing } from './search.repository.ts';
 
 // Ten parameters a row: 500 rows stay far below PostgreSQL's 65,535 bind parameters.
 const ROWS_PER_INSERT = 500;
@@ -376,6 +377,7 @@ export class WebIndexRepository {
    */
   async deleteFaces(faceIds: readonly number[]): Promise<FaceInImage[]> {
     if (faceIds.length === 0) return [];
+    await keepMinorFlagsOfFacesGoing(this.db, faceIds);
     const deleted = await this.db
       .deleteFrom('faces')
       .where('id', 'in', [...faceIds])

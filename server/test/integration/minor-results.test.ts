@@ -503,4 +503,47 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     await backfillSearchFlags(t.db as unknown as Kysely<unknown>);
     expect(await flags()).toEqual({ flagged: true, saved: true, plain: false });
   });
+
+  it('stay withheld from an organization that may not see them after the face has left the index', async () => {
+    // Her search, saved and extracted while verified; then her face goes (an opt-out here; a model switch
+    // that finds no replacement does the same) and the rows name no face any more.
+    await setPoliceVerified(true);
+    const face = (await uploadFaces(t, police.cookie, photo))[0]!;
+    const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
+    const copies = await copySearch('Before she left the index', searchHash, face.base64);
+    const get = async <T>(url: string) => {
+      const response = await t.request({ method: 'GET', url, cookie: police.cookie });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<T>();
+    };
+    const shown = async () => ({
+      search: (await reopen(searchHash)).results.length,
+      saved: (await get<{ results: unknown[] }>(`/api/saved-search/results/${copies.savedHash}`)).results
+        .length,
+      extracted: (
+        await get<{ responses: unknown[] }>(
+          `/api/data-extractor/results/details/${copies.extractionHash}?pageNumber=1&pageSize=20`,
+        )
+      ).responses.length,
+    });
+    expect(await shown()).toEqual({ search: 1, saved: 1, extracted: 1 });
+    const [indexed] = await t.db.selectFrom('faces').select('id').execute();
+    const optOut = await t.request({
+      method: 'POST',
+      url: '/api/admin/opt-outs',
+      cookie: admin,
+      payload: { faceId: Number(indexed!.id), reason: 'Asked to be removed' },
+    });
+    expect(optOut.statusCode, optOut.body).toBe(201);
+    expect(await t.db.selectFrom('faces').select('id').execute()).toEqual([]);
+
+    await setPoliceVerified(false);
+    try {
+      expect(await shown()).toEqual({ search: 0, saved: 0, extracted: 0 });
+      expect(await historyCount(searchHash)).toBe(0);
+    } finally {
+      await setPoliceVerified(true);
+    }
+    expect(await shown()).toEqual({ search: 1, saved: 1, extracted: 1 });
+  });
 });
