@@ -322,7 +322,10 @@ export interface FaceAlertsTable {
   id: Generated<number>;
   watch_id: number;
   organization_id: number;
-  face_id: number;
+  /** Null once the face left the index without a replacement (a model switch that did not find it). */
+  face_id: number | null;
+  /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
+  gone_face_was_minor: Generated<boolean>;
   image_id: number;
   phash: string | null;
   similarity: number;
@@ -346,7 +349,9 @@ export interface FaceAlertsTable {
 export interface FaceAlertCopiesTable {
   id: Generated<number>;
   alert_id: number;
-  face_id: number;
+  /** As face_alerts.face_id. */
+  face_id: number | null;
+  gone_face_was_minor: Generated<boolean>;
   image_id: number;
   image_url: string;
   source_url: string;

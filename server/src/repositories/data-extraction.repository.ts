@@ -5,7 +5,7 @@ import type { IndexedFaceRef } from '../extractor/analysis-types.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { deleteSearchNoLongerNeeded, shownFaceVisible, storedResultVisible } from './search.repository.ts';
+import { deleteSearchNoLongerNeeded, storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -203,7 +203,7 @@ function withJson<R extends { alternative_names: unknown; evidence: unknown }>(r
 
 /** Which copied results a reader may see: the minors rule of live results, applied on every read. */
 const copiedResultVisible = (minorsAllowed: boolean) =>
-  shownFaceVisible('data_extraction_results', minorsAllowed);
+  storedFaceVisible('data_extraction_results', minorsAllowed);
 
 /**
  * Which connections a reader may see: one named through a face follows the minors rule on that face. A
@@ -212,7 +212,7 @@ const copiedResultVisible = (minorsAllowed: boolean) =>
  */
 function connectionVisible(minorsAllowed: boolean, table = 'data_extraction_connections') {
   if (minorsAllowed) return sql<boolean>`true`;
-  return sql<boolean>`${shownFaceVisible(table, false)} and not exists (
+  return sql<boolean>`${storedFaceVisible(table, false)} and not exists (
     select 1 from faces where ${sql.ref(`${table}.face_id`)} is null
       and faces.image_id = ${sql.ref(`${table}.image_id`)} and faces.possible_minor)`;
 }

@@ -173,7 +173,7 @@ export class FaceWatchRepository {
 
   /** The organization's watches with the counts of the alerts it may see (storedFaceVisible). */
   async listWatches(organizationId: number, minorsAllowed: boolean): Promise<FaceWatchRow[]> {
-    const visible = storedFaceVisible('a.face_id', minorsAllowed);
+    const visible = storedFaceVisible('a', minorsAllowed);
     const rows = await this.db
       .selectFrom('face_watches as w')
       .select([
@@ -640,7 +640,7 @@ export class FaceWatchRepository {
       .where('watch_id', '=', watchId)
       .where('status', '=', 'NEW')
       .where('created_at', '>', since)
-      .where(storedFaceVisible('face_alerts.face_id', minorsAllowed))
+      .where(storedFaceVisible('face_alerts', minorsAllowed))
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
@@ -657,7 +657,7 @@ export class FaceWatchRepository {
     let query = this.db
       .selectFrom('face_alerts as a')
       .where('a.organization_id', '=', filter.organizationId)
-      .where(storedFaceVisible('a.face_id', filter.minorsAllowed));
+      .where(storedFaceVisible('a', filter.minorsAllowed));
     if (filter.watchId !== undefined) query = query.where('a.watch_id', '=', filter.watchId);
     if (filter.status) query = query.where('a.status', '=', filter.status);
     const [rows, total] = await Promise.all([
@@ -681,7 +681,7 @@ export class FaceWatchRepository {
               'in',
               rows.map((row) => row.id),
             )
-            .where(storedFaceVisible('face_alert_copies.face_id', filter.minorsAllowed))
+            .where(storedFaceVisible('face_alert_copies', filter.minorsAllowed))
             .orderBy('id')
             .execute();
     return {

@@ -3,7 +3,7 @@ import type { SavedSearchStatus, SearchType } from '../db/schema.ts';
 import { insertWithJob, type NewJob } from './job.repository.ts';
 import { keptFacePictures, type KeptFacePictures } from './kept-face-pictures.ts';
 import { containing, pageWithTotal } from './list-query.ts';
-import { deleteSearchNoLongerNeeded, shownFaceVisible, storedResultVisible } from './search.repository.ts';
+import { deleteSearchNoLongerNeeded, storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
   type FaceBox,
@@ -61,7 +61,7 @@ export interface SearchResultToCopy extends MatchedFaceColumns {
 
 /** Which copied results a reader may see: the minors rule of live results (storedFaceVisible). */
 const copiedResultVisible = (minorsAllowed: boolean) =>
-  shownFaceVisible('saved_search_results', minorsAllowed);
+  storedFaceVisible('saved_search_results', minorsAllowed);
 
 const LIST_COLUMNS = [
   'id',

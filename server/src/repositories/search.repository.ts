@@ -96,37 +96,29 @@ export function matchedFaceColumns(face: {
 /** A stored result as the search's own pages read it back (removed results left out). */
 export type StoredSearchResult = NewSearchResult & { id: number };
 
-/**
- * Whether a stored row pointing at an indexed face (`faceIdColumn`) may be shown to an organization: always
- * where `minorsAllowed` (it is verified law enforcement), else only when the index does not flag that face
- * as a possible minor. Searches and watches of other organizations never return such faces; this keeps
- * what they stored (search results, face alerts) to the same rule when an organization's verification is
- * withdrawn, or a face is flagged afterwards.
- */
-export function storedFaceVisible(faceIdColumn: string, minorsAllowed: boolean) {
-  return minorsAllowed
-    ? sql<boolean>`true`
-    : sql<boolean>`not exists (
-        select 1 from faces where faces.id = ${sql.ref(faceIdColumn)} and faces.possible_minor)`;
-}
-
 /** The tables whose rows show an indexed face and stay when it goes (face_id then null or dangling). */
 const ROWS_SHOWING_FACES = [
   'search_results',
   'saved_search_results',
   'data_extraction_results',
   'data_extraction_connections',
+  'face_alerts',
+  'face_alert_copies',
 ] as const;
 
 /**
- * storedFaceVisible for a row of ROWS_SHOWING_FACES (`table`, or its alias): also hidden once its face has
- * gone from the index if that face was flagged as a possible minor (keepMinorFlagsOfFacesGoing).
+ * Whether a stored row of ROWS_SHOWING_FACES (`table`, or its alias) may be shown to an organization: always
+ * where `minorsAllowed` (it is verified law enforcement), else only when the index does not flag its face
+ * as a possible minor, nor did when the face left the index (gone_face_was_minor). Searches and watches of
+ * other organizations never return such faces; this keeps what they stored (search results, copies, face
+ * alerts) to the same rule when an organization's verification is withdrawn, or a face is flagged
+ * afterwards.
  */
-export function shownFaceVisible(table: string, minorsAllowed: boolean) {
+export function storedFaceVisible(table: string, minorsAllowed: boolean) {
   return minorsAllowed
     ? sql<boolean>`true`
-    : sql<boolean>`(${storedFaceVisible(`${table}.face_id`, false)}
-        and not ${sql.ref(`${table}.gone_face_was_minor`)})`;
+    : sql<boolean>`(not ${sql.ref(`${table}.gone_face_was_minor`)} and not exists (
+        select 1 from faces where faces.id = ${sql.ref(`${table}.face_id`)} and faces.possible_minor))`;
 }
 
 /**
@@ -176,7 +168,7 @@ export async function deleteSearchNoLongerNeeded(db: Db, searchId: number | null
 
 /** Which stored results (`search_results` rows) an organization may see (storedFaceVisible). */
 export function storedResultVisible(minorsAllowed: boolean) {
-  return shownFaceVisible('search_results', minorsAllowed);
+  return storedFaceVisible('search_results', minorsAllowed);
 }
 
 export class SearchRepository {
@@ -541,7 +533,7 @@ export class SearchRepository {
                 .select('face_alerts.id')
                 .where('face_alerts.image_id', '=', imageId)
                 .where('face_alerts.organization_id', '=', organizationId)
-                .where(storedFaceVisible('face_alerts.face_id', minorsAllowed)),
+                .where(storedFaceVisible('face_alerts', minorsAllowed)),
             ),
             exists(
               selectFrom('face_alert_copies')
@@ -549,8 +541,8 @@ export class SearchRepository {
                 .select('face_alert_copies.id')
                 .where('face_alert_copies.image_id', '=', imageId)
                 .where('face_alerts.organization_id', '=', organizationId)
-                .where(storedFaceVisible('face_alerts.face_id', minorsAllowed))
-                .where(storedFaceVisible('face_alert_copies.face_id', minorsAllowed)),
+                .where(storedFaceVisible('face_alerts', minorsAllowed))
+                .where(storedFaceVisible('face_alert_copies', minorsAllowed)),
             ),
           ]),
         )

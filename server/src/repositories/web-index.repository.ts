@@ -371,12 +371,15 @@ export class WebIndexRepository {
   }
 
   /**
-   * Deletes faces, logs their `remove` and lowers their images' face counts (for faces of the active
-   * model, which the counts are of); call inside a transaction holding lockFaceIndexLog(). Returns the
-   * faces that existed.
+   * Deletes opted-out faces with the alerts they raised (and the alerts' copies showing them), logs their
+   * `remove` and lowers their images' face counts (for faces of the active model, which the counts are
+   * of); call inside a transaction holding lockFaceIndexLog(). Returns the faces that existed.
    */
-  async deleteFaces(faceIds: readonly number[]): Promise<FaceInImage[]> {
+  async deleteOptedOutFaces(faceIds: readonly number[]): Promise<FaceInImage[]> {
     if (faceIds.length === 0) return [];
+    const ids = sql<boolean>`face_id = any(${[...faceIds]}::bigint[])`;
+    await this.db.deleteFrom('face_alerts').where(ids).execute();
+    await this.db.deleteFrom('face_alert_copies').where(ids).execute();
     await keepMinorFlagsOfFacesGoing(this.db, faceIds);
     const deleted = await this.db
       .deleteFrom('faces')

@@ -406,7 +406,7 @@ export class FaceReindexService {
     if (matches.length === 0) return;
     await this.deps.webIndex.transaction(async (tx) => {
       await tx.lockFaceIndexLog();
-      await tx.deleteFaces(matches);
+      await tx.deleteOptedOutFaces(matches);
     });
   }
 

@@ -253,7 +253,7 @@ export class IndexerService {
       await tx.lockFaceIndexLog();
       await scan(tx, scannedUpTo);
       const id = await tx.insertOptOut({ descriptor, modelId, reason, createdBy: adminId });
-      const removed = await tx.deleteFaces([...matches]);
+      const removed = await tx.deleteOptedOutFaces([...matches]);
       await this.removeOtherModelsTwins(tx, removed, { id, modelId, reason, createdBy: adminId });
       const orphaned = await tx.releaseOrphanedThumbnails([...new Set(removed.map((f) => f.imageId))]);
       return { id, removedFaces: removed.length, orphaned };
@@ -329,7 +329,7 @@ export class IndexerService {
         derivedFrom: optOut.id,
       });
     }
-    await tx.deleteFaces(twins.map((twin) => twin.id));
+    await tx.deleteOptedOutFaces(twins.map((twin) => twin.id));
   }
 
   async listOptOuts(page: { page: number; pageSize: number }): Promise<OptOutRow[]> {

@@ -64,7 +64,7 @@ async function storeFaces(from: number, to: number): Promise<void> {
 async function removeFace(entry: number): Promise<void> {
   await new WebIndexRepository(handle.db).transaction(async (repository) => {
     await repository.lockFaceIndexLog();
-    await repository.deleteFaces([faceIds.get(entry)!]);
+    await repository.deleteOptedOutFaces([faceIds.get(entry)!]);
   });
 }
 

@@ -15,6 +15,7 @@ import { modelFolderName } from '../../src/face/index/face-index-store.ts';
 import { matchThresholdOf, similarity } from '../../src/face/similarity.ts';
 import { CrawlRepository } from '../../src/repositories/crawl-frontier.repository.ts';
 import { FaceModelRepository } from '../../src/repositories/face-model.repository.ts';
+import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
 import { FaceVectorRepository } from '../../src/repositories/face-vector.repository.ts';
 import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { FaceModelMismatchError } from '../../src/services/face-index.service.ts';
@@ -552,13 +553,13 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       .where('watch_id', '=', watchBefore)
       .execute();
     expect(alerts).toHaveLength(1);
-    expect(await modelOf([alerts[0]!.face_id])).toEqual([[NEW.modelId, first!.id]]);
+    expect(await modelOf([alerts[0]!.face_id!])).toEqual([[NEW.modelId, first!.id]]);
     const copies = await worker.db
       .selectFrom('face_alert_copies')
       .select('face_id')
       .where('alert_id', '=', alerts[0]!.id)
       .execute();
-    expect(await modelOf(copies.map((c) => c.face_id))).toEqual([[NEW.modelId, second!.id]]);
+    expect(await modelOf(copies.map((c) => c.face_id!))).toEqual([[NEW.modelId, second!.id]]);
     const watch = await worker.db
       .selectFrom('face_watches')
       .select('added_face_ids')
@@ -641,5 +642,82 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       .execute();
     expect(mendesWide).toBeDefined();
     expect(outcome.optOutsNotCarried).toEqual([]);
+  });
+
+  it('keeps an alert whose face a switch found no replacement for, hidden where that face was a possible minor', async () => {
+    // A face the retired model indexed where the new one finds none (a face of another model stands in
+    // for it), flagged as a possible minor, and an alert of the watch on it.
+    const watch = await worker.db
+      .selectFrom('face_watches')
+      .select(['organization_id'])
+      .where('id', '=', watchBefore)
+      .executeTakeFirstOrThrow();
+    const image = await worker.db
+      .selectFrom('images')
+      .select('id')
+      .where(
+        'id',
+        'not in',
+        worker.db.selectFrom('face_alerts').select('image_id').where('watch_id', '=', watchBefore),
+      )
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const gone = await worker.db
+      .insertInto('faces')
+      .values({
+        image_id: image.id,
+        box_x: 1,
+        box_y: 1,
+        box_width: 50,
+        box_height: 50,
+        score: 0.9,
+        quality: 0.5,
+        descriptor: Buffer.alloc(NEW.dimensions * 4),
+        model_id: NEW.modelId,
+        possible_minor: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const alert = await worker.db
+      .insertInto('face_alerts')
+      .values({
+        watch_id: watchBefore,
+        organization_id: watch.organization_id,
+        face_id: gone.id,
+        image_id: image.id,
+        similarity: 0.95,
+        score_model_id: NEW.modelId,
+        image_url: 'http://demo.test/gone.jpg',
+        source_url: 'http://demo.test/gone',
+        first_indexed_at: new Date(),
+        face_box_x: 1,
+        face_box_y: 1,
+        face_box_width: 50,
+        face_box_height: 50,
+        log_seq: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const alerts = new FaceWatchRepository(worker.db);
+    const shown = async (minorsAllowed: boolean) =>
+      (
+        await alerts.findAlerts({
+          organizationId: watch.organization_id,
+          minorsAllowed,
+          offset: 0,
+          limit: 100,
+        })
+      ).rows.some((row) => row.id === alert.id);
+    expect([await shown(true), await shown(false)]).toEqual([true, false]);
+
+    const retired = await new FaceModelRepository(worker.db).deleteFacesOfOtherModels([WIDE.modelId], 0);
+    expect(retired.deleted).toBe(1);
+    const kept = await worker.db
+      .selectFrom('face_alerts')
+      .select(['face_id', 'gone_face_was_minor', 'score_model_id'])
+      .where('id', '=', alert.id)
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({ face_id: null, gone_face_was_minor: true, score_model_id: NEW.modelId });
+    expect([await shown(true), await shown(false)]).toEqual([true, false]);
   });
 });

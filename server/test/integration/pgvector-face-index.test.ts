@@ -338,7 +338,7 @@ describe.skipIf(missing !== undefined)('search through the API with FACE_INDEX=p
     expect(marshFaces.length).toBeGreaterThan(0);
     await new WebIndexRepository(t.db).transaction(async (repository) => {
       await repository.lockFaceIndexLog();
-      await repository.deleteFaces(marshFaces.map((row) => row.id));
+      await repository.deleteOptedOutFaces(marshFaces.map((row) => row.id));
     });
     const after = await search();
     expect(after.some((result) => result.imageUrl?.endsWith(DEMO_PHOTOS.marsh.file))).toBe(false);
