@@ -146,5 +146,5 @@ export function matchScoreLegend(scoreModels: ReadonlyArray<string | null>): str
       `${scale.strongThreshold.toFixed(2)}.`
     );
   });
-  return [MATCH_SCORE_EXPLANATION, ...sentences.sort()].join(' ');
+  return [MATCH_SCORE_EXPLANATION, ...[...new Set(sentences)].sort()].join(' ');
 }

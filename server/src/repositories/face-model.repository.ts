@@ -258,20 +258,21 @@ export class FaceModelRepository {
    * so that nothing goes with the old faces when they are retired: search results (saved searches and
    * extractions of earlier searches keep their faces), face alerts and their copies (which would otherwise
    * be deleted with their face), the faces saved and extracted copies keep for the minors rule, and the
-   * faces an analyst added to a search, a saved search or a watch. Returns how many search results moved.
+   * faces an analyst added to a search, a saved search or a watch. A row that showed a face flagged as a
+   * possible minor stays hidden from those who may not see one (gone_face_was_minor), whatever the new
+   * face's own estimate says. Returns how many search results moved.
    */
   async moveFaceReferencesTo(modelId: string): Promise<number> {
-    const moved = await sql`
-      update search_results set face_id = faces.id
-      from faces
-      where faces.previous_face_id = search_results.face_id and faces.model_id = ${modelId}
-    `.execute(this.db);
-    for (const table of FACE_ID_TABLES) {
-      await sql`
-        update ${sql.table(table)} set face_id = faces.id
-        from faces
-        where faces.previous_face_id = ${sql.ref(`${table}.face_id`)} and faces.model_id = ${modelId}
+    let moved = 0;
+    for (const table of ['search_results', ...FACE_ID_TABLES]) {
+      const face = sql.ref(`${table}.face_id`);
+      const flagged = sql.ref(`${table}.gone_face_was_minor`);
+      const result = await sql`
+        update ${sql.table(table)} set face_id = faces.id, gone_face_was_minor = ${flagged} or coalesce(old.possible_minor, false)
+        from faces join faces old on old.id = faces.previous_face_id
+        where faces.previous_face_id = ${face} and faces.model_id = ${modelId}
       `.execute(this.db);
+      if (table === 'search_results') moved = Number(result.numAffectedRows ?? 0);
     }
     for (const table of ADDED_FACE_TABLES) {
       // Each added face by its replacement, in order; one without a replacement stays as it was (it
@@ -285,7 +286,7 @@ export class FaceModelRepository {
         where cardinality(added_face_ids) > 0
       `.execute(this.db);
     }
-    return Number(moved.numAffectedRows ?? 0);
+    return moved;
   }
 
   /** images.face_count becomes the number of faces `modelId` has in each image. */

@@ -98,6 +98,9 @@ describe('similarity', () => {
       `Results of the face model ${dlib} are on its own scale: "Possible match" from 0.93`,
     );
     expect(legend).toContain('"Match by another face model": Scored by a face model');
+    // One sentence for every score without a scale, however many unknown models there are.
+    const unknown = matchScoreLegend([null, 'blazeface+mfn512-arcface5pt@1']);
+    expect(unknown.split('"Match by another face model"')).toHaveLength(2);
   });
 
   it('offers faces for search from 64 px, marks them small under 128 px, and indexes them from 40 px', () => {

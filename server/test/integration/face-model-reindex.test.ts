@@ -720,4 +720,61 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     expect(kept).toEqual({ face_id: null, gone_face_was_minor: true, score_model_id: NEW.modelId });
     expect([await shown(true), await shown(false)]).toEqual([true, false]);
   });
+
+  it('a result moved to a replacement face stays hidden where the face it showed was a possible minor', async () => {
+    // The new model's own estimate for the replacement may differ; the flag the result was shown under
+    // stays with it.
+    const image = await worker.db.selectFrom('images').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const face = (modelId: string, possibleMinor: boolean, previousFaceId: number | null) =>
+      worker.db
+        .insertInto('faces')
+        .values({
+          image_id: image.id,
+          box_x: 2,
+          box_y: 2,
+          box_width: 60,
+          box_height: 60,
+          score: 0.9,
+          quality: 0.5,
+          descriptor: Buffer.alloc(WIDE.dimensions * 4),
+          model_id: modelId,
+          possible_minor: possibleMinor,
+          previous_face_id: previousFaceId,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const old = await face('an-earlier-model@1', true, null);
+    const replacement = await face(WIDE.modelId, false, old.id);
+    const search = await worker.db
+      .selectFrom('searches')
+      .select('id')
+      .where('hashed_id', '=', searchBefore)
+      .executeTakeFirstOrThrow();
+    const result = await worker.db
+      .insertInto('search_results')
+      .values({
+        search_id: search.id,
+        record_hash: 'moved-minor',
+        rank: 99,
+        face_id: old.id,
+        image_id: image.id,
+        group_key: 'moved-minor',
+        similarity: 0.9,
+        score_model_id: 'an-earlier-model@1',
+        image_url: 'http://demo.test/minor.jpg',
+        source_url: 'http://demo.test/minor',
+        crawled_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await new FaceModelRepository(worker.db).moveFaceReferencesTo(WIDE.modelId);
+    const moved = await worker.db
+      .selectFrom('search_results')
+      .select(['face_id', 'gone_face_was_minor'])
+      .where('id', '=', result.id)
+      .executeTakeFirstOrThrow();
+    expect(moved).toEqual({ face_id: replacement.id, gone_face_was_minor: true });
+    await worker.db.deleteFrom('search_results').where('id', '=', result.id).execute();
+    await worker.db.deleteFrom('faces').where('id', 'in', [replacement.id, old.id]).execute();
+  });
 });

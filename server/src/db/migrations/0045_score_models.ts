@@ -6,9 +6,10 @@ import { sql, type Kysely } from 'kysely';
 // model's 0.94 is a weak match, the shipped model's a certain one.
 //
 // Rows stored before this column get the model of the face they name when they cannot have been moved
-// there: the face is not of the active model, or they were scored after that model became active (a
-// search's results when it ran, a copy's when its search ran, an alert when it was raised). The rest
-// (moved at an earlier switch, or naming no face any more) stay null: scored by a model no longer known.
+// there: only faces made by a reindex (previous_face_id) receive moved rows, and a row scored after that
+// face's model became active was scored by it (a search's results when it ran, a copy's when its search
+// ran, an alert when it was raised). The rest (possibly moved at an earlier switch, a copy whose search is
+// gone, rows naming no face any more) stay null: scored by a model no longer known.
 const SCORED_AT: ReadonlyArray<{ table: string; scoredAt: string; from: string; join: string }> = [
   {
     table: 'search_results',
@@ -18,13 +19,13 @@ const SCORED_AT: ReadonlyArray<{ table: string; scoredAt: string; from: string; 
   },
   {
     table: 'saved_search_results',
-    scoredAt: 'coalesce(s.created_at, c.created_at)',
+    scoredAt: 's.created_at',
     from: 'saved_searches c left join searches s on s.id = c.search_id',
     join: 'c.id = t.saved_search_id',
   },
   {
     table: 'data_extraction_results',
-    scoredAt: 'coalesce(s.created_at, c.created_at)',
+    scoredAt: 's.created_at',
     from: 'data_extractions c left join searches s on s.id = c.search_id',
     join: 'c.id = t.extraction_id',
   },
@@ -38,10 +39,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       update ${sql.table(table)} t set score_model_id = f.model_id
       from faces f${sql.raw(from ? `, ${from}` : '')}
       where f.id = t.face_id and ${sql.raw(join)} and t.score_model_id is null
-        and not exists (
-          select 1 from face_models m
-          where m.state = 'active' and m.model_id = f.model_id and ${sql.raw(scoredAt)} < m.activated_at
-        )
+        and (f.previous_face_id is null or coalesce(${sql.raw(scoredAt)} >= (
+          select m.activated_at from face_models m where m.model_id = f.model_id), false))
     `.execute(db);
   }
 }
