@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { matchScaleOf } from '@osint/contract/match-score';
 import { PIPELINE_CATALOG, type PipelineName } from '../../server/src/face/pipeline/pipeline-catalog.ts';
 import { type CelebaFace, celebaEmbeddings } from './celeba-embeddings.ts';
 import { type CohortNormResult, cohortNormalisation } from './cohort-norm.ts';
@@ -28,6 +29,7 @@ import {
   identificationAtScale,
   type OperatingPoint,
   type PairScore,
+  type PairScores,
   pairScores,
 } from './scale-metrics.ts';
 
@@ -52,6 +54,11 @@ export interface CelebaResult {
   points: OperatingPoint[];
   /** At the shipped threshold, when the candidate is the shipped pipeline. */
   shipped?: OperatingPoint;
+  /**
+   * For a model whose scores users see in bands (contract MATCH_SCALES): the rates at its two band
+   * thresholds and the highest different-person score, which the "very likely" band must stay above.
+   */
+  bands?: { possible: OperatingPoint; strong: OperatingPoint; highestDifferent: number };
   identification: ReturnType<typeof identificationAtScale>;
   /** With synthetic distractors added to the gallery (shipped pipeline only). */
   withDistractors?: ReturnType<typeof identificationAtScale> & {
@@ -133,6 +140,7 @@ export async function runCelebaBenchmark(options: {
       auc: aucOf(scores),
       points,
       shipped: isShipped ? atThreshold(scores, threshold) : undefined,
+      bands: bandsOf(candidate, scores),
       identification: identificationAtScale(items, threshold, undefined, score),
     };
     if (isShipped && options.distractors > 0) {
@@ -171,6 +179,21 @@ export async function runCelebaBenchmark(options: {
   return results;
 }
 
+function bandsOf(candidate: CelebaCandidate, scores: PairScores): CelebaResult['bands'] {
+  const scale =
+    candidate.parts.length === 1
+      ? matchScaleOf(PIPELINE_CATALOG[candidate.parts[0]!.pipeline].modelId)
+      : undefined;
+  if (!scale) return undefined;
+  // Scores are in ascending order.
+  const highestDifferent = scores.different[scores.different.length - 1] ?? -1;
+  return {
+    possible: atThreshold(scores, scale.matchThreshold),
+    strong: atThreshold(scores, scale.strongThreshold),
+    highestDifferent,
+  };
+}
+
 const RERANK_SETTINGS_LABELS = RERANK_SETTINGS.map((s) => `re-ranked, λ = ${s.lambda}`);
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const sci = (x: number) => (x === 0 ? '0' : x.toExponential(1));
@@ -192,6 +215,17 @@ export function printCelebaResults(results: CelebaResult[], dir: string): void {
     console.log(
       `| ${r.candidate.name} | ${r.missed} | ${r.auc.toFixed(4)} | ${cells.join(' | ')} | ${pct(id.rank1)} | ` +
         `${pct(id.recall)} / ${(id.precision * 100).toFixed(2)} % (${id.wrongReturned} wrong of ${id.returned}) |`,
+    );
+  }
+  for (const r of results) {
+    if (!r.bands) continue;
+    const { possible, strong, highestDifferent } = r.bands;
+    const at = (p: OperatingPoint) =>
+      `${p.threshold.toFixed(2)} (FMR ${sci(p.measuredFmr)}, ${p.falseMatches} pairs; TPR ${pct(p.tpr)})`;
+    console.log(
+      `\nBands users see for ${r.candidate.name} (contract/src/match-score.ts): "Possible match" from ` +
+        `${at(possible)}, "Very likely same person" from ${at(strong)}; highest different-person pair ` +
+        `${highestDifferent.toFixed(3)}.`,
     );
   }
   for (const r of results) {

@@ -84,6 +84,34 @@ async function foundImages(on: TestApp, face: string): Promise<string[]> {
   return [...new Set(response.json<SearchAnswer>().results.map((r) => r.imageUrl!))].sort();
 }
 
+/** An alert of a watch on an indexed face, as the matcher raises one (the tests set up their own). */
+const insertAlert = (alert: {
+  watchId: number;
+  organizationId: number;
+  face: { id: number; image_id: number };
+  scoreModel: string;
+}) =>
+  worker.db
+    .insertInto('face_alerts')
+    .values({
+      watch_id: alert.watchId,
+      organization_id: alert.organizationId,
+      face_id: alert.face.id,
+      image_id: alert.face.image_id,
+      similarity: 0.9,
+      score_model_id: alert.scoreModel,
+      image_url: `http://demo.test/photo-${alert.face.image_id}.jpg`,
+      source_url: 'http://demo.test/',
+      first_indexed_at: new Date(),
+      face_box_x: 1,
+      face_box_y: 1,
+      face_box_width: 50,
+      face_box_height: 50,
+      log_seq: 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
 const facesOfModel = (modelId: string) =>
   worker.db.selectFrom('faces').selectAll().where('model_id', '=', modelId).orderBy('id').execute();
 
@@ -257,26 +285,12 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     watchBefore = watch.id;
-    const alert = await worker.db
-      .insertInto('face_alerts')
-      .values({
-        watch_id: watch.id,
-        organization_id: made.organization_id,
-        face_id: first!.id,
-        image_id: first!.image_id,
-        similarity: 0.9,
-        score_model_id: OLD.modelId,
-        image_url: 'http://demo.test/marsh.jpg',
-        source_url: 'http://demo.test/',
-        first_indexed_at: new Date(),
-        face_box_x: 1,
-        face_box_y: 1,
-        face_box_width: 50,
-        face_box_height: 50,
-        log_seq: 1,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const alert = await insertAlert({
+      watchId: watch.id,
+      organizationId: made.organization_id,
+      face: first!,
+      scoreModel: OLD.modelId,
+    });
     await worker.db
       .insertInto('face_alert_copies')
       .values({
@@ -678,26 +692,12 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const alert = await worker.db
-      .insertInto('face_alerts')
-      .values({
-        watch_id: watchBefore,
-        organization_id: watch.organization_id,
-        face_id: gone.id,
-        image_id: image.id,
-        similarity: 0.95,
-        score_model_id: NEW.modelId,
-        image_url: 'http://demo.test/gone.jpg',
-        source_url: 'http://demo.test/gone',
-        first_indexed_at: new Date(),
-        face_box_x: 1,
-        face_box_y: 1,
-        face_box_width: 50,
-        face_box_height: 50,
-        log_seq: 1,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const alert = await insertAlert({
+      watchId: watchBefore,
+      organizationId: watch.organization_id,
+      face: { id: gone.id, image_id: image.id },
+      scoreModel: NEW.modelId,
+    });
     const alerts = new FaceWatchRepository(worker.db);
     const shown = async (minorsAllowed: boolean) =>
       (

@@ -20,6 +20,34 @@ function pdfText(pdf: Buffer): string {
   return result.stdout.toString('utf8').replace(/\s+/g, ' ');
 }
 
+/** A saved-search report of results with these scores (nothing else of them matters here). */
+function reportOf(name: string, scores: { similarity: number; scoreModel: string | null }[]) {
+  return renderSavedSearchReport({
+    organizationName: 'Harbour Police Department',
+    preparedBy: 'analyst@harbour.test',
+    generatedAt: new Date('2026-03-01T10:00:00Z'),
+    savedSearch: {
+      saved: true,
+      name,
+      description: '',
+      type: 'OSINT',
+      createdAt: new Date('2026-02-28T10:00:00Z'),
+      image: Buffer.alloc(0),
+      resultCount: scores.length,
+    },
+    restricted: false,
+    results: scores.map((score) => ({
+      ...score,
+      crawledAt: new Date('2026-01-15T00:00:00Z'),
+      sourceTitle: 'A page',
+      imageUrl: 'https://news.example/photo.jpg',
+      sourceUrl: 'https://news.example/article',
+      thumbnail: null,
+      face: null,
+    })),
+  });
+}
+
 describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => {
   it('the figure keeps two decimals and never reaches a threshold the score did not', () => {
     expect(similarityFigure(0.965)).toBe('0.96');
@@ -47,31 +75,10 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
 
   it('the saved-search report prints 0.965 and 0.679 exactly as the contract helper does', async () => {
     const similarities = [0.965, 0.679];
-    const pdf = await renderSavedSearchReport({
-      organizationName: 'Harbour Police Department',
-      preparedBy: 'analyst@harbour.test',
-      generatedAt: new Date('2026-03-01T10:00:00Z'),
-      savedSearch: {
-        saved: true,
-        name: 'Rounding',
-        description: '',
-        type: 'OSINT',
-        createdAt: new Date('2026-02-28T10:00:00Z'),
-        image: Buffer.alloc(0),
-        resultCount: similarities.length,
-      },
-      restricted: false,
-      results: similarities.map((similarity) => ({
-        similarity,
-        scoreModel: SHIPPED_SCORE_MODEL,
-        crawledAt: new Date('2026-01-15T00:00:00Z'),
-        sourceTitle: 'A page',
-        imageUrl: 'https://news.example/photo.jpg',
-        sourceUrl: 'https://news.example/article',
-        thumbnail: null,
-        face: null,
-      })),
-    });
+    const pdf = await reportOf(
+      'Rounding',
+      similarities.map((similarity) => ({ similarity, scoreModel: SHIPPED_SCORE_MODEL })),
+    );
     const text = pdfText(pdf);
     for (const similarity of similarities) {
       expect(text).toContain(
@@ -90,30 +97,7 @@ describe('one similarity figure on screen and in PDFs (issue 15 item 5)', () => 
       { similarity: 0.95, scoreModel: null },
       { similarity: 0.7, scoreModel: SHIPPED_SCORE_MODEL },
     ];
-    const pdf = await renderSavedSearchReport({
-      organizationName: 'Harbour Police Department',
-      preparedBy: 'analyst@harbour.test',
-      generatedAt: new Date('2026-03-01T10:00:00Z'),
-      savedSearch: {
-        saved: true,
-        name: 'Across a model switch',
-        description: '',
-        type: 'OSINT',
-        createdAt: new Date('2026-02-28T10:00:00Z'),
-        image: Buffer.alloc(0),
-        resultCount: results.length,
-      },
-      restricted: false,
-      results: results.map((result) => ({
-        ...result,
-        crawledAt: new Date('2026-01-15T00:00:00Z'),
-        sourceTitle: 'A page',
-        imageUrl: 'https://news.example/photo.jpg',
-        sourceUrl: 'https://news.example/article',
-        thumbnail: null,
-        face: null,
-      })),
-    });
+    const pdf = await reportOf('Across a model switch', results);
     const text = pdfText(pdf);
     expect(text).toContain('Possible match (similarity 0.94)');
     expect(text).toContain('Match by another face model (similarity 0.95)');
