@@ -146,6 +146,7 @@ test('a trial owner buys 3 months for 4 users by bank transfer; an admin marks i
   const nextMonth = calendar.getByRole('button', { name: 'Next month' });
   for (let month = 0; month < 12; month++) await nextMonth.click();
   await expect(nextMonth).toBeDisabled();
+  await screens(page, 'pricing-date-picker-last-month', false);
   const day = (d: Date) =>
     `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
   const today = new Date();
