@@ -116,7 +116,8 @@ export function matchScoreDetail(similarity: number, scoreModel: string | null):
   const figure = `Cosine similarity ${similarityFigure(similarity)}`;
   const scale = matchScaleOf(scoreModel);
   if (!scale) return `${OTHER_MODEL_MEANING} ${figure}.`;
-  const meaning = similarity >= scale.strongThreshold ? scale.strongMeaning : scale.possibleMeaning;
+  const meaning =
+    matchBand(similarity, scoreModel) === 'very-likely' ? scale.strongMeaning : scale.possibleMeaning;
   return (
     `${meaning} ${figure} (results start at ${scale.matchThreshold.toFixed(2)}; very likely from ` +
     `${scale.strongThreshold.toFixed(2)}).`
@@ -136,10 +137,10 @@ export const MATCH_SCORE_EXPLANATION =
  * sentence for each other scale among them (a fall-back model's, or scores of a model no longer known).
  */
 export function matchScoreLegend(scoreModels: ReadonlyArray<string | null>): string {
-  const others = new Set(scoreModels.filter((model) => model !== SHIPPED_SCORE_MODEL));
-  const sentences = [...others].map((model) => {
+  const others = scoreModels.filter((model) => model !== SHIPPED_SCORE_MODEL);
+  const sentences = others.map((model) => {
     const scale = matchScaleOf(model);
-    if (!scale || model === null) return `"${MATCH_BAND_LABELS['other-model']}": ${OTHER_MODEL_MEANING}`;
+    if (!scale) return `"${MATCH_BAND_LABELS['other-model']}": ${OTHER_MODEL_MEANING}`;
     return (
       `Results of the face model ${model} are on its own scale: "${MATCH_BAND_LABELS.possible}" from ` +
       `${scale.matchThreshold.toFixed(2)}, "${MATCH_BAND_LABELS['very-likely']}" from ` +

@@ -2,16 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { vectorFromBytes } from '../face/index/face-index.ts';
 import { WebIndexRepository } from './web-index.repository.ts';
-import { keepMinorFlagsOfFacesGoing } from './search.repository.ts';
+import { keepMinorFlagsOfFacesGoing, ROWS_SHOWING_FACES } from './search.repository.ts';
 
-/** Tables whose rows name one face (`face_id`) that a model switch must carry over. */
-const FACE_ID_TABLES = [
-  'face_alerts',
-  'face_alert_copies',
-  'saved_search_results',
-  'data_extraction_results',
-  'data_extraction_connections',
-] as const;
 /** Tables whose rows keep the faces an analyst added (`added_face_ids`). */
 const ADDED_FACE_TABLES = ['searches', 'saved_searches', 'face_watches'] as const;
 
@@ -264,11 +256,12 @@ export class FaceModelRepository {
    */
   async moveFaceReferencesTo(modelId: string): Promise<number> {
     let moved = 0;
-    for (const table of ['search_results', ...FACE_ID_TABLES]) {
+    for (const table of ROWS_SHOWING_FACES) {
       const face = sql.ref(`${table}.face_id`);
       const flagged = sql.ref(`${table}.gone_face_was_minor`);
       const result = await sql`
-        update ${sql.table(table)} set face_id = faces.id, gone_face_was_minor = ${flagged} or coalesce(old.possible_minor, false)
+        update ${sql.table(table)}
+        set face_id = faces.id, gone_face_was_minor = ${flagged} or coalesce(old.possible_minor, false)
         from faces join faces old on old.id = faces.previous_face_id
         where faces.previous_face_id = ${face} and faces.model_id = ${modelId}
       `.execute(this.db);

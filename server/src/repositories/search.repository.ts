@@ -96,8 +96,11 @@ export function matchedFaceColumns(face: {
 /** A stored result as the search's own pages read it back (removed results left out). */
 export type StoredSearchResult = NewSearchResult & { id: number };
 
-/** The tables whose rows show an indexed face and stay when it goes (face_id then null or dangling). */
-const ROWS_SHOWING_FACES = [
+/**
+ * The tables whose rows show one indexed face (`face_id`): a model switch carries them over to the face
+ * that replaces theirs, and they stay when it goes (face_id then null or dangling).
+ */
+export const ROWS_SHOWING_FACES = [
   'search_results',
   'saved_search_results',
   'data_extraction_results',
