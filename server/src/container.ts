@@ -214,6 +214,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       db,
       config,
       r.users,
+      r.tokens,
       r.audit,
       sessions,
       mail,

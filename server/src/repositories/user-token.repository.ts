@@ -60,14 +60,14 @@ export class UserTokenRepository {
     return Number(row.count);
   }
 
-  /** A new link replaces older unused ones of the same purpose. */
-  async expireUnused(userId: number, purpose: TokenPurpose): Promise<void> {
-    await this.db
+  /** A new link replaces older unused ones of the same purpose; without a purpose, every unused link goes. */
+  async expireUnused(userId: number, purpose?: TokenPurpose): Promise<void> {
+    let query = this.db
       .updateTable('user_tokens')
       .set({ expires_at: new Date() })
       .where('user_id', '=', userId)
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .execute();
+      .where('used_at', 'is', null);
+    if (purpose) query = query.where('purpose', '=', purpose);
+    await query.execute();
   }
 }

@@ -338,7 +338,9 @@ export class AccountService {
       const users = new UserRepository(tx);
       // The account's row first, as its deletion locks it: the two cannot wait for each other.
       await users.lockById(token.user_id);
-      if (!(await new UserTokenRepository(tx).markUsed(token.id))) {
+      // A link sent before its account was blocked stays dead even if it escaped the block's expiry.
+      const holder = await users.findById(token.user_id);
+      if (holder?.status === 'BLOCKED' || !(await new UserTokenRepository(tx).markUsed(token.id))) {
         throw badRequest(PASSWORD_FLOW_MESSAGES.invalidToken);
       }
       await users.setPassword(token.user_id, passwordHash, now);

@@ -8,6 +8,7 @@ import type { AdminOrganizationRepository } from '../repositories/admin-organiza
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
 import type { AuditService } from './audit.service.ts';
 import type { MailService } from './mail.service.ts';
@@ -20,6 +21,7 @@ export class AdminUserService {
     private readonly db: Db,
     private readonly config: Config,
     private readonly users: UserRepository,
+    private readonly tokens: UserTokenRepository,
     private readonly audit: AuditRepository,
     private readonly sessions: SessionService,
     private readonly mail: MailService,
@@ -168,7 +170,10 @@ export class AdminUserService {
     };
   }
 
-  /** Blocks an active or invited user: sessions end at once and the seat is freed. */
+  /**
+   * Blocks an active or invited user: sessions end at once, the seat is freed, and every unused link
+   * (invitation, password reset) stops working, so the account cannot be given a password while blocked.
+   */
   async block(admin: AuthUser, userId: number, ip: string | null): Promise<void> {
     const user = await this.users.findById(userId);
     if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
@@ -180,6 +185,7 @@ export class AdminUserService {
     });
     if (!blocked) throw conflict(ADMIN_USER_MESSAGES.cannotBlockState);
     await this.sessions.endAllForUser(userId);
+    await this.tokens.expireUnused(userId);
     await this.audit.insert({
       actorUserId: admin.id,
       organizationId: user.organization_id,

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newSecureToken } from '../../src/lib/secure-token.ts';
 import { MAX_VERIFICATION_LINKS } from '../../src/services/account.service.ts';
 import {
+  createAdmin,
+  createInvitedUser,
   createUser,
   findUserByEmail,
   FIXTURE_PASSWORD,
@@ -95,6 +97,45 @@ describe(`tokens (${TEST_DATABASE_KIND})`, () => {
     const stale = await setPassword(setToken, 'Attacker.Pass3');
     expect(stale.statusCode).toBe(400);
     expect(stale.json().message).toBe(PASSWORD_FLOW_MESSAGES.invalidToken);
+  });
+
+  it('blocking an account ends its invitation and reset links; unblocked, it is still only invited', async () => {
+    const admin = await createAdmin(t, 'admin@tokens-provider.example.org');
+    const adminPost = (url: string) => t.request({ method: 'POST', url, cookie: admin });
+    const active = 'blocked-active@tokens.example.org';
+    const activeUser = await createUser(t, { email: active });
+    const resetToken = await resetTokenFor(active);
+    const invited = await createInvitedUser(t, {
+      email: 'blocked-invitee@tokens.example.org',
+      organizationId: activeUser.organizationId,
+    });
+
+    for (const id of [activeUser.id, invited.id])
+      expect((await adminPost(`/api/admin/users/${id}/block`)).statusCode).toBe(200);
+    for (const answer of [
+      await resetPassword(resetToken, 'Attacker.Pass3'),
+      await setPassword(invited.token, 'Attacker.Pass3'),
+    ]) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toBe(PASSWORD_FLOW_MESSAGES.invalidToken);
+    }
+    // A link that escaped the expiry (written after the block) is refused as well.
+    const lateToken = await setPasswordTokenFor(invited.id);
+    expect((await setPassword(lateToken, 'Attacker.Pass3')).statusCode).toBe(400);
+
+    expect((await adminPost(`/api/admin/users/${invited.id}/unblock`)).statusCode).toBe(200);
+    const after = await t.db
+      .selectFrom('users')
+      .select(['status', 'password_hash'])
+      .where('id', '=', invited.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ status: 'INVITED', password_hash: null });
+    const signIn = await t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail: active, password: 'Attacker.Pass3' },
+    });
+    expect(signIn.statusCode).not.toBe(200);
   });
 
   const CONFIRM_MAIL = /confirm your e-mail address/i;
