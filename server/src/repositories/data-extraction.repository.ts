@@ -51,6 +51,7 @@ export interface SearchResultToAnalyse extends MatchedFaceColumns {
   record_hash: string;
   rank: number;
   face_id: number | null;
+  gone_face_was_minor: boolean;
   image_id: number | null;
   similarity: number;
   score_model_id: string | null;
@@ -92,6 +93,8 @@ export interface NewExtractionResult {
   thumbnail: Buffer | null;
   /** The indexed face the result shows, for the minors rule on every read. */
   faceId: number | null;
+  /** Whether that face was a possible minor when it left the index (the rule's memory of it). */
+  goneFaceWasMinor: boolean;
   faceBox: FaceBox | null;
   imageSize: ImageSize | null;
   personName: string;
@@ -491,6 +494,7 @@ export class DataExtractionRepository {
         'search_results.record_hash',
         'search_results.rank',
         'search_results.face_id',
+        'search_results.gone_face_was_minor',
         'search_results.image_id',
         'search_results.similarity',
         'search_results.score_model_id',
@@ -716,6 +720,7 @@ export class DataExtractionRepository {
               alternative_names: JSON.stringify(r.alternativeNames),
               evidence: JSON.stringify(r.evidence),
               face_id: r.faceId,
+              gone_face_was_minor: r.goneFaceWasMinor,
               ...matchedFaceColumns(r),
             })),
           )

@@ -39,6 +39,8 @@ export interface NewSavedSearchResult {
   thumbnail: Buffer | null;
   /** The indexed face the result shows, for the minors rule on every read. */
   faceId: number | null;
+  /** Whether that face was a possible minor when it left the index (the rule's memory of it). */
+  goneFaceWasMinor: boolean;
   faceBox: FaceBox | null;
   imageSize: ImageSize | null;
 }
@@ -47,6 +49,7 @@ export interface NewSavedSearchResult {
 export interface SearchResultToCopy extends MatchedFaceColumns {
   record_hash: string;
   face_id: number | null;
+  gone_face_was_minor: boolean;
   rank: number;
   group_key: string;
   similarity: number;
@@ -305,6 +308,7 @@ export class SavedSearchRepository {
       .select([
         'search_results.record_hash',
         'search_results.face_id',
+        'search_results.gone_face_was_minor',
         'search_results.rank',
         'search_results.group_key',
         'search_results.similarity',
@@ -366,6 +370,7 @@ export class SavedSearchRepository {
               crawled_at: r.crawledAt,
               thumbnail: r.thumbnail,
               face_id: r.faceId,
+              gone_face_was_minor: r.goneFaceWasMinor,
               ...matchedFaceColumns(r),
             })),
           )

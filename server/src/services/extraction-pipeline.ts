@@ -216,6 +216,7 @@ export class ExtractionPipeline {
         crawledAt: row.crawled_at,
         thumbnail: await this.readThumbnail(row.thumbnail_path),
         faceId: row.face_id === null ? null : Number(row.face_id),
+        goneFaceWasMinor: row.gone_face_was_minor,
         ...matchedFaceOf(row),
         personName: found?.personName ?? '',
         personDesc: found?.personDesc ?? '',

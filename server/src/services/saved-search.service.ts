@@ -181,6 +181,7 @@ export class SavedSearchService {
         crawledAt: row.crawled_at,
         thumbnail: await readThumbnail(row.thumbnail_path),
         faceId: row.face_id === null ? null : Number(row.face_id),
+        goneFaceWasMinor: row.gone_face_was_minor,
         ...matchedFaceOf(row),
       });
     }

@@ -506,18 +506,18 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
 
   it('stay withheld from an organization that may not see them after the face has left the index', async () => {
     // Her search, saved and extracted while verified; then her face goes (an opt-out here; a model switch
-    // that finds no replacement does the same) and the rows name no face any more.
+    // that finds no replacement does the same) and the rows name no face any more. Copies made after that
+    // (saved and extracted again, still verified) must carry the flag over from the search's rows.
     await setPoliceVerified(true);
     const face = (await uploadFaces(t, police.cookie, photo))[0]!;
     const { searchHash } = await searchFace<SearchAnswer>(t, police.cookie, face.hash, face.base64);
-    const copies = await copySearch('Before she left the index', searchHash, face.base64);
+    const before = await copySearch('Before she left the index', searchHash, face.base64);
     const get = async <T>(url: string) => {
       const response = await t.request({ method: 'GET', url, cookie: police.cookie });
       expect(response.statusCode, response.body).toBe(200);
       return response.json<T>();
     };
-    const shown = async () => ({
-      search: (await reopen(searchHash)).results.length,
+    const shownIn = async (copies: { savedHash: string; extractionHash: string }) => ({
       saved: (await get<{ results: unknown[] }>(`/api/saved-search/results/${copies.savedHash}`)).results
         .length,
       extracted: (
@@ -526,7 +526,7 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
         )
       ).responses.length,
     });
-    expect(await shown()).toEqual({ search: 1, saved: 1, extracted: 1 });
+    expect(await shownIn(before)).toEqual({ saved: 1, extracted: 1 });
     const [indexed] = await t.db.selectFrom('faces').select('id').execute();
     const optOut = await t.request({
       method: 'POST',
@@ -536,14 +536,26 @@ describe(`stored results of possible minors (${TEST_DATABASE_KIND})`, () => {
     });
     expect(optOut.statusCode, optOut.body).toBe(201);
     expect(await t.db.selectFrom('faces').select('id').execute()).toEqual([]);
+    const after = await copySearch('After she left the index', searchHash, face.base64);
+    const shown = async () => ({
+      search: (await reopen(searchHash)).results.length,
+      before: await shownIn(before),
+      after: await shownIn(after),
+    });
+    const all = (count: number) => ({
+      search: count,
+      before: { saved: count, extracted: count },
+      after: { saved: count, extracted: count },
+    });
+    expect(await shown()).toEqual(all(1));
 
     await setPoliceVerified(false);
     try {
-      expect(await shown()).toEqual({ search: 0, saved: 0, extracted: 0 });
+      expect(await shown()).toEqual(all(0));
       expect(await historyCount(searchHash)).toBe(0);
     } finally {
       await setPoliceVerified(true);
     }
-    expect(await shown()).toEqual({ search: 1, saved: 1, extracted: 1 });
+    expect(await shown()).toEqual(all(1));
   });
 });
