@@ -82,6 +82,11 @@ class ProgressLine {
   }
 }
 
+/** The command that resumes this reindex: without its --model, a re-run would start one to the shipped model. */
+function resumeCommand(pipeline: string): string {
+  return pipeline === SHIPPED_PIPELINE ? 'npm run reindex' : `npm run reindex -- --model ${pipeline}`;
+}
+
 async function main(): Promise<number> {
   let values;
   try {
@@ -169,7 +174,7 @@ async function main(): Promise<number> {
     if (outcome.status === 'stopped') {
       console.log(
         `Stopped after ${outcome.progress.done} of ${outcome.progress.total} images; searches still use ` +
-          `${outcome.from}. Run npm run reindex again to continue.`,
+          `${outcome.from}. Run ${resumeCommand(pipeline)} to continue.`,
       );
       return 130;
     }

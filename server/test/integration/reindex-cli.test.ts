@@ -140,6 +140,7 @@ afterAll(async () => {
 
 describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
   let doneAtKill = 0;
+  let resumeArgs: string[] = [];
 
   it('killed in the middle, keeps what it stored and leaves the old model active', async () => {
     const run = reindexCli(['--model', 'blazeface-dlib']);
@@ -182,10 +183,13 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
     expect(run.output()).toContain(`Resuming: ${doneAtKill} of ${IMAGES} images done.`);
     expect(run.output()).toContain('Stopping after the current image');
     const stoppedAt =
-      /Stopped after (\d+) of 10 images; searches still use (\S+)\. Run npm run reindex again/.exec(
+      /Stopped after (\d+) of 10 images; searches still use (\S+)\. Run npm run reindex( -- .+)? to continue\./.exec(
         run.output(),
       );
     expect(stoppedAt?.[2]).toBe(`${OLD.modelId}`);
+    // The next run does what the message says: the same target, or the build would be thrown away.
+    resumeArgs = (stoppedAt?.[3] ?? '').replace(' -- ', '').split(' ').filter(Boolean);
+    expect(resumeArgs).toEqual(['--model', 'blazeface-dlib']);
     const database = await openFixtureDatabase();
     try {
       const building = await new FaceModelRepository(database.db).findBuilding();
@@ -229,7 +233,7 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
         await database.close();
       }
     }
-    const run = reindexCli(['--model', 'blazeface-dlib']);
+    const run = reindexCli(resumeArgs);
     const code = await run.exited;
     const output = run.output();
     expect(code, output).toBe(0);
