@@ -23,12 +23,18 @@ import { CliError, cliLogger, runCli, withDatabase } from './cli-bootstrap.ts';
  * PostgreSQL it runs beside the API and worker processes.
  */
 
-const USAGE = `Usage: npm run reindex [-- --model <pipeline>]
+const SWITCH_WITHOUT_UNREACHABLE = '--switch-without-unreachable';
+
+const USAGE = `Usage: npm run reindex [-- [--model <pipeline>] [${SWITCH_WITHOUT_UNREACHABLE}]]
 
 Moves the face index in DATA_DIR's database (or DATABASE_URL's) to the descriptor model of <pipeline>
 (default: ${SHIPPED_PIPELINE}, the shipped one), analysing every indexed image again; searches keep
 using the current model until the switch. When the index already uses that model, the index snapshot
 is rebuilt from the database. Ctrl-C stops; running the command again continues where it stopped.
+
+Images whose site does not answer for now (server errors, time-outs) are fetched again at the end, and
+the switch waits for them: run the command again later, or add ${SWITCH_WITHOUT_UNREACHABLE} to
+switch now (the faces of those images then leave the index).
 
 Pipelines: ${Object.keys(PIPELINE_CATALOG).join(', ')}`;
 
@@ -50,7 +56,9 @@ function progressText(p: ReindexProgress): string {
   const phase = p.phase === 'analysing' ? '' : `  [${p.phase}]`;
   return (
     `images ${p.done}/${p.total} (${percent} %)  ${rate.toFixed(1)}/s  ETA ${eta}  ` +
-    `faces +${p.facesAdded}  opted out ${p.facesRefused}  unavailable ${p.unavailable}${phase}`
+    `faces +${p.facesAdded}  opted out ${p.facesRefused}  unavailable ${p.unavailable}` +
+    (p.unreachable > 0 ? `  not answering ${p.unreachable}` : '') +
+    phase
   );
 }
 
@@ -91,7 +99,11 @@ async function main(): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        model: { type: 'string' },
+        'switch-without-unreachable': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n\n${USAGE}`);
@@ -155,6 +167,7 @@ async function main(): Promise<number> {
     let last: ReindexProgress | undefined;
     const outcome = await service.run(target, {
       signal: abort.signal,
+      switchWithoutUnreachable: values['switch-without-unreachable'] === true,
       onProgress: (p) => {
         if (!last && p.doneBefore > 0) progress.note(`Resuming: ${p.doneBefore} of ${p.total} images done.`);
         last = p;
@@ -177,6 +190,18 @@ async function main(): Promise<number> {
           `${outcome.from}. Run ${resumeCommand(pipeline)} to continue.`,
       );
       return 130;
+    }
+    if (outcome.status === 'waiting') {
+      const resume = resumeCommand(pipeline);
+      const flag =
+        resume === 'npm run reindex' ? ` -- ${SWITCH_WITHOUT_UNREACHABLE}` : ` ${SWITCH_WITHOUT_UNREACHABLE}`;
+      console.log(
+        `Not switched: the sites of ${outcome.progress.unreachable} images did not answer (server errors or ` +
+          `time-outs), so their faces could not be read with ${outcome.to}; searches still use ` +
+          `${outcome.from}. Run ${resume} later to fetch them again, or ${resume}${flag} to switch ` +
+          'now: their faces then leave the index.',
+      );
+      return 75;
     }
     const { progress: p, manifest } = outcome;
     console.log(

@@ -287,6 +287,12 @@ export interface FaceModelsTable {
   retired_at: Timestamp | null;
 }
 
+/** Images a reindex could not fetch again for now (migration 0047): fetched again before its switch. */
+export interface FaceModelUnreachableImagesTable {
+  model_id: string;
+  image_id: number;
+}
+
 export type SearchType = 'OSINT' | 'SOCIAL_MEDIA_SEARCH';
 
 /** Watched faces (migration 0022); the descriptor is sealed, and deleted when the watch ends. */
@@ -779,6 +785,7 @@ export interface Database {
   face_index_log: FaceIndexLogTable;
   face_opt_outs: FaceOptOutsTable;
   face_models: FaceModelsTable;
+  face_model_unreachable_images: FaceModelUnreachableImagesTable;
   searches: SearchesTable;
   face_watches: FaceWatchesTable;
   face_alerts: FaceAlertsTable;

@@ -36,8 +36,12 @@ export interface StoredFace {
 
 /** What one image added to a reindex, counted on the building model's row. */
 export interface ReindexStep {
-  cursorImageId: number;
+  /** The image the cursor moves to; absent for an image fetched again after its site did not answer. */
+  cursorImageId?: number;
+  /** Its bytes cannot be had any more. */
   unavailable: boolean;
+  /** Its site did not answer for now: listed, to be fetched again before the switch. */
+  unreachable?: boolean;
   facesAdded: number;
   facesRefused: number;
 }
@@ -119,6 +123,7 @@ export class FaceModelRepository {
 
   /** Starts building `modelId` from the first image (a model built before and retired starts over). */
   async startBuilding(modelId: string, dimensions: number): Promise<void> {
+    await this.db.deleteFrom('face_model_unreachable_images').where('model_id', '=', modelId).execute();
     await this.db
       .insertInto('face_models')
       .values({ model_id: modelId, dimensions, state: 'building' })
@@ -150,11 +155,19 @@ export class FaceModelRepository {
 
   /** Records one more image of the reindex; call in the transaction that stored its faces. */
   async advance(modelId: string, step: ReindexStep): Promise<void> {
+    const moves = step.cursorImageId !== undefined;
+    if (moves && step.unreachable) {
+      await this.db
+        .insertInto('face_model_unreachable_images')
+        .values({ model_id: modelId, image_id: step.cursorImageId! })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
     await this.db
       .updateTable('face_models')
       .set((eb) => ({
-        cursor_image_id: step.cursorImageId,
-        images_done: sql<number>`${eb.ref('images_done')} + 1`,
+        cursor_image_id: moves ? step.cursorImageId! : eb.ref('cursor_image_id'),
+        images_done: sql<number>`${eb.ref('images_done')} + ${moves ? 1 : 0}`,
         images_unavailable: sql<number>`${eb.ref('images_unavailable')} + ${step.unavailable ? 1 : 0}`,
         faces_added: sql<number>`${eb.ref('faces_added')} + ${step.facesAdded}`,
         faces_refused: sql<number>`${eb.ref('faces_refused')} + ${step.facesRefused}`,
@@ -180,6 +193,61 @@ export class FaceModelRepository {
       .execute();
   }
 
+  /**
+   * Takes an image off the list of those whose site did not answer, to store what it gave now; false when
+   * another run took it first. Call in the transaction that stores its faces.
+   */
+  async claimUnreachableImage(modelId: string, imageId: number): Promise<boolean> {
+    const row = await this.db
+      .deleteFrom('face_model_unreachable_images')
+      .where('model_id', '=', modelId)
+      .where('image_id', '=', imageId)
+      .returning('image_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async countUnreachableImages(modelId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('face_model_unreachable_images')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('model_id', '=', modelId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The images whose site did not answer during the reindex to `modelId`, as findImagesAfter gives them. */
+  async findUnreachableImages(modelId: string): Promise<ImageToReindex[]> {
+    const images = await this.db
+      .selectFrom('face_model_unreachable_images as u')
+      .innerJoin('images', 'images.id', 'u.image_id')
+      .select(['images.id', 'images.content_hash'])
+      .where('u.model_id', '=', modelId)
+      .orderBy('images.id')
+      .execute();
+    return this.withAddresses(images);
+  }
+
+  /**
+   * Switching without the images whose site did not answer: they count as unavailable (their faces
+   * leave the index with the old model's). Returns how many.
+   */
+  async giveUpUnreachableImages(modelId: string): Promise<number> {
+    const given = await this.db
+      .deleteFrom('face_model_unreachable_images')
+      .where('model_id', '=', modelId)
+      .returning('image_id')
+      .execute();
+    if (given.length > 0) {
+      await this.db
+        .updateTable('face_models')
+        .set((eb) => ({ images_unavailable: sql<number>`${eb.ref('images_unavailable')} + ${given.length}` }))
+        .where('model_id', '=', modelId)
+        .execute();
+    }
+    return given.length;
+  }
+
   // ----------------------------------------------------------------------------- images to reindex
 
   async countImages(afterId = 0): Promise<number> {
@@ -200,6 +268,11 @@ export class FaceModelRepository {
       .orderBy('id')
       .limit(limit)
       .execute();
+    return this.withAddresses(images);
+  }
+
+  /** Each image with the addresses it was seen at, latest first. */
+  private async withAddresses(images: { id: number; content_hash: string }[]): Promise<ImageToReindex[]> {
     if (images.length === 0) return [];
     const occurrences = await this.db
       .selectFrom('image_occurrences')

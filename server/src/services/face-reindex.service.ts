@@ -20,7 +20,7 @@ import type { OptOutRecord, WebIndexRepository } from '../repositories/web-index
 import { kyselySqlClient } from '../repositories/sql-client.ts';
 import { faceIndexRoot, faceIndexStoreFor } from './face-index.service.ts';
 import type { FaceModel, FaceModelService } from './face-model.service.ts';
-import type { ImageBytesSource } from './indexed-image-fetcher.ts';
+import { ImageUnreachableError, type ImageBytesSource } from './indexed-image-fetcher.ts';
 
 /** Images read from the database at a time. */
 const IMAGE_BATCH = 50;
@@ -37,6 +37,8 @@ export interface ReindexProgress {
   doneBefore: number;
   /** Images whose bytes could not be had again (their faces are gone after the switch). */
   unavailable: number;
+  /** Images whose site did not answer for now: fetched again before the switch, which waits for them. */
+  unreachable: number;
   facesAdded: number;
   /** Faces not indexed under the new model because the person opted out. */
   facesRefused: number;
@@ -52,6 +54,11 @@ export type ReindexOutcome =
       retiredFaces: number;
     }
   | { status: 'stopped'; from: string; to: string; progress: ReindexProgress }
+  /**
+   * Every image is done but some sites did not answer (`progress.unreachable`): searches stay on the old
+   * model; a later run fetches those images again, or switches without them when told to.
+   */
+  | { status: 'waiting'; from: string; to: string; progress: ReindexProgress }
   | {
       status: 'switched';
       from: string;
@@ -102,7 +109,16 @@ interface PreparedImage {
   image: ImageToReindex;
   /** Undefined when the image could not be had again. */
   bytes: Buffer | undefined;
+  /** Its site did not answer for now (bytes undefined). */
+  unreachable: boolean;
   faces: NewFace[];
+}
+
+export interface ReindexRunOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ReindexProgress) => void;
+  /** Switch even if some images' sites still do not answer: their faces leave the index. */
+  switchWithoutUnreachable?: boolean;
 }
 
 /** One face the new model found, with the old model's descriptor of the same face when known. */
@@ -129,10 +145,7 @@ interface NewFace {
 export class FaceReindexService {
   constructor(private readonly deps: FaceReindexDeps) {}
 
-  async run(
-    target: FaceModel,
-    options: { signal?: AbortSignal; onProgress?: (progress: ReindexProgress) => void } = {},
-  ): Promise<ReindexOutcome> {
+  async run(target: FaceModel, options: ReindexRunOptions = {}): Promise<ReindexOutcome> {
     const { models } = this.deps;
     const active = await this.deps.faceModels.active();
     if (active.modelId === target.modelId) return this.rebuild(active);
@@ -172,7 +185,7 @@ export class FaceReindexService {
     target: FaceModel,
     building: FaceModelRow,
     engineOf: (model: FaceModel) => Promise<FaceEngine | undefined>,
-    options: { signal?: AbortSignal; onProgress?: (progress: ReindexProgress) => void },
+    options: ReindexRunOptions,
   ): Promise<ReindexOutcome> {
     const { models } = this.deps;
     const started = Date.now();
@@ -182,6 +195,7 @@ export class FaceReindexService {
       total: building.imagesDone + (await models.countImages(building.cursorImageId)),
       doneBefore: building.imagesDone,
       unavailable: building.imagesUnavailable,
+      unreachable: await models.countUnreachableImages(target.modelId),
       facesAdded: building.facesAdded,
       facesRefused: building.facesRefused,
       elapsedMs: 0,
@@ -239,7 +253,8 @@ export class FaceReindexService {
           const step = await this.store(ready, context);
           cursor = image.id;
           progress.done++;
-          if (!ready.bytes) progress.unavailable++;
+          if (ready.unreachable) progress.unreachable++;
+          else if (!ready.bytes) progress.unavailable++;
           progress.facesAdded += step.added;
           progress.facesRefused += step.refused;
           report('analysing');
@@ -247,13 +262,23 @@ export class FaceReindexService {
           if (i + ahead < batch.length) prepare(i + ahead);
         }
       }
+      const context = { active, target, engine, engineOf, signal: options.signal };
+      if (!(await this.retryUnreachable(context, progress, report))) return stopped();
+      if (progress.unreachable > 0 && !options.switchWithoutUnreachable) {
+        return { status: 'waiting', from: active.modelId, to: target.modelId, progress };
+      }
       report('opt-outs');
       await this.sweepOptedOutFaces(target.modelId);
       report('snapshot');
       const manifest = await this.publishSnapshot(target);
       report('switch');
-      const switched = await this.switchTo(target.modelId);
+      const switched = await this.switchTo(target.modelId, options.switchWithoutUnreachable ?? false);
+      if (switched === 'waiting') {
+        return { status: 'waiting', from: active.modelId, to: target.modelId, progress };
+      }
       if (!switched) continue; // images crawled since the last pass: analyse them, then try again
+      progress.unavailable += switched.givenUp;
+      progress.unreachable = 0;
       this.deps.log.info(`Face model switched from ${active.modelId} to ${target.modelId}.`);
       report('retiring');
       const retiredFaces = await this.retireOtherModels([target.modelId]);
@@ -283,6 +308,32 @@ export class FaceReindexService {
     return { status: 'rebuilt', model: active.modelId, manifest, retiredFaces };
   }
 
+  /**
+   * Fetches the images whose site did not answer once more and stores those that answer now (their bytes,
+   * or that they are gone). False when a stop was asked for.
+   */
+  private async retryUnreachable(
+    context: ReindexContext,
+    progress: ReindexProgress,
+    report: (phase: ReindexProgress['phase']) => void,
+  ): Promise<boolean> {
+    const { models } = this.deps;
+    for (const image of await models.findUnreachableImages(context.target.modelId)) {
+      if (context.signal?.aborted) return false;
+      const oldFaces = await models.findFacesOfImages([image.id], context.active.modelId);
+      const ready = await this.prepare(image, oldFaces, context);
+      if (ready.unreachable) continue;
+      const step = await this.store(ready, context, { retried: true });
+      progress.unreachable--;
+      if (!ready.bytes) progress.unavailable++;
+      progress.facesAdded += step.added;
+      progress.facesRefused += step.refused;
+      report('analysing');
+    }
+    progress.unreachable = await models.countUnreachableImages(context.target.modelId);
+    return !context.signal?.aborted;
+  }
+
   /** Gets an image's bytes again and analyses them; pairs the faces with the old model's. */
   private async prepare(
     image: ImageToReindex,
@@ -290,8 +341,14 @@ export class FaceReindexService {
     context: ReindexContext,
   ): Promise<PreparedImage> {
     const { active, engine } = context;
-    const bytes = await this.deps.images.bytesOf(image, context.signal);
-    if (!bytes) return { image, bytes, faces: [] };
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await this.deps.images.bytesOf(image, context.signal);
+    } catch (error) {
+      if (error instanceof ImageUnreachableError) return { image, bytes, unreachable: true, faces: [] };
+      throw error;
+    }
+    if (!bytes) return { image, bytes, unreachable: false, faces: [] };
     const found = await this.analyse(engine, bytes, image);
     const pairs = pairFaces(found, oldFaces);
     const faces: NewFace[] = found.map((face, i) => {
@@ -309,13 +366,17 @@ export class FaceReindexService {
         });
       }
     }
-    return { image, bytes, faces };
+    return { image, bytes, unreachable: false, faces };
   }
 
-  /** Stores an analysed image's faces (and derived opt-outs) and moves the cursor, in one transaction. */
+  /**
+   * Stores an analysed image's faces (and derived opt-outs) and moves the cursor, in one transaction. An
+   * image `retried` after its site did not answer leaves the cursor where it is and its list instead.
+   */
   private store(
-    { image, bytes, faces }: PreparedImage,
+    { image, bytes, unreachable, faces }: PreparedImage,
     { active, target }: ReindexContext,
+    { retried }: { retried: boolean } = { retried: false },
   ): Promise<{ added: number; refused: number }> {
     return this.deps.models.transaction(async (models, webIndex) => {
       // The lock every writer of faces and opt-outs takes: an opt-out made meanwhile is seen here, or
@@ -324,7 +385,10 @@ export class FaceReindexService {
       const building = await models.findBuilding();
       if (building?.modelId !== target.modelId) throw new ReindexReplacedError(target.modelId);
       // A second `npm run reindex` running at the same time stored this image already: never twice.
-      if (building.cursorImageId >= image.id) return { added: 0, refused: 0 };
+      const stored = retried
+        ? !(await models.claimUnreachableImage(target.modelId, image.id))
+        : building.cursorImageId >= image.id;
+      if (stored) return { added: 0, refused: 0 };
       const oldOptOuts = await webIndex.findOptOutsOfModel(active.modelId);
       const newOptOuts = await webIndex.findOptOutsOfModel(target.modelId);
       const kept: NewFace[] = [];
@@ -361,8 +425,9 @@ export class FaceReindexService {
         })),
       );
       await models.advance(target.modelId, {
-        cursorImageId: image.id,
-        unavailable: !bytes,
+        ...(retried ? {} : { cursorImageId: image.id }),
+        unavailable: !bytes && !unreachable,
+        unreachable,
         facesAdded: kept.length,
         facesRefused: refused,
       });
@@ -427,16 +492,22 @@ export class FaceReindexService {
    * to the faces that replace theirs (moveFaceReferencesTo), image face counts become the new model's, and the new model becomes the active one. Every
    * process reads the active model before its next search and moves to the new index.
    */
-  private switchTo(modelId: string): Promise<{ movedSearchResults: number } | undefined> {
+  private switchTo(
+    modelId: string,
+    withoutUnreachable: boolean,
+  ): Promise<{ movedSearchResults: number; givenUp: number } | 'waiting' | undefined> {
     return this.deps.models.transaction(async (models, webIndex) => {
       await webIndex.lockFaceIndexLog();
       const building = await models.findBuilding();
       if (building?.modelId !== modelId) throw new ReindexReplacedError(modelId);
       if ((await models.countImages(building.cursorImageId)) > 0) return undefined;
+      // Another run may have listed an image since this one's retry: the switch still waits for it.
+      if (!withoutUnreachable && (await models.countUnreachableImages(modelId)) > 0) return 'waiting';
+      const givenUp = await models.giveUpUnreachableImages(modelId);
       const movedSearchResults = await models.moveFaceReferencesTo(modelId);
       await models.recountFaces(modelId);
       await models.activateBuilding(modelId);
-      return { movedSearchResults };
+      return { movedSearchResults, givenUp };
     });
   }
 

@@ -2,16 +2,33 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { crawlOptionsFromConfig, DEFAULT_CRAWL_OPTIONS } from '../crawler/crawl-options.ts';
 import { sha256Hex } from '../crawler/image-process.ts';
-import { safeFetch, type SafeFetchOptions } from '../crawler/safe-fetch.ts';
+import { FetchError, safeFetch, type SafeFetchOptions } from '../crawler/safe-fetch.ts';
 import { hostKey } from '../crawler/url-normalize.ts';
 import type { CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
 import type { ImageToReindex } from '../repositories/face-model.repository.ts';
 import { pinnedResolver, type StoredCrawlOptions } from './crawl.service.ts';
 
-/** The bytes of an indexed image, to analyse them again; undefined when they cannot be had any more. */
+/**
+ * The bytes of an indexed image, to analyse them again: undefined when they cannot be had any more (every
+ * address answers 404, 410 or other bytes); ImageUnreachableError when a site did not answer for now.
+ */
 export interface ImageBytesSource {
   bytesOf(image: ImageToReindex, signal?: AbortSignal): Promise<Buffer | undefined>;
 }
+
+/** No address gave the image's bytes, and at least one failed in a way that may pass (as the crawler retries). */
+export class ImageUnreachableError extends Error {
+  constructor(readonly imageId: number) {
+    super(`image ${imageId}: its site did not answer for now`);
+    this.name = 'ImageUnreachableError';
+  }
+}
+
+/** What one address gave: the bytes, nothing for good, or nothing for now. */
+type FetchOutcome = Buffer | 'gone' | 'unreachable';
+
+/** The crawler's rule: 5xx and 429 answers, time-outs, network and DNS failures may pass. */
+const isTransientStatus = (status: number) => status >= 500 || status === 429;
 
 interface CrawlSettings {
   isDemo: boolean;
@@ -50,24 +67,28 @@ export class IndexedImageFetcher implements ImageBytesSource {
   async bytesOf(image: ImageToReindex, signal?: AbortSignal): Promise<Buffer | undefined> {
     const demo = (await this.demoPhotosByHash()).get(image.contentHash);
     if (demo) return demo;
+    let unreachable = false;
     for (const url of image.urls) {
-      const bytes = await this.fetch(url, signal);
-      if (bytes && sha256Hex(bytes) === image.contentHash) return bytes;
+      const outcome = await this.fetch(url, signal);
+      if (outcome === 'unreachable') unreachable = true;
+      else if (outcome !== 'gone' && sha256Hex(outcome) === image.contentHash) return outcome;
     }
+    if (unreachable) throw new ImageUnreachableError(image.id);
     return undefined;
   }
 
-  private async fetch(url: string, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
+  private async fetch(url: string, signal: AbortSignal | undefined): Promise<FetchOutcome> {
     const options = await this.fetchOptionsFor(url, signal);
-    if (!options) return undefined;
+    if (!options) return 'gone';
     await this.politePause(url, options.delayMs, signal);
     try {
       const result = await safeFetch(url, options.fetch);
-      return result.status >= 200 && result.status < 300 ? result.body : undefined;
+      if (result.status >= 200 && result.status < 300) return result.body;
+      return isTransientStatus(result.status) ? 'unreachable' : 'gone';
     } catch (error) {
       if (signal?.aborted) throw error;
       this.log.warn({ url, err: error }, 'image not fetched again for the reindex');
-      return undefined;
+      return error instanceof FetchError && error.retryable ? 'unreachable' : 'gone';
     }
   }
 

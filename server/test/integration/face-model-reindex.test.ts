@@ -62,6 +62,8 @@ let admin: string;
 /** Served by the small site while it is crawled; afterwards its address serves other bytes. */
 let changingPhoto: Buffer;
 let changed = false;
+/** While true, the small site answers 503 for its own photo (a site down for a while during a reindex). */
+let siteDown = false;
 
 async function uploadFaces(on: TestApp, cookie: string, photo: Buffer): Promise<string[]> {
   const response = await on.request({
@@ -167,7 +169,11 @@ beforeAll(async () => {
     '/': html(
       page('Elsewhere', '<img src="/img/own.jpg" alt="Own"><img src="/img/changing.jpg" alt="Changing">'),
     ),
-    '/img/own.jpg': bytes(ownPhoto, 'image/jpeg'),
+    '/img/own.jpg': (req, res) => {
+      if (!siteDown) return bytes(ownPhoto, 'image/jpeg')(req, res);
+      res.statusCode = 503;
+      res.end();
+    },
     '/img/changing.jpg': (req, res) => bytes(changed ? changedPhoto : changingPhoto, 'image/jpeg')(req, res),
   });
 
@@ -415,25 +421,60 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     expect(derived.map((d) => d.model_id)).toContain(NEW.modelId);
   });
 
-  it('resumes where it stopped, keeps searches working meanwhile, then switches every process', async () => {
+  it('resumes where it stopped, keeps searches working meanwhile, waits for a site that did not answer, then switches every process', async () => {
     let during: Promise<string[]> | undefined;
     const before = analysed.get(NEW.modelId)!;
+    const images = await worker.db.selectFrom('images').select('id').execute();
+    const ownImage = (
+      await worker.db
+        .selectFrom('image_occurrences')
+        .select('image_id')
+        .where('image_url', '=', site.url('/img/own.jpg'))
+        .executeTakeFirstOrThrow()
+    ).image_id;
+    const facesOfOwnImage = async (modelId: string) =>
+      (await facesOfModel(modelId)).filter((f) => f.image_id === ownImage).length;
+    const ownFacesBefore = await facesOfOwnImage(OLD.modelId);
+    expect(ownFacesBefore).toBeGreaterThan(0);
+
+    // The small site answers 503 for its own photo all through this run: the photo is not gone, so the
+    // switch waits and nothing is lost; searches stay on the old model.
+    siteDown = true;
     // Once the search during the reindex has started, the next images wait for it: it runs on the old
     // vectors before the switch, whatever the machine's speed.
-    const outcome = (await reindexService(analysed, async () => during?.catch(() => undefined)).run(NEW, {
+    const waiting = await reindexService(analysed, async () => during?.catch(() => undefined)).run(NEW, {
       onProgress: (p) => {
         if (p.phase === 'analysing' && p.done >= firstRun.done + 2) during ??= foundImages(api, oldToken);
       },
-    })) as Extract<ReindexOutcome, { status: 'switched' }>;
-    expect(outcome.status).toBe('switched');
-    expect(await during).toEqual(marshBefore);
-
-    const images = await worker.db.selectFrom('images').select('id').execute();
-    // Nothing analysed twice: this run did the images the first one had not.
-    expect(outcome.progress).toMatchObject({
+    });
+    expect(waiting.status).toBe('waiting');
+    expect(waiting.progress).toMatchObject({
       doneBefore: firstRun.done,
       done: images.length,
+      unreachable: 1,
+      unavailable: 1,
+    });
+    expect(await during).toEqual(marshBefore);
+    expect((await worker.container.services.faceModels.active()).modelId).toBe(OLD.modelId);
+    expect(await facesOfOwnImage(OLD.modelId)).toBe(ownFacesBefore);
+    expect(await facesOfOwnImage(NEW.modelId)).toBe(0);
+
+    // The site is back: the next run fetches the photo again and switches.
+    siteDown = false;
+    const outcome = (await reindexService(analysed).run(NEW)) as Extract<
+      ReindexOutcome,
+      { status: 'switched' }
+    >;
+    expect(outcome.status).toBe('switched');
+    expect(await facesOfOwnImage(NEW.modelId)).toBe(ownFacesBefore);
+
+    // Nothing analysed twice: the runs did the images the first one had not, the last one only the
+    // photo whose site had not answered.
+    expect(outcome.progress).toMatchObject({
+      doneBefore: images.length,
+      done: images.length,
       total: images.length,
+      unreachable: 0,
     });
     // One image's address now serves other bytes: it cannot be analysed (and keeps no face).
     expect(outcome.progress.unavailable).toBe(1);

@@ -32,6 +32,8 @@ let databaseUrl = '';
 let dropDatabase = async (): Promise<unknown> => undefined;
 let site: TestServer;
 const imagePaths: string[] = [];
+/** An image path the site answers 503 for (its server down for now). */
+let downPath: string | undefined;
 
 async function openFixtureDatabase(): Promise<DatabaseHandle> {
   return openDatabase({ databaseUrl: databaseUrl || undefined, dataDir, poolSize: 2 });
@@ -79,6 +81,7 @@ beforeAll(async () => {
     imagePaths.push(`/img/${i}.jpg`);
     // Slow answers: the reindex is still running when the test kills it.
     routes[`/img/${i}.jpg`] = (_req, res) => {
+      if (imagePaths[i] === downPath) return void res.writeHead(503).end();
       setTimeout(
         () => res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo),
         300,
@@ -296,6 +299,35 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
     expect(code, run.output()).toBe(0);
     expect(run.output()).toContain(`Face model ${NEW.modelId} is current: rebuilding the index snapshot`);
     expect(run.output()).toMatch(/Face index rebuilt: \d+ faces \(blazeface\+dlib128-5pt@1, i8\)/);
+  });
+
+  it('waits for an image whose site does not answer, and switches without it only when told to', async () => {
+    downPath = imagePaths[3];
+    try {
+      const back = ['--model', 'blazeface-dlib-1pass'];
+      const waiting = reindexCli(back);
+      expect(await waiting.exited, waiting.output()).toBe(75);
+      expect(waiting.output()).toContain(
+        `Not switched: the sites of 1 images did not answer (server errors or time-outs), so their faces ` +
+          `could not be read with ${OLD.modelId}; searches still use ${NEW.modelId}. Run npm run reindex ` +
+          `-- --model blazeface-dlib-1pass later to fetch them again, or npm run reindex -- --model ` +
+          'blazeface-dlib-1pass --switch-without-unreachable to switch now',
+      );
+      const forced = reindexCli([...back, '--switch-without-unreachable']);
+      expect(await forced.exited, forced.output()).toBe(0);
+      expect(forced.output()).toContain(`Switched to ${OLD.modelId}: ${IMAGES} images (0 in this run), `);
+      expect(forced.output()).toContain(', 1 images no longer available;');
+    } finally {
+      downPath = undefined;
+    }
+    const database = await openFixtureDatabase();
+    try {
+      const faces = await database.db.selectFrom('faces').select(['image_id', 'model_id']).execute();
+      expect(faces.every((face) => face.model_id === OLD.modelId)).toBe(true);
+      expect(new Set(faces.map((f) => f.image_id)).size).toBe(IMAGES - 1);
+    } finally {
+      await database.close();
+    }
   });
 
   it('refuses an unknown pipeline with its usage', async () => {
