@@ -442,11 +442,11 @@ describe(`reindexing to another face model (${TEST_DATABASE_KIND})`, () => {
     siteDown = true;
     // Once the search during the reindex has started, the next images wait for it: it runs on the old
     // vectors before the switch, whatever the machine's speed.
-    const waiting = await reindexService(analysed, async () => during?.catch(() => undefined)).run(NEW, {
+    const waiting = (await reindexService(analysed, async () => during?.catch(() => undefined)).run(NEW, {
       onProgress: (p) => {
         if (p.phase === 'analysing' && p.done >= firstRun.done + 2) during ??= foundImages(api, oldToken);
       },
-    });
+    })) as Extract<ReindexOutcome, { status: 'waiting' }>;
     expect(waiting.status).toBe('waiting');
     expect(waiting.progress).toMatchObject({
       doneBefore: firstRun.done,
