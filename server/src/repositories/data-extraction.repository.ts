@@ -5,6 +5,7 @@ import type { IndexedFaceRef } from '../extractor/analysis-types.ts';
 import type { Database, ExtractionStateColumn } from '../db/schema.ts';
 import { JobRepository, insertWithJob, type NewJob } from './job.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
+import { SeatRepository } from './seat.repository.ts';
 import { deleteSearchNoLongerNeeded, storedFaceVisible, storedResultVisible } from './search.repository.ts';
 import {
   matchedFaceColumns,
@@ -764,8 +765,12 @@ export class DataExtractionRepository {
     });
   }
 
-  /** The owner (when still a member) and the organization's newsletter subscribers, active only. */
-  findRecipients(organizationId: number, ownerId: number | null) {
+  /**
+   * The owner (when still a member) and the organization's newsletter subscribers, active only; nobody
+   * while the organization is suspended (its owner blocked), as the alert digests.
+   */
+  async findRecipients(organizationId: number, ownerId: number | null) {
+    if (await new SeatRepository(this.db).isOwnerBlocked(organizationId)) return [];
     return this.db
       .selectFrom('users')
       .select(['id', 'email'])

@@ -519,6 +519,28 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     expect(still.totalResultCount).toBe(all.length);
   });
 
+  it('mails nobody of an organization suspended (its owner blocked) by the time the extraction is done', async () => {
+    const row = await t.db
+      .selectFrom('data_extractions')
+      .select(['id', 'organization_id', 'notified_at'])
+      .where('hashed_id', '=', extraction.id)
+      .executeTakeFirstOrThrow();
+    const owner = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', users.owner)
+      .executeTakeFirstOrThrow();
+    const repository = new DataExtractionRepository(t.db);
+    const recipients = async () => (await repository.findRecipients(row.organization_id, owner.id)).length;
+    expect(await recipients()).toBeGreaterThanOrEqual(2); // the owner and the newsletter subscriber
+    await t.db.updateTable('users').set({ status: 'BLOCKED' }).where('id', '=', owner.id).execute();
+    try {
+      expect(await recipients()).toBe(0);
+    } finally {
+      await t.db.updateTable('users').set({ status: 'ACTIVE' }).where('id', '=', owner.id).execute();
+    }
+  });
+
   it('mails the owner and the newsletter subscribers of the organization, once', async () => {
     const [ownerMail] = await waitForMails(t, users.owner, /Harbour minister/, 1);
     expect(ownerMail!.subject).toBe('Your AI data extraction is ready: Harbour minister');
