@@ -177,9 +177,13 @@ export class FaceModelRepository {
       .execute();
   }
 
-  /** The switch: the building model becomes the active one, the active one is retired. */
+  /**
+   * The switch: the building model becomes the active one, the active one is retired. The time is the
+   * database's, as the change log's: a face logged before it was written by the reindex (the alert matcher
+   * reads it so), whatever the clocks of the machines running the reindex.
+   */
   async activateBuilding(modelId: string): Promise<void> {
-    const now = new Date();
+    const now = sql<Date>`now()`;
     await this.db
       .updateTable('face_models')
       .set({ state: 'retired', retired_at: now })

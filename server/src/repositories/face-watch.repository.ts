@@ -68,7 +68,10 @@ export interface NewlyIndexedFace {
   descriptor: Buffer;
   modelId: string;
   possibleMinor: boolean | null;
-  /** Set on faces a reindex re-derived from an older model's face: not a new sighting. */
+  /**
+   * Set on faces a reindex wrote (logged before their model became the active one, whether or not the old
+   * model had a face there): images indexed before, so not a new sighting.
+   */
   rederived: boolean;
   imageId: number;
   phash: string | null;
@@ -472,7 +475,10 @@ export class FaceWatchRepository {
         : await this.db
             .selectFrom('faces as f')
             .innerJoin('images as i', 'i.id', 'f.image_id')
+            .leftJoin('face_models as m', 'm.model_id', 'f.model_id')
             .select([
+              'm.state as model_state',
+              'm.activated_at as model_activated_at',
               'f.id',
               'f.descriptor',
               'f.model_id',
@@ -510,7 +516,11 @@ export class FaceWatchRepository {
             descriptor: row.descriptor,
             modelId: row.model_id,
             possibleMinor: row.possible_minor,
-            rederived: row.previous_face_id !== null,
+            // Only a reindex writes faces of a model that is not active yet (crawls index with the active one).
+            rederived:
+              row.previous_face_id !== null ||
+              row.model_state === 'building' ||
+              (row.model_activated_at !== null && entry.at < row.model_activated_at),
             imageId: row.image_id,
             phash: row.phash,
             firstIndexedAt: row.first_indexed_at,

@@ -1,11 +1,13 @@
 import { POSSIBLE_MINOR_MESSAGE, SEARCH_MESSAGES } from '@osint/contract/search';
 import path from 'node:path';
 import type { AdminOrganizationDetail } from '@osint/contract/admin';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { MATCH_THRESHOLD, SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
+import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
 import type { FaceAlert } from '@osint/contract/face-alerts';
@@ -328,6 +330,68 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       .where('queue', '=', QUEUES.faceAlertDigest)
       .execute();
     for (const digest of digests) expect(digest.run_at.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+  });
+
+  it('a face a reindex wrote into an image indexed before the watch (logged before its model became active) raises nothing', async () => {
+    // As `npm run reindex` leaves it: the new model finds the watched person in a photo indexed long ago,
+    // where the old model had no face (no previous face). Its log entry comes after the watch began (the
+    // reindex ran later), the model's activation after that; the matcher may read it only after the switch
+    // (the embedded database: the server was stopped during the reindex).
+    const watched = await t.db
+      .selectFrom('face_alerts as a')
+      .innerJoin('faces as f', 'f.id', 'a.face_id')
+      .innerJoin('face_watches as w', 'w.id', 'a.watch_id')
+      .select(['f.descriptor', 'f.model_id', 'w.created_at'])
+      .where('a.watch_id', '=', watchId)
+      .executeTakeFirstOrThrow();
+    const strangerImage = await t.db
+      .selectFrom('image_occurrences')
+      .select('image_id')
+      .where('image_url', 'like', '%/photo.jpg')
+      .where('image_id', 'not in', t.db.selectFrom('face_alerts').select('image_id'))
+      .where('image_id', 'not in', t.db.selectFrom('face_alert_copies').select('image_id'))
+      .executeTakeFirstOrThrow();
+    const index = new WebIndexRepository(t.db);
+    const [faceId] = await index.insertFaces([
+      {
+        imageId: strangerImage.image_id,
+        box: { x: 1, y: 1, width: 80, height: 80 },
+        score: 0.9,
+        quality: 0.9,
+        descriptor: new Float32Array(new Uint8Array(watched.descriptor).buffer),
+        modelId: watched.model_id,
+        possibleMinor: false,
+      },
+    ]);
+    const loggedAt = new Date(watched.created_at.getTime() + 1_000);
+    // The log's times are never updated by the product (the column type says so): set here as a reindex's.
+    await sql`update face_index_log set at = ${loggedAt} where face_id = ${faceId!}`.execute(t.db);
+    const { activated_at: activatedBefore } = await t.db
+      .selectFrom('face_models')
+      .select('activated_at')
+      .where('model_id', '=', watched.model_id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('face_models')
+      .set({ activated_at: new Date(loggedAt.getTime() + 1_000) })
+      .where('model_id', '=', watched.model_id)
+      .execute();
+    try {
+      expect(await matcher().drain()).toEqual(expect.objectContaining({ alerts: 0 }));
+      const { results } = await alertsOf(analyst);
+      expect(results).toHaveLength(1);
+      expect(results[0]!.copies).toHaveLength(1);
+    } finally {
+      await t.db
+        .updateTable('face_models')
+        .set({ activated_at: activatedBefore })
+        .where('model_id', '=', watched.model_id)
+        .execute();
+      await index.transaction(async (tx) => {
+        await tx.lockFaceIndexLog();
+        await tx.deleteOptedOutFaces([faceId!]);
+      });
+    }
   });
 
   it('marks alerts seen, and filters by status and watch', async () => {
