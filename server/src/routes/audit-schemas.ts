@@ -47,16 +47,29 @@ export const AuditQuerySchema = Type.Object({
 type AuditQuery = Partial<Omit<Static<typeof AuditQuerySchema>, 'page' | 'pageSize'>>;
 
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * Dates the database can compare with: JavaScript reads years 0 and beyond 9999 that PostgreSQL refuses,
+ * and a refusal once the CSV export had begun cut the answer off after its header.
+ */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 0, 1); // a whole-day 'to' one day later still prints with four digits
 
-/** A day means the whole day (UTC): `to=2024-05-01` includes that day. */
+/** A day means the whole day (UTC): `to=2024-05-01` includes that day. A day that does not exist is refused. */
 function parseDate(value: string | undefined, field: 'from' | 'to'): Date | undefined {
   if (!value) return undefined;
-  const date = new Date(DAY_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
-  if (Number.isNaN(date.getTime())) {
+  const day = DAY_ONLY.test(value);
+  const date = new Date(day ? `${value}T00:00:00.000Z` : value);
+  const time = date.getTime();
+  if (
+    Number.isNaN(time) ||
+    time < EARLIEST ||
+    time > LATEST ||
+    (day && date.toISOString().slice(0, 10) !== value)
+  ) {
     const message = 'Please enter a valid date.';
     throw badRequest(message, [{ field, message }]);
   }
-  if (field === 'to' && DAY_ONLY.test(value)) date.setUTCDate(date.getUTCDate() + 1);
+  if (field === 'to' && day) date.setUTCDate(date.getUTCDate() + 1);
   return date;
 }
 

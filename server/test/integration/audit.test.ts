@@ -225,6 +225,26 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
     expect(recorded.entries[0]!.detail).toMatchObject({ filter: { organizationId: 2000000000 } });
   });
 
+  it('refuses a date the database cannot compare with, or a day that does not exist, before anything is recorded', async () => {
+    const exportsBefore = (await adminAudit({ action: 'admin.audit.exported' })).totalResultCount;
+    const invalid = { message: 'Please enter a valid date.' };
+    for (const [field, value] of [
+      ['from', '0000-01-01'],
+      ['from', '-100000-01-01T00:00:00Z'],
+      ['from', '+275000-01-01T00:00:00Z'],
+      ['to', '-010000-01-01'],
+      ['to', '2024-02-30'],
+    ] as const) {
+      for (const url of ['/api/admin/audit', '/api/admin/audit/export']) {
+        const response = await t.request({ method: 'GET', url, cookie: admin, query: { [field]: value } });
+        expect(response.statusCode, `${url} ${field}=${value}`).toBe(400);
+        expect(response.json()).toMatchObject({ ...invalid, violations: [{ field, ...invalid }] });
+      }
+    }
+    expect((await adminAudit({ action: 'admin.audit.exported' })).totalResultCount).toBe(exportsBefore);
+    expect((await adminAudit({ from: '2024-02-29', to: '9998-12-31' })).totalResultCount).toBeGreaterThan(0);
+  });
+
   it('item 8: a bank transfer marked paid by staff shows as the provider in the owner’s log, without e-mail or IP', async () => {
     const buyer = {
       name: 'Agency',
