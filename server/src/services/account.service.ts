@@ -10,6 +10,7 @@ import {
   LOGIN_MESSAGES,
   PASSWORD_FLOW_MESSAGES,
   toViolations,
+  validateLogin,
   validateRegistration,
   type RegisterInput,
 } from '@osint/contract/validation';
@@ -232,6 +233,10 @@ export class AccountService {
     client: ClientInfo,
     limits: { addressLimit?: HttpError | undefined } = {},
   ): Promise<string> {
+    // The sign-in form's own checks (spec 000 §5), for a client that skipped them: nothing is looked up.
+    const errors = validateLogin({ mail, password });
+    const first = errors.email ?? errors.password;
+    if (first) throw badRequest(first, toViolations(errors));
     const user = await this.users.findByEmail(normalizeEmail(mail));
     const valid = await verifyPassword(user?.password_hash ?? null, password);
     if (limits.addressLimit) {

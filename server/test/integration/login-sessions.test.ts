@@ -70,6 +70,20 @@ describe('login, sessions and newsletter', () => {
       expect(unknown.body).toBe(wrongPassword.body);
     });
 
+    it('refuses an empty or malformed address and an empty password with the sign-in form’s messages (400)', async () => {
+      for (const [mail, password, field, message] of [
+        ['', FIXTURE_PASSWORD, 'email', LOGIN_MESSAGES.emailRequired],
+        ['   ', FIXTURE_PASSWORD, 'email', LOGIN_MESSAGES.emailRequired],
+        ['nope', FIXTURE_PASSWORD, 'email', LOGIN_MESSAGES.emailFormat],
+        [OWNER, '', 'password', LOGIN_MESSAGES.passwordRequired],
+      ] as const) {
+        const response = await postLogin(mail, password);
+        expect(response.statusCode, `${mail} / ${password}`).toBe(400);
+        expect(response.json()).toMatchObject({ message, violations: [{ field, message }] });
+        expect(response.headers['set-cookie']).toBeUndefined();
+      }
+    });
+
     it('tells an unconfirmed account with the right password to confirm its address, a wrong one nothing', async () => {
       const response = await postLogin('unverified@login.example.org', FIXTURE_PASSWORD);
       expect(response.statusCode).toBe(403);
