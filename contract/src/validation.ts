@@ -87,11 +87,16 @@ export const LOGIN_MESSAGES = {
   failure: 'Something went wrong while trying to login. Please try again later.',
 } as const;
 
+/** The address of the sign-in and forgot-password forms: given, and of a valid format. */
+export function signInEmailProblem(mail: string): string | undefined {
+  const value = mail.trim();
+  if (!value) return LOGIN_MESSAGES.emailRequired;
+  return isEmailFormatValid(value) ? undefined : LOGIN_MESSAGES.emailFormat;
+}
+
 export function validateLogin(input: { mail: string; password: string }): FieldErrors<'email' | 'password'> {
   const errors: FieldErrors<'email' | 'password'> = {};
-  const mail = input.mail.trim();
-  if (!mail) errors.email = LOGIN_MESSAGES.emailRequired;
-  else if (!isEmailFormatValid(mail)) errors.email = LOGIN_MESSAGES.emailFormat;
+  errors.email = signInEmailProblem(input.mail);
   if (!input.password) errors.password = LOGIN_MESSAGES.passwordRequired;
   return withoutEmpty(errors);
 }

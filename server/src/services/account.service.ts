@@ -9,6 +9,7 @@ import { passwordProblem } from '@osint/contract/password';
 import {
   LOGIN_MESSAGES,
   PASSWORD_FLOW_MESSAGES,
+  signInEmailProblem,
   toViolations,
   validateLogin,
   validateRegistration,
@@ -289,6 +290,9 @@ export class AccountService {
    * tells whether the account exists. The job mails the link to active accounts only.
    */
   async requestPasswordReset(mail: string): Promise<void> {
+    // The form's format check, for a client that skipped it (it tells nothing about accounts).
+    const problem = signInEmailProblem(mail);
+    if (problem) throw badRequest(problem, [{ field: 'email', message: problem }]);
     await this.queue.enqueue(QUEUES.passwordReset, {
       email: normalizeEmail(mail),
     } satisfies PasswordResetJob);

@@ -68,6 +68,22 @@ describe('forgot password, reset password and set password', () => {
       expect(await mailJobsTo(t, pending)).toHaveLength(0);
     });
 
+    it('refuses an empty or malformed address with the form’s message and queues nothing', async () => {
+      const queued = async () =>
+        (await t.db.selectFrom('jobs').select('id').where('queue', '=', 'user.password-reset').execute())
+          .length;
+      const before = await queued();
+      for (const [email, message] of [
+        ['', LOGIN_MESSAGES.emailRequired],
+        ['not an email', LOGIN_MESSAGES.emailFormat],
+      ] as const) {
+        const response = await requestReset(email);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ message, violations: [{ field: 'email', message }] });
+      }
+      expect(await queued()).toBe(before);
+    });
+
     it('mails a link with a token of at least 128 bits, stored only as its hash, valid for an hour', async () => {
       const email = 'hashed@forgot.example.org';
       const user = await createUser(t, { email });

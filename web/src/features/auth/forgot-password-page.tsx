@@ -1,6 +1,5 @@
 import { RESET_LINK_MINUTES } from '@osint/contract/constants';
-import { isEmailFormatValid } from '@osint/contract/email';
-import { LOGIN_MESSAGES, PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
+import { PASSWORD_FLOW_MESSAGES, signInEmailProblem } from '@osint/contract/validation';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/button.tsx';
@@ -11,13 +10,7 @@ import { AuthCard } from './auth-card.tsx';
 import { serverDetail } from './server-detail.ts';
 import './auth.css';
 
-/** The spec asks for a format check without giving its words; the login form's wording is reused. */
-function emailProblem(email: string): string | undefined {
-  const value = email.trim();
-  if (!value) return LOGIN_MESSAGES.emailRequired;
-  return isEmailFormatValid(value) ? undefined : LOGIN_MESSAGES.emailFormat;
-}
-
+/** The spec asks for a format check without giving its words: the login form's (signInEmailProblem). */
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
@@ -28,7 +21,7 @@ export function ForgotPasswordPage() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(undefined);
-    const problem = emailProblem(email);
+    const problem = signInEmailProblem(email);
     setError(problem);
     if (problem) return;
     setSubmitting(true);
