@@ -212,7 +212,8 @@ function entry(
     thumbnail: result.thumbnail,
     face: result.face,
     thumbSize: THUMB,
-    title: `${index + 1}. ${result.personName || 'Unnamed'}`,
+    // The name isolated: a Hebrew or Arabic name must not carry the number over to its right.
+    title: `${index + 1}. ${isolated(result.personName || 'Unnamed')}`,
     similarity: result.similarity,
     scoreModel: result.scoreModel,
     sourceUrl: result.sourceUrl,

@@ -242,6 +242,10 @@ export function displayRuns(text: string): Fragment[] {
   return reorder(runsOf(placedChars(normalized, direction)));
 }
 
+const ARABIC_DIGIT = /[\u0660-\u0669\u06f0-\u06f9]/;
+
+const reversedText = (text: string) => [...text].reverse().join('');
+
 /** Rule L2 of the bidi algorithm on whole runs: from the highest level down to 1, reverse every sequence. */
 function reorder(runs: Fragment[]): Fragment[] {
   const highest = Math.max(0, ...runs.map((run) => run.level));
@@ -260,7 +264,11 @@ function reorder(runs: Fragment[]): Fragment[] {
     }
   }
   return ordered.map((run) => {
-    if (run.level % 2 === 0 || [...run.text].some(isStrong)) return run;
+    // Arabic-Indic and Persian digits are of the Arabic script, which the font engine always lays out from
+    // the right: a number of them (an even level) is handed over reversed, so that it prints left to right.
+    if (run.level % 2 === 0)
+      return ARABIC_DIGIT.test(run.text) ? { ...run, text: reversedText(run.text) } : run;
+    if ([...run.text].some(isStrong)) return run;
     // Neutral characters between right-to-left words: mirrored and reversed, as the font engine
     // would do for them if they carried a right-to-left script.
     const reversed = [...run.text]

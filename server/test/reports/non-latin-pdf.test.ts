@@ -243,6 +243,37 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     expect(first.some((w) => w.word === 'Google')).toBe(true);
   });
 
+  it('Arabic-Indic and Persian digits print in their own order, left to right, in Arabic and in Latin text', async () => {
+    const names = ['قضية رقم ٢٠٢٦ ١٢٣٤٥', 'Case ۱۴۰۳'];
+    const text = pdfText(await renderExtractionReport(extraction(names)));
+    expect(text).toContain('٢٠٢٦');
+    expect(text).toContain('١٢٣٤٥');
+    expect(text).toContain('Case ۱۴۰۳');
+    expect(text).not.toContain('٥٤٣٢١');
+  });
+
+  it('a result title keeps its number at the left of a Hebrew or Arabic name', async () => {
+    const pdf = await renderExtractionReport(extraction([NAMES.latin, NAMES.hebrew, NAMES.arabic]));
+    const pages = Number(
+      /Pages:\s+(\d+)/.exec(spawnSync('/usr/bin/pdfinfo', ['-'], { input: pdf }).stdout.toString())![1],
+    );
+    const lines = Array.from({ length: pages }, (_, i) => wordLines(pdf, i + 1)).flat();
+    for (const [number, name] of [
+      ['2.', NAMES.hebrew],
+      ['3.', NAMES.arabic],
+    ] as const) {
+      const nameWords = new Set(name.split(' ').map(drawnForm));
+      const line = lines.find(
+        (l) => l.some((w) => w.word === number) && l.some((w) => nameWords.has(w.word)),
+      );
+      expect(line, number).toBeDefined();
+      const numberAt = line!.find((w) => w.word === number)!.xMax;
+      expect(Math.min(...line!.filter((w) => nameWords.has(w.word)).map((w) => w.xMin))).toBeGreaterThan(
+        numberAt,
+      );
+    }
+  });
+
   it('an Arabic evidence sentence keeps its own order after "• Page:", a Latin name inside it', async () => {
     const sentence = 'قال المتحدث إن شركة Google ستشارك في المشروع';
     const data = extraction([NAMES.latin]);
