@@ -85,8 +85,10 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     write(doc, line, { weight: 'regular', size: 10, color: MUTED });
   }
 
-  const partiesTop = 150;
-  party(
+  // Each block starts below what the one above took (a long purchase order, buyer name or address wraps;
+  // Arabic and CJK lines are taller): never over it.
+  const partiesTop = Math.max(150, doc.y + 16);
+  const sellerBottom = party(
     doc,
     'Seller',
     [billing.seller.name, billing.seller.address, `Tax ID: ${billing.seller.taxId}`, billing.seller.email],
@@ -94,7 +96,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     partiesTop,
     width / 2 - 10,
   );
-  party(
+  const buyerBottom = party(
     doc,
     'Buyer',
     [
@@ -109,7 +111,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     width / 2 - 10,
   );
 
-  let y = 270;
+  let y = Math.max(270, sellerBottom + 20, buyerBottom + 20);
   write(doc, 'Order', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const period = `${formatDay(order.startDate)} – ${formatDay(order.endDate)} (${monthsLabel(order.months)})`;
@@ -196,10 +198,19 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   return done;
 }
 
-function party(doc: PDFKit.PDFDocument, title: string, lines: string[], x: number, y: number, width: number) {
+/** Writes a party's block; returns where it ends. */
+function party(
+  doc: PDFKit.PDFDocument,
+  title: string,
+  lines: string[],
+  x: number,
+  y: number,
+  width: number,
+): number {
   write(doc, title.toUpperCase(), { weight: 'bold', size: 10, color: ACCENT }, { x, y, width });
   for (const line of lines.filter(Boolean))
     write(doc, line, { weight: 'regular', size: 10, color: INK }, { width });
+  return doc.y;
 }
 
 function row(

@@ -83,9 +83,9 @@ const FAMILIES: FontFamily[] = [
 const SANS = FAMILIES[0]!;
 
 /**
- * Each font file is read and parsed once per process and shared by every document: parsing the tables of
- * the CJK fonts took most of a report's time. pdfkit takes a parsed font and keeps what a document uses
- * (its subset of glyphs) in the document's own objects.
+ * Each font file is read and parsed once per process: parsing the tables of the CJK fonts took most of a
+ * report's time. pdfkit takes a parsed font and keeps what a document uses (its subset of glyphs) in the
+ * document's own objects.
  */
 const parsedFonts = new Map<string, fontkit.Font>();
 function parsed(file: string): fontkit.Font {
@@ -95,6 +95,27 @@ function parsed(file: string): fontkit.Font {
     parsedFonts.set(file, font);
   }
   return font;
+}
+
+/**
+ * The font a document draws with. The parsed font keeps, per glyph, the characters it was first drawn for,
+ * and a document's text layer (what copying and searching the PDF give) is written from them: a glyph met
+ * first in another document's text gave a later report an Arabic word without its last letter. So the
+ * document gets a parse of its own where it draws contextual forms (Arabic, Hebrew, Latin, the small
+ * fonts), and shares the parse of the CJK fonts (no contextual forms; their tables are costly to parse).
+ */
+function fontForDocument(family: FontFamily, file: string): fontkit.Font {
+  if (family.name === 'cjk' || family.name === 'korean') return parsed(file);
+  return fontkit.create(fileBytes(file));
+}
+const fontFiles = new Map<string, Buffer>();
+function fileBytes(file: string): Buffer {
+  let bytes = fontFiles.get(file);
+  if (!bytes) {
+    bytes = readFileSync(file);
+    fontFiles.set(file, bytes);
+  }
+  return bytes;
 }
 
 /** The regular face of each family answers "does this family have that character?". */
@@ -116,7 +137,7 @@ function selectFont(doc: PDFKit.PDFDocument, family: FontFamily, weight: FontWei
   }
   if (!registered.has(name)) {
     // pdfkit accepts a parsed font as a source (its types list file names and bytes only).
-    doc.registerFont(name, parsed(fileOf(family, weight)) as unknown as Buffer);
+    doc.registerFont(name, fontForDocument(family, fileOf(family, weight)) as unknown as Buffer);
     registered.add(name);
   }
   doc.font(name);

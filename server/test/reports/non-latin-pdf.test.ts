@@ -205,6 +205,36 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     expect(text).toContain('東京');
   });
 
+  it('the invoice starts each block below the one above, however long the purchase order and the buyer’s lines', async () => {
+    const order = invoice(`Департамент полиции гавани ${'Северный округ '.repeat(12)}`.slice(0, 200));
+    order.buyer.street = `شارع الملك فهد ${'مبنى المكاتب الحكومية '.repeat(8)}`.slice(0, 200);
+    order.purchaseOrder = `PO ${'港口警察 '.repeat(40)}`.slice(0, 200) + ' ENDPO';
+    const pdf = await renderProformaInvoice(order, loadConfig({}).billing);
+    const words = wordLines(pdf, 1).flat();
+    const at = (word: string) => words.find((w) => w.word === word)!;
+    const yMax = (word: Word) => word.yMin + 12;
+    expect(at('SELLER').yMin).toBeGreaterThan(yMax(at('ENDPO')));
+    expect(at('Plan').yMin).toBeGreaterThan(yMax(at('Japan')));
+  });
+
+  it('a report made after another gives its Arabic words back whole when copied or searched (its own text layer)', async () => {
+    const sentence = 'قال المتحدث إن شركة Google ستشارك في المشروع';
+    const evidenceReport = () => {
+      const data = extraction([NAMES.latin]);
+      data.results[0] = {
+        ...data.results[0]!,
+        politician: true,
+        evidence: [{ flag: 'politician', source: 'page', text: sentence, url: null }],
+      };
+      return renderExtractionReport(data);
+    };
+    const order = invoice('Buyer');
+    order.buyer.street = `شارع الملك فهد ${'مبنى المكاتب الحكومية '.repeat(8)}`.slice(0, 200);
+    await renderProformaInvoice(order, loadConfig({}).billing);
+    const text = pdfText(await evidenceReport());
+    for (const word of sentence.split(' ')) expect(text).toContain(word);
+  });
+
   it('right-to-left text is laid out from the right: the first word of "שלום עולם" is drawn right of the second', async () => {
     const pdf = await renderExtractionReport(extraction([NAMES.hebrew]));
     // -bbox gives each word with its position on the page, its letters in drawing order (left to right).
