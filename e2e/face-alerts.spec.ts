@@ -108,11 +108,25 @@ test('watch a face, a crawl finds it on a new page: badge, alerts page with its 
       )
       .toBe(0);
 
-    // Save as search: the watched face searched now, on the results page (save, report, extract from there).
+    // Save as search: the watched face searched now, its results open with the save dialog.
     await page.getByRole('button', { name: 'Save as search' }).click();
     await expect(page).toHaveURL(/\/search\/results\//, { timeout: 60_000 });
     await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
+    const saveDialog = page.getByRole('dialog', { name: 'Save search' });
+    await expect(saveDialog).toBeVisible();
+    await screenshots(page, 'alerts-save-as-search');
+    await page.keyboard.press('Escape');
+    await expect(saveDialog).toBeHidden();
+    // A reload shows the results only: the dialog was asked for once.
+    await page.reload();
     await expect(page.getByRole('button', { name: 'Save result' })).toBeVisible();
+    await expect(saveDialog).toBeHidden();
+
+    // Extract data: the same, with the data extractor's dialog.
+    await page.goto('/alerts');
+    await page.getByRole('button', { name: 'Extract data' }).click();
+    await expect(page).toHaveURL(/\/search\/results\//, { timeout: 60_000 });
+    await expect(page.getByRole('dialog', { name: 'AI Data Extractor' })).toBeVisible();
   } finally {
     site.close();
   }

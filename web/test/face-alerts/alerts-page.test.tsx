@@ -148,6 +148,53 @@ describe('Alerts page', () => {
     expect(screen.queryByText('Watch not found')).toBeNull();
   });
 
+  test('more than a page of alerts: "Show more" asks for the next page and adds it', async () => {
+    const alert = (id: number) => ({
+      id,
+      watchId: 3,
+      sourceUrl: `https://news.example/${id}`,
+      imageUrl: `https://news.example/${id}.jpg`,
+      thumbnailUrl: `/api/alerts/${id}/image`,
+      sourceTitle: `Page ${id}`,
+      similarity: 0.7,
+      scoreModel: null,
+      faceBox: { x: 1, y: 1, width: 50, height: 50 },
+      imageSize: null,
+      createdAt: '2026-11-02T10:00:00.000Z',
+      status: 'SEEN',
+      copies: [],
+    });
+    const total = 101;
+    const { calls } = mockFetch((call) => {
+      if (path(call) === '/api/watches') return { status: 200, body: { results: [watch] } };
+      const url = new URL(call.url, 'http://localhost');
+      const page = Number(url.searchParams.get('pageNumber'));
+      const size = Number(url.searchParams.get('pageSize'));
+      const ids = Array.from({ length: total }, (_, i) => i + 1).slice((page - 1) * size, page * size);
+      return { status: 200, body: { results: ids.map(alert), totalResultCount: total } };
+    });
+    const user = renderAt('/alerts');
+    expect(await screen.findByText('101 alerts')).toBeTruthy();
+    const pages = () =>
+      calls
+        .filter((call) => path(call) === '/api/alerts')
+        .map((call) => new URL(call.url, 'http://localhost').searchParams.get('pageNumber'));
+    // The grid shows the loaded alerts a few rows at a time, then the button fetches the next page.
+    for (let clicks = 0; clicks < 60; clicks++) {
+      const more = screen.queryByRole('button', { name: 'Show more results' });
+      if (!more) break;
+      await user.click(more);
+      await waitFor(() =>
+        expect(
+          screen.queryByRole('button', { name: 'Show more results' })?.hasAttribute('disabled') ?? false,
+        ).toBe(false),
+      );
+    }
+    expect(pages()).toEqual(['1', '2']);
+    expect(screen.getAllByRole('listitem').length).toBeGreaterThanOrEqual(101);
+    expect(screen.queryByRole('button', { name: 'Show more results' })).toBeNull();
+  });
+
   test('watch names and notes are isolated from the surrounding direction', async () => {
     mockFetch((call) =>
       path(call) === '/api/watches'

@@ -308,12 +308,11 @@ export function ResultGroupCard<T extends SearchResult>({
       <ul className="result-group__items" id={listId}>
         {shown.map((item) => (
           <li key={item.id} className="result-group__item">
-            <div className="result-group__head">
-              <SourceLine result={item} />
-              <div className="result-group__controls">
-                <ItemControls result={item} actions={actions} numberOf={numberOf} />
-              </div>
+            {/* The controls on a row of their own: beside them, a narrow card left the title a few letters. */}
+            <div className="result-group__controls">
+              <ItemControls result={item} actions={actions} numberOf={numberOf} />
             </div>
+            <SourceLine result={item} />
             <ResultFacts result={item} />
             <SourceLinks result={item} actions={actions} />
           </li>

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { ResultCard, ResultGroupCard, type ResultActions, type ResultNumbering } from './result-card.tsx';
 import { groupResults } from './result-grouping.ts';
 import { useColumnCount, useProgressiveCount } from './use-progressive-count.ts';
+import { Button } from '../button.tsx';
 import './results.css';
 
 interface ResultsGridProps<T extends SearchResult> extends ResultActions<T> {
@@ -12,6 +13,11 @@ interface ResultsGridProps<T extends SearchResult> extends ResultActions<T> {
   grouping: boolean;
   /** Changes (a new search, sort or grouping) start the infinite scroll over. */
   resetKey: string;
+  /**
+   * Results the server holds beyond `results` (a list fetched page by page, as alerts): once every given
+   * result is shown, "Show more results" fetches the next page.
+   */
+  serverMore?: { hasMore: boolean; loading: boolean; loadMore: () => void } | undefined;
 }
 
 /**
@@ -22,6 +28,7 @@ export function ResultsGrid<T extends SearchResult>({
   results,
   grouping,
   resetKey,
+  serverMore,
   ...actions
 }: ResultsGridProps<T>) {
   // Single results are small enough for two columns on a phone; groups with their list of pages are not.
@@ -57,11 +64,19 @@ export function ResultsGrid<T extends SearchResult>({
               </li>
             ))}
       </ul>
-      {hasMore && (
-        <div className="results-grid__more" ref={sentinel}>
-          <button type="button" className="btn btn-secondary" onClick={showMore}>
+      {(hasMore || serverMore?.hasMore) && (
+        <div className="results-grid__more" ref={hasMore ? sentinel : undefined}>
+          <Button
+            variant="secondary"
+            loading={!hasMore && Boolean(serverMore?.loading)}
+            onClick={() => {
+              // The next page is fetched and its first cards shown as it arrives.
+              if (!hasMore) serverMore?.loadMore();
+              showMore();
+            }}
+          >
             Show more results
-          </button>
+          </Button>
         </div>
       )}
     </div>

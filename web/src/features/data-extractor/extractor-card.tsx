@@ -6,12 +6,20 @@ import {
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { NameDescriptionModal } from '../../components/name-description-modal.tsx';
+import { useResultsNextStep } from '../../lib/results-next-step.ts';
 import { startExtraction } from './data-extractor-api.ts';
 import './data-extractor.css';
 
 /** The AI data extractor card of the search results view (spec 001 §2), with its start modal. */
 export function ExtractorCard({ searchHash, image }: { searchHash: string; image: string }) {
   const [open, setOpen] = useState(false);
+  // Opened from an alert's "Extract data": the dialog opens at once (the card shows once the face is loaded).
+  const extractDue = useResultsNextStep('extract', true);
+  const [extractDueTaken, setExtractDueTaken] = useState(false);
+  if (extractDue && !extractDueTaken) {
+    setExtractDueTaken(true);
+    setOpen(true);
+  }
   return (
     <aside className="card extractor-card" aria-labelledby="extractor-card-title">
       <div className="extractor-card__icon" aria-hidden="true">

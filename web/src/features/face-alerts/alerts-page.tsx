@@ -1,7 +1,7 @@
 import { formatDay } from '@osint/contract/dates';
 import type { FaceAlert, FaceAlertStatus, FaceWatch } from '@osint/contract/face-alerts';
 import { searchResultsPath, type SearchResult } from '@osint/contract/search';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAccessRestrictedModal } from '../../components/access-restricted-modal.tsx';
@@ -26,6 +26,7 @@ import {
   updateWatch,
 } from './face-alerts-api.ts';
 import './face-alerts.css';
+import { nextStepState, type ResultsNextStep } from '../../lib/results-next-step.ts';
 
 const ALERTS_PAGE_SIZE = 100;
 type StatusFilter = FaceAlertStatus | 'ALL';
@@ -103,17 +104,24 @@ export function AlertsPage() {
     (namedWatch === undefined ||
       (watches.isSuccess && !watches.data.results.some((watch) => watch.id === namedWatch)));
   const watchId = unknownWatch ? undefined : namedWatch;
-  const alerts = useQuery({
+  // Pages of 100, more on request: an invalidation (a removal, "mark as seen") refetches every page shown.
+  const alerts = useInfiniteQuery({
     queryKey: [...FACE_ALERT_KEYS.alerts, watchId ?? 'all', status],
-    queryFn: () =>
+    queryFn: ({ pageParam }) =>
       fetchAlerts({
-        pageNumber: 1,
+        pageNumber: pageParam,
         pageSize: ALERTS_PAGE_SIZE,
         watchId,
         status: status === 'ALL' ? undefined : status,
       }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) =>
+      pages.reduce((shown, page) => shown + page.results.length, 0) < last.totalResultCount
+        ? pages.length + 1
+        : undefined,
     enabled: access,
   });
+  const totalAlerts = alerts.data?.pages.at(-1)?.totalResultCount ?? 0;
 
   if (!session) return null;
   if (!session.user.access) return <WorkAccessNotice />;
@@ -123,7 +131,7 @@ export function AlertsPage() {
       queryClient.invalidateQueries({ queryKey: FACE_ALERT_KEYS.watches }),
       queryClient.invalidateQueries({ queryKey: FACE_ALERT_KEYS.alerts }),
     ]);
-  const results = asResults(alerts.data?.results ?? []);
+  const results = asResults(alerts.data?.pages.flatMap((page) => page.results) ?? []);
   const watchList = watches.data?.results ?? [];
   const current = watchList.find((watch) => watch.id === watchId);
   const newIds = [...new Set(results.filter((r) => r.isNew).map((r) => r.alertId))];
@@ -158,11 +166,12 @@ export function AlertsPage() {
     setEnding(undefined);
     void refresh();
   };
-  const searchNow = async (watch: FaceWatch) => {
+  /** Searches the watched face now and opens its results with the dialog of the next step. */
+  const searchNow = async (watch: FaceWatch, nextStep: ResultsNextStep) => {
     setBusyWatch(watch.id);
     try {
       const { searchHash } = await searchWatchedFace(watch.id);
-      void navigate(searchResultsPath(searchHash));
+      void navigate(searchResultsPath(searchHash), { state: nextStepState(nextStep) });
     } catch (error) {
       console.error('Searching the watched face failed', error);
       showBanner({ type: 'danger', message: 'The face could not be searched. Please try again.' });
@@ -265,14 +274,14 @@ export function AlertsPage() {
                   <Button
                     variant="secondary"
                     loading={busyWatch === watch.id}
-                    onClick={() => void searchNow(watch)}
+                    onClick={() => void searchNow(watch, 'save')}
                   >
                     Save as search
                   </Button>
                   <Button
                     variant="secondary"
                     loading={busyWatch === watch.id}
-                    onClick={() => void searchNow(watch)}
+                    onClick={() => void searchNow(watch, 'extract')}
                   >
                     Extract data
                   </Button>
@@ -328,7 +337,7 @@ export function AlertsPage() {
       ) : (
         <>
           <p className="face-alerts__count" role="status">
-            {alerts.data?.totalResultCount ?? 0} {alerts.data?.totalResultCount === 1 ? 'alert' : 'alerts'}
+            {totalAlerts} {totalAlerts === 1 ? 'alert' : 'alerts'}
             {newIds.length > 0 && `, ${newIds.length} new`}
           </p>
           <ResultsGrid
@@ -339,6 +348,11 @@ export function AlertsPage() {
             onRestricted={openRestricted}
             onRemove={(result) => void removeAlert(result.alertId).then(refresh)}
             onOpen={(result) => open(results.findIndex((r) => r.id === result.id))}
+            serverMore={{
+              hasMore: alerts.hasNextPage,
+              loading: alerts.isFetchingNextPage,
+              loadMore: () => void alerts.fetchNextPage(),
+            }}
           />
         </>
       )}

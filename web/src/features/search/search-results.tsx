@@ -23,6 +23,7 @@ import { WatchFaceModal } from '../face-alerts/watch-face-modal.tsx';
 import { SaveSearchModal } from './save-search-modal.tsx';
 import { SearchAgainBar } from './search-again-bar.tsx';
 import { generateSearchReport, removeRecords, searchWithResults } from './search-api.ts';
+import { useResultsNextStep } from '../../lib/results-next-step.ts';
 
 interface SearchResultsProps {
   response: SearchResponse;
@@ -68,6 +69,13 @@ export function SearchResults({
   const { openRestricted, restrictedModal } = useAccessRestrictedModal();
   const [pendingRemoval, setPendingRemoval] = useState<SearchResult>();
   const [saveOpen, setSaveOpen] = useState(false);
+  // Opened from an alert's "Save as search": the save dialog opens once the searched face is loaded.
+  const saveDue = useResultsNextStep('save', results.length > 0 && Boolean(image));
+  const [saveDueTaken, setSaveDueTaken] = useState(false);
+  if (saveDue && !saveDueTaken) {
+    setSaveDueTaken(true);
+    setSaveOpen(true);
+  }
   const [reportOpen, setReportOpen] = useState(false);
   const [watchOpen, setWatchOpen] = useState(false);
   const [viewing, setViewing] = useState<number>();
