@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { sendPdf } from './replies.ts';
+import { limitReports } from './report-rate-limit.ts';
 
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Paging = {
@@ -11,7 +12,7 @@ const Paging = {
 
 /** The provider's view of orders and payments; marking a bank transfer as paid starts its plan. */
 export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { billing } = services;
+  const { billing, rateLimiter } = services;
   return async (app) => {
     app.addHook('preHandler', requireAdmin);
 
@@ -47,7 +48,10 @@ export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebo
     app.get(
       '/admin/orders/:id/invoice',
       { schema: { tags: ['admin'], params: Params, summary: 'The proforma invoice of a bank order (PDF)' } },
-      async (request, reply) => sendPdf(reply, await billing.adminInvoice(request.params.id)),
+      async (request, reply) => {
+        await limitReports(rateLimiter, currentUser(request).id);
+        return sendPdf(reply, await billing.adminInvoice(request.params.id));
+      },
     );
 
     app.get(
@@ -55,7 +59,10 @@ export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebo
       {
         schema: { tags: ['admin'], params: Params, summary: 'The final invoice of a paid bank order (PDF)' },
       },
-      async (request, reply) => sendPdf(reply, await billing.adminFinalInvoice(request.params.id)),
+      async (request, reply) => {
+        await limitReports(rateLimiter, currentUser(request).id);
+        return sendPdf(reply, await billing.adminFinalInvoice(request.params.id));
+      },
     );
 
     app.post(

@@ -12,6 +12,7 @@ import {
   Summary,
 } from './data-extractor-schemas.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
+import { limitReports } from './report-rate-limit.ts';
 
 const Id = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) });
 const tags = ['admin'];
@@ -21,7 +22,7 @@ const tags = ['admin'];
  * calls under /api/admin, with numeric ids; no checked switches, edits or deletes.
  */
 export function adminDataExtractorRoutes(services: Services): FastifyPluginAsyncTypebox {
-  const { dataExtractor } = services;
+  const { dataExtractor, rateLimiter } = services;
   return async (app) => {
     app.addHook('preHandler', requireAdmin);
     const admin = (request: Parameters<typeof currentUser>[0]): ExtractionViewer => ({
@@ -74,14 +75,17 @@ export function adminDataExtractorRoutes(services: Services): FastifyPluginAsync
     app.get(
       '/admin/data-extractor/results/:id/generate-report/all',
       { schema: { tags, params: Id } },
-      async (request, reply) =>
-        sendPdf(reply, await dataExtractor.report(admin(request), request.params.id, undefined, true)),
+      async (request, reply) => {
+        await limitReports(rateLimiter, currentUser(request).id);
+        return sendPdf(reply, await dataExtractor.report(admin(request), request.params.id, undefined, true));
+      },
     );
 
     app.post(
       '/admin/data-extractor/results/:id/generate-report',
       { schema: { tags, params: Id, body: ReportBody } },
       async (request, reply) => {
+        await limitReports(rateLimiter, currentUser(request).id);
         const { hashedId, containWikipediaData } = request.body;
         const report = await dataExtractor.report(
           admin(request),

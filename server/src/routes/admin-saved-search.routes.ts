@@ -3,6 +3,7 @@ import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 import { SavedResult, SavedSearchListQuery, savedSearchFields } from './saved-search.routes.ts';
+import { limitReports } from './report-rate-limit.ts';
 
 const tags = ['admin'];
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -76,7 +77,7 @@ export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTy
       },
       async (request, reply) => {
         const admin = currentUser(request);
-        await rateLimiter.hit([`report:user:${admin.id}`], 20, 60_000);
+        await limitReports(rateLimiter, admin.id);
         return sendPdf(reply, await savedSearches.adminReport(admin, request.body.dataResultsId));
       },
     );

@@ -13,6 +13,7 @@ import {
   Summary,
 } from './data-extractor-schemas.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
+import { limitReports } from './report-rate-limit.ts';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const NameBody = Type.Object({
@@ -209,7 +210,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       { schema: { tags, summary: 'A PDF report of every result of an extraction', params: Id } },
       async (request, reply) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await limitReports(rateLimiter, user.id);
         const viewer = await dataExtractor.userViewer(user);
         return sendPdf(reply, await dataExtractor.report(viewer, request.params.id, undefined, true));
       },
@@ -227,7 +228,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       },
       async (request, reply) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await limitReports(rateLimiter, user.id);
         const viewer = await dataExtractor.userViewer(user);
         const { hashedId, containWikipediaData } = request.body;
         const report = await dataExtractor.report(viewer, request.params.id, hashedId, containWikipediaData);

@@ -4,6 +4,7 @@ import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
+import { limitReports } from './report-rate-limit.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 export const SavedSearchStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
@@ -201,7 +202,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await limitReports(rateLimiter, user.id);
         return sendPdf(reply, await savedSearches.report(user, request.body.dataResultsId));
       },
     );

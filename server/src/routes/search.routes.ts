@@ -6,6 +6,7 @@ import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
 import { MinorReviewView } from './minor-review.routes.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
+import { limitReports } from './report-rate-limit.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
@@ -255,7 +256,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`report:user:${user.id}`], 20, 60_000);
+        await limitReports(rateLimiter, user.id);
         return sendPdf(reply, await search.report(user, request.body.searchHash, request.body.resultIds));
       },
     );

@@ -110,6 +110,34 @@ describe('rate limits (RATE_LIMIT on)', () => {
     ).toBe(404);
   });
 
+  it('limits the PDFs an admin asks for (extraction reports, invoice copies) as every user’s reports', async () => {
+    await createUser(t, { email: 'admin@limits-provider.example.org', admin: true });
+    const signIn = await t.request({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { mail: 'admin@limits-provider.example.org', password: FIXTURE_PASSWORD },
+    });
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+    const get = (url: string) => t.request({ method: 'GET', url, cookie });
+    // Unknown ids: 404 each time, and counted in the one budget of 20 a minute.
+    const urls = [
+      '/api/admin/data-extractor/results/999999/generate-report/all',
+      '/api/admin/orders/999999/invoice',
+      '/api/admin/orders/999999/final-invoice',
+    ];
+    for (let i = 0; i < 20; i++) expect((await get(urls[i % urls.length]!)).statusCode).toBe(404);
+    for (const url of urls) expectLimited(await get(url), 60);
+    expectLimited(
+      await t.request({
+        method: 'POST',
+        url: '/api/admin/data-extractor/results/999999/generate-report',
+        cookie,
+        payload: { hashedId: ['x'], containWikipediaData: false },
+      }),
+      60,
+    );
+  });
+
   it('limits sign-in attempts per IP address, across accounts, and X-Forwarded-For does not reset it', async () => {
     const ip = '192.0.2.20';
     for (let i = 0; i < 30; i++) {
