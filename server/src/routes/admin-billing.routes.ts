@@ -3,10 +3,11 @@ import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { sendPdf } from './replies.ts';
 import { limitReports } from './report-rate-limit.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Paging = {
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
 };
 

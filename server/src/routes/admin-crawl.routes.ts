@@ -4,6 +4,7 @@ import { badRequest } from '../lib/http-error.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
 import { MAX_SEED_URLS } from '../services/crawl.service.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const CrawlStatus = Type.Union([
   Type.Literal('QUEUED'),
@@ -59,7 +60,7 @@ const OptOutRow = Type.Object({
 });
 
 const Paging = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
 });
 

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { ADMIN_JOBS_PAGE_SIZE } from '@osint/contract/admin-jobs';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const JobState = Type.Union([
   Type.Literal('failed'),
@@ -36,7 +37,7 @@ export function adminJobsRoutes(services: Services): FastifyPluginAsyncTypebox {
           summary: 'Background jobs in one state, newest first; failed = dead after its last attempt',
           querystring: Type.Object({
             state: Type.Optional(JobState),
-            page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+            page: PageNumber,
             pageSize: Type.Integer({ minimum: 1, maximum: 100, default: ADMIN_JOBS_PAGE_SIZE }),
           }),
           response: {

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { END_PLAN_REASON_MAX_LENGTH, LAW_ENFORCEMENT_NOTE_MAX_LENGTH } from '@osint/contract/admin';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const PlanType = Type.Union([
   Type.Literal('SUBSCRIPTION'),
@@ -121,7 +122,7 @@ export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncT
         schema: {
           tags: ['admin'],
           querystring: Type.Object({
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageNumber: PageNumber,
             pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
             search: Type.Optional(Type.String({ maxLength: 200 })),
           }),

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin } from '../plugins/auth.plugin.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const UserStatus = Type.Union(
   ['EMAIL_UNVERIFIED', 'PENDING_APPROVAL', 'ACTIVE', 'REJECTED', 'BLOCKED', 'INVITED'].map((s) =>
@@ -39,7 +40,7 @@ export function adminUserRoutes(services: Services): FastifyPluginAsyncTypebox {
           querystring: Type.Object({
             status: Type.Optional(Type.Union([UserStatus, Type.Literal('PENDING')])),
             search: Type.Optional(Type.String({ maxLength: 200 })),
-            page: Type.Integer({ minimum: 1, default: 1 }),
+            page: PageNumber,
             pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
           }),
           response: { 200: Type.Array(AdminUserRow) },

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { badRequest } from '../lib/http-error.ts';
 import type { AuditFilter } from '../repositories/audit.repository.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -40,7 +41,7 @@ export const AuditQuerySchema = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 100 })),
   from: Type.Optional(DateParam),
   to: Type.Optional(DateParam),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
 });
 

@@ -2,6 +2,7 @@ import { MAX_RELOAD_PAGE_SIZE } from '@osint/contract/constants';
 import { EXTRACTION_DETAIL_STEP } from '@osint/contract/data-extractor';
 import { Type } from '@fastify/type-provider-typebox';
 import { MatchScoreFields } from './score-schemas.ts';
+import { PageNumber } from './paging-schema.ts';
 
 /** TypeBox schemas of the data-extractor API (contract/src/data-extractor.ts), shared by user and admin routes. */
 
@@ -12,7 +13,6 @@ const State = Type.Union([Type.Literal('PENDING'), Type.Literal('DONE'), Type.Li
 const CheckedStatus = Type.Union([Type.Literal('NEW'), Type.Literal('CHECKED')]);
 
 /** Page numbers from 1; the bound keeps the offset a number the database takes (10⁵ pages of 1000). */
-const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 });
 
 export const ListItem = Type.Object({
   id: Type.String(),

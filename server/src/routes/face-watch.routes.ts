@@ -4,6 +4,7 @@ import type { Services } from '../container.ts';
 import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 const AlertStatus = Type.Union([Type.Literal('NEW'), Type.Literal('SEEN')]);
@@ -157,7 +158,7 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
           tags: ['face-watch'],
           summary: 'Alerts of the organization, newest first (URLs null for trial plans)',
           querystring: Type.Object({
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageNumber: PageNumber,
             pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
             watchId: Type.Optional(Id),
             status: Type.Optional(AlertStatus),

@@ -3,6 +3,7 @@ import { MINOR_REVIEW_REASON_MAX_LENGTH } from '@osint/contract/minor-review';
 import type { Services } from '../container.ts';
 import { currentUser, requireAdmin, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { QUERY_FACE_TOKEN_MAX_LENGTH } from '../services/query-face-token.ts';
+import { PageNumber } from './paging-schema.ts';
 
 export const MinorReviewStatus = Type.Union(
   [
@@ -107,7 +108,7 @@ export function adminMinorReviewRoutes(services: Services): FastifyPluginAsyncTy
                 Type.Literal('EXPIRED'),
               ]),
             ),
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageNumber: PageNumber,
             pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
           }),
           response: {

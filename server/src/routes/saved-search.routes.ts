@@ -5,6 +5,7 @@ import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
 import { limitReports } from './report-rate-limit.ts';
+import { PageNumber } from './paging-schema.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 export const SavedSearchStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
@@ -12,7 +13,7 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** GET /api/saved-search and its admin variant: pages from 1, a status and a search box. */
 export const SavedSearchListQuery = Type.Object({
-  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+  pageNumber: PageNumber,
   // A refetch reloads every page shown in one request (spec 001 §7).
   pageSize: Type.Integer({ minimum: 1, maximum: MAX_RELOAD_PAGE_SIZE, default: 5 }),
   status: Type.Optional(SavedSearchStatus),

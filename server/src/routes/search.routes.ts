@@ -7,6 +7,7 @@ import { MinorReviewView } from './minor-review.routes.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
 import { limitReports } from './report-rate-limit.ts';
+import { PageNumber } from './paging-schema.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
@@ -212,7 +213,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
           tags: ['search'],
           summary: "The organization's searches, newest first (kept until 30 days of inactivity)",
           querystring: Type.Object({
-            pageNumber: Type.Integer({ minimum: 1, default: 1 }),
+            pageNumber: PageNumber,
             pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
           }),
           response: {

@@ -46,6 +46,17 @@ describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
     t.request({ method: 'POST', url, cookie: admin, ...(payload ? { payload } : {}) });
 
   describe('user detail', () => {
+    it('refuses a page number past 100,000 with a field message, and answers the last one allowed', async () => {
+      for (const url of ['/api/admin/users?page=', '/api/admin/organizations?pageNumber=']) {
+        for (const page of ['100001', '100000000000000000000']) {
+          const refused = await t.request({ method: 'GET', url: url + page, cookie: admin });
+          expect(refused.statusCode, url + page).toBe(400);
+          expect(refused.json().violations?.length).toBeGreaterThan(0);
+        }
+        expect((await t.request({ method: 'GET', url: `${url}100000`, cookie: admin })).statusCode).toBe(200);
+      }
+    });
+
     it('shows the user, organization, live sessions, searches and recent activity', async () => {
       await createSearch(t, owner);
       const detail = await get<AdminUserDetail>(`/api/admin/users/${owner.id}`);
