@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { Modal } from './modal.tsx';
 
@@ -13,7 +14,8 @@ export function ConfirmDeleteModal({
   onClose,
 }: {
   title: string;
-  text: string;
+  /** The question; names in it go in <bdi>, so that a Hebrew or Arabic name keeps the sentence's order. */
+  text: ReactNode;
   confirmLabel?: string;
   /** The answer that changes nothing ("Keep order" where "Cancel" would be ambiguous). */
   keepLabel?: string;

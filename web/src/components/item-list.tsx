@@ -276,7 +276,7 @@ export function ConfirmDeleteItem({
   onClose,
 }: {
   title: string;
-  text: string;
+  text: ReactNode;
   remove: () => Promise<unknown>;
   failureLog: string;
   explainRefusal?: boolean;

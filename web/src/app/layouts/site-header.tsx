@@ -94,7 +94,11 @@ export function SiteHeader({
                 <NavLink to={item.to} end={item.end ?? false} className="main-menu__link">
                   {item.label}
                   {item.marker && (
-                    <span className="main-menu__marker" aria-label={item.markerLabel ?? 'new results'} />
+                    <>
+                      {/* The dot is for the eye; the words are in the link's name for everyone else. */}
+                      <span className="main-menu__marker" aria-hidden="true" />
+                      <span className="visually-hidden">, {item.markerLabel ?? 'new results'}</span>
+                    </>
                   )}
                 </NavLink>
               </li>

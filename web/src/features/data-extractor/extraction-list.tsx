@@ -151,7 +151,12 @@ export function ExtractionList({ context }: { context: ExtractorContext }) {
       {deleting && (
         <ConfirmDeleteItem
           title="Delete extraction"
-          text={`“${deleting.name}” and its extracted data will be deleted for everyone in your organization.`}
+          text={
+            <>
+              “<bdi>{deleting.name}</bdi>” and its extracted data will be deleted for everyone in your
+              organization.
+            </>
+          }
           remove={() => deleteExtraction(deleting.id)}
           failureLog="Deleting the extraction failed"
           onFinished={() => {

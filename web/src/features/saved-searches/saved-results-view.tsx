@@ -233,7 +233,12 @@ export function SavedResultsView({ hash, context }: { hash: string; context: Sav
       {confirmDelete && (
         <ConfirmDeleteModal
           title="Delete selected results"
-          text={`${selectedIds.length} ${selectedIds.length === 1 ? 'result' : 'results'} will be deleted from “${saved.name}”.`}
+          text={
+            <>
+              {selectedIds.length} {selectedIds.length === 1 ? 'result' : 'results'} will be deleted from “
+              <bdi>{saved.name}</bdi>”.
+            </>
+          }
           error={deleteError}
           busy={deleting}
           onConfirm={() => void removeSelected()}

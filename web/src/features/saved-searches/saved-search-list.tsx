@@ -143,7 +143,12 @@ export function SavedSearchList({ context }: { context: SavedSearchContext }) {
       {deleting && (
         <ConfirmDeleteItem
           title="Delete saved search"
-          text={`“${deleting.name}” and its saved results will be deleted for everyone in your organization.`}
+          text={
+            <>
+              “<bdi>{deleting.name}</bdi>” and its saved results will be deleted for everyone in your
+              organization.
+            </>
+          }
           remove={() => deleteSavedSearch(deleting.id)}
           failureLog="Deleting the saved search failed"
           onFinished={() => {
