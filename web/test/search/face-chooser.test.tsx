@@ -38,7 +38,12 @@ describe('FaceChooser with no face that can be chosen', () => {
       </>,
     );
     const dialog = screen.getByRole('dialog', { name: 'Choose your face' });
-    expect(screen.getByRole('button', { name: 'Face 1' })).toHaveProperty('disabled', true);
+    const blocked = screen.getByRole('button', { name: 'Face 1' });
+    expect(blocked.getAttribute('aria-disabled')).toBe('true');
+    // Still reachable by keyboard (its notice is its description), and pressing it selects nothing.
+    expect(blocked).toHaveProperty('disabled', false);
+    blocked.click();
+    expect(blocked.getAttribute('aria-pressed')).toBe('false');
     expect(dialog.contains(document.activeElement)).toBe(true);
 
     const behind = screen.getByRole('button', { name: 'Behind the overlay' });

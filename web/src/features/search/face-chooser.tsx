@@ -144,8 +144,11 @@ export function FaceChooser({
                   aria-pressed={isSelected}
                   aria-label={`Face ${index + 1}`}
                   aria-describedby={describedBy || undefined}
-                  disabled={blocked}
-                  onClick={() => toggle(face.hash)}
+                  // Not `disabled`: a blocked face stays reachable by keyboard, so its notice is read out.
+                  aria-disabled={blocked || undefined}
+                  onClick={() => {
+                    if (!blocked) toggle(face.hash);
+                  }}
                 >
                   <img src={`data:image/jpeg;base64,${face.base64}`} alt="" />
                   <span className="face-option__number" aria-hidden="true">
