@@ -39,6 +39,9 @@ export function userRoutes(services: Services, config: Config): FastifyPluginAsy
         // Only registrations that can go through count: a form corrected ten times is no flood.
         account.checkRegistration(registration);
         await rateLimiter.hit([`register:ip:${request.ip}`], 10, 60 * MINUTE);
+        // Per address too: a registration of a taken address mails its owner, and IPs are easily changed.
+        // The same for every address, taken or not, so it tells nothing about accounts.
+        await rateLimiter.hit([`register:mail:${request.body.mail.trim().toLowerCase()}`], 5, 60 * MINUTE);
         await account.register(registration, clientInfo(request));
         return reply.status(201).send({});
       },

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { RATE_LIMITED_MESSAGE } from '@osint/contract/constants';
 import { BLOCKED_EMAIL_DOMAINS } from '@osint/contract/email';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { createUser, FIXTURE_PASSWORD } from '../support/fixtures.ts';
+import { createUser, FIXTURE_PASSWORD, registrationBody } from '../support/fixtures.ts';
 import { createOwner } from '../support/team-fixtures.ts';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -165,6 +165,28 @@ describe('rate limits (RATE_LIMIT on)', () => {
       });
     for (let i = 0; i < 3; i++) expect((await request(`192.0.2.3${i}`)).statusCode).toBe(200);
     expectLimited(await request('192.0.2.39'));
+  });
+
+  it('limits registrations of one address from many IP addresses (each would mail the address’s owner)', async () => {
+    const register = (ip: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/user/register',
+        payload: registrationBody('victim@limits.example.org'),
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 5; i++) expect((await register(`192.0.2.5${i}`)).statusCode).toBe(201);
+    expectLimited(await register('192.0.2.59'), 3600);
+    // An address never used is limited alike after five: the answer tells nothing about accounts.
+    const fresh = (ip: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/user/register',
+        payload: registrationBody('Fresh.Address@Limits.example.org'),
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < 5; i++) expect((await fresh(`192.0.2.6${i}`)).statusCode).toBe(201);
+    expectLimited(await fresh('192.0.2.69'), 3600);
   });
 
   it('limits registrations and contact messages per IP address; refused forms do not count', async () => {
