@@ -6,6 +6,9 @@ import type { Db } from '../db/database.ts';
 import type { FaceAlertStatus, SearchType } from '../db/schema.ts';
 import { type FaceBox, type ImageSize, storedFaceVisible } from './search.repository.ts';
 
+/** Ended watches the list keeps showing, the last ended first. */
+export const ENDED_WATCHES_LISTED = 200;
+
 /** The columns that end a watch: its descriptor and face crop are deleted (a check of the table requires it). */
 function endedWatch(at: Date | RawBuilder<Date>) {
   return {
@@ -174,7 +177,11 @@ export class FaceWatchRepository {
     });
   }
 
-  /** The organization's watches with the counts of the alerts it may see (storedFaceVisible). */
+  /**
+   * The organization's watches with the counts of the alerts it may see (storedFaceVisible): every
+   * active one (at most 50 a seat) and the ENDED_WATCHES_LISTED last ended, so that watches made and
+   * ended over the years do not make the list (and its counts) grow without end.
+   */
   async listWatches(organizationId: number, minorsAllowed: boolean): Promise<FaceWatchRow[]> {
     const visible = storedFaceVisible('a', minorsAllowed);
     const rows = await this.db
@@ -199,6 +206,23 @@ export class FaceWatchRepository {
                      where a.watch_id = w.id and a.status = 'NEW' and ${visible})`.as('new_alert_count'),
       ])
       .where('w.organization_id', '=', organizationId)
+      .where((eb) =>
+        eb.or([
+          eb('w.ended_at', 'is', null),
+          eb(
+            'w.id',
+            'in',
+            eb
+              .selectFrom('face_watches as e')
+              .select('e.id')
+              .where('e.organization_id', '=', organizationId)
+              .where('e.ended_at', 'is not', null)
+              .orderBy('e.ended_at', 'desc')
+              .orderBy('e.id', 'desc')
+              .limit(ENDED_WATCHES_LISTED),
+          ),
+        ]),
+      )
       .orderBy('w.ended_at', (ob) => ob.desc().nullsFirst())
       .orderBy('w.id', 'desc')
       .execute();

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { MATCH_THRESHOLD, SHIPPED_SCORE_MODEL } from '@osint/contract/match-score';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
-import { FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
+import { ENDED_WATCHES_LISTED, FaceWatchRepository } from '../../src/repositories/face-watch.repository.ts';
 import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
@@ -703,6 +703,32 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       cookie: analyst.cookie,
     });
     expect(again.statusCode).toBe(404);
+  });
+
+  it(`lists every active watch and the ${ENDED_WATCHES_LISTED} last ended, however many ended before`, async () => {
+    const owner = await createOwner(t, 'many-ended@alerts.example.org');
+    const ended = Array.from({ length: ENDED_WATCHES_LISTED + 5 }, (_, i) => ({
+      organization_id: owner.organizationId,
+      user_id: null,
+      name: `Ended ${i}`,
+      descriptor_sealed: null,
+      face_image: null,
+      model_id: SHIPPED_SCORE_MODEL,
+      ends_at: new Date(Date.now() + 86_400_000),
+      ended_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+    }));
+    await t.db.insertInto('face_watches').values(ended).execute();
+    await t.db
+      .insertInto('face_watches')
+      .values({ ...ended[0]!, name: 'Still watching', ended_at: null })
+      .execute();
+    const list = await t.request({ method: 'GET', url: '/api/watches', cookie: owner.cookie });
+    expect(list.statusCode, list.body).toBe(200);
+    const names = list.json<{ results: { name: string }[] }>().results.map((watch) => watch.name);
+    expect(names).toHaveLength(ENDED_WATCHES_LISTED + 1);
+    expect(names[0]).toBe('Still watching');
+    expect(names[1]).toBe(`Ended ${ENDED_WATCHES_LISTED + 4}`);
+    expect(names.at(-1)).toBe('Ended 5');
   });
 
   it(`holds at most ${WATCHES_PER_SEAT} active watches per seat, also against requests sent together`, async () => {
