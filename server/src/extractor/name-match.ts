@@ -240,6 +240,19 @@ function spelledOut(token: string): string {
   return token.replaceAll('x', 'ks');
 }
 
+/** Letters transliterations write for one another: vowels, and consonants of one sound. */
+const ALIKE_LETTERS = ['aeiouy', 'ckq', 'vw', 'sz', 'ijy'];
+
+/** Whether two tokens of one length differ only by letters written for one another (other lengths: true). */
+function onlyAlikeLettersChanged(a: string, b: string): boolean {
+  if (a.length !== b.length) return true;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i] && !ALIKE_LETTERS.some((set) => set.includes(a[i]!) && set.includes(b[i]!)))
+      return false;
+  }
+  return true;
+}
+
 /** Similarity of two tokens (0–1). */
 function tokenScore(written: string, other: string, comparison: NameComparison): number {
   if (written === other) return 1;
@@ -255,6 +268,11 @@ function tokenScore(written: string, other: string, comparison: NameComparison):
   // (Max/Mak, Rex/Rek).
   const longest = Math.max(written.length, other.length);
   const d = distance(a, b);
+  // Against a watch-list a letter changed in a short name for one that does not sound alike makes another
+  // name (Joan/John, Mark/Mary, Marta/Maria), not a spelling of it: a false flag there says someone is
+  // sanctioned or wanted. Vowels for vowels (Ahmad/Ahmed, Elena/Eleni) and consonants transliterations
+  // swap (Victor/Viktor) stay spellings, and so does a letter left out or added (Jon/John, Ann/Anne).
+  if (comparison === 'watchlist' && longest <= 6 && !onlyAlikeLettersChanged(a, b)) return 0;
   // Short tokens tolerate one edit at most; longer ones about one edit in five.
   if (longest <= 4 ? d > 1 : d / longest > 0.25) return 0;
   let score = 1 - d / longest;
