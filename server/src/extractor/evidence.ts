@@ -1,5 +1,5 @@
 import type { ExtractionFlag, FlagEvidence } from '@osint/contract/data-extractor';
-import { foldText, nameTokens } from './name-match.ts';
+import { foldText, nameTokens, TITLES_BEFORE_NAMES } from './name-match.ts';
 
 /**
  * Page evidence: sentences that say a person holds an office (politician), was convicted, arrested,
@@ -120,8 +120,11 @@ function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
   // Compare on folded words; keep the character positions of the original sentence.
   const words = [...sentence.matchAll(/[\p{L}\p{N}'’-]+/gu)];
   for (let i = 0; i < words.length; i++) {
-    const word = foldText(words[i]![0].replace(/['’]s$/u, ''));
+    const written = words[i]![0];
+    const word = foldText(written.replace(/['’]s$/u, ''));
     if (word !== surname && word.replace(/ /g, '') !== surname.replace(/ /g, '')) continue;
+    // A name is written with a capital where the script has them: "black market" names no Jack Black.
+    if (/^\p{Ll}/u.test(written)) continue;
     // Start the mention at the first name when it is written before the surname.
     let startWord = i;
     for (let back = 1; back <= 3 && i - back >= 0; back++) {
@@ -132,6 +135,13 @@ function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
       )
         startWord = i - back;
       else break;
+    }
+    // The surname after another capitalised word that is no title is another person of the same family
+    // ("Her brother Peter Dunn was convicted" names Peter, not Helen Dunn). The sentence's first word is
+    // left alone: it is capitalised anyway.
+    if (startWord === i && i >= 2) {
+      const previous = words[i - 1]![0];
+      if (/^\p{Lu}/u.test(previous) && !TITLES_BEFORE_NAMES.includes(foldText(previous))) continue;
     }
     const start = words[startWord]!.index;
     mentions.push({ start, end: words[i]!.index + words[i]![0].length });

@@ -28,6 +28,21 @@ describe('page evidence', () => {
     expect(flagsFor('Ravi Menon, a senator from the north, spoke.', 'Ravi Menon')).toEqual(['politician']);
   });
 
+  it('takes a surname for the subject only when written as a name, and not after another first name', () => {
+    // Lower case: a word, not the name.
+    expect(flagsFor('Traders on the black market were arrested on Friday.', 'Jack Black')).toEqual([]);
+    expect(flagsFor('The park was designated as a nature reserve.', 'Nina Park')).toEqual([]);
+    // Another person of the same family.
+    expect(flagsFor('Her brother Peter Dunn was convicted of fraud in 2010.', 'Helen Dunn')).toEqual([]);
+    // The subject herself, by full name, by title and surname, and by surname alone, still counts.
+    expect(flagsFor('Helen Dunn was convicted of fraud in 2010.', 'Helen Dunn')).toEqual(['criminal']);
+    expect(flagsFor('Police said Mayor Dunn was arrested on Friday.', 'Helen Dunn')).toEqual([
+      'politician',
+      'criminal',
+    ]);
+    expect(flagsFor('On Friday, Dunn was arrested.', 'Helen Dunn')).toEqual(['criminal']);
+  });
+
   it('finds convictions, arrests, wanted notices and sanctions, by full name or surname', () => {
     expect(flagsFor('Victor Hale, 52, of Quarry Road, was found guilty of fraud.', 'Victor Hale')).toEqual([
       'criminal',
