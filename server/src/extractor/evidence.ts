@@ -140,8 +140,15 @@ function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
     // ("Her brother Peter Dunn was convicted" names Peter, not Helen Dunn). The sentence's first word is
     // left alone: it is capitalised anyway.
     if (startWord === i && i >= 2) {
-      const previous = words[i - 1]![0];
-      if (/^\p{Lu}/u.test(previous) && !TITLES_BEFORE_NAMES.includes(foldText(previous))) continue;
+      const previous = words[i - 1]!;
+      const between = sentence.slice(previous.index + previous[0].length, words[i]!.index);
+      const partOfOneName = /^\s+$/u.test(between); // "Peter Dunn", not "On Friday, Dunn"
+      if (
+        partOfOneName &&
+        /^\p{Lu}/u.test(previous[0]) &&
+        !TITLES_BEFORE_NAMES.includes(foldText(previous[0]))
+      )
+        continue;
     }
     const start = words[startWord]!.index;
     mentions.push({ start, end: words[i]!.index + words[i]![0].length });
