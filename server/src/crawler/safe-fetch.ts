@@ -306,10 +306,11 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (REDIRECT_STATUSES.has(status) && location) {
-        res.resume(); // discard the redirect body; the socket closes with it
+        // The body of a redirect is never read: the connection is closed at once. (Drained instead, a
+        // server that kept writing it held the socket, downloading, long after the fetch had ended.)
+        res.destroy();
         current = undefined;
         if (redirects.length >= options.maxRedirects) {
-          res.destroy();
           throw new FetchError('too-many-redirects', `more than ${options.maxRedirects} redirects`, url.href);
         }
         redirects.push(url.href);

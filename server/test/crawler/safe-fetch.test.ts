@@ -6,6 +6,7 @@ import { TestServer, html, redirect, status, text } from './test-server.ts';
 
 let server: TestServer;
 let base: SafeFetchOptions;
+let drippingRedirectClosed = false;
 
 async function failure(promise: Promise<unknown>): Promise<FetchError> {
   try {
@@ -50,6 +51,15 @@ beforeAll(async () => {
         .end(zlib.gzipSync('<p>compressed</p>'));
     },
     '/gone': status(410),
+    // A redirect whose body never ends: the fetch must not keep downloading it.
+    '/redirect-dripping': (_req, res) => {
+      res.writeHead(302, { location: '/page', 'content-type': 'text/html' });
+      const timer = setInterval(() => res.write('x'.repeat(1024)), 20);
+      res.on('close', () => {
+        clearInterval(timer);
+        drippingRedirectClosed = true;
+      });
+    },
   });
   base = {
     userAgent: 'OSINTPlatformBot/1.0 (+http://localhost/about-us)',
@@ -82,6 +92,14 @@ describe('safeFetch: limits', () => {
     expect((await failure(safeFetch(server.url('/redirect-1'), { ...base, maxRedirects: 1 }))).code).toBe(
       'too-many-redirects',
     );
+  });
+
+  it('closes a redirect at once, however long its body would run', async () => {
+    const result = await safeFetch(server.url('/redirect-dripping'), base);
+    expect(result.url).toBe(server.url('/page'));
+    for (const deadline = Date.now() + 2_000; !drippingRedirectClosed && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(drippingRedirectClosed).toBe(true);
   });
 
   it('times out on slow headers and on a body that never ends', async () => {
