@@ -231,16 +231,19 @@ function usableSrc(value: string | undefined): string | undefined {
   return trimmed;
 }
 
-/** Candidates of one img (src, srcset, and the lazy-loading data-* attributes many sites use). */
+/**
+ * Candidates of one img (src, srcset, and the lazy-loading data-* attributes many sites use). A lazily
+ * loaded image names its photo in data-*; its src and srcset are then a placeholder (a spacer, a blur).
+ */
 function imgCandidates(el: DomElement): Candidate[] {
   const a = el.attribs;
-  const srcset = a.srcset || a['data-srcset'] || '';
+  const srcset = a['data-srcset'] || a.srcset || '';
   const list = parseSrcset(srcset).filter((c) => usableSrc(c.url));
   const src =
-    usableSrc(a.src) ??
     usableSrc(a['data-src']) ??
     usableSrc(a['data-lazy-src']) ??
-    usableSrc(a['data-original']);
+    usableSrc(a['data-original']) ??
+    usableSrc(a.src);
   if (src) list.push({ url: src, width: 0, density: 1 });
   return list;
 }
@@ -259,22 +262,40 @@ function sourceCandidates(picture: DomElement): Candidate[] {
   return list;
 }
 
-function captionOf(el: DomElement): string {
+/**
+ * Text worked out once per element and page: a figure's caption, a block's text. A page of thousands of
+ * images in one block (a gallery) read that block again for each image, which took minutes and held the
+ * server's event loop all along.
+ */
+type TextCache = Map<DomElement, string>;
+
+function captionOf(el: DomElement, cache: TextCache): string {
   const figure = closest(el, (e) => e.name === 'figure');
   if (!figure) return '';
-  for (const node of elements(figure)) {
-    // A figcaption of a nested figure describes that figure, not ours.
-    if (node.name === 'figcaption' && closest(node, (e) => e.name === 'figure') === figure)
-      return flat(visibleText(node));
+  let caption = cache.get(figure);
+  if (caption === undefined) {
+    caption = '';
+    for (const node of elements(figure)) {
+      // A figcaption of a nested figure describes that figure, not ours.
+      if (node.name === 'figcaption' && closest(node, (e) => e.name === 'figure') === figure) {
+        caption = flat(visibleText(node));
+        break;
+      }
+    }
+    cache.set(figure, caption);
   }
-  return '';
+  return caption;
 }
 
+/** Siblings looked at for the text next to a lone image: the nearest ones (a gallery has thousands). */
+const MAX_SIBLINGS_READ = 20;
+
 function siblingText(el: DomElement, direction: 'previous' | 'next', limit: number): string {
+  let read = 0;
   for (
     let sib = direction === 'previous' ? el.prev : el.next;
-    sib;
-    sib = direction === 'previous' ? sib.prev : sib.next
+    sib && read < MAX_SIBLINGS_READ;
+    sib = direction === 'previous' ? sib.prev : sib.next, read++
   ) {
     const text = flat(visibleText(sib as DomNode, limit));
     if (text) return text;
@@ -283,10 +304,18 @@ function siblingText(el: DomElement, direction: 'previous' | 'next', limit: numb
 }
 
 /** Heading before the image, the paragraph around it, or the text next to it when it stands alone. */
-function nearbyTextOf(el: DomElement, heading: string, max: number): string {
+function nearbyTextOf(el: DomElement, heading: string, max: number, cache: TextCache): string {
   const parts: string[] = heading ? [heading] : [];
   const block = closest(el, (e) => CONTEXT_BLOCKS.has(e.name));
-  let around = block ? flat(visibleText(block, max * 2, (e) => e.name === 'figcaption')) : '';
+  let around = '';
+  if (block) {
+    let text = cache.get(block);
+    if (text === undefined) {
+      text = flat(visibleText(block, max * 2, (e) => e.name === 'figcaption'));
+      cache.set(block, text);
+    }
+    around = text;
+  }
   if (!around) {
     // The image stands alone (in a figure, a div, a link): climb out of wrappers until a neighbour has text.
     let anchor: DomElement = block ?? el;
@@ -393,6 +422,8 @@ export function extractPage(html: string, pageUrl: string, options: ExtractOptio
     images.push(image);
   };
 
+  const captions: TextCache = new Map();
+  const blockTexts: TextCache = new Map();
   let heading = '';
   for (const el of all) {
     if (HEADINGS.has(el.name)) {
@@ -409,11 +440,13 @@ export function extractPage(html: string, pageUrl: string, options: ExtractOptio
     const chosen = best(candidates);
     const url = chosen && normalizeUrl(chosen.url, base);
     if (!url) continue;
+    // Past the page's limit only images already kept can gain context: others are not worked out.
+    if (images.length >= limits.maxImages && !byUrl.has(url)) continue;
     addImage({
       url,
       alt: flat(el.attribs.alt ?? ''),
-      caption: cap(captionOf(el), limits.maxNearbyChars),
-      nearbyText: nearbyTextOf(el, heading, limits.maxNearbyChars),
+      caption: cap(captionOf(el, captions), limits.maxNearbyChars),
+      nearbyText: nearbyTextOf(el, heading, limits.maxNearbyChars, blockTexts),
       source: picture ? 'picture' : 'img',
     });
   }

@@ -93,6 +93,34 @@ describe('extractPage', () => {
     expect(byUrl['https://site.test/img/og.jpg']).toMatchObject({ alt: 'Group photo', source: 'meta' });
   });
 
+  it('takes a lazily loaded image’s photo, not its placeholder', () => {
+    const lazy = extractPage(
+      `<p>The mayor <img src="/spacer.gif" data-src="/real1.jpg" alt="A"> and
+        <img src="/blur.jpg" srcset="/blur.jpg 10w" data-srcset="/real2-800.jpg 800w, /real2-1600.jpg 1600w" alt="B"></p>`,
+      PAGE_URL,
+    );
+    expect(lazy.images.map((i) => [i.url, i.alt])).toEqual([
+      ['https://site.test/real1.jpg', 'A'],
+      ['https://site.test/real2-1600.jpg', 'B'],
+    ]);
+  });
+
+  it('gives every image of a large gallery its figure’s caption', () => {
+    const figures = Array.from(
+      { length: 3 },
+      (_, f) =>
+        `<figure>${Array.from({ length: 500 }, (_, i) => `<span><img src="/g${f}-${i}.jpg"></span>`).join('')}` +
+        `<figcaption>Gallery ${f}</figcaption></figure>`,
+    ).join('');
+    const gallery = extractPage(`<div>${figures}<p>After the galleries.</p></div>`, PAGE_URL, {
+      maxImages: 1200,
+    });
+    expect(gallery.images).toHaveLength(1200);
+    expect(gallery.images[0]!.caption).toBe('Gallery 0');
+    expect(gallery.images[700]!.caption).toBe('Gallery 1');
+    expect(gallery.images[1199]!.caption).toBe('Gallery 2');
+  });
+
   it('caps nearby text', () => {
     const long = extractPage(`<p>${'context '.repeat(500)}<img src="/a.jpg"></p>`, PAGE_URL, {
       maxNearbyChars: 100,
