@@ -768,7 +768,7 @@ export class Crawler {
       maxImages: this.options.maxImagesPerPage,
       productToken: this.options.productToken,
     });
-    const header = headerRobots(result.headers['x-robots-tag'], this.options.productToken);
+    const header = headerRobots(result.headersDistinct['x-robots-tag'], this.options.productToken);
     const noindex = extracted.robots.noindex || header.noindex;
     const nofollow = extracted.robots.nofollow || header.nofollow;
     const noimageindex = noindex || extracted.robots.noimageindex || header.noimageindex;
@@ -848,7 +848,7 @@ export class Crawler {
       freeHost();
     }
     if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
-    if (headerRobots(result.headers['x-robots-tag'], this.options.productToken).noindex) {
+    if (headerRobots(result.headersDistinct['x-robots-tag'], this.options.productToken).noindex) {
       return this.skip(entry, 'X-Robots-Tag: noindex');
     }
     const sha256 = sha256Hex(result.body);

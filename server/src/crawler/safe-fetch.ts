@@ -86,6 +86,11 @@ export interface FetchResult {
   url: string;
   status: number;
   headers: http.IncomingHttpHeaders;
+  /**
+   * Each header's lines as sent, not joined with commas: X-Robots-Tag lines addressed to different robots
+   * cannot be told apart once joined ("otherbot: noindex" and "noimageindex").
+   */
+  headersDistinct: NodeJS.Dict<string[]>;
   /** Media type without parameters, lowercase; '' when absent. */
   mimeType: string;
   /** Decoded body for 2xx responses; empty for every other status (not read). */
@@ -326,6 +331,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
         url: url.href,
         status,
         headers: res.headers,
+        headersDistinct: res.headersDistinct,
         mimeType,
         redirects,
         remoteAddress: hop.address,

@@ -445,7 +445,7 @@ describe('Crawler page directives and indexer failures', () => {
       '/': html(
         page(
           'home',
-          '<a href="/hidden">h</a><a href="/nofollow">n</a><a href="/noimg">i</a><a href="/header">x</a><a href="/header2">y</a>',
+          '<a href="/hidden">h</a><a href="/nofollow">n</a><a href="/noimg">i</a><a href="/header">x</a><a href="/header2">y</a><a href="/header3">z</a>',
         ),
       ),
       '/hidden': html(
@@ -468,6 +468,13 @@ describe('Crawler page directives and indexer failures', () => {
         'x-robots-tag': 'OSINTPlatformBot: nofollow',
       }),
       '/never2': html(page('never2', '')),
+      // Two header lines, one for another robot and one for all: ours applies (joined with a comma, the
+      // second read as the other robot's).
+      '/header3': (_req, res) => {
+        res.setHeader('x-robots-tag', ['otherbot: noindex', 'noimageindex']);
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(page('header3', '<img src="/c.jpg">'));
+      },
     });
     const out = collector();
     const crawler = new Crawler({
@@ -482,13 +489,16 @@ describe('Crawler page directives and indexer failures', () => {
       '/',
       '/header',
       '/header2',
+      '/header3',
       '/nofollow',
       '/noimg',
       '/via-header',
       '/via-hidden',
     ]);
     expect(out.pages.find((p) => p.title === 'noimg')!.images).toEqual([]);
-    for (const p of ['/never', '/never2', '/a.jpg', '/b.jpg']) expect(server.hits(p), p).toHaveLength(0);
+    expect(out.pages.find((p) => p.title === 'header3')!.images).toEqual([]);
+    for (const p of ['/never', '/never2', '/a.jpg', '/b.jpg', '/c.jpg'])
+      expect(server.hits(p), p).toHaveLength(0);
   });
 
   it('retries a page whose onPage failed, and reports undecodable images', async () => {
