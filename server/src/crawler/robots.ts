@@ -75,8 +75,12 @@ function matches(rule: Rule, path: string): boolean {
   return j === pattern.length;
 }
 
-/** Splits the file into groups; Sitemap lines are global and collected on the side. */
-function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
+/**
+ * Splits the file into groups; Sitemap lines are global and collected on the side. Only the rules of
+ * groups that can apply to `token` (ours or every robot's) are kept and counted against MAX_RULES: a file
+ * long with other robots' rules must not crowd ours out.
+ */
+function parseGroups(text: string, token: string): { groups: Group[]; sitemaps: string[] } {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
   let current: Group | undefined;
@@ -107,7 +111,7 @@ function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
     }
     lastWasAgent = false;
     if (!current) continue; // rules before any user-agent line belong to no group
-    if ((key === 'allow' || key === 'disallow') && ruleCount < MAX_RULES) {
+    if ((key === 'allow' || key === 'disallow') && ruleCount < MAX_RULES && mayApply(current, token)) {
       const rule = compileRule(key === 'allow', value);
       if (rule) {
         current.rules.push(rule);
@@ -124,6 +128,11 @@ function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
 /** The product token of a User-agent line value: `OSINTPlatformBot/1.0` → `osintplatformbot`. */
 function agentToken(value: string): string {
   return value.split(/[\s/]/)[0] ?? '';
+}
+
+/** Whether a group is addressed to the robot of `token` or to every robot. */
+function mayApply(group: Group, token: string): boolean {
+  return group.agents.some((agent) => agent === '*' || agentToken(agent) === token);
 }
 
 function buildPolicy(rules: Rule[], crawlDelayMs: number | undefined, sitemaps: string[]): RobotsPolicy {
@@ -148,8 +157,8 @@ function buildPolicy(rules: Rule[], crawlDelayMs: number | undefined, sitemaps: 
 
 /** Policy for `productToken` (e.g. `OSINTPlatformBot`) from a robots.txt body. */
 export function parseRobots(text: string, productToken: string, base?: string | URL): RobotsPolicy {
-  const { groups, sitemaps } = parseGroups(text);
   const token = productToken.toLowerCase();
+  const { groups, sitemaps } = parseGroups(text, token);
   let selected = groups.filter((g) => g.agents.some((agent) => agentToken(agent) === token));
   if (selected.length === 0) selected = groups.filter((g) => g.agents.includes('*'));
   const rules = selected.flatMap((g) => g.rules);

@@ -91,6 +91,16 @@ describe('robots.txt', () => {
     expect(parseRobots('User-agent: *\nDisallow:\n', TOKEN).isAllowed(at('/x'))).toBe(true);
   });
 
+  it('keeps our rules after ten thousand rules for another robot', () => {
+    const others = Array.from({ length: 10_000 }, (_, i) => `Disallow: /other-${i}`);
+    const policy = parseRobots(
+      ['User-agent: SomeOtherBot', ...others, '', 'User-agent: *', 'Disallow: /private/'].join('\n'),
+      TOKEN,
+    );
+    expect(policy.isAllowed(at('/private/x'))).toBe(false);
+    expect(policy.isAllowed(at('/other-1'))).toBe(true);
+  });
+
   it('compares percent-encoded and non-ASCII paths octet by octet', () => {
     const policy = parseRobots('User-agent: *\nDisallow: /café\nDisallow: /a%2fb', TOKEN);
     expect(policy.isAllowed(at('/caf%C3%A9/menu'))).toBe(false);
