@@ -20,13 +20,24 @@ export function normalizeUrl(input: string, base?: string | URL): string | null 
   url.hash = '';
   // WHATWG URL already lowercases the host, drops default ports and resolves dot segments.
   url.hostname = url.hostname.replace(/\.$/, '');
-  if (url.search) {
-    const kept = [...url.searchParams].filter(([key]) => !TRACKING_PARAMS.test(key));
-    if (kept.length !== [...url.searchParams].length) {
-      url.search = kept.length ? new URLSearchParams(kept).toString() : '';
-    }
-  }
+  // Tracking parameters are cut out of the query as written: decoded and encoded again, the others
+  // would change ("%E9" became "%EF%BF%BD", "flag" became "flag=", "%20" became "+").
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((part) => part !== '' && !TRACKING_PARAMS.test(queryKeyOf(part)));
+  url.search = kept.length ? `?${kept.join('&')}` : '';
   return url.href;
+}
+
+/** The key of a query part as written ("utm_source" of "utm_source=x"), decoded where it can be. */
+function queryKeyOf(part: string): string {
+  const key = part.split('=', 1)[0]!;
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key;
+  }
 }
 
 /** Key for per-host politeness: host plus explicit port (one connection per key). */

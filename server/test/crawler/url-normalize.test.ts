@@ -19,6 +19,15 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('?fbclid=abc', 'https://example.com/p')).toBe('https://example.com/p');
   });
 
+  it('drops tracking parameters and leaves the rest of the query as written', () => {
+    const u = (query: string) => normalizeUrl(`https://example.com/p${query}`);
+    expect(u('?q=%E9&utm_source=z')).toBe('https://example.com/p?q=%E9');
+    expect(u('?flag&utm_source=z')).toBe('https://example.com/p?flag');
+    expect(u('?q=a%20b&utm_source=z')).toBe(u('?q=a%20b'));
+    expect(u('?utm_medium=x&b=2&a=1&gclid=y')).toBe('https://example.com/p?b=2&a=1');
+    expect(u('?')).toBe(u(''));
+  });
+
   it('rejects what cannot be crawled', () => {
     for (const bad of [
       'mailto:a@b.c',
