@@ -196,14 +196,21 @@ function clauseAfter(sentence: string, mention: Mention, otherSurnames: string[]
   const words = [...clause.matchAll(/[\p{L}\p{N}'’-]+/gu)];
   for (const w of words) {
     if (otherSurnames.includes(foldText(w[0]))) {
-      // Stop before the other person's name (and the first name just before it).
+      // Stop before the other person's name (and the first name just before it), and before the words
+      // that lead to them: "who met sanctioned businessman Viktor Draganov" says nothing of the subject
+      // after "met".
       const cut = clause.slice(0, w.index).replace(/[\p{Lu}][\p{L}'’-]*\s*$/u, '');
-      clause = cut;
+      const lead = [...cut.matchAll(LEADS_TO_ANOTHER)].at(-1);
+      clause = lead ? cut.slice(0, lead.index) : cut;
       break;
     }
   }
   return clause;
 }
+
+/** Words that lead from the subject to another person named after them in a clause. */
+const LEADS_TO_ANOTHER =
+  /\s(?:met|meets|meeting|with|and|alongside|beside|joined|joins|helped|helps|told|against|by|of|for|to|caught|catch|married|marries|welcomed|welcomes|hosted|hosts|visited|visits|accompanied|greeted|greets)\s/giu;
 
 function statesFlag(sentence: string, mention: Mention, rule: Rule, otherSurnames: string[]): boolean {
   const before = sentence.slice(Math.max(0, mention.start - 60), mention.start);

@@ -28,6 +28,16 @@ describe('page evidence', () => {
     expect(flagsFor('Ravi Menon, a senator from the north, spoke.', 'Ravi Menon')).toEqual(['politician']);
   });
 
+  it('gives the words that describe another person named in the clause to that person', () => {
+    const others = ['Viktor Draganov', 'Helena Marsh', 'Marco Vellini'];
+    const about = (text: string) => flagsFor(text, 'Priya Anand', others);
+    expect(about('Priya Anand, who met sanctioned businessman Viktor Draganov in 2021, spoke.')).toEqual([]);
+    expect(about('Priya Anand, who met Mayor Helena Marsh on Friday, spoke.')).toEqual([]);
+    expect(about('Priya Anand helped police catch fugitive Marco Vellini last year.')).toEqual([]);
+    // What is said of the subject before the other person still counts.
+    expect(about('Priya Anand was arrested with businessman Viktor Draganov in 2021.')).toEqual(['criminal']);
+  });
+
   it('takes a surname for the subject only when written as a name, and not after another first name', () => {
     // Lower case: a word, not the name.
     expect(flagsFor('Traders on the black market were arrested on Friday.', 'Jack Black')).toEqual([]);
