@@ -508,7 +508,16 @@ export class Crawler {
     // A redirect to a host we have not met yet: read its robots.txt outside the host queue, since
     // waiting for that host's turn while holding this one could deadlock two hosts redirecting to each other.
     const entry = cached && cached.expiresAt > Date.now() ? cached : await this.loadRobots(url.origin, false);
-    return !entry.unreachable && entry.policy.isAllowed(url);
+    // The target's robots.txt cannot be read for now: the URL is tried again later, as a URL of that host
+    // fetched directly would be (refused for good, a photo behind a CDN with a short outage was lost).
+    if (entry.unreachable)
+      throw new RetryableError(
+        'robots.txt of a redirect target unreachable',
+        'robots',
+        entry.unavailableStatus,
+        this.options.robotsRetryMs,
+      );
+    return entry.policy.isAllowed(url);
   }
 
   /** robots.txt of the URL's origin, fetched at most once at a time and cached. */

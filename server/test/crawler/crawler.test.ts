@@ -1023,6 +1023,30 @@ describe('Crawler SSRF guard', () => {
     expect(open.pages[0]!.title).toBe('local');
   });
 
+  it('tries a redirect again later while its target host cannot give its robots.txt, and fetches it then', async () => {
+    const server = await startServer({
+      'hop.test/': html(page('hop', '<img src="/p.jpg" alt="P">')),
+      'cdn-down.test/robots.txt': sequence([status(503)], text('User-agent: *\nAllow: /\n')),
+      'cdn-down.test/p.jpg': bytes(bob, 'image/jpeg'),
+    });
+    server.route('hop.test/p.jpg', redirect(server.url('/p.jpg', 'cdn-down.test')));
+    const out = collector();
+    const crawler = new Crawler({
+      crawlId: 'redirect-robots-down',
+      seeds: [server.url('/', 'hop.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, robotsRetryMs: 50 }),
+      callbacks: out.callbacks,
+    });
+    await crawler.run();
+    const errors = out.errors.filter((e) => e.url.endsWith('/p.jpg'));
+    expect(errors.map((e) => [e.code, e.willRetry])).toEqual([['robots', true]]);
+    // Fetched once its robots.txt could be read: the image came from the CDN, under the address linked.
+    expect(out.images.map(({ image }) => [image.url, image.finalUrl])).toEqual([
+      [server.url('/p.jpg', 'hop.test'), server.url('/p.jpg', 'cdn-down.test')],
+    ]);
+  });
+
   it('refuses links and redirects to private addresses during a crawl', async () => {
     const server = await startServer({});
     server.route(
