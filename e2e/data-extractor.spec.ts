@@ -78,7 +78,7 @@ test('start an extraction from a search, follow it to done, work with the extrac
     .getByRole('navigation', { name: 'Main menu' })
     .getByRole('link', { name: /AI Data Extractor/ });
   await expect(menuItem.locator('.main-menu__marker')).toBeVisible();
-  await expect(menuItem).toHaveAccessibleName('AI Data Extractor, new results');
+  await expect(menuItem).toHaveAccessibleName('AI Data Extractor new results');
   await screenshots(page, 'extractor-list');
 
   // Edit the extraction: the name cannot be empty.

@@ -82,7 +82,7 @@ test('watch a face, a crawl finds it on a new page: badge, alerts page with its 
       .getByRole('navigation', { name: 'Main menu' })
       .getByRole('link', { name: /^Alerts/ });
     await expect(menuLink.locator('.main-menu__marker')).toBeVisible();
-    await expect(menuLink).toHaveAccessibleName('Alerts, new alerts');
+    await expect(menuLink).toHaveAccessibleName('Alerts new alerts');
     await menuLink.click();
     await expect(page).toHaveURL(/\/alerts$/);
     await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();

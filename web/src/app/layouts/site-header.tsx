@@ -97,7 +97,7 @@ export function SiteHeader({
                     <>
                       {/* The dot is for the eye; the words are in the link's name for everyone else. */}
                       <span className="main-menu__marker" aria-hidden="true" />
-                      <span className="visually-hidden">, {item.markerLabel ?? 'new results'}</span>
+                      <span className="visually-hidden">{item.markerLabel ?? 'new results'}</span>
                     </>
                   )}
                 </NavLink>
