@@ -91,7 +91,7 @@ const parsedFonts = new Map<string, fontkit.Font>();
 function parsed(file: string): fontkit.Font {
   let font = parsedFonts.get(file);
   if (!font) {
-    font = fontkit.create(readFileSync(file));
+    font = fontkit.create(fileBytes(file));
     parsedFonts.set(file, font);
   }
   return font;
@@ -292,8 +292,7 @@ function reorder(runs: Fragment[]): Fragment[] {
     if ([...run.text].some(isStrong)) return run;
     // Neutral characters between right-to-left words: mirrored and reversed, as the font engine
     // would do for them if they carried a right-to-left script.
-    const reversed = [...run.text]
-      .reverse()
+    const reversed = [...reversedText(run.text)]
       .map((char) => bidi.getMirroredCharacter(char) ?? char)
       .join('');
     return { ...run, text: reversed };

@@ -213,6 +213,7 @@ export class FaceReindexService {
     });
     report('analysing');
     const engine = (await engineOf(target))!;
+    const context: ReindexContext = { active, target, engine, engineOf, signal: options.signal };
     let cursor = building.cursorImageId;
     for (;;) {
       // Analyse every image not done yet; crawls may add images meanwhile (with old-model faces).
@@ -225,7 +226,6 @@ export class FaceReindexService {
           batch.map((image) => image.id),
           active.modelId,
         );
-        const context = { active, target, engine, engineOf, signal: options.signal };
         // Up to `concurrency` images are fetched and analysed at once (and one more fetched ahead); they
         // are stored one by one in id order, so the cursor only ever moves past stored images.
         const ahead = Math.max(1, this.deps.concurrency ?? 1) + 1;
@@ -262,7 +262,6 @@ export class FaceReindexService {
           if (i + ahead < batch.length) prepare(i + ahead);
         }
       }
-      const context = { active, target, engine, engineOf, signal: options.signal };
       if (!(await this.retryUnreachable(context, progress, report))) return stopped();
       if (progress.unreachable > 0 && !options.switchWithoutUnreachable) {
         return { status: 'waiting', from: active.modelId, to: target.modelId, progress };
