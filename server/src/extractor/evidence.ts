@@ -19,12 +19,60 @@ interface Rule {
   negation: RegExp;
 }
 
+/**
+ * "President of" is an office only for a state or a legislature: company, club and university presidents
+ * are no politicians ("president of Microsoft"). The rules run case-insensitively, so a capital cannot
+ * tell a country from a company: the states are listed (the United Kingdom has no president, and "US"
+ * begins too many company names).
+ */
+const PRESIDENT_OF =
+  String.raw`president of (?:the )?(?:republic|country|nation|senate|(?:national |general )?assembly|parliament|` +
+  String.raw`chamber of deputies|duma|bundestag|european (?:commission|council|parliament|union)|` +
+  String.raw`united states|usa|united arab emirates|uae|russian federation|` +
+  [
+    'afghanistan|albania|algeria|andorra|angola|argentina|armenia|australia|austria|azerbaijan|bahamas',
+    'bahrain|bangladesh|barbados|belarus|belgium|belize|benin|bhutan|bolivia|bosnia and herzegovina',
+    'botswana|brazil|brunei|bulgaria|burkina faso|burundi|cabo verde|cape verde|cambodia|cameroon|canada',
+    'central african republic|chad|chile|china|colombia|comoros|congo|costa rica|côte d.ivoire',
+    'ivory coast|croatia|cuba|cyprus|czech republic|czechia|denmark|djibouti|dominica|dominican republic',
+    'ecuador|egypt|el salvador|equatorial guinea|eritrea|estonia|eswatini|ethiopia|fiji|finland|france',
+    'gabon|gambia|georgia|germany|ghana|greece|grenada|guatemala|guinea-bissau|guinea|guyana|haiti',
+    'honduras|hungary|iceland|india|indonesia|iran|iraq|ireland|israel|italy|jamaica|japan|jordan',
+    'kazakhstan|kenya|kiribati|kosovo|kuwait|kyrgyzstan|laos|latvia|lebanon|lesotho|liberia|libya',
+    'liechtenstein|lithuania|luxembourg|madagascar|malawi|malaysia|maldives|mali|malta|marshall islands',
+    'mauritania|mauritius|mexico|micronesia|moldova|monaco|mongolia|montenegro|morocco|mozambique',
+    'myanmar|namibia|nauru|nepal|netherlands|new zealand|nicaragua|nigeria|niger|north korea',
+    'north macedonia|macedonia|norway|oman|pakistan|palau|palestine|palestinian authority|panama',
+    'papua new guinea|paraguay|peru|philippines|poland|portugal|qatar|romania|russia|rwanda',
+    'saint kitts and nevis|saint lucia|saint vincent and the grenadines|samoa|san marino',
+    'são tomé and príncipe|sao tome and principe|saudi arabia|senegal|serbia|seychelles|sierra leone',
+    'singapore|slovakia|slovenia|solomon islands|somalia|south africa|south korea|korea|south sudan|spain',
+    'sri lanka|sudan|suriname|sweden|switzerland|syria|taiwan|tajikistan|tanzania|thailand|timor-leste',
+    'east timor|togo|tonga|trinidad and tobago|tunisia|turkey|türkiye|turkmenistan|tuvalu|uganda|ukraine',
+    'uruguay|uzbekistan|vanuatu|venezuela|vietnam|viet nam|yemen|zambia|zimbabwe',
+  ].join('|') +
+  // …but not a company named after its country ("president of China Mobile", "of Japan Airlines").
+  String.raw`)(?!\s+(?:mobile|airlines?|airways|telecom|telecommunications|steel|bank|electric|electronics|petroleum|oil|gas|post|railways?|motors?|inc|corp|corporation|ltd|limited|group|holdings?|energy|power|construction|investment|development|foundation|association|society|federation|club|university|college|chamber|league)\b)`;
+
+/**
+ * Offices whose holders are politicians (or, for compliance, politically exposed). Words shared with
+ * other trades are narrowed: a brand or goodwill ambassador, a church minister, a university's
+ * chancellor and the Premier League hold no office.
+ */
 const OFFICE =
-  String.raw`(?:prime minister|deputy prime minister|minister|secretary of state|member of parliament|\bmp\b|\bmep\b|` +
+  String.raw`(?:prime minister|deputy prime minister|(?<!(?:church|parish|methodist|baptist|lutheran|anglican|presbyterian|evangelical|pentecostal|ordained|united reformed) )minister|` +
+  String.raw`secretary of state|member of parliament|\bmp\b|\bmep\b|` +
   String.raw`member of the european parliament|senator|congressman|congresswoman|congressional representative|` +
-  String.raw`deputy mayor|mayor|councillor|councilor|city council member|governor|president of (?:the )?(?:republic|country|nation|[A-Z]\w+)|` +
-  String.raw`head of state|head of government|ambassador|lawmaker|legislator|parliamentarian|chancellor|` +
-  String.raw`party leader|leader of the (?:\w+ )?party|opposition leader|state secretary|premier|politician)`;
+  String.raw`deputy mayor|mayor|councillor|councilor|city council member|governor|${PRESIDENT_OF}|` +
+  String.raw`head of state|head of government|(?<!(?:brand|goodwill|global|campaign) )ambassador|lawmaker|legislator|parliamentarian|` +
+  String.raw`chancellor(?! of (?:the )?(?:[\p{L}-]+ )?(?:university|college|school))|` +
+  String.raw`party leader|leader of the (?:\w+ )?party|opposition leader|state secretary|premier(?! league| division)|politician)`;
+
+/**
+ * "Was elected" alone says office, but not when it is to a board, a learned society or a club's chair
+ * ("was elected a Fellow of the Royal Society", "was elected to the board").
+ */
+const NOT_AN_ELECTED_OFFICE = String.raw`(?! (?:to (?:the |its |a |an )?(?:[\p{L}-]+ )?(?:board|academy|society|hall of fame|committee)|(?:as )?(?:a |an |the )?(?:fellow|director|trustee|chair|chairman|chairwoman|chairperson|captain|member of (?:the |its )?(?:[\p{L}-]+ )?(?:academy|society|board)|president of (?:the |its )?(?:[\p{L}-]+ ){0,3}?(?:club|union|society|association|company|board|academy|foundation|federation|institute|league|university|college))))`;
 
 const RULES: Rule[] = [
   {
@@ -34,7 +82,7 @@ const RULES: Rule[] = [
       // of being or becoming followed by the office within three words.
       String.raw`^\s*(?:\([^)]*\)\s*)?,\s*(?:the |a |an |who is |who was |who has been |who became |who serves as )?(?:[\p{L}-]+ ){0,3}${OFFICE}\b|` +
         String.raw`\b(?:is|was|has been|had been|became|becomes|serves as|served as|elected|re-elected|appointed|named|sworn in as)\s+(?:the |a |an )?(?:[\p{L}-]+ ){0,3}?${OFFICE}\b|` +
-        String.raw`\b(?:was|were|has been|is) (?:re-)?elected\b|\bwon (?:the|a) (?:seat|election)\b`,
+        String.raw`\b(?:was|were|has been|is) (?:re-)?elected\b${NOT_AN_ELECTED_OFFICE}|\bwon (?:the|a) (?:seat|election)\b`,
       'iu',
     ),
     before: new RegExp(String.raw`\b${OFFICE}\s*$`, 'i'),

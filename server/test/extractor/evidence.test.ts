@@ -28,6 +28,39 @@ describe('page evidence', () => {
     expect(flagsFor('Ravi Menon, a senator from the north, spoke.', 'Ravi Menon')).toEqual(['politician']);
   });
 
+  it('reads "president of" as an office only for a state or a legislature', () => {
+    expect(flagsFor('Lena Brandt, the president of Microsoft, spoke.', 'Lena Brandt')).toEqual([]);
+    expect(flagsFor('Lena Brandt was president of the chess club.', 'Lena Brandt')).toEqual([]);
+    expect(flagsFor('Lena Brandt has been president of China Mobile since 2019.', 'Lena Brandt')).toEqual([]);
+    expect(flagsFor('Lena Brandt was president of the Royal Society.', 'Lena Brandt')).toEqual([]);
+    expect(flagsFor('Lena Brandt, President of France, spoke.', 'Lena Brandt')).toEqual(['politician']);
+    expect(flagsFor('Lena Brandt was elected president of the Republic in 2017.', 'Lena Brandt')).toEqual([
+      'politician',
+    ]);
+    expect(flagsFor('Lena Brandt became President of the European Commission.', 'Lena Brandt')).toEqual([
+      'politician',
+    ]);
+  });
+
+  it('raises no office for trades that share its words', () => {
+    const none = [
+      'Lena Brandt was named Premier League player of the month.',
+      'Lena Brandt, a brand ambassador for Rolex, smiled.',
+      'Lena Brandt became a goodwill ambassador of UNICEF in 2015.',
+      'Lena Brandt was a Methodist minister in Leeds.',
+      'Lena Brandt was appointed chancellor of the University of Leeds.',
+      'Lena Brandt was elected a Fellow of the Royal Society in 2004.',
+      'Lena Brandt was elected to the board of the bank.',
+      'Lena Brandt was elected president of the student union.',
+    ];
+    for (const text of none) expect(flagsFor(text, 'Lena Brandt'), text).toEqual([]);
+    expect(flagsFor('Lena Brandt was elected in 2019.', 'Lena Brandt')).toEqual(['politician']);
+    expect(flagsFor('Lena Brandt was appointed ambassador to Spain.', 'Lena Brandt')).toEqual(['politician']);
+    expect(flagsFor('Lena Brandt, the premier of Ontario, spoke.', 'Lena Brandt')).toEqual(['politician']);
+    expect(flagsFor('Lena Brandt became chancellor of Germany.', 'Lena Brandt')).toEqual(['politician']);
+    expect(flagsFor('Lena Brandt was the finance minister.', 'Lena Brandt')).toEqual(['politician']);
+  });
+
   it('gives the words that describe another person named in the clause to that person', () => {
     const others = ['Viktor Draganov', 'Helena Marsh', 'Marco Vellini'];
     const about = (text: string) => flagsFor(text, 'Priya Anand', others);
