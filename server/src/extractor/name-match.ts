@@ -262,17 +262,20 @@ function tokenScore(written: string, other: string, comparison: NameComparison):
   }
   const [a, b] = [spelledOut(written), spelledOut(other)];
   if (a === b) return 1;
-  // Against a watch-list a flag must not pass from a man to a woman of the same family name or first name.
-  if (comparison === 'watchlist' && genderedForms(a, b)) return 0;
+  // A man and a woman of one family name or first name are two people: against a watch-list a flag must
+  // not pass from one to the other, and across pages their votes must not make one name, nor a Wikipedia
+  // article about one describe the other (Mario/Maria Rossi).
+  if (genderedForms(a, b)) return 0;
   // Lengths as written: "x" spelled "ks" must not make a short name long enough to tolerate an edit
   // (Max/Mak, Rex/Rek).
   const longest = Math.max(written.length, other.length);
   const d = distance(a, b);
-  // Against a watch-list a letter changed in a short name for one that does not sound alike makes another
-  // name (Joan/John, Mark/Mary, Marta/Maria), not a spelling of it: a false flag there says someone is
-  // sanctioned or wanted. Vowels for vowels (Ahmad/Ahmed, Elena/Eleni) and consonants transliterations
-  // swap (Victor/Viktor) stay spellings, and so does a letter left out or added (Jon/John, Ann/Anne).
-  if (comparison === 'watchlist' && longest <= 6 && !onlyAlikeLettersChanged(a, b)) return 0;
+  // A letter changed in a short name for one that does not sound alike makes another name (Joan/John,
+  // Mark/Mary, Marta/Maria), not a spelling of it: against a watch-list a false flag says someone is
+  // sanctioned or wanted, and across pages it would merge two people. Vowels for vowels (Ahmad/Ahmed,
+  // Elena/Eleni) and consonants transliterations swap (Victor/Viktor) stay spellings, and so does a letter
+  // left out or added (Jon/John, Ann/Anne).
+  if (longest <= 6 && !onlyAlikeLettersChanged(a, b)) return 0;
   // Short tokens tolerate one edit at most; longer ones about one edit in five.
   if (longest <= 4 ? d > 1 : d / longest > 0.25) return 0;
   let score = 1 - d / longest;
