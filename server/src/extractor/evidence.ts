@@ -16,7 +16,13 @@ interface Rule {
   after: RegExp;
   /** A title right before the name ("Senator", "Minister"). */
   before?: RegExp;
+  /** Words that deny the statement where they come before it or inside it ("was not charged"). */
   negation: RegExp;
+  /**
+   * Words that undo the statement wherever they come in the subject's clause, however far after it
+   * ("was arrested in 2019 on suspicion of fraud, but the charges were later dropped").
+   */
+  reversal?: RegExp;
 }
 
 /**
@@ -96,8 +102,9 @@ const RULES: Rule[] = [
       /\b(?:(?:was|were|been|being|is|are|got|later|subsequently) (?:\w+ )?(?:convicted|sentenced|jailed|imprisoned|arrested|detained|charged|indicted|extradited)|convicted (?:of|for)|found guilty|pleaded guilty|pled guilty|sentenced to|jailed for|charged with|wanted (?:by|for|in)|on (?:interpol's|the fbi's|a) (?:most )?wanted|most wanted|fugitive|on the run|warrant (?:was issued )?for (?:his|her|their) arrest|arrest warrant|serving (?:a )?(?:\w+[- ])?(?:year|month)s? (?:prison )?sentence|behind bars|red notice)\b/i,
     before:
       /\b(?:convicted|wanted|jailed|fugitive|fraudster|murderer|drug lord|gangster|mob boss|crime boss)\s*$/i,
-    negation:
-      /\b(?:not|never|no|acquitted|cleared|exonerated|innocent|overturned|quashed|dropped|without charge|released without|falsely|wrongly)\b/i,
+    negation: /\b(?:not|never|no|innocent|falsely|wrongly)\b/i,
+    reversal:
+      /\b(?:acquitted|cleared|exonerated|overturned|quashed|dropped|withdrawn|without charge|released without)\b/i,
   },
   {
     flag: 'sanctions',
@@ -105,8 +112,8 @@ const RULES: Rule[] = [
       /\b(?:sanctioned|under (?:\w+ )?sanctions|sanctions (?:list|designation|against (?:him|her|them))|placed on (?:a|the) (?:\w+ )?sanctions? list|designated (?:by|under|as)|asset freeze|assets (?:were |have been )?frozen|travel ban|blacklisted|specially designated national|sdn list|ofac)\b/i,
     // "The EU has sanctioned Bulgarian businessman Viktor Draganov": the object of the verb.
     before: /\b(?:sanctioned|blacklisted)(?:\s+[\p{L}-]+){0,2}\s*$/iu,
-    negation:
-      /\b(?:not|never|no longer|lifted|delisted|removed from|unfrozen|overturned|annulled|struck down)\b/i,
+    negation: /\b(?:not|never|no longer)\b/i,
+    reversal: /\b(?:lifted|delisted|removed from|unfrozen|overturned|annulled|struck down)\b/i,
   },
 ];
 
@@ -263,15 +270,16 @@ const LEADS_TO_ANOTHER =
 function statesFlag(sentence: string, mention: Mention, rule: Rule, otherSurnames: string[]): boolean {
   const before = sentence.slice(Math.max(0, mention.start - 60), mention.start);
   const beforeWords = before.split(/\s+/).slice(-4).join(' ');
+  const clause = clauseAfter(sentence, mention, otherSurnames);
+  if (rule.reversal?.test(clause)) return false;
   if (rule.before && rule.before.test(beforeWords.replace(/[,:]\s*$/, ''))) {
     return !rule.negation.test(beforeWords);
   }
-  const clause = clauseAfter(sentence, mention, otherSurnames);
   const hit = rule.after.exec(clause);
   if (!hit) return false;
-  // A negation before the statement, in the same clause, cancels it ("was not charged", "was acquitted").
-  const upToHit = clause.slice(0, hit.index + hit[0].length + 30);
-  return !rule.negation.test(upToHit);
+  // A negation before the statement or inside it, in the same clause, cancels it ("was not charged"); one
+  // after it is about something else ("was convicted of fraud and did not appeal").
+  return !rule.negation.test(clause.slice(0, hit.index + hit[0].length));
 }
 
 /** One line of a description: the sentence of the page that says who the person is. */

@@ -123,6 +123,26 @@ describe('page evidence', () => {
     expect(flagsFor('Ana Ruiz, a candidate for mayor, spoke.', 'Ana Ruiz')).toEqual([]);
   });
 
+  it('reads a reversal anywhere in the clause, and a denial only before or inside the statement', () => {
+    const tom = (text: string) => flagsFor(text, 'Tom Reed');
+    expect(
+      tom('Tom Reed was arrested in 2019 on suspicion of fraud, but the charges were later dropped.'),
+    ).toEqual([]);
+    expect(
+      tom('Tom Reed was convicted of fraud in 2012, a verdict the court of appeal quashed in 2014.'),
+    ).toEqual([]);
+    expect(tom('Convicted fraudster Tom Reed, whose conviction was overturned in 2015, spoke.')).toEqual([]);
+    expect(
+      flagsFor(
+        'Ana Ruiz was placed on the EU sanctions list in 2014; the measures against her were lifted.',
+        'Ana Ruiz',
+      ),
+    ).toEqual([]);
+    // A "not" after the statement is about something else.
+    expect(tom('Tom Reed was convicted of fraud in 2012 and did not appeal.')).toEqual(['criminal']);
+    expect(tom('Tom Reed was sentenced to six years, which he does not dispute.')).toEqual(['criminal']);
+  });
+
   it('attaches a statement to the person it is about, not to everyone in the sentence', () => {
     const text = 'Carla Mendes met Mayor Helena Marsh, and Victor Hale was convicted of fraud.';
     const others = ['Helena Marsh', 'Victor Hale'];
