@@ -11,7 +11,13 @@ import type {
   ResultInput,
   WikipediaSummary,
 } from './analysis-types.ts';
-import { describingSentence, findEvidence, subjectOf, type EvidenceSubject } from './evidence.ts';
+import {
+  describingSentence,
+  findEvidence,
+  namesSubject,
+  subjectOf,
+  type EvidenceSubject,
+} from './evidence.ts';
 import type { LlmClient } from './llm-client.ts';
 import {
   candidatesForPicture,
@@ -160,7 +166,11 @@ export class TextAnalyzer implements ExtractionAnalyzer {
         evidence.push(...(await watchlistEvidence(personName)));
         if (this.options.llm) {
           const extra = await this.options.llm.flagsFor(result, personName).catch(() => []);
-          evidence.push(...extra.filter((e) => !evidence.some((x) => x.flag === e.flag)));
+          // The model may quote a sentence of the page about someone else: a flag on this person needs a
+          // quotation that names them.
+          evidence.push(
+            ...extra.filter((e) => namesSubject(e.text, subject) && !evidence.some((x) => x.flag === e.flag)),
+          );
         }
         personDesc =
           describingSentence([result.image.caption, result.image.nearbyText, result.page.text], subject) ||

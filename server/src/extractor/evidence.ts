@@ -282,11 +282,16 @@ function statesFlag(sentence: string, mention: Mention, rule: Rule, otherSurname
   return !rule.negation.test(clause.slice(0, hit.index + hit[0].length));
 }
 
+/** Whether a sentence names the person (full name, or the surname written as a name). */
+export function namesSubject(sentence: string, subject: EvidenceSubject): boolean {
+  return mentionsOf(sentence, subject).length > 0;
+}
+
 /** One line of a description: the sentence of the page that says who the person is. */
 export function describingSentence(texts: string[], subject: EvidenceSubject): string {
   for (const text of texts) {
     for (const sentence of sentencesOf(text)) {
-      if (mentionsOf(sentence, subject).length > 0 && sentence.length >= 20) return sentence.slice(0, 300);
+      if (namesSubject(sentence, subject) && sentence.length >= 20) return sentence.slice(0, 300);
     }
   }
   return '';

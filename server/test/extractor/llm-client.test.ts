@@ -125,4 +125,20 @@ describe('LLM client', () => {
     const without = await new TextAnalyzer().analyze([result], []);
     expect(without.results[0]!.personName).toBe('Nina Park');
   });
+
+  it('raises no flag on a quotation about someone else', async () => {
+    reply = (body) =>
+      body.messages[0]!.content.startsWith('You identify')
+        ? { status: 200, content: '{"name": "Nina Park"}' }
+        : {
+            status: 200,
+            content:
+              '{"flags": [{"flag": "criminal", "sentence": "Leo Grant was convicted of smuggling in 2019."}]}',
+          };
+    const analysis = await new TextAnalyzer({ llm: new LlmClient({ url, model: 'm' }) }).analyze(
+      [result],
+      [],
+    );
+    expect(analysis.results[0]).toMatchObject({ personName: 'Nina Park', criminal: false });
+  });
 });
