@@ -397,8 +397,11 @@ export function sameNameVariant(a: string[], b: string[]): boolean {
   return false;
 }
 
-/** "(left)", "(right)", "(centre)" written right after a name in a caption; "(far left)" counts as left. */
-const PLACE_AFTER_NAME = /^\s*,?\s*\((?:far\s+|pictured\s+)?(left|right|centre|center|middle)\)/i;
+/**
+ * "(left)", "(right)", "(centre)" written right after a name in a caption, or the agencies' "(L)", "(R)",
+ * "(C)"; "(far left)" counts as left.
+ */
+const PLACE_AFTER_NAME = /^\s*,?\s*\((?:far\s+|pictured\s+)?(left|right|centre|center|middle|l|r|c)\)/i;
 
 /** Where the caption places the person named by `candidate` in the photo, if it says so. */
 function placeAfter(text: string, candidate: NameCandidate): FacePosition | undefined {
@@ -409,7 +412,52 @@ function placeAfter(text: string, candidate: NameCandidate): FacePosition | unde
   )?.[1];
   if (!word) return undefined;
   const lower = word.toLowerCase();
-  return lower === 'left' || lower === 'right' ? lower : 'centre';
+  if (lower === 'left' || lower === 'l') return 'left';
+  if (lower === 'right' || lower === 'r') return 'right';
+  return 'centre';
+}
+
+/**
+ * A caption that lists the people in order: "From left: A, B and C", "Left to right: …", "L-R: …" before
+ * the names, or "A, B and C (from left)" after them.
+ */
+const ORDER_BEFORE_NAMES =
+  /(?:^|[.;]\s+|\()\s*(?:(?:pictured|photo|shown)\s+)?(?:from\s+left|left\s+to\s+right|l\s*(?:-|–|to)\s*r)\s*[:,)]/gi;
+const ORDER_AFTER_NAMES = /\(\s*(?:from\s+left|left\s+to\s+right|l\s*(?:-|–|to)\s*r)\s*\)/gi;
+
+/**
+ * The places of the people a caption lists in order: the first named stands left, the last right, any
+ * between in the centre (as `facePositionAmong` places the searched face).
+ */
+function placesInOrder(text: string, names: NameCandidate[]): Map<NameCandidate, FacePosition> {
+  const places = new Map<NameCandidate, FacePosition>();
+  const sentenceEnds = [...text.matchAll(/[.;](?:\s|$)/g)].map((m) => m.index);
+  const listed: NameCandidate[][] = [];
+  for (const marker of text.matchAll(ORDER_BEFORE_NAMES)) {
+    const from = marker.index + marker[0].length;
+    const to = sentenceEnds.find((end) => end >= from) ?? text.length;
+    listed.push(names.filter((n) => n.index >= from && n.index < to));
+  }
+  for (const marker of text.matchAll(ORDER_AFTER_NAMES)) {
+    const from = sentenceEnds.filter((end) => end < marker.index).at(-1) ?? -1;
+    listed.push(names.filter((n) => n.index > from && n.index < marker.index));
+  }
+  for (const row of listed) {
+    if (row.length < 2) continue;
+    row.forEach((name, i) => places.set(name, i === 0 ? 'left' : i === row.length - 1 ? 'right' : 'centre'));
+  }
+  return places;
+}
+
+/**
+ * A name right after "wife of", "son of"… in a caption is a relation of the person pictured, not someone
+ * the photo shows: "Jane Doe, wife of John Smith, at the gala".
+ */
+const RELATION_BEFORE_NAME =
+  /\b(?:wife|husband|widow|widower|son|daughter|mother|father|brother|sister|partner|fianc[ée]e?|girlfriend|boyfriend|niece|nephew|grandson|granddaughter|cousin|uncle|aunt|stepson|stepdaughter)\s+of\s+(?:the\s+late\s+)?(?:[\p{Lu}][\p{L}.]*\s+){0,2}$/u;
+
+function namedAsRelation(text: string, candidate: NameCandidate): boolean {
+  return RELATION_BEFORE_NAME.test(text.slice(Math.max(0, candidate.index - 60), candidate.index));
 }
 
 /** Letters of scripts without capital letters, where capitalisation cannot tell a name (Arabic, Hebrew). */
@@ -469,10 +517,13 @@ export function peopleOfResult(result: ResultInput, knownNames: KnownNames = {})
     });
   };
   for (const [text, source] of textsOfResult(result)) {
-    const found = findPersonNames(text, { captionLike: source === 'caption' || source === 'alt' });
+    const captionLike = source === 'caption' || source === 'alt';
+    const found = findPersonNames(text, { captionLike });
+    const inOrder = captionLike ? placesInOrder(text, found.names) : new Map<NameCandidate, FacePosition>();
     for (const candidate of [...found.names, ...(knownNames[source] ?? [])]) {
-      add(candidate, source);
-      const placed = source === 'caption' || source === 'alt' ? placeAfter(text, candidate) : undefined;
+      // A relation named in a caption is on the page, not in the photo.
+      add(candidate, captionLike && namedAsRelation(text, candidate) ? 'text' : source);
+      const placed = captionLike ? (placeAfter(text, candidate) ?? inOrder.get(candidate)) : undefined;
       const person = people.find((p) => sameNameVariant(p.tokens, candidate.tokens));
       if (placed && person) person.placed ??= placed;
     }

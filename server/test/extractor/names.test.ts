@@ -51,6 +51,47 @@ describe('a caption that says who stands where', () => {
   });
 });
 
+describe('captions in agency style', () => {
+  const candidatesAt = (caption: string, facePosition?: 'left' | 'centre' | 'right') =>
+    candidatesForPicture(peopleOfResult({ ...result({ caption }), facePosition })).map((p) => p.name);
+
+  it('reads "(L)", "(R)" and "(C)" after a name as its place', () => {
+    const caption = 'Priya Anand (L) talks to Jo Whitcombe (R) at the festival.';
+    expect(candidatesAt(caption, 'left')).toEqual(['Priya Anand']);
+    expect(candidatesAt(caption, 'right')).toEqual(['Jo Whitcombe']);
+  });
+
+  it('places the people of a list "from left" or "left to right" in their order', () => {
+    for (const caption of [
+      'From left: Priya Anand, Jo Whitcombe and Helena Marsh at the opening.',
+      'Priya Anand, Jo Whitcombe and Helena Marsh (from left) at the opening.',
+      'The opening. Left to right: Priya Anand, Jo Whitcombe, Helena Marsh.',
+      'L-R: Priya Anand, Jo Whitcombe and Helena Marsh.',
+    ]) {
+      expect(candidatesAt(caption, 'left'), caption).toEqual(['Priya Anand']);
+      expect(candidatesAt(caption, 'centre'), caption).toEqual(['Jo Whitcombe']);
+      expect(candidatesAt(caption, 'right'), caption).toEqual(['Helena Marsh']);
+    }
+    // Without the face's place, everyone listed is a candidate.
+    expect(candidatesAt('From left: Priya Anand and Jo Whitcombe.').sort()).toEqual([
+      'Jo Whitcombe',
+      'Priya Anand',
+    ]);
+  });
+
+  it('does not take a relation named in the caption for someone in the photo', () => {
+    expect(candidatesAt('Helena Marsh, wife of Peter Dunn, at the gala.')).toEqual(['Helena Marsh']);
+    expect(candidatesAt('Jo Whitcombe, the son of the late Carl Whitcombe, in 2019.')).toEqual([
+      'Jo Whitcombe',
+    ]);
+    // Both pictured: "and her husband".
+    expect(candidatesAt('Helena Marsh and her husband Peter Dunn at the gala.').sort()).toEqual([
+      'Helena Marsh',
+      'Peter Dunn',
+    ]);
+  });
+});
+
 describe('person names in text', () => {
   it('finds names after titles and in lists, and cuts the titles off', () => {
     expect(
