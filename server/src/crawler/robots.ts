@@ -28,11 +28,18 @@ interface Group {
 const MAX_PATTERN_LENGTH = 2048;
 const MAX_RULES = 10_000;
 
-/** Upper-cases percent escapes and escapes non-ASCII, so pattern and path compare octet by octet. */
+/**
+ * Escapes non-ASCII, upper-cases percent escapes and decodes those of unreserved characters (RFC 3986:
+ * "%7Euser" is "~user", "%2D" is "-"), so pattern and path compare octet by octet whichever way the site
+ * wrote them. Escapes of reserved characters stay escapes: "/a%2Fb" is not "/a/b".
+ */
 function canonicalPath(value: string): string {
   return value
     .replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char))
-    .replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+    .replace(/%[0-9a-f]{2}/gi, (escape) => {
+      const char = String.fromCharCode(parseInt(escape.slice(1), 16));
+      return /^[A-Za-z0-9\-._~]$/.test(char) ? char : escape.toUpperCase();
+    });
 }
 
 function compileRule(allow: boolean, raw: string): Rule | null {

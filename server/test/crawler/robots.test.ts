@@ -105,6 +105,15 @@ describe('robots.txt', () => {
     const policy = parseRobots('User-agent: *\nDisallow: /café\nDisallow: /a%2fb', TOKEN);
     expect(policy.isAllowed(at('/caf%C3%A9/menu'))).toBe(false);
     expect(policy.isAllowed(at('/a%2Fb'))).toBe(false);
+    expect(policy.isAllowed(at('/a/b'))).toBe(true);
+  });
+
+  it('reads an escaped unreserved character as the character, in rules and in paths', () => {
+    const policy = parseRobots('User-agent: *\nDisallow: /%7Ejane/\nDisallow: /private-files', TOKEN);
+    expect(policy.isAllowed(at('/~jane/photo.jpg'))).toBe(false);
+    expect(policy.isAllowed(at('/private%2Dfiles/a.jpg'))).toBe(false);
+    expect(policy.isAllowed(at('/%70rivate-files/a.jpg'))).toBe(false);
+    expect(policy.isAllowed(at('/~john/photo.jpg'))).toBe(true);
   });
 
   it('reads Crawl-delay of the selected group and every Sitemap line', () => {
