@@ -292,14 +292,16 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
     const redirects: string[] = [];
     for (;;) {
       if (controller.signal.aborted) throw failure(controller.signal.reason);
-      if (options.allowUrl && !(await options.allowUrl(url))) {
+      // The hop's policy check (a robots.txt to read) and its name lookup count against the total
+      // timeout too: a resolver or a robots.txt that never answers must not hold the fetch past it.
+      if (options.allowUrl && !(await untilAborted(options.allowUrl(url), controller.signal, failure))) {
         throw new FetchError(
           redirects.length ? 'redirect-refused' : 'bad-url',
           `refused by policy: ${url.href}`,
           url.href,
         );
       }
-      const target = await vetHop(url, options);
+      const target = await untilAborted(vetHop(url, options), controller.signal, failure);
       let hop: HopResponse;
       try {
         hop = await requestHop(url, target, options, controller.signal);
@@ -356,6 +358,23 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
     options.signal?.removeEventListener('abort', onOuterAbort);
     controller.signal.removeEventListener('abort', destroyCurrent);
   }
+}
+
+/**
+ * `work`, or the fetch's failure as soon as `signal` aborts (the work itself is left to finish on its
+ * own: a DNS lookup cannot be cancelled).
+ */
+function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  failure: (reason: unknown) => FetchError,
+): Promise<T> {
+  if (signal.aborted) return Promise.reject(failure(signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(failure(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Milliseconds a Retry-After header asks to wait (seconds or HTTP date); undefined when absent/invalid. */

@@ -114,6 +114,20 @@ describe('safeFetch: limits', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it('counts a name lookup and a policy check that never answer against the total timeout', async () => {
+    const started = Date.now();
+    const neverResolves = () => new Promise<never>(() => {});
+    const lookup = await failure(
+      safeFetch('http://hanging-dns.test/', { ...base, totalTimeoutMs: 300, resolveHost: neverResolves }),
+    );
+    expect(lookup.code).toBe('timeout');
+    const policy = await failure(
+      safeFetch(server.url('/page'), { ...base, totalTimeoutMs: 300, allowUrl: neverResolves }),
+    );
+    expect(policy.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
   it('times out a connection that never completes its handshake', async () => {
     // Accepts TCP but never answers the TLS ClientHello: the connect phase cannot finish.
     const silent = net.createServer(() => {});
