@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions } from './crawl-options.ts';
 import type {
   CrawlFrontierStore,
@@ -503,6 +504,26 @@ export class Crawler {
     };
   }
 
+  /**
+   * A redirect from `fromHost` to another host is that host's request too: it waits for the host's pause
+   * (a CDN that several sites redirect to is not hit faster than its own pages would be), reserves the
+   * host's next turn, and leaves a host that is backing off for later. The host queue itself is not
+   * taken: waiting for its turn while holding `fromHost` could deadlock two hosts redirecting to each other.
+   */
+  private async politeHop(url: URL, fromHost: string): Promise<void> {
+    const host = hostKey(url);
+    if (host === fromHost) return;
+    // Again after each wait: another hop to the host may have taken the turn meanwhile.
+    for (let wait = this.scheduler.readyAt(host) - Date.now(); wait > 0;) {
+      // Longer than a pause, or than the fetch may take: the host is backing off (Retry-After); later.
+      if (wait > Math.min(this.scheduler.delayOf(host), this.options.totalTimeoutMs / 2))
+        throw new RetryableError(`redirect target ${host} is backing off`, 'http', undefined, wait);
+      await sleep(wait, undefined, { signal: this.abort.signal });
+      wait = this.scheduler.readyAt(host) - Date.now();
+    }
+    this.scheduler.contacted(host);
+  }
+
   private async robotsAllowsHop(url: URL): Promise<boolean> {
     const cached = this.robotsCache.get(url.origin);
     // A redirect to a host we have not met yet: read its robots.txt outside the host queue, since
@@ -606,9 +627,22 @@ export class Crawler {
     if (!robots.policy.isAllowed(entry.url)) return 'skip';
     const result = await this.scheduler.run(
       entry.host,
-      () => safeFetch(entry.url, this.fetchOptions(overrides)),
+      () =>
+        safeFetch(
+          entry.url,
+          this.fetchOptions({
+            allowUrl: async (url) => {
+              const allowed = await this.robotsAllowsHop(url);
+              if (allowed) await this.politeHop(url, entry.host);
+              return allowed;
+            },
+            ...overrides,
+          }),
+        ),
       this.abort.signal,
     );
+    // The pause of a redirect's final host counts from the end of the request, as for its own pages.
+    if (hostKey(result.url) !== entry.host) this.scheduler.contacted(hostKey(result.url));
     const { status } = result;
     if (status >= 200 && status < 300) return result;
     const message = `HTTP ${status}`;

@@ -57,6 +57,13 @@ export class HostScheduler {
     state.nextAt = Math.max(state.nextAt, until);
   }
 
+  /** Records a request made to the host outside its queue (a redirect's hop): the pause counts from now. */
+  contacted(host: string): void {
+    const state = this.state(host);
+    state.lastEnd = Date.now();
+    state.nextAt = Math.max(state.nextAt, state.lastEnd + state.delayMs);
+  }
+
   /** Runs `task` as the host's only request once its turn and its pause have come. */
   async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const state = this.state(host);

@@ -294,7 +294,10 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions):
       if (controller.signal.aborted) throw failure(controller.signal.reason);
       // The hop's policy check (a robots.txt to read) and its name lookup count against the total
       // timeout too: a resolver or a robots.txt that never answers must not hold the fetch past it.
-      if (options.allowUrl && !(await untilAborted(options.allowUrl(url), controller.signal, failure))) {
+      if (
+        options.allowUrl &&
+        !(await untilAborted(Promise.resolve(options.allowUrl(url)), controller.signal, failure))
+      ) {
         throw new FetchError(
           redirects.length ? 'redirect-refused' : 'bad-url',
           `refused by policy: ${url.href}`,

@@ -1047,6 +1047,37 @@ describe('Crawler SSRF guard', () => {
     ]);
   });
 
+  it('keeps the pause of a host that other sites redirect to', async () => {
+    const server = await startServer({
+      'one.test/': html(page('one', '<img src="/a.jpg" alt="A"><img src="/b.jpg" alt="B">')),
+      'two.test/': html(page('two', '<img src="/c.jpg" alt="C"><img src="/d.jpg" alt="D">')),
+      'cdn.test/robots.txt': text('User-agent: *\nCrawl-delay: 0.3\n'),
+    });
+    for (const [site, name] of [
+      ['one.test', 'a'],
+      ['one.test', 'b'],
+      ['two.test', 'c'],
+      ['two.test', 'd'],
+    ] as const) {
+      server.route(`cdn.test/${name}.jpg`, bytes(bob, 'image/jpeg'));
+      server.route(`${site}/${name}.jpg`, redirect(server.url(`/${name}.jpg`, 'cdn.test')));
+    }
+    const crawler = new Crawler({
+      crawlId: 'redirect-politeness',
+      seeds: [server.url('/', 'one.test'), server.url('/', 'two.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false }),
+    });
+    await crawler.run();
+    const photos = server.requests
+      .filter((r) => r.hostname === 'cdn.test' && r.path !== '/robots.txt')
+      .sort((x, y) => x.start - y.start);
+    expect(photos.map((r) => r.path).sort()).toEqual(['/a.jpg', '/b.jpg', '/c.jpg', '/d.jpg']);
+    // The CDN's own Crawl-delay between its requests, though they came through two other sites' turns.
+    for (let i = 1; i < photos.length; i++)
+      expect(photos[i]!.start - photos[i - 1]!.end).toBeGreaterThanOrEqual(290);
+  });
+
   it('refuses links and redirects to private addresses during a crawl', async () => {
     const server = await startServer({});
     server.route(
