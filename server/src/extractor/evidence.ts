@@ -57,8 +57,9 @@ const PRESIDENT_OF =
     'east timor|togo|tonga|trinidad and tobago|tunisia|turkey|türkiye|turkmenistan|tuvalu|uganda|ukraine',
     'uruguay|uzbekistan|vanuatu|venezuela|vietnam|viet nam|yemen|zambia|zimbabwe',
   ].join('|') +
-  // …but not a company named after its country ("president of China Mobile", "of Japan Airlines").
-  String.raw`)(?!\s+(?:mobile|airlines?|airways|telecom|telecommunications|steel|bank|electric|electronics|petroleum|oil|gas|post|railways?|motors?|inc|corp|corporation|ltd|limited|group|holdings?|energy|power|construction|investment|development|foundation|association|society|federation|club|university|college|chamber|league)\b)`;
+  // …but not a company named after its country ("president of China Mobile", "of Japan Airlines", "of
+  // Ukraine's largest bank", "of Georgia Tech").
+  String.raw`)(?!['’]s\b|\s+(?:tech|state|mobile|airlines?|airways|telecom|telecommunications|steel|bank|electric|electronics|petroleum|oil|gas|post|railways?|motors?|inc|corp|corporation|ltd|limited|group|holdings?|energy|power|construction|investment|development|foundation|association|society|federation|club|university|college|chamber|league)\b)`;
 
 /**
  * Offices whose holders are politicians (or, for compliance, politically exposed). Words shared with
@@ -80,14 +81,27 @@ const OFFICE =
  */
 const NOT_AN_ELECTED_OFFICE = String.raw`(?! (?:to (?:the |its |a |an )?(?:[\p{L}-]+ )?(?:board|academy|society|hall of fame|committee)|(?:as )?(?:a |an |the )?(?:fellow|director|trustee|chair|chairman|chairwoman|chairperson|captain|member of (?:the |its )?(?:[\p{L}-]+ )?(?:academy|society|board)|president of (?:the |its )?(?:[\p{L}-]+ ){0,3}?(?:club|union|society|association|company|board|academy|foundation|federation|institute|league|university|college))))`;
 
+/** The words of a conviction, an arrest or a charge, after a passive auxiliary. */
+const CONVICTION = String.raw`(?:convicted|sentenced|jailed|imprisoned|arrested|detained|charged|indicted|extradited)`;
+
+/**
+ * Up to three words between "is"/"the" and an office ("the former finance minister"), but none that make
+ * the office someone else's: "the wife of the mayor", "an adviser to the prime minister", "is married to
+ * the mayor" name the mayor's relation or staff, who holds no office.
+ */
+const WORDS_BEFORE_OFFICE = String.raw`(?:(?!(?:wife|husband|widow|widower|son|daughter|mother|father|brother|sister|child|partner|fianc\p{L}*|girlfriend|boyfriend|friend|married|adviser|advisor|aide|assistant|spokesman|spokeswoman|spokesperson|secretary|driver|bodyguard|lawyer|critic|opponent|rival|of|to|for|with)\b)[\p{L}-]+ ){0,3}`;
+
+/** What someone is "charged with" when it is a task, not a crime. */
+const A_TASK = String.raw`(?:the |a |an )?(?:task|responsibility|duty|job|mission|role|overseeing|leading|running|managing|organi[sz]ing|coordinating|developing|implementing|ensuring|investigating|reviewing|drafting|preparing|protecting|delivering|building|finding)\b`;
+
 const RULES: Rule[] = [
   {
     flag: 'politician',
     after: new RegExp(
       // An apposition right after the name (", the mayor of…", ", who was elected mayor") or a verb
       // of being or becoming followed by the office within three words.
-      String.raw`^\s*(?:\([^)]*\)\s*)?,\s*(?:the |a |an |who is |who was |who has been |who became |who serves as )?(?:[\p{L}-]+ ){0,3}${OFFICE}\b|` +
-        String.raw`\b(?:is|was|has been|had been|became|becomes|serves as|served as|elected|re-elected|appointed|named|sworn in as)\s+(?:the |a |an )?(?:[\p{L}-]+ ){0,3}?${OFFICE}\b|` +
+      String.raw`^\s*(?:\([^)]*\)\s*)?,\s*(?:the |a |an |who is |who was |who has been |who became |who serves as )?${WORDS_BEFORE_OFFICE}${OFFICE}\b|` +
+        String.raw`\b(?:is|was|has been|had been|became|becomes|serves as|served as|elected|re-elected|appointed|named|sworn in as)\s+(?:the |a |an )?${WORDS_BEFORE_OFFICE}?${OFFICE}\b|` +
         String.raw`\b(?:was|were|has been|is) (?:re-)?elected\b${NOT_AN_ELECTED_OFFICE}|\bwon (?:the|a) (?:seat|election)\b`,
       'iu',
     ),
@@ -97,19 +111,54 @@ const RULES: Rule[] = [
   },
   {
     flag: 'criminal',
-    after:
-      // Passive forms only: "Cole sentenced Hale" says nothing against Cole.
-      /\b(?:(?:was|were|been|being|is|are|got|later|subsequently) (?:\w+ )?(?:convicted|sentenced|jailed|imprisoned|arrested|detained|charged|indicted|extradited)|convicted (?:of|for)|found guilty|pleaded guilty|pled guilty|sentenced to|jailed for|charged with|wanted (?:by|for|in)|on (?:interpol's|the fbi's|a) (?:most )?wanted|most wanted|fugitive|on the run|warrant (?:was issued )?for (?:his|her|their) arrest|arrest warrant|serving (?:a )?(?:\w+[- ])?(?:year|month)s? (?:prison )?sentence|behind bars|red notice)\b/i,
+    after: new RegExp(
+      // Passive forms only: "Cole sentenced Hale" says nothing against Cole. Words with other senses need
+      // their criminal one: "charged with" a crime, not with a task; a "most wanted" list, not a "most
+      // wanted free agent"; someone who is a fugitive, not a detective who tracked one.
+      [
+        String.raw`(?:was|were|been|being|is|are|got) (?:\w+ )?${CONVICTION}(?! with ${A_TASK})`,
+        String.raw`(?:later|subsequently) ${CONVICTION} (?:of|for|to|in|on|over|after|by|with)`,
+        String.raw`convicted (?:of|for)|found guilty|pleaded guilty|pled guilty|sentenced to|jailed for`,
+        String.raw`charged with(?! ${A_TASK})`,
+        String.raw`wanted (?:by|for|in)|on (?:interpol's|the fbi's|a) (?:most )?wanted`,
+        String.raw`most wanted (?:list|fugitives?|criminals?|m[ae]n|wom[ae]n|persons?|people|suspects?)`,
+        String.raw`(?:is|was|are|were|been|became|becomes|remains|remained) (?:a |an |the )?(?:\w+ )?fugitive|fugitive from`,
+        String.raw`(?:is|was|are|were|been|remains|remained|went) on the run`,
+        String.raw`warrant (?:was issued )?for (?:his|her|their) arrest`,
+        String.raw`(?:subject of|wanted on|wanted under) an? (?:\w+ )?arrest warrant`,
+        String.raw`arrest warrant (?:was |has been |had been )?(?:issued )?(?:for|against) (?:him|her|them)`,
+        String.raw`serving (?:a )?(?:\w+[- ])?(?:year|month)s? (?:prison )?sentence`,
+        String.raw`(?:is|was|are|were|been|remains|remained|years|months|life|time) behind bars|red notice`,
+      ]
+        .map((form) => String.raw`\b(?:${form})\b`)
+        .join('|'),
+      'i',
+    ),
+    // "Convicted fraudster Tom Reed", "The court jailed Tom Reed"; "most wanted", not "the coach wanted".
     before:
-      /\b(?:convicted|wanted|jailed|fugitive|fraudster|murderer|drug lord|gangster|mob boss|crime boss)\s*$/i,
+      /\b(?:convicted|most[- ]wanted|jailed|fugitive|fraudster|murderer|drug lord|gangster|mob boss|crime boss)\s*$/i,
     negation: /\b(?:not|never|no|innocent|falsely|wrongly)\b/i,
     reversal:
       /\b(?:acquitted|cleared|exonerated|overturned|quashed|dropped|withdrawn|without charge|released without)\b/i,
   },
   {
     flag: 'sanctions',
-    after:
-      /\b(?:sanctioned|under (?:\w+ )?sanctions|sanctions (?:list|designation|against (?:him|her|them))|placed on (?:a|the) (?:\w+ )?sanctions? list|designated (?:by|under|as)|asset freeze|assets (?:were |have been )?frozen|travel ban|blacklisted|specially designated national|sdn list|ofac)\b/i,
+    after: new RegExp(
+      // The subject under sanctions, not the official announcing them ("announced an asset freeze", "the
+      // Treasury has sanctioned three banks") nor a critic of them ("criticised the travel ban").
+      [
+        String.raw`(?:was|were|is|are|been|being|got) (?:\w+ )?(?:sanctioned|blacklisted)|sanctioned by`,
+        String.raw`under (?:\w+ ){0,2}sanctions|sanctions (?:list |designation )?against (?:him|her|them)`,
+        String.raw`(?:placed|put|added|included|listed) (?:on|to|in) (?:a|the|an) (?:\w+ ){0,2}sanctions? list|on (?:a|the|an) (?:\w+ ){0,2}sanctions? list`,
+        String.raw`designated (?:by (?:the )?(?:ofac|us treasury|treasury|eu|un|uk|state department)|under (?:\w+ ){0,3}(?:order|act|regulations?|sanctions?|program(?:me)?)|as an? (?:specially designated|global terrorist|terrorist))`,
+        String.raw`(?:his|her|their) assets (?:were |have been |had been |are |was )?frozen|assets (?:were|have been|had been|are) frozen`,
+        String.raw`(?:subject to|faces|faced|facing|hit with|hit by) (?:an? )?(?:\w+ )?(?:asset freeze|travel ban|sanctions)`,
+        String.raw`specially designated national|(?:on|to) (?:the )?(?:ofac'?s? )?(?:sdn|specially designated nationals) list`,
+      ]
+        .map((form) => String.raw`\b(?:${form})\b`)
+        .join('|'),
+      'i',
+    ),
     // "The EU has sanctioned Bulgarian businessman Viktor Draganov": the object of the verb.
     before: /\b(?:sanctioned|blacklisted)(?:\s+[\p{L}-]+){0,2}\s*$/iu,
     negation: /\b(?:not|never|no longer)\b/i,
@@ -167,8 +216,12 @@ interface Mention {
   end: number;
 }
 
-/** Where a sentence names the subject: the full name, or the surname alone (any case of accents). */
-function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
+/**
+ * Where a sentence names the subject: the full name, or the surname alone (any case of accents).
+ * `relatives` are the given names of the other people of the page who share the subject's surname:
+ * "Hunter Biden" is not a mention of Joe Biden, even as the sentence's first words.
+ */
+function mentionsOf(sentence: string, subject: EvidenceSubject, relatives: string[] = []): Mention[] {
   const surname = subject.tokens[subject.tokens.length - 1];
   if (!surname) return [];
   const mentions: Mention[] = [];
@@ -194,14 +247,17 @@ function mentionsOf(sentence: string, subject: EvidenceSubject): Mention[] {
     // The surname after another capitalised word that is no title is another person of the same family
     // ("Her brother Peter Dunn was convicted" names Peter, not Helen Dunn). The sentence's first word is
     // left alone: it is capitalised anyway.
-    if (startWord === i && i >= 2) {
+    if (startWord === i && i >= 1) {
       const previous = words[i - 1]!;
       const between = sentence.slice(previous.index + previous[0].length, words[i]!.index);
       const partOfOneName = /^\s+$/u.test(between); // "Peter Dunn", not "On Friday, Dunn"
+      const previousFolded = foldText(previous[0]);
+      if (partOfOneName && relatives.includes(previousFolded)) continue;
       if (
+        i >= 2 &&
         partOfOneName &&
         /^\p{Lu}/u.test(previous[0]) &&
-        !TITLES_BEFORE_NAMES.includes(foldText(previous[0]))
+        !TITLES_BEFORE_NAMES.includes(previousFolded)
       )
         continue;
     }
@@ -222,15 +278,25 @@ export function findEvidence(
 ): FlagEvidence[] {
   const found: FlagEvidence[] = [];
   const seen = new Set<string>();
-  const otherSurnames = others
-    .map((o) => o.tokens[o.tokens.length - 1])
-    .filter((s): s is string => !!s && s !== subject.tokens[subject.tokens.length - 1]);
+  const subjectSurname = subject.tokens[subject.tokens.length - 1];
+  // The others of the page as the words that name them: their surname, or, for a relative who shares
+  // the subject's, their given name ("Jane Dunn, whose father Peter Dunn was jailed").
+  const relatives = others
+    .filter((o) => o.tokens.length >= 2 && o.tokens.at(-1) === subjectSurname)
+    .map((o) => o.tokens[0]!)
+    .filter((given) => !subject.tokens.includes(given));
+  const otherSurnames = [
+    ...others
+      .map((o) => o.tokens[o.tokens.length - 1])
+      .filter((s): s is string => !!s && s !== subjectSurname),
+    ...relatives,
+  ];
   for (const { text, url } of texts) {
     const surname = subject.tokens[subject.tokens.length - 1] ?? '';
     for (const { sentence, folded } of foldedSentencesOf(text)) {
       // Cheap test first: most sentences of a long page do not name the subject at all.
       if (!surname || !folded.includes(surname)) continue;
-      const mentions = mentionsOf(sentence, subject);
+      const mentions = mentionsOf(sentence, subject, relatives);
       if (mentions.length === 0) continue;
       for (const rule of RULES) {
         const key = `${rule.flag}|${sentence}`;
@@ -248,6 +314,11 @@ export function findEvidence(
 /** The subject's part of the sentence after a mention: up to the next other person named, capped. */
 function clauseAfter(sentence: string, mention: Mention, otherSurnames: string[]): string {
   let clause = sentence.slice(mention.end, mention.end + 220);
+  // What the subject says, announces or criticises is about others ("announced that the UK had
+  // sanctioned 15 officials", "said the suspect was arrested"), and so is a clause about their relatives
+  // or staff ("whose brother was convicted").
+  const reported = REPORTED_OR_RELATED.exec(clause);
+  if (reported) clause = clause.slice(0, reported.index);
   const words = [...clause.matchAll(/[\p{L}\p{N}'’-]+/gu)];
   for (const w of words) {
     if (otherSurnames.includes(foldText(w[0]))) {
@@ -262,6 +333,16 @@ function clauseAfter(sentence: string, mention: Mention, otherSurnames: string[]
   }
   return clause;
 }
+
+const REPORTED_OR_RELATED = new RegExp(
+  // A verb of saying in the active voice: "was added to the list", "was declared a fugitive" stay.
+  String.raw`(?<!\b(?:was|were|is|are|be|been|being|got) (?:\w+ )?)\b(?:said|says|say|announced|announces|told|tells|added|adds|stated|states|declared|declares|` +
+    String.raw`warned|warns|confirmed|confirms|explained|explains|noted|notes|claimed|claims|argued|argues|insisted|` +
+    String.raw`criticised|criticized|criticises|criticizes|condemned|condemns|welcomed|welcomes|praised|praises|urged|urges|` +
+    String.raw`wrote|writes|reported|reports|testified|testifies|revealed|reveals|alleged|alleges|according)\b|` +
+    String.raw`\bwhose (?:\w+ )?(?:wife|husband|widow|son|daughter|mother|father|brother|sister|child|children|parents?|partner|family|relatives?|cousin|uncle|aunt|nephew|niece|friend|associate|colleague|lawyer|client|company|firm|employer|employee|driver|bodyguard)\b`,
+  'i',
+);
 
 /** Words that lead from the subject to another person named after them in a clause. */
 const LEADS_TO_ANOTHER =

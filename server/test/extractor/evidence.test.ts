@@ -61,6 +61,83 @@ describe('page evidence', () => {
     expect(flagsFor('Lena Brandt was the finance minister.', 'Lena Brandt')).toEqual(['politician']);
   });
 
+  it('does not flag the official who announces or criticises sanctions, or reports an arrest', () => {
+    const none: [string, string][] = [
+      [
+        'Foreign Secretary David Lammy announced that the UK had sanctioned 15 Russian officials.',
+        'David Lammy',
+      ],
+      ['Janet Yellen said the Treasury has sanctioned three Iranian banks.', 'Janet Yellen'],
+      ['Janet Yellen announced an asset freeze on the oligarchs.', 'Janet Yellen'],
+      ['Jane Smith criticised the travel ban.', 'Jane Smith'],
+      ['Jane Smith, a former OFAC official, spoke.', 'Jane Smith'],
+      ['Jane Smith was designated as team captain.', 'Jane Smith'],
+      ['Police spokesman John Smith said the suspect was arrested on Tuesday.', 'John Smith'],
+      ['Detective Inspector Jane Doe said two men had been charged with murder.', 'Jane Doe'],
+      ['Judge Martin Cole later sentenced the man to ten years.', 'Martin Cole'],
+      ['Judge Anna Berg issued an arrest warrant for the businessman.', 'Anna Berg'],
+    ];
+    for (const [text, name] of none) expect(flagsFor(text, name), text).toEqual([]);
+    // The subject under sanctions or arrested still is.
+    expect(flagsFor('Viktor Draganov was later convicted of fraud.', 'Viktor Draganov')).toEqual([
+      'criminal',
+    ]);
+    expect(flagsFor('Viktor Draganov has been under EU sanctions since 2022.', 'Viktor Draganov')).toEqual([
+      'sanctions',
+    ]);
+    expect(flagsFor('Viktor Draganov faces a travel ban.', 'Viktor Draganov')).toEqual(['sanctions']);
+    expect(flagsFor('Viktor Draganov was added to the OFAC sanctions list.', 'Viktor Draganov')).toEqual([
+      'sanctions',
+    ]);
+  });
+
+  it('reads crime words in their criminal sense only', () => {
+    const none = [
+      'Anna Berg, who is charged with overseeing the budget, spoke.',
+      'Anna Berg is the most wanted free agent this summer.',
+      'Anna Berg, whose evidence helped put the gang behind bars, spoke.',
+      'Detective Anna Berg tracked the fugitive for years.',
+      'The coach wanted Anna Berg in the starting line-up.',
+    ];
+    for (const text of none) expect(flagsFor(text, 'Anna Berg'), text).toEqual([]);
+    for (const text of [
+      'Anna Berg was charged with money laundering.',
+      'Anna Berg is on the FBI most wanted list.',
+      'Anna Berg has been behind bars since 2019.',
+      'Anna Berg is a fugitive from justice.',
+      'Police named the most wanted Anna Berg.',
+    ])
+      expect(flagsFor(text, 'Anna Berg'), text).toEqual(['criminal']);
+  });
+
+  it("does not give a relative's or an employer's office or conviction to the person", () => {
+    expect(
+      flagsFor('Hunter Biden was convicted of gun charges in June.', 'Joe Biden', ['Hunter Biden']),
+    ).toEqual([]);
+    expect(
+      flagsFor('Jane Dunn, whose father Peter Dunn was jailed in 2015, at the hearing.', 'Jane Dunn', [
+        'Peter Dunn',
+      ]),
+    ).toEqual([]);
+    expect(flagsFor('Anna Berg, whose brother was convicted of fraud, spoke.', 'Anna Berg')).toEqual([]);
+    for (const text of [
+      'Jane Smith, the wife of the mayor, attended the gala.',
+      'Jane Smith is the daughter of a senator.',
+      'Jane Smith was an adviser to the prime minister.',
+      'Jane Smith is married to the mayor of Boston.',
+      "Jane Smith is president of Ukraine's largest bank.",
+      'Jane Smith is president of Georgia Tech.',
+    ])
+      expect(flagsFor(text, 'Jane Smith'), text).toEqual([]);
+    // The person herself, with the relative named too.
+    expect(
+      flagsFor('Jane Dunn was convicted of fraud; her father Peter Dunn was not.', 'Jane Dunn', [
+        'Peter Dunn',
+      ]),
+    ).toEqual(['criminal']);
+    expect(flagsFor('Jane Smith is the former finance minister.', 'Jane Smith')).toEqual(['politician']);
+  });
+
   it('gives the words that describe another person named in the clause to that person', () => {
     const others = ['Viktor Draganov', 'Helena Marsh', 'Marco Vellini'];
     const about = (text: string) => flagsFor(text, 'Priya Anand', others);
