@@ -146,6 +146,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     r.audit,
     mail,
     r.team,
+    r.seats,
     config.publicUrl,
   );
   // Thumbnails live in the database, or in the object store when OBJECT_STORE_URL is set: every process,

@@ -766,12 +766,12 @@ export class DataExtractionRepository {
   }
 
   /**
-   * The owner (when still a member) and the organization's newsletter subscribers, active only; nobody
-   * while the organization is suspended (its owner blocked), as the alert digests.
+   * The extraction's owner (when still a member) and the organization's newsletter subscribers, active
+   * and still with access to the organization's work (a seat of the plan in force; nobody while the
+   * organization is suspended): a member without a seat cannot open the extraction, so is not told of it.
    */
   async findRecipients(organizationId: number, ownerId: number | null) {
-    if (await new SeatRepository(this.db).isOwnerBlocked(organizationId)) return [];
-    return this.db
+    const candidates = await this.db
       .selectFrom('users')
       .select(['id', 'email'])
       .where('organization_id', '=', organizationId)
@@ -782,6 +782,11 @@ export class DataExtractionRepository {
       )
       .orderBy('id')
       .execute();
+    const withAccess = await new SeatRepository(this.db).withAccess(
+      organizationId,
+      candidates.map((user) => user.id),
+    );
+    return candidates.filter((user) => withAccess.has(user.id));
   }
 
   async markChecked(extractionId: number): Promise<void> {

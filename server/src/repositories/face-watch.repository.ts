@@ -632,8 +632,9 @@ export class FaceWatchRepository {
   }
 
   /**
-   * The watch's owner to tell (null when deleted, blocked or otherwise not active: a person the platform
-   * shut out must not go on hearing where the watched face turns up), and when the last message went.
+   * The watch's owner to tell (null when deleted, blocked or otherwise not active, or without a seat of the
+   * plan in force: a person shut out must not go on hearing where the watched face turns up), and when the
+   * last message went.
    */
   async watchForDigest(watchId: number): Promise<
     | {
@@ -648,13 +649,20 @@ export class FaceWatchRepository {
     const row = await this.db
       .selectFrom('face_watches as w')
       .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'w.user_id').on('u.status', '=', 'ACTIVE'))
-      .select(['w.organization_id', 'u.email', 'w.notified_at', 'w.ended_at', 'w.muted'])
+      .select(['w.organization_id', 'w.user_id', 'u.email', 'w.notified_at', 'w.ended_at', 'w.muted'])
       .where('w.id', '=', watchId)
       .executeTakeFirst();
+    if (!row) return undefined;
+    // Written to only while its author may still see the alerts (a seat of the plan in force).
+    const author = row.user_id;
+    const mayRead =
+      author === null
+        ? new Set<number>()
+        : await new SeatRepository(this.db).withAccess(row.organization_id, [author]);
     return (
       row && {
         organizationId: row.organization_id,
-        email: row.email,
+        email: author !== null && mayRead.has(author) ? row.email : null,
         notifiedAt: row.notified_at,
         endedAt: row.ended_at,
         muted: row.muted,

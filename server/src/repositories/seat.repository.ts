@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { BillingPlanRepository } from './billing-plan.repository.ts';
 
 /** Who holds the seats of an organization's plan, and whom billing notices go to. */
 export class SeatRepository {
@@ -21,6 +22,30 @@ export class SeatRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Of these users of the organization, those who may still see its work, as AccessService decides for a
+   * request: platform admins, and seat holders of the plan in force; nobody while the organization is
+   * suspended (its owner blocked). Mail about the organization's work goes to these only.
+   */
+  async withAccess(
+    organizationId: number,
+    userIds: readonly number[],
+    at = new Date(),
+  ): Promise<Set<number>> {
+    if (userIds.length === 0 || (await this.isOwnerBlocked(organizationId))) return new Set();
+    const admins = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', [...userIds])
+      .where('is_admin', '=', true)
+      .execute();
+    const plan = await new BillingPlanRepository(this.db).findActive(organizationId, at);
+    const holders = plan ? await this.findSeatHolderIds(organizationId, plan.seat_limit) : [];
+    const allowed = new Set([...admins.map((admin) => admin.id), ...holders]);
+    return new Set(userIds.filter((id) => allowed.has(id)));
   }
 
   async countWithAccess(organizationId: number): Promise<number> {

@@ -17,6 +17,7 @@ import type {
   MinorReviewRepository,
   MinorReviewRow,
 } from '../repositories/minor-review.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { TeamRepository } from '../repositories/team.repository.ts';
 import type { AccessService } from './access.service.ts';
 import type { MailService } from './mail.service.ts';
@@ -99,6 +100,7 @@ export class MinorReviewService {
     private readonly audit: Pick<AuditRepository, 'insert'>,
     private readonly mail: Pick<MailService, 'send'>,
     private readonly team: Pick<TeamRepository, 'findMembers'>,
+    private readonly seats: Pick<SeatRepository, 'withAccess'>,
     private readonly publicUrl: string,
   ) {}
 
@@ -220,13 +222,17 @@ export class MinorReviewService {
       detail: { reviewReason: reason },
       ip,
     });
-    const members = await this.team.findMembers(decided.organization_id);
+    const told = (await this.team.findMembers(decided.organization_id))
+      // Active members only: a blocked requester is no longer told about the organization's work.
+      .filter((member) => member.status === 'ACTIVE')
+      .filter((member) => member.id === decided.requested_by || member.role === 'OWNER');
+    // Nor a suspended organization, nor a requester who has lost their seat since.
+    const withAccess = await this.seats.withAccess(
+      decided.organization_id,
+      told.map((member) => member.id),
+    );
     const recipients = new Set(
-      members
-        // Active members only: a blocked requester is no longer told about the organization's work.
-        .filter((member) => member.status === 'ACTIVE')
-        .filter((member) => member.id === decided.requested_by || member.role === 'OWNER')
-        .map((member) => member.email),
+      told.filter((member) => withAccess.has(member.id)).map((member) => member.email),
     );
     const link = `${this.publicUrl}/search`;
     for (const email of recipients) {

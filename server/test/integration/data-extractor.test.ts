@@ -541,6 +541,32 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
     }
   });
 
+  it('mails no subscriber who has lost their seat (they could not open the extraction)', async () => {
+    const row = await t.db
+      .selectFrom('data_extractions')
+      .select(['organization_id', 'user_id'])
+      .where('hashed_id', '=', extraction.id)
+      .executeTakeFirstOrThrow();
+    const repository = new DataExtractionRepository(t.db);
+    const emails = async () =>
+      (await repository.findRecipients(row.organization_id, row.user_id)).map((user) => user.email);
+    expect(await emails()).toContain(users.subscriber);
+    await t.db
+      .updateTable('users')
+      .set({ has_access: false })
+      .where('email', '=', users.subscriber)
+      .execute();
+    try {
+      expect(await emails()).toEqual([users.owner]);
+    } finally {
+      await t.db
+        .updateTable('users')
+        .set({ has_access: true })
+        .where('email', '=', users.subscriber)
+        .execute();
+    }
+  });
+
   it('mails the owner and the newsletter subscribers of the organization, once', async () => {
     const [ownerMail] = await waitForMails(t, users.owner, /Harbour minister/, 1);
     expect(ownerMail!.subject).toBe('Your AI data extraction is ready: Harbour minister');

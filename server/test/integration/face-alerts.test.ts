@@ -839,6 +839,34 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
     );
   }, 120_000);
 
+  it('a person who has lost their seat is no longer e-mailed the alerts of their watch', async () => {
+    const owner = await createOwner(t, 'owner@seatless-watcher.example.org', { seatLimit: 2 });
+    await verifyLawEnforcement(t, owner.email);
+    const member = await createMember(t, owner.organizationId, 'analyst@seatless-watcher.example.org', true);
+    const face = (await uploadFaces(t, member.cookie, photos.stranger))[0]!;
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/watches',
+      cookie: member.cookie,
+      payload: { faceHash: face.hash, name: 'Watched by a member' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const watchId = created.json<{ id: number }>().id;
+    // The owner takes the member's seat away: the member can no longer open the alerts.
+    await t.db.updateTable('users').set({ has_access: false }).where('id', '=', member.id).execute();
+    await crawl(await siteWith('Seat taken away', await copyOfSample2(725)));
+    await matcher().drain();
+    const alerts = await t.db
+      .selectFrom('face_alerts')
+      .select('id')
+      .where('watch_id', '=', watchId)
+      .execute();
+    expect(alerts).toHaveLength(1);
+    expect((await mailJobsTo(t, member.email)).filter((mail) => mail.subject === ALERT_SUBJECT)).toHaveLength(
+      0,
+    );
+  }, 120_000);
+
   it('an organization suspended after an alert (its owner blocked) is sent no digest of it', async () => {
     const owner = await createOwner(t, 'owner@suspended-digest.example.org', { seatLimit: 2 });
     await verifyLawEnforcement(t, owner.email);

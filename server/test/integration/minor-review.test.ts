@@ -303,6 +303,42 @@ describe(`platform review of faces refused as possible minors (${TEST_DATABASE_K
     expect(await decisionMails(owner.email)).toBeGreaterThan(0);
   });
 
+  it('tells neither a requester who has lost their seat nor a suspended organization of the decision', async () => {
+    const decisionMails = async (to: string) =>
+      (await mailJobsTo(t, to)).filter((m) => m.subject === 'Face review approved').length;
+    const ask = async (requester: Member) => {
+      const face = await refusedFace(requester);
+      const asked = await askReview(requester, {
+        face: face.token,
+        image: face.image,
+        reason: 'Adult witness',
+      });
+      expect(asked.statusCode).toBe(201);
+      return asked.json<ReviewView>().id;
+    };
+
+    const seatless = await createMember(t, owner.organizationId, 'seatless@bank-review.example.org', true);
+    const first = await ask(seatless);
+    await t.db.updateTable('users').set({ has_access: false }).where('id', '=', seatless.id).execute();
+    const ownerBefore = await decisionMails(owner.email);
+    expect((await decide(first, { approve: true, reason: 'An adult' })).statusCode).toBe(200);
+    expect(await decisionMails(seatless.email)).toBe(0);
+    expect(await decisionMails(owner.email)).toBe(ownerBefore + 1);
+
+    const second = await ask(analyst);
+    const block = (action: 'block' | 'unblock') =>
+      t.request({ method: 'POST', url: `/api/admin/users/${owner.id}/${action}`, cookie: admin });
+    expect((await block('block')).statusCode).toBe(200);
+    try {
+      const analystBefore = await decisionMails(analyst.email);
+      expect((await decide(second, { approve: true, reason: 'An adult' })).statusCode).toBe(200);
+      expect(await decisionMails(analyst.email)).toBe(analystBefore);
+      expect(await decisionMails(owner.email)).toBe(ownerBefore + 1);
+    } finally {
+      expect((await block('unblock')).statusCode).toBe(200);
+    }
+  });
+
   it('deletes the crop of a review left undecided for 7 days (retention sweep, controlled clock)', async () => {
     const old = await refusedFace();
     const recent = await refusedFace();
