@@ -54,8 +54,9 @@ export async function requireAdmin(request: FastifyRequest): Promise<void> {
 /**
  * The one access rule for the organization's work — searches, saved searches (names, notes, faces,
  * results) and extractions, read or written: a signed-in user with a seat in an organization whose plan
- * is in force, or an admin. Registered as the preHandler of every route plugin that touches that work,
- * so no route of those plugins can forget it; a member without a seat gets 403 before any handler runs.
+ * is in force, or an admin. Registered as an onRequest hook of every route plugin that touches that work,
+ * so no route of those plugins can forget it; a member without a seat gets 403, and a caller not signed
+ * in 401, before the body is read (uploads are up to 4 MiB) and before any handler runs.
  */
 export function requireWorkAccess(access: AccessService) {
   return async (request: FastifyRequest): Promise<void> => {

@@ -10,7 +10,7 @@ const MINUTE = 60_000;
 export function accountRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { accountSettings, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('onRequest', requireUser);
 
     app.post(
       '/user/change-password',

@@ -8,7 +8,7 @@ import { AuditPageSchema, AuditQuerySchema, auditFilterOf } from './audit-schema
 export function adminAuditRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { auditLog } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/audit',

@@ -15,7 +15,7 @@ const Paging = {
 export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { billing, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/orders',

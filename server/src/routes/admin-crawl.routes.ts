@@ -68,7 +68,7 @@ const Paging = Type.Object({
 export function adminCrawlRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { crawl, indexer } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.post(
       '/admin/crawl',

@@ -17,7 +17,7 @@ const Dashboard = Type.Object({
 export function adminDashboardRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { adminDashboard } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
     app.get('/admin/dashboard', { schema: { tags: ['admin'], response: { 200: Dashboard } } }, async () =>
       adminDashboard.get(),
     );

@@ -24,7 +24,7 @@ const tags = ['admin'];
 export function adminDataExtractorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { dataExtractor, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
     const admin = (request: Parameters<typeof currentUser>[0]): ExtractionViewer => ({
       kind: 'admin',
       user: currentUser(request),

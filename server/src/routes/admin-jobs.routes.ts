@@ -27,7 +27,7 @@ const JobRow = Type.Object({
 export function adminJobsRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { adminJobs } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/jobs',

@@ -114,7 +114,7 @@ const Params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export function adminOrganizationRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { adminOrganizations } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/organizations',

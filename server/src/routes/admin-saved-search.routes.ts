@@ -16,7 +16,7 @@ const adminSavedSearchFields = { ...savedSearchFields, organizationName: Type.Op
 export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { savedSearches, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/saved-search',

@@ -30,7 +30,7 @@ const AdminUserRow = Type.Object({
 export function adminUserRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { adminUsers } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/users',

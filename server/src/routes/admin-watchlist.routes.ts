@@ -46,7 +46,7 @@ async function* limited(stream: Readable, limit: number): AsyncGenerator<Uint8Ar
 export function adminWatchlistRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { watchlists } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
     // The file is read as a stream by the handler, whatever content type the client gave it (this
     // plugin's parsers only; the rest of the API keeps parsing JSON).
     app.removeAllContentTypeParsers();

@@ -61,7 +61,7 @@ export function billingRoutes(services: Services): FastifyPluginAsyncTypebox {
   const limitOrderPdfs = async (request: FastifyRequest) =>
     rateLimiter.hit([`order-pdf:user:${currentUser(request).id}`], 20, 60_000);
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('onRequest', requireUser);
 
     app.get(
       '/user/organization/all-billing-plans',

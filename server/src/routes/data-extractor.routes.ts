@@ -28,7 +28,7 @@ const tags = ['data-extractor'];
 export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { dataExtractor, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireWorkAccess(services.access));
+    app.addHook('onRequest', requireWorkAccess(services.access));
 
     app.post(
       '/data-extractor',

@@ -50,7 +50,7 @@ const Alert = Type.Object({
 export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { faceWatches, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireWorkAccess(services.access));
+    app.addHook('onRequest', requireWorkAccess(services.access));
 
     app.post(
       '/watches',

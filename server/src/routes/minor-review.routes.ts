@@ -40,7 +40,7 @@ const Reason = Type.String({ maxLength: MINOR_REVIEW_REASON_MAX_LENGTH + 200 });
 export function minorReviewRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { minorReviews, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireWorkAccess(services.access));
+    app.addHook('onRequest', requireWorkAccess(services.access));
 
     app.post(
       '/minor-reviews',
@@ -91,7 +91,7 @@ export function minorReviewRoutes(services: Services): FastifyPluginAsyncTypebox
 export function adminMinorReviewRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { minorReviews } = services;
   return async (app) => {
-    app.addHook('preHandler', requireAdmin);
+    app.addHook('onRequest', requireAdmin);
 
     app.get(
       '/admin/minor-reviews',

@@ -60,7 +60,7 @@ const Removed = Type.Object({ removed: Type.Integer(), remaining: Type.Integer()
 export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { savedSearches, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireWorkAccess(services.access));
+    app.addHook('onRequest', requireWorkAccess(services.access));
 
     app.post(
       '/search/save',

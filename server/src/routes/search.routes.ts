@@ -90,7 +90,7 @@ const UploadAnswer = Type.Object({
 export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { search, searchRefinement, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireWorkAccess(services.access));
+    app.addHook('onRequest', requireWorkAccess(services.access));
 
     app.post(
       '/upload-image',

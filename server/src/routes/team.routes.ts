@@ -30,7 +30,7 @@ const OrganizationUser = Type.Object({
 export function teamRoutes(services: Services): FastifyPluginAsyncTypebox {
   const { team, auditLog, rateLimiter } = services;
   return async (app) => {
-    app.addHook('preHandler', requireUser);
+    app.addHook('onRequest', requireUser);
 
     app.post(
       '/user/invite',

@@ -485,6 +485,21 @@ describe(`access rule: organization work needs a seat (${TEST_DATABASE_KIND})`, 
     expect(await work()).toEqual(before);
   });
 
+  it('a caller not signed in gets 401 on every route before the body is read or checked', async () => {
+    const before = await work();
+    for (const c of table) {
+      const withBody = c.method === 'POST' || c.method === 'PUT' || c.method === 'PATCH';
+      const response = await t.request({
+        method: c.method,
+        url: c.url(),
+        // A body the route's schema refuses: checked first, it would answer 400.
+        ...(withBody ? { payload: { unexpected: 'x'.repeat(100_000) } } : {}),
+      });
+      expect(response.statusCode, `${c.route}: ${response.body.slice(0, 200)}`).toBe(401);
+    }
+    expect(await work()).toEqual(before);
+  });
+
   it('item 5: the seat holder gets each route’s own answer', async () => {
     for (const c of table) {
       const response = await call(c, seated.cookie);
