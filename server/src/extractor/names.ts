@@ -109,6 +109,7 @@ const TITLES = new Set([
   'spokesman',
   'spokeswoman',
   'spokesperson',
+  'leader',
   'dj',
   'st',
 ]);
@@ -319,7 +320,10 @@ export function findPersonNames(text: string, options: { captionLike?: boolean }
       !/^(?:\s*,\s*(?:\d|who\b|an?\b|the\b)|\s+(?:said|says|is|was|has|had|who|told|added)\b|\s*\()/.test(
         following,
       );
-    if (looksLikePerson(rest, atStart)) {
+    // A title inside the run, with words after it, splits it: "Foreign Minister Sergei Lavrov" names
+    // Sergei Lavrov, not "Foreign Minister Sergei Lavrov" (a last word may be a surname: Stephen King).
+    const titleInside = rest.slice(0, -1).some((word) => TITLES.has(foldText(word.replace(/\.$/, ''))));
+    if (!titleInside && looksLikePerson(rest, atStart)) {
       const name = rest.join(' ');
       names.push({ name, tokens: nameTokens(name), index });
       continue;
@@ -327,13 +331,16 @@ export function findPersonNames(text: string, options: { captionLike?: boolean }
     // "Monday Sarah Connor", "Riverton Mayor Helena Marsh": the name is a part of the run, between
     // words that cannot be in a name.
     // A part directly followed by an organisation or place word belongs to it ("Riverton Civic Party").
+    // The words right before a title qualify it ("Russian Foreign Minister", "Riverton Mayor"): no name.
     let segment: string[] = [];
     const segments: string[][] = [];
     for (const word of rest) {
       const folded = foldText(word.replace(/\.$/, ''));
       if (NOT_PERSON_WORDS.has(folded)) {
         segment = [];
-      } else if (STARTERS.has(folded) || TITLES.has(folded)) {
+      } else if (TITLES.has(folded)) {
+        segment = [];
+      } else if (STARTERS.has(folded)) {
         if (segment.length) segments.push(segment);
         segment = [];
       } else segment.push(word);
@@ -456,6 +463,22 @@ function placesInOrder(text: string, names: NameCandidate[]): Map<NameCandidate,
 const RELATION_BEFORE_NAME =
   /\b(?:wife|husband|widow|widower|son|daughter|mother|father|brother|sister|partner|fianc[ée]e?|girlfriend|boyfriend|niece|nephew|grandson|granddaughter|cousin|uncle|aunt|stepson|stepdaughter)\s+of\s+(?:the\s+late\s+)?(?:[\p{Lu}][\p{L}.]*\s+){0,2}$/u;
 
+/**
+ * The photographer a caption credits is not in the photo, nor on the page as a person of the story:
+ * "Photo: John Smith/Reuters", "Picture by Ted Aljibe", "Ted Aljibe/AFP", "© Jane Doe".
+ */
+const CREDIT_BEFORE_NAME =
+  /(?:\b(?:photo(?:graph)?s?|pictures?|image|credit|courtesy)(?:\s+(?:by|credit))?\s*[:\-–—]?|\b(?:photographed|taken|shot)\s+by|©|\(c\))\s*$/iu;
+
+function namedAsCredit(text: string, candidate: NameCandidate): boolean {
+  const after = text.slice(
+    candidate.index + candidate.name.length,
+    candidate.index + candidate.name.length + 3,
+  );
+  if (/^\s*\/\s*\p{L}/u.test(after)) return true;
+  return CREDIT_BEFORE_NAME.test(text.slice(Math.max(0, candidate.index - 40), candidate.index));
+}
+
 function namedAsRelation(text: string, candidate: NameCandidate): boolean {
   return RELATION_BEFORE_NAME.test(text.slice(Math.max(0, candidate.index - 60), candidate.index));
 }
@@ -521,6 +544,7 @@ export function peopleOfResult(result: ResultInput, knownNames: KnownNames = {})
     const found = findPersonNames(text, { captionLike });
     const inOrder = captionLike ? placesInOrder(text, found.names) : new Map<NameCandidate, FacePosition>();
     for (const candidate of [...found.names, ...(knownNames[source] ?? [])]) {
+      if (captionLike && namedAsCredit(text, candidate)) continue;
       // A relation named in a caption is on the page, not in the photo.
       add(candidate, captionLike && namedAsRelation(text, candidate) ? 'text' : source);
       const placed = captionLike ? (placeAfter(text, candidate) ?? inOrder.get(candidate)) : undefined;

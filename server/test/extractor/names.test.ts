@@ -79,6 +79,15 @@ describe('captions in agency style', () => {
     ]);
   });
 
+  it('does not take the photographer a caption credits for someone in the photo', () => {
+    expect(candidatesAt('Crowds gather outside parliament. Photo: John Smith/Reuters')).toEqual([]);
+    expect(candidatesAt('Maria Ressa in Manila. Picture: Ted Aljibe/AFP')).toEqual(['Maria Ressa']);
+    expect(candidatesAt('Maria Ressa in Manila (Ted Aljibe/AFP).')).toEqual(['Maria Ressa']);
+    expect(candidatesAt('Maria Ressa in Manila. Photographed by Ted Aljibe.')).toEqual(['Maria Ressa']);
+    // A photo of someone names them.
+    expect(candidatesAt('Photo of Maria Ressa in Manila.')).toEqual(['Maria Ressa']);
+  });
+
   it('does not take a relation named in the caption for someone in the photo', () => {
     expect(candidatesAt('Helena Marsh, wife of Peter Dunn, at the gala.')).toEqual(['Helena Marsh']);
     expect(candidatesAt('Jo Whitcombe, the son of the late Carl Whitcombe, in 2019.')).toEqual([
@@ -99,6 +108,18 @@ describe('person names in text', () => {
     ).toEqual(['Priya Anand', 'Jo Whitcombe', 'Helena Marsh']);
     expect(names('Managing director Carla Mendes said the company had grown.')).toEqual(['Carla Mendes']);
     expect(names('On Monday Sarah Connor left New York.')).toEqual(['Sarah Connor']);
+  });
+
+  it('cuts off a title with the words that qualify it, wherever it stands in the run', () => {
+    expect(names('Russian Foreign Minister Sergei Lavrov arrives in Ankara.')).toEqual(['Sergei Lavrov']);
+    expect(names('Foreign Minister Sergei Lavrov spoke.')).toEqual(['Sergei Lavrov']);
+    expect(names('Supreme Leader Ali Khamenei spoke.')).toEqual(['Ali Khamenei']);
+    expect(names('Defence Secretary John Healey visited the base.')).toEqual(['John Healey']);
+    // A title word that ends the run may be a surname.
+    expect(names('Stephen King and Billie Jean King signed books.')).toEqual([
+      'Stephen King',
+      'Billie Jean King',
+    ]);
   });
 
   it('cuts off the same titles that name comparison ignores, abbreviated or in other languages', () => {
