@@ -207,7 +207,10 @@ export type NameComparison = 'merge' | 'watchlist';
  * not the unisex -enko), against "e" after an "l" (Daniela/Daniele, Michela/Michele), against "i" after
  * "sk"/"ck" or an "e" (Kowalska/Kowalski, Andrea/Andrei), against "y" after a consonant (Novotna/Novotny,
  * Kowalska/Kowalsky); a final "e" against "o" after an "i" (Marie/Mario, Julie/Julio); an "a" added after
- * a consonant (Ivanova/Ivanov, Aleksandra/Aleksandr) or an "ova" (Novakova/Novak). Other differences in the
+ * a consonant (Ivanova/Ivanov, Aleksandra/Aleksandr) or after "iy" (Yevgeniya/Yevgeniy), or an "ova"
+ * (Novakova/Novak); the French and English feminines: an "e" after "is" or "in" (Louise/Louis,
+ * Justine/Justin), "le" after "el" (Danielle/Daniel), "ne" after "an" (Jeanne/Jean), and the endings
+ * "ra"/"er", "na"/"an", "es"/"is" (Alexandra/Alexander, Christina/Christian, Frances/Francis). Other differences in the
  * ending spell one name several ways (Dmitri/Dmitrii, Yuri/Yurii, Elena/Eleni, Marie/Maria) and are
  * compared as spellings.
  */
@@ -216,8 +219,19 @@ function genderedForms(a: string, b: string): boolean {
   if (short.length < 3) return false;
   const endsInConsonant = !/[aeiouy]$/.test(short);
   if (long.length === short.length + 1)
-    return long.startsWith(short) && long.endsWith('a') && endsInConsonant;
+    return (
+      (long === `${short}a` && (endsInConsonant || short.endsWith('iy'))) || // Yevgeniy/Yevgeniya
+      (long === `${short}e` && /(?:is|in)$/.test(short)) // Louis/Louise, Denis/Denise, Justin/Justine
+    );
+  if (long.length === short.length + 2)
+    // Daniel/Danielle, Gabriel/Gabrielle, Michel/Michelle; Jean/Jeanne.
+    return (long === `${short}le` && short.endsWith('el')) || (long === `${short}ne` && short.endsWith('an'));
   if (long.length === short.length + 3) return long === `${short}ova` && endsInConsonant;
+  if (long.length === short.length && short.slice(0, -2) === long.slice(0, -2)) {
+    // Alexander/Alexandra, Christian/Christina, Francis/Frances.
+    const endings = [short.slice(-2), long.slice(-2)].sort().join('/');
+    if (endings === 'er/ra' || endings === 'an/na' || endings === 'es/is') return true;
+  }
   const stem = short.slice(0, -1);
   if (long.length !== short.length || long.slice(0, -1) !== stem) return false;
   const endings = [short.at(-1), long.at(-1)].sort().join('');

@@ -103,6 +103,16 @@ describe('name similarity', () => {
       ['Eva Novotna', 'Eva Novotny'],
       ['Petra Novakova', 'Petra Novak'],
       ['Jana Cerna', 'Jana Cerny'],
+      ['Danielle Smith', 'Daniel Smith'],
+      ['Gabrielle Attal', 'Gabriel Attal'],
+      ['Alexandra Stone', 'Alexander Stone'],
+      ['Christina Berg', 'Christian Berg'],
+      ['Louise Martin', 'Louis Martin'],
+      ['Denise Roy', 'Denis Roy'],
+      ['Justine Henin', 'Justin Henin'],
+      ['Frances Hale', 'Francis Hale'],
+      ['Jeanne Moreau', 'Jean Moreau'],
+      ['Yevgeniya Shevchenko', 'Yevgeniy Shevchenko'],
     ]) {
       expect(asWatchlist(a!, b!), `${a} ≁ ${b}`).toBeLessThan(NAME_MATCH_THRESHOLD);
     }
