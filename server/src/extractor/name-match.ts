@@ -108,9 +108,16 @@ const TRANSLITERATED_INITIAL = new RegExp(
   'gu',
 );
 
+/** Letters only Ukrainian writes: a word with one is read as Ukrainian. */
+const UKRAINIAN_WORD = /[\p{L}]*[іїєґ][\p{L}]*/gu;
+
 function toLatin(lower: string): string {
   return (
     lower
+      // Ukrainian г is "h" and и is "y" (Hryhoriy, Serhiy; Russian Григорий is Grigory).
+      .replace(UKRAINIAN_WORD, (word) => word.replace(/г/g, 'h').replace(/и/g, 'y'))
+      // е and ё after a vowel are "ye" and "yo" (Mirziyoyev, Andreyev).
+      .replace(/(?<=[аеёиоуыэюяіїєъь])[её]/g, (letter) => (letter === 'е' ? 'ye' : 'yo'))
       // The endings -ий/-ый are "y" in English spellings (Dmitry, Zelensky, Dostoevsky).
       .replace(/(?:ий|ый)(?=$|[^\p{L}])/gu, 'y')
       // Greek digraphs: Papadopoulos, Mavros, Evangelos, Angelos.
@@ -135,6 +142,7 @@ export function foldText(text: string): string {
     .toLowerCase()
     .normalize('NFD')
     .replace(/и\u0306/g, 'й')
+    .replace(/е\u0308/g, 'ё')
     .replace(/і\u0308/g, 'ї')
     // So do the voicing marks of kana: バイデン is not ハイデン.
     .replace(/[\u3040-\u30ff][\u3099\u309a]/g, (kana) => kana.normalize('NFC'));
@@ -247,15 +255,21 @@ function genderedForms(a: string, b: string): boolean {
 }
 
 /**
- * A token with "x" written "ks", as transliterations of Russian and Greek names differ on it
- * (Alexander/Aleksandr, Maxim/Maksim, Xenia/Ksenia): compared and looked up that way.
+ * A token as transliterations of one Russian, Ukrainian or Greek name agree on it, compared and looked up
+ * that way: "x" written "ks" (Alexander/Aleksandr, Maxim/Maksim, Xenia/Ksenia), and no "y" before an
+ * opening "e" or "o" (Yevgeny/Evgeny, Yelena/Elena, Yegor/Egor: the Cyrillic е and ё are written both
+ * ways); short tokens keep it (Ye, Yeo).
  */
 function spelledOut(token: string): string {
-  return token.replaceAll('x', 'ks');
+  const spelled = token.replaceAll('x', 'ks');
+  return spelled.length >= 5 ? spelled.replace(/^y(?=[eo])/, '') : spelled;
 }
 
-/** Letters transliterations write for one another: vowels, and consonants of one sound. */
-const ALIKE_LETTERS = ['aeiouy', 'ckq', 'vw', 'sz', 'ijy'];
+/**
+ * Letters transliterations write for one another: vowels, consonants of one sound, and the г that Russian
+ * writes "g" and Ukrainian "h" (Olga/Olha).
+ */
+const ALIKE_LETTERS = ['aeiouy', 'ckq', 'vw', 'sz', 'ijy', 'gh'];
 
 /** Whether two tokens of one length differ only by letters written for one another (other lengths: true). */
 function onlyAlikeLettersChanged(a: string, b: string): boolean {

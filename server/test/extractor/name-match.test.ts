@@ -80,6 +80,20 @@ describe('name similarity', () => {
       );
     }
     expect(nameSimilarity('Владимир Путин', 'Vladimir Popov')).toBeLessThan(NAME_MATCH_THRESHOLD);
+    // е and ё written "ye"/"yo" or not, Ukrainian г as "h" and и as "y", against a watch-list too.
+    for (const [a, b] of [
+      ['Евгений Пригожин', 'Yevgeny Prigozhin'],
+      ['Евгений Пригожин', 'Evgeny Prigozhin'],
+      ['Yelena Ivanova', 'Elena Ivanova'],
+      ['Шавкат Мирзиёев', 'Shavkat Mirziyoyev'],
+      ['Григорій Суркіс', 'Hryhoriy Surkis'],
+      ['Сергій Лещенко', 'Serhiy Leshchenko'],
+      ['Ольга Стефанішина', 'Olha Stefanishyna'],
+    ])
+      expect(bestNameScore(a!, [b!], 'watchlist'), `${a} ~ ${b}`).toBeGreaterThanOrEqual(
+        NAME_MATCH_THRESHOLD,
+      );
+    expect(nameTokens('Григорий Явлинский')).toEqual(['grigory', 'yavlinsky']);
     // Lookup keys are Latin too: a Cyrillic name finds an entry spelled in Latin.
     expect(nameKeys(['Виктор Драганов'])).toEqual(nameKeys(['Viktor Draganov']));
   });

@@ -9,6 +9,7 @@ import { WATCHLIST_MESSAGES } from '@osint/contract/watchlist';
 import { sql, type Kysely } from 'kysely';
 import { up as recomputeStoredKeys } from '../../src/db/migrations/0040_copied_faces_by_image_and_latin_watchlist_keys.ts';
 import { up as recomputeKeysOf0043 } from '../../src/db/migrations/0043_watchlist_keys_x_as_ks_korean_whole.ts';
+import { up as recomputeKeysOf0048 } from '../../src/db/migrations/0048_watchlist_keys_ye_and_ukrainian.ts';
 import { acquireDataDirLock } from '../../src/lib/data-dir-lock.ts';
 import {
   DEMO_WATCHLIST_CSV,
@@ -292,6 +293,39 @@ describe('watch-list import', () => {
     expect((await service.match('Aleksandr Maksimov'))[0]?.entry.entityId).toBe('demo-x');
     expect(
       (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/x-csv', cookie: admin })).statusCode,
+    ).toBe(204);
+  });
+
+  it('finds "Yevgeny" under "Евгений" and Ukrainian spellings under theirs, also in keys stored before (0048)', async () => {
+    const header =
+      '"id","schema","name","aliases","birth_date","countries","addresses","identifiers","sanctions","phones","emails","dataset","first_seen","last_seen","last_change"';
+    const lines = [
+      '"demo-ye","Person","Yevgeny Yermakov","","","ru","","","Demo sanctions","","","Demo sanctions list","","",""',
+      '"demo-ua","Person","Hryhoriy Kovalenko","","","ua","","","Demo sanctions","","","Demo sanctions list","","",""',
+    ];
+    const response = await upload(`${header}\n${lines.join('\n')}\n`, 'ye-csv', admin, 'text/csv');
+    expect(response.statusCode, response.body).toBe(200);
+    const service = t.container.services.watchlists;
+    for (const [name, id] of [
+      ['Евгений Ермаков', 'demo-ye'],
+      ['Evgeny Ermakov', 'demo-ye'],
+      ['Григорій Коваленко', 'demo-ua'],
+    ] as const)
+      expect((await service.match(name))[0]?.entry.entityId, name).toBe(id);
+    const keysNow = (await entriesOf('ye-csv')).map((entry) => entry.name_keys);
+
+    // As an import before stored them: with the "y", which the lookup of "Евгений" does not find.
+    await t.db
+      .updateTable('watchlist_entries')
+      .set({ name_keys: sql<string[]>`array['yevgeny', 'yevg*', 'yermakov', 'yerm*']` })
+      .where('entity_id', '=', 'demo-ye')
+      .execute();
+    expect(await service.match('Евгений Ермаков')).toEqual([]);
+    await recomputeKeysOf0048(t.db as unknown as Kysely<unknown>);
+    expect((await entriesOf('ye-csv')).map((entry) => entry.name_keys)).toEqual(keysNow);
+    expect((await service.match('Евгений Ермаков'))[0]?.entry.entityId).toBe('demo-ye');
+    expect(
+      (await t.request({ method: 'DELETE', url: '/api/admin/watchlists/ye-csv', cookie: admin })).statusCode,
     ).toBe(204);
   });
 
