@@ -60,6 +60,16 @@ const result: ResultInput = {
   crawledAt: new Date('2024-01-01'),
 };
 
+/** A model that picks the person with `pick` and quotes Leo Grant's conviction as the flags of anyone. */
+const pickAndQuoteGrant = (pick: string) => (body: { messages: { content: string }[] }) =>
+  body.messages[0]!.content.startsWith('You identify')
+    ? { status: 200, content: pick }
+    : {
+        status: 200,
+        content:
+          '{"flags": [{"flag": "criminal", "sentence": "Leo Grant was convicted of smuggling in 2019."}]}',
+      };
+
 describe('LLM client', () => {
   it('asks for JSON with the model and key, and accepts only a candidate name', async () => {
     const client = new LlmClient({ url, model: 'test-model', apiKey: 'sk-test' });
@@ -112,14 +122,7 @@ describe('LLM client', () => {
   });
 
   it('refines the analyzer’s choice of name and flags', async () => {
-    reply = (body) =>
-      body.messages[0]!.content.startsWith('You identify')
-        ? { status: 200, content: '```json\n{"name": "Leo Grant"}\n```' }
-        : {
-            status: 200,
-            content:
-              '{"flags": [{"flag": "criminal", "sentence": "Leo Grant was convicted of smuggling in 2019."}]}',
-          };
+    reply = pickAndQuoteGrant('```json\n{"name": "Leo Grant"}\n```');
     const withLlm = await new TextAnalyzer({ llm: new LlmClient({ url, model: 'm' }) }).analyze([result], []);
     expect(withLlm.results[0]).toMatchObject({ personName: 'Leo Grant', criminal: true });
     const without = await new TextAnalyzer().analyze([result], []);
@@ -127,14 +130,7 @@ describe('LLM client', () => {
   });
 
   it('raises no flag on a quotation about someone else', async () => {
-    reply = (body) =>
-      body.messages[0]!.content.startsWith('You identify')
-        ? { status: 200, content: '{"name": "Nina Park"}' }
-        : {
-            status: 200,
-            content:
-              '{"flags": [{"flag": "criminal", "sentence": "Leo Grant was convicted of smuggling in 2019."}]}',
-          };
+    reply = pickAndQuoteGrant('{"name": "Nina Park"}');
     const analysis = await new TextAnalyzer({ llm: new LlmClient({ url, model: 'm' }) }).analyze(
       [result],
       [],

@@ -110,6 +110,25 @@ async function watchSomeoneOfSample2(email: string) {
   return { member, id: created.json<{ id: number }>().id };
 }
 
+/**
+ * A member (not the owner) of a new two-seat law-enforcement organization watching someone of sample 2:
+ * the organization's owner, the member, and the watch's id.
+ */
+async function memberWatchingSomeoneOfSample2(domain: string) {
+  const owner = await createOwner(t, `owner@${domain}`, { seatLimit: 2 });
+  await verifyLawEnforcement(t, owner.email);
+  const member = await createMember(t, owner.organizationId, `analyst@${domain}`, true);
+  const face = (await uploadFaces(t, member.cookie, photos.stranger))[0]!;
+  const created = await t.request({
+    method: 'POST',
+    url: '/api/watches',
+    cookie: member.cookie,
+    payload: { faceHash: face.hash, name: 'Watched by a member' },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return { owner, member, watchId: created.json<{ id: number }>().id };
+}
+
 /** Sample 2 at another size: new bytes, so crawling it indexes its faces again. */
 const copyOfSample2 = (width: number) => sample(2).resize(width).jpeg({ quality: 80 }).toBuffer();
 
@@ -778,18 +797,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
   }, 120_000);
 
   it("a blocked person is no longer e-mailed the alerts of their watch; a blocked owner's organization gets none", async () => {
-    const owner = await createOwner(t, 'owner@blocked-watcher.example.org', { seatLimit: 2 });
-    await verifyLawEnforcement(t, owner.email);
-    const member = await createMember(t, owner.organizationId, 'analyst@blocked-watcher.example.org', true);
-    const face = (await uploadFaces(t, member.cookie, photos.stranger))[0]!;
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/watches',
-      cookie: member.cookie,
-      payload: { faceHash: face.hash, name: 'Watched by a member' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const watchId = created.json<{ id: number }>().id;
+    const { owner, member, watchId } = await memberWatchingSomeoneOfSample2('blocked-watcher.example.org');
     /** Alerts of the watch, and the copies of the same photo recorded under them. */
     const sightings = async () => {
       const alerts = await t.db
@@ -840,18 +848,7 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
   }, 120_000);
 
   it('a person who has lost their seat is no longer e-mailed the alerts of their watch', async () => {
-    const owner = await createOwner(t, 'owner@seatless-watcher.example.org', { seatLimit: 2 });
-    await verifyLawEnforcement(t, owner.email);
-    const member = await createMember(t, owner.organizationId, 'analyst@seatless-watcher.example.org', true);
-    const face = (await uploadFaces(t, member.cookie, photos.stranger))[0]!;
-    const created = await t.request({
-      method: 'POST',
-      url: '/api/watches',
-      cookie: member.cookie,
-      payload: { faceHash: face.hash, name: 'Watched by a member' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const watchId = created.json<{ id: number }>().id;
+    const { member, watchId } = await memberWatchingSomeoneOfSample2('seatless-watcher.example.org');
     // The owner takes the member's seat away: the member can no longer open the alerts.
     await t.db.updateTable('users').set({ has_access: false }).where('id', '=', member.id).execute();
     await crawl(await siteWith('Seat taken away', await copyOfSample2(725)));
