@@ -76,10 +76,11 @@ const OFFICE =
   String.raw`party leader|leader of the (?:\w+ )?party|opposition leader|state secretary|premier(?! league| division)|politician)`;
 
 /**
- * "Was elected" alone says office, but not when it is to a board, a learned society or a club's chair
- * ("was elected a Fellow of the Royal Society", "was elected to the board").
+ * "Was elected" alone says office, but not when it is to a board, a learned society, a hall of fame, a
+ * club's chair or a sports award ("was elected a Fellow of the Royal Society", "was elected to the board",
+ * "was elected Player of the Year").
  */
-const NOT_AN_ELECTED_OFFICE = String.raw`(?! (?:to (?:the |its |a |an )?(?:[\p{L}-]+ )?(?:board|academy|society|hall of fame|committee)|(?:as )?(?:a |an |the )?(?:fellow|director|trustee|chair|chairman|chairwoman|chairperson|captain|member of (?:the |its )?(?:[\p{L}-]+ )?(?:academy|society|board)|president of (?:the |its )?(?:[\p{L}-]+ ){0,3}?(?:club|union|society|association|company|board|academy|foundation|federation|institute|league|university|college))))`;
+const NOT_AN_ELECTED_OFFICE = String.raw`(?! (?:to (?:the |its |a |an )?(?:[\p{L}-]+ ){0,4}(?:board|academy|society|hall of fame|committee)|(?:as )?(?:a |an |the )?(?:fellow|director|trustee|chair|chairman|chairwoman|chairperson|captain|player|athlete|footballer|sportsman|sportswoman|rookie|coach|mvp|best|most valuable|member of (?:the |its )?(?:[\p{L}-]+ )?(?:academy|society|board)|president of (?:the |its )?(?:[\p{L}-]+ ){0,3}?(?:club|union|society|association|company|board|academy|foundation|federation|institute|league|university|college))))`;
 
 /** The words of a conviction, an arrest or a charge, after a passive auxiliary. */
 const CONVICTION = String.raw`(?:convicted|sentenced|jailed|imprisoned|arrested|detained|charged|indicted|extradited)`;

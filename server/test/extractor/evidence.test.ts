@@ -52,6 +52,8 @@ describe('page evidence', () => {
       'Lena Brandt was elected a Fellow of the Royal Society in 2004.',
       'Lena Brandt was elected to the board of the bank.',
       'Lena Brandt was elected president of the student union.',
+      'Lena Brandt was elected Player of the Year.',
+      'Lena Brandt was elected to the Rock and Roll Hall of Fame.',
     ];
     for (const text of none) expect(flagsFor(text, 'Lena Brandt'), text).toEqual([]);
     expect(flagsFor('Lena Brandt was elected in 2019.', 'Lena Brandt')).toEqual(['politician']);
