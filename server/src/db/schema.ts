@@ -332,6 +332,8 @@ export interface FaceAlertsTable {
   face_id: number | null;
   /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
   gone_face_was_minor: Generated<boolean>;
+  /** The face it showed was opted out: the row is shown to nobody (migration 0049). */
+  gone_face_opted_out: Generated<boolean>;
   image_id: number;
   phash: string | null;
   similarity: number;
@@ -358,6 +360,8 @@ export interface FaceAlertCopiesTable {
   /** As face_alerts.face_id. */
   face_id: number | null;
   gone_face_was_minor: Generated<boolean>;
+  /** The face it showed was opted out: the row is shown to nobody (migration 0049). */
+  gone_face_opted_out: Generated<boolean>;
   image_id: number;
   image_url: string;
   source_url: string;
@@ -406,6 +410,8 @@ export interface SearchResultsTable {
   face_id: number | null;
   /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
   gone_face_was_minor: Generated<boolean>;
+  /** The face it showed was opted out: the row is shown to nobody (migration 0049). */
+  gone_face_opted_out: Generated<boolean>;
   image_id: number | null;
   group_key: string;
   similarity: number;
@@ -478,6 +484,8 @@ export interface SavedSearchResultsTable {
   face_id: number | null;
   /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
   gone_face_was_minor: Generated<boolean>;
+  /** The face it showed was opted out: the row is shown to nobody (migration 0049). */
+  gone_face_opted_out: Generated<boolean>;
   thumbnail: Buffer | null;
   /** The matched face's box in its image, in the image's pixels (null for results saved before 0015). */
   face_box_x: number | null;
@@ -654,6 +662,8 @@ export interface DataExtractionResultsTable {
   face_id: number | null;
   /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
   gone_face_was_minor: Generated<boolean>;
+  /** The face it showed was opted out: the row is shown to nobody (migration 0049). */
+  gone_face_opted_out: Generated<boolean>;
   thumbnail: Buffer | null;
   person_name: Generated<string>;
   person_desc: Generated<string>;
@@ -686,6 +696,8 @@ export interface DataExtractionConnectionsTable {
   face_id: number | null;
   /** The face it showed was flagged as a possible minor when it left the index (migration 0046). */
   gone_face_was_minor: Generated<boolean>;
+  /** The face it showed was opted out: the row is shown to nobody (migration 0049). */
+  gone_face_opted_out: Generated<boolean>;
   image_id: number | null;
   about_url: string | null;
   politician: Generated<boolean>;

@@ -110,18 +110,33 @@ export const ROWS_SHOWING_FACES = [
 ] as const;
 
 /**
- * Whether a stored row of ROWS_SHOWING_FACES (`table`, or its alias) may be shown to an organization: always
- * where `minorsAllowed` (it is verified law enforcement), else only when the index does not flag its face
+ * Whether a stored row of ROWS_SHOWING_FACES (`table`, or its alias) may be shown to an organization: never
+ * when its face was opted out; else always where `minorsAllowed` (it is verified law enforcement), else only when the index does not flag its face
  * as a possible minor, nor did when the face left the index (gone_face_was_minor). Searches and watches of
  * other organizations never return such faces; this keeps what they stored (search results, copies, face
  * alerts) to the same rule when an organization's verification is withdrawn, or a face is flagged
  * afterwards.
  */
 export function storedFaceVisible(table: string, minorsAllowed: boolean) {
+  // A row whose face was opted out is shown to nobody.
+  const optedOut = sql.ref(`${table}.gone_face_opted_out`);
   return minorsAllowed
-    ? sql<boolean>`true`
-    : sql<boolean>`(not ${sql.ref(`${table}.gone_face_was_minor`)} and not exists (
+    ? sql<boolean>`(not ${optedOut})`
+    : sql<boolean>`(not ${optedOut} and not ${sql.ref(`${table}.gone_face_was_minor`)} and not exists (
         select 1 from faces where faces.id = ${sql.ref(`${table}.face_id`)} and faces.possible_minor))`;
+}
+
+/**
+ * Called before opted-out faces are deleted: the stored rows that show one are marked, so that no read
+ * shows them again, nor copies them into a saved search or an extraction (storedFaceVisible).
+ */
+export async function markOptedOutFacesGoing(db: Db, faceIds: readonly number[]): Promise<void> {
+  if (faceIds.length === 0) return;
+  for (const table of ROWS_SHOWING_FACES) {
+    await sql`update ${sql.table(table)} set gone_face_opted_out = true where face_id = any(${[...faceIds]}::bigint[])`.execute(
+      db,
+    );
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { vectorFromBytes, vectorToBytes } from '../face/index/face-index.ts';
 import { lockFaceIndexLog } from './face-vector.repository.ts';
-import { keepMinorFlagsOfFacesGoing } from './search.repository.ts';
+import { keepMinorFlagsOfFacesGoing, markOptedOutFacesGoing } from './search.repository.ts';
 
 // Ten parameters a row: 500 rows stay far below PostgreSQL's 65,535 bind parameters.
 const ROWS_PER_INSERT = 500;
@@ -381,6 +381,7 @@ export class WebIndexRepository {
     await this.db.deleteFrom('face_alerts').where(ids).execute();
     await this.db.deleteFrom('face_alert_copies').where(ids).execute();
     await keepMinorFlagsOfFacesGoing(this.db, faceIds);
+    await markOptedOutFacesGoing(this.db, faceIds);
     const deleted = await this.db
       .deleteFrom('faces')
       .where('id', 'in', [...faceIds])

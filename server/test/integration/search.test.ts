@@ -1091,5 +1091,13 @@ describe(`face search (${TEST_DATABASE_KIND})`, () => {
     expect(done.json().removedFaces).toBeGreaterThan(1);
     const after = (await search(cookies.a, [await uploadOneFace(cookies.a, photo)])).json<SearchAnswer>();
     expect(after.results).toEqual([]);
+    // The search made before the opt-out no longer shows the person either, nor counts them.
+    const reopened = await t.request({
+      method: 'GET',
+      url: `/api/search/${before.searchHash}`,
+      cookie: cookies.a,
+    });
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(reopened.json<SearchAnswer>()).toMatchObject({ results: [], numberOfResults: 0 });
   });
 });
