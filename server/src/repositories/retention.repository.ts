@@ -67,7 +67,9 @@ export class RetentionRepository {
       )
       select o.id, max(activity.at) as last_activity_at
       from organizations o
-      join activity on activity.organization_id = o.id
+      -- Left: an organization with alerts and no trace of activity left (its sessions ended, its audit
+      -- entries anonymised) has been inactive all along.
+      left join activity on activity.organization_id = o.id
       -- Alerts are content to delete, but the matcher writes them: they are no sign of activity.
       where o.id in (select organization_id from content)
         or o.id in (select organization_id from face_alerts)

@@ -196,6 +196,59 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
     ]);
   });
 
+  it('deletes the alerts of an organization that has left no trace of activity at all', async () => {
+    // Its only user signed out (no session row) and the audit log forgot who acted: nothing but the alert.
+    const user = await createUser(t, { email: 'alerts-only@retention.example.org' });
+    const image = await t.db
+      .insertInto('images')
+      .values({
+        content_hash: 'alerts-only',
+        phash: null,
+        width: 10,
+        height: 10,
+        mime_type: 'image/jpeg',
+        thumbnail_path: null,
+        analyzed_at: ago(40),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const watch = await t.db
+      .insertInto('face_watches')
+      .values({
+        organization_id: user.organizationId,
+        user_id: user.id,
+        name: 'Alerts only',
+        descriptor_sealed: null,
+        face_image: null,
+        model_id: 'test-model',
+        ends_at: new Date(NOW.getTime() + 300 * DAY),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('face_alerts')
+      .values({
+        watch_id: watch.id,
+        organization_id: user.organizationId,
+        face_id: null,
+        image_id: image.id,
+        similarity: 0.9,
+        image_url: 'http://127.0.0.1/photo.jpg',
+        source_url: 'http://127.0.0.1/',
+        first_indexed_at: ago(40),
+        face_box_x: 1,
+        face_box_y: 1,
+        face_box_width: 40,
+        face_box_height: 40,
+        log_seq: 1,
+      })
+      .execute();
+    const deleted = await t.container.services.retention.sweep(NOW);
+    expect(deleted.find((d) => d.organizationId === user.organizationId)?.deleted).toMatchObject({
+      faceAlerts: 1,
+    });
+  });
+
   it('empties the search history of the organizations it swept, and only theirs', async () => {
     // The history (GET /api/search/history) lists the organization's stored searches, newest first.
     const history = (name: string) =>
