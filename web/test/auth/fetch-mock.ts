@@ -23,7 +23,9 @@ export function mockFetch(answer: (call: RecordedCall) => Answer) {
     calls.push(call);
     const result = answer(call);
     if (result instanceof Error) throw result;
-    return new Response(result.body === undefined ? '' : JSON.stringify(result.body), {
+    // A 204 (or 205, 304) has no body at all: Response refuses even an empty one.
+    const noBody = [204, 205, 304].includes(result.status);
+    return new Response(noBody ? null : result.body === undefined ? '' : JSON.stringify(result.body), {
       status: result.status,
       headers: { 'content-type': 'application/json' },
     });

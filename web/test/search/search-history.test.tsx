@@ -1,4 +1,5 @@
 import { SEARCH_MESSAGES } from '@osint/contract/search';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
@@ -28,12 +29,17 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const renderHistory = () =>
-  render(
-    <MemoryRouter>
-      <SearchHistoryPage />
-    </MemoryRouter>,
+let client: QueryClient;
+const renderHistory = () => {
+  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <SearchHistoryPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
+};
 
 describe('Search history', () => {
   test('a search still needed by a pending save is kept, and the dialog says why', async () => {
@@ -57,12 +63,15 @@ describe('Search history', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(SEARCH_MESSAGES.stillNeeded);
     expect(screen.getAllByRole('article')).toHaveLength(1);
 
-    // Asked again once the save is done: deleted, the dialog closes and the list reloads.
+    // Asked again once the save is done: deleted, the dialog closes and the list reloads, and the search's
+    // results are no longer in the cache (Back to them must not show a deleted search).
+    client.setQueryData(['search', entry.searchHash], { results: [] });
     deleted = true;
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
     expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(2);
+    expect(client.getQueryData(['search', entry.searchHash])).toBeUndefined();
   });
 
   test('a history that could not be loaded is not "No searches yet": it says so and Try again asks again', async () => {

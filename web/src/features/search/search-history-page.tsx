@@ -5,6 +5,7 @@ import {
   searchResultsPath,
   type SearchHistoryItem,
 } from '@osint/contract/search';
+import { useQueryClient } from '@tanstack/react-query';
 import { formatDateTime } from '@osint/contract/dates';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -27,6 +28,7 @@ type HistoryEntry = SearchHistoryItem & { id: string };
  */
 export function SearchHistoryPage() {
   const { session } = useSession();
+  const queryClient = useQueryClient();
   // The paged list shows a failed load as an empty list; the page remembers the failure so it is not
   // mistaken for "No searches yet".
   const [failed, setFailed] = useState(false);
@@ -113,7 +115,12 @@ export function SearchHistoryPage() {
         <ConfirmDeleteItem
           title="Delete search"
           text={`The search of ${formatDateTime(deleting.createdAt)} and its results will be deleted for everyone in your organization. Saved copies stay.`}
-          remove={() => deleteSearch(deleting.searchHash)}
+          remove={() =>
+            deleteSearch(deleting.searchHash).then(() =>
+              // Back to its results must not show the deleted search from the cache.
+              queryClient.removeQueries({ queryKey: ['search', deleting.searchHash] }),
+            )
+          }
           failureLog="Deleting the search failed"
           explainRefusal
           onFinished={() => {

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import type { SearchResult } from '@osint/contract/search';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SearchResult, StoredSearchResponse } from '@osint/contract/search';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
@@ -27,14 +27,15 @@ export interface StoredSearchPageProps {
 export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSearchPageProps) {
   const { session } = useSession();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ['search', searchHash],
     queryFn: () => fetchSearch(searchHash),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
-    // Removals are kept here; a refetch in the background would bring nothing new.
+    // Removals are written into the cached search (below); a refetch in the background would bring
+    // nothing new.
     staleTime: Infinity,
   });
-  const [removed, setRemoved] = useState<ReadonlySet<number>>(new Set());
   const [sort, setSort] = useState<ResultSort>('default');
   const [grouping, setGrouping] = useState(false);
   // Saving and extracting send the searched face as base64, as a fresh search does.
@@ -83,7 +84,7 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
     );
   }
   const response = query.data;
-  const results: SearchResult[] = response.results.filter((r) => !removed.has(r.id));
+  const results: SearchResult[] = response.results;
   // The search kept no face, or its picture could not be downloaded.
   const faceUnavailable = !faceBase64 && (!response.image || faceFailedFor === response.image);
   return (
@@ -100,7 +101,17 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
       restricted={session.user.restricted}
       onSort={setSort}
       onGrouping={setGrouping}
-      onRemoved={(id) => setRemoved((ids) => new Set(ids).add(id))}
+      onRemoved={(id) =>
+        // Into the cache, not only this page's state: reopened from the history, the search shows the
+        // removal and the lowered count, as the server keeps them.
+        queryClient.setQueryData<StoredSearchResponse>(['search', searchHash], (cached) =>
+          cached && {
+            ...cached,
+            results: cached.results.filter((result) => result.id !== id),
+            numberOfResults: Math.max(0, cached.numberOfResults - 1),
+          },
+        )
+      }
       onNewSearch={() => navigate('/search')}
       extractorCard={
         faceUnavailable ? (
