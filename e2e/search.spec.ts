@@ -201,7 +201,9 @@ test('a trial user sees the Access Restricted modal instead of the sources', asy
     .getByRole('button', { name: /^Source on .* \(subscribers only\)$/ })
     .first()
     .click();
-  const modal = page.getByRole('dialog', { name: 'Access Restricted' });
+  const modal = page.getByRole('dialog', {
+    name: 'Viewing the original source of this image is available only to subscribers.',
+  });
   await expect(modal).toBeVisible();
   await expect(
     modal.getByText('Viewing the original source of this image is available only to subscribers.'),

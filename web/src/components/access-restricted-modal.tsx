@@ -8,6 +8,9 @@ import { Modal } from './modal.tsx';
  * Spec 000 §2: shown instead of an original source to users without subscription access. "Don't show this
  * again" is kept in this browser (spec 001 §3, "show access-restricted modal").
  */
+export const ACCESS_RESTRICTED_TITLE =
+  'Viewing the original source of this image is available only to subscribers.';
+
 export function AccessRestrictedModal({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const [dontShowAgain, setDontShowAgain] = useState(false);
@@ -18,7 +21,8 @@ export function AccessRestrictedModal({ onClose }: { onClose: () => void }) {
   };
   return (
     <Modal
-      title="Access Restricted"
+      // The "Access Restricted" modal's title is this sentence (spec 000 §2).
+      title={ACCESS_RESTRICTED_TITLE}
       onClose={close}
       size="sm"
       actions={
@@ -38,9 +42,8 @@ export function AccessRestrictedModal({ onClose }: { onClose: () => void }) {
       }
     >
       <p className="modal__lead">
-        Viewing the original source of this image is available only to subscribers.
+        Upgrade your plan to unlock full access to image sources and additional features.
       </p>
-      <p>Upgrade your plan to unlock full access to image sources and additional features.</p>
       <label className="checkbox">
         <input
           type="checkbox"

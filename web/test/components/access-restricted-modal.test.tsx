@@ -46,7 +46,10 @@ function renderResult() {
 }
 
 const sourceLink = () => screen.getByRole('button', { name: /^Source on .* \(subscribers only\)$/ });
-const dialog = () => screen.queryByRole('dialog', { name: 'Access Restricted' });
+const dialog = () =>
+  screen.queryByRole('dialog', {
+    name: 'Viewing the original source of this image is available only to subscribers.',
+  });
 
 beforeEach(() => localStorage.clear());
 afterEach(cleanup);

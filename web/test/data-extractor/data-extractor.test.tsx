@@ -261,7 +261,11 @@ describe('Extracted Data', () => {
     const card = await screen.findByRole('article', { name: 'Wikipedia: Helena Marsh' });
     expect(within(card).queryByRole('link', { name: 'Wikipedia' })).toBeNull();
     await user.click(within(card).getByRole('button', { name: 'Wikipedia article (subscribers only)' }));
-    expect(screen.getByRole('dialog', { name: 'Access Restricted' })).toBeTruthy();
+    expect(
+      screen.getByRole('dialog', {
+        name: 'Viewing the original source of this image is available only to subscribers.',
+      }),
+    ).toBeTruthy();
     cleanup();
 
     fakeServer(['Helena Marsh'], { ...article, url: 'https://en.wikipedia.org/wiki/Helena_Marsh' });
