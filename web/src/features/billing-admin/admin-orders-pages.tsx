@@ -57,7 +57,7 @@ function useMarkPaid(onDone?: () => void) {
       await queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY });
       showBanner({
         message: `Order ${order.orderNumber} is paid.`,
-        additionalMessage: `The plan of ${order.organization.name} has been created and the owner was told by e-mail.`,
+        additionalMessage: `The plan of \u2068${order.organization.name}\u2069 has been created and the owner was told by e-mail.`,
         type: 'success',
       });
       onDone?.();
@@ -101,7 +101,9 @@ function ConfirmPaid({
       }
     >
       <p className="modal__lead">
-        {order.orderNumber} · {order.organization.name} · {formatUsd(order.amount)} {order.currency}
+        {/* Isolated: a Hebrew or Arabic name must not pull the amount into its right-to-left run. */}
+        {order.orderNumber} · <bdi>{order.organization.name}</bdi> · {formatUsd(order.amount)}{' '}
+        {order.currency}
       </p>
       <p>
         Confirm only once the bank transfer has arrived. The order completes and a Fixed Period plan with{' '}
@@ -299,8 +301,9 @@ export function AdminOrderPage() {
             Order {o.orderNumber} <span className={`badge badge--${badge.tone}`}>{badge.label}</span>
           </h1>
           <p className="page__lead">
-            {o.organization.name} · {o.paymentMethod === 'CARD' ? 'Card (FastSpring)' : 'Bank transfer'} ·
-            created {formatDateTime(o.createdAt)}
+            <bdi>{o.organization.name}</bdi> ·{' '}
+            {o.paymentMethod === 'CARD' ? 'Card (FastSpring)' : 'Bank transfer'} · created{' '}
+            {formatDateTime(o.createdAt)}
           </p>
         </div>
         <div className="billing-admin-header__actions">
