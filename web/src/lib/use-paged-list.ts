@@ -94,8 +94,13 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
   const loadMore = useCallback(() => {
     if (loadingMore || loaded.key !== fullKey) return;
     setLoadingMore(true);
-    void load(loaded.pages + 1, pageSize, true);
-  }, [load, pageSize, loadingMore, loaded.key, loaded.pages, fullKey]);
+    const size = pageSize * (loaded.pages + 1);
+    // Items removed here (patch) shifted the server's list: the next page by number would skip as many
+    // items. Then what is shown and one more page come again in one request, while that fits in one.
+    if (loaded.items.length < pageSize * loaded.pages && size <= MAX_RELOAD_PAGE_SIZE)
+      void load(1, size, false);
+    else void load(loaded.pages + 1, pageSize, true);
+  }, [load, pageSize, loadingMore, loaded.key, loaded.pages, loaded.items.length, fullKey]);
 
   const patch = useCallback((update: (page: Page<T>) => Page<T>) => {
     setLoaded((current) => {

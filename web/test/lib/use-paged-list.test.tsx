@@ -41,4 +41,27 @@ describe('usePagedList', () => {
     expect(result.current.total).toBe(TOTAL);
     expect(result.current.hasMore).toBe(true);
   });
+
+  test('after items were removed here, the next page skips none of those the server moved up', async () => {
+    // The server's list: 0..9; pages of 3. Item 1 is removed (here and on the server) after page 1 came.
+    let server = Array.from({ length: 10 }, (_, i) => i);
+    const fetch = async (pageNumber: number, size: number) => ({
+      items: server.slice((pageNumber - 1) * size, pageNumber * size),
+      total: server.length,
+    });
+    const { result } = renderHook(() => usePagedList('extraction|1|', 3, fetch));
+    await waitFor(() => expect(result.current.items).toEqual([0, 1, 2]));
+    server = server.filter((item) => item !== 1);
+    act(() =>
+      result.current.patch((page) => ({
+        items: page.items.filter((item) => item !== 1),
+        total: page.total - 1,
+      })),
+    );
+    expect(result.current.items).toEqual([0, 2]);
+    await act(async () => result.current.loadMore());
+    // Not 4, 5, 6 (page 2 of the shifted list would have skipped 3).
+    await waitFor(() => expect(result.current.items).toEqual([0, 2, 3, 4, 5, 6]));
+    expect(result.current.total).toBe(9);
+  });
 });
