@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { BannerProvider } from '../../src/components/message-banner';
+import { ToastRegion } from '../../src/components/toast-region';
 import { mockFetch, type RecordedCall } from '../auth/fetch-mock';
 
 vi.mock('../../src/lib/session.tsx', () => ({
@@ -33,6 +34,7 @@ function renderAt(path: string) {
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <BannerProvider>
         <MemoryRouter initialEntries={[path]}>
+          <ToastRegion />
           <Routes>
             <Route path="/alerts/:watchId?" element={<AlertsPage />} />
           </Routes>
@@ -100,6 +102,20 @@ describe('Alerts page', () => {
     expect(confirm.disabled).toBe(true);
     await user.click(confirm);
     expect(deletes).toHaveLength(1);
+  });
+
+  test('a Mute that fails says so, and the watch stays as it was', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.method === 'PATCH' || call.method === 'PUT') return serverError;
+      return path(call) === '/api/watches'
+        ? { status: 200, body: { results: [watch] } }
+        : { status: 200, body: noAlerts };
+    });
+    const user = renderAt('/alerts');
+    await user.click(await screen.findByRole('button', { name: 'Mute' }));
+    expect(await screen.findByText('The watch could not be muted.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Mute' })).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'PATCH' || call.method === 'PUT')).toHaveLength(1);
   });
 
   test('lists that could not be loaded say so and Try again asks again', async () => {

@@ -92,6 +92,8 @@ export function AlertsPage() {
   const [endBusy, setEndBusy] = useState(false);
   const [endError, setEndError] = useState<string>();
   const [busyWatch, setBusyWatch] = useState<number>();
+  // The change under way (a watch muted, alerts marked as seen…): its button shows it and takes no second click.
+  const [changing, setChanging] = useState<string>();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { showBanner } = useBanner();
@@ -135,6 +137,28 @@ export function AlertsPage() {
   const watchList = watches.data?.results ?? [];
   const current = watchList.find((watch) => watch.id === watchId);
   const newIds = [...new Set(results.filter((r) => r.isNew).map((r) => r.alertId))];
+
+  /** A change of the watches or alerts, then the lists again; a failure is said in a banner. */
+  const change = async (key: string, work: () => Promise<unknown>, failure: string) => {
+    if (changing) return;
+    setChanging(key);
+    try {
+      await work();
+    } catch (error) {
+      console.error(failure, error);
+      showBanner({
+        type: 'danger',
+        message: failure,
+        additionalMessage:
+          error instanceof ApiError && error.status < 500
+            ? error.message
+            : 'Please check your connection and try again.',
+      });
+    } finally {
+      setChanging(undefined);
+    }
+    await refresh();
+  };
 
   const open = (index: number) => {
     setViewing(index);
@@ -287,7 +311,14 @@ export function AlertsPage() {
                   </Button>
                   <Button
                     variant="ghost"
-                    onClick={() => void updateWatch(watch.id, { muted: !watch.muted }).then(refresh)}
+                    loading={changing === `mute:${watch.id}`}
+                    onClick={() =>
+                      void change(
+                        `mute:${watch.id}`,
+                        () => updateWatch(watch.id, { muted: !watch.muted }),
+                        watch.muted ? 'The watch could not be unmuted.' : 'The watch could not be muted.',
+                      )
+                    }
                   >
                     {watch.muted ? 'Unmute' : 'Mute'}
                   </Button>
@@ -317,7 +348,13 @@ export function AlertsPage() {
           ))}
         </div>
         {newIds.length > 0 && (
-          <Button variant="secondary" onClick={() => void markAlertsSeen(newIds).then(refresh)}>
+          <Button
+            variant="secondary"
+            loading={changing === 'seen'}
+            onClick={() =>
+              void change('seen', () => markAlertsSeen(newIds), 'The alerts could not be marked as seen.')
+            }
+          >
             Mark all as seen
           </Button>
         )}
@@ -346,7 +383,13 @@ export function AlertsPage() {
             resetKey={`${watchId ?? 'all'}:${status}`}
             restricted={restricted}
             onRestricted={openRestricted}
-            onRemove={(result) => void removeAlert(result.alertId).then(refresh)}
+            onRemove={(result) =>
+              void change(
+                `remove:${result.alertId}`,
+                () => removeAlert(result.alertId),
+                'The alert could not be removed.',
+              )
+            }
             onOpen={(result) => open(results.findIndex((r) => r.id === result.id))}
             serverMore={{
               hasMore: alerts.hasNextPage,
