@@ -37,22 +37,21 @@ const PLAN_TYPES: { value: PlanType; label: string; hint: string }[] = [
 ];
 
 /** A date input's value (YYYY-MM-DD) `days` from today, in local time. */
+// Plan days are calendar days in UTC, as the owner's pages, the e-mails and the invoices write them: an
+// admin anywhere gives and sees the same days as the organization.
 function dayFromToday(days: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + days);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The start is the beginning of its day (now when that is today); the end is the end of its day. */
 function startInstant(day: string): string {
-  const start = new Date(`${day}T00:00:00`);
+  const start = new Date(`${day}T00:00:00Z`);
   return (day === dayFromToday(0) ? new Date() : start).toISOString();
 }
 function endInstant(day: string): string {
-  const end = new Date(`${day}T00:00:00`);
+  const end = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(end.getTime())) return day;
-  end.setDate(end.getDate() + 1);
+  end.setUTCDate(end.getUTCDate() + 1);
   return end.toISOString();
 }
 

@@ -126,7 +126,7 @@ function OrganizationDetail({ organization }: { organization: AdminOrganizationD
           {organization.activePlan ? (
             <p className="admin-muted">
               {PLAN_TYPE_LABELS[organization.activePlan.planType]} until{' '}
-              <When iso={organization.activePlan.endDate} />
+              <When iso={organization.activePlan.endDate} planDay />
             </p>
           ) : (
             <p className="admin-muted">No plan in force: nobody in this organization can search.</p>
@@ -232,8 +232,8 @@ const planColumns: DataTableColumn<AdminOrganizationDetail['plans'][number]>[] =
       </>
     ),
   },
-  { header: 'Start', cell: (plan) => <When iso={plan.startDate} /> },
-  { header: 'End', cell: (plan) => <When iso={plan.endDate} /> },
+  { header: 'Start', cell: (plan) => <When iso={plan.startDate} planDay /> },
+  { header: 'End', cell: (plan) => <When iso={plan.endDate} planDay /> },
   { header: 'Seats', cell: (plan) => plan.seatLimit },
   { header: 'Created', cell: (plan) => <When iso={plan.createdAt} withTime /> },
 ];
@@ -280,7 +280,7 @@ const orderColumns: DataTableColumn<AdminOrganizationDetail['orders'][number]>[]
     header: 'Period',
     cell: (order) => (
       <>
-        <When iso={order.startDate} /> – <When iso={order.endDate} />
+        <When iso={order.startDate} planDay /> – <When iso={order.endDate} planDay />
       </>
     ),
   },

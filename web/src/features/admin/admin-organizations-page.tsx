@@ -136,7 +136,7 @@ const organizationColumns: DataTableColumn<AdminOrganizationRow>[] = [
           {PLAN_TYPE_LABELS[organization.plan.planType]}
           <span className="admin-muted">
             {' '}
-            until <When iso={organization.plan.endDate} />
+            until <When iso={organization.plan.endDate} planDay />
           </span>
         </span>
       ) : (

@@ -5,15 +5,27 @@ import { Button } from '../../components/button.tsx';
 import { StateMessage } from '../../components/data-table.tsx';
 import { LoadingPlaceholder } from '../../components/loading-placeholder.tsx';
 import { ApiError } from '../../lib/api-client.ts';
-import { formatDate, formatDateTime } from '@osint/contract/dates';
+import { formatDate, formatDateTime, formatDay } from '@osint/contract/dates';
 
-/** A day in the table; the exact time one hover away. Empty values show a dash. */
-export function When({ iso, withTime = false }: { iso: string | null | undefined; withTime?: boolean }) {
+/**
+ * A day in the table; the exact time one hover away. Empty values show a dash. `planDay`: a plan's or an
+ * order's start or end, written as the calendar day (UTC) the owner's pages and the invoices show, whatever
+ * the admin's own time zone.
+ */
+export function When({
+  iso,
+  withTime = false,
+  planDay = false,
+}: {
+  iso: string | null | undefined;
+  withTime?: boolean;
+  planDay?: boolean;
+}) {
   if (!iso) return <span className="admin-muted">—</span>;
   const date = new Date(iso);
   return (
     <time dateTime={iso} title={formatDateTime(date)}>
-      {withTime ? formatDateTime(date) : formatDate(date)}
+      {planDay ? formatDay(iso) : withTime ? formatDateTime(date) : formatDate(date)}
     </time>
   );
 }

@@ -3,7 +3,7 @@ import {
   END_PLAN_REASON_MAX_LENGTH,
   type AdminBillingPlanView,
 } from '@osint/contract/admin';
-import { formatDate } from '@osint/contract/dates';
+import { formatDay } from '@osint/contract/dates';
 import { PLAN_TYPE_LABELS } from '@osint/contract/pricing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -78,15 +78,15 @@ export function EndPlanModal({
     >
       <p>
         {!started
-          ? `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) will not start.`
+          ? `The plan (${formatDay(plan.startDate)} – ${formatDay(plan.endDate)}) will not start.`
           : takesOver
-            ? `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) ends now.`
-            : `The plan (${formatDate(plan.startDate)} – ${formatDate(plan.endDate)}) ends now: the organization’s users lose search access at once.`}{' '}
+            ? `The plan (${formatDay(plan.startDate)} – ${formatDay(plan.endDate)}) ends now.`
+            : `The plan (${formatDay(plan.startDate)} – ${formatDay(plan.endDate)}) ends now: the organization’s users lose search access at once.`}{' '}
         The owner is told by e-mail, with the reason.
       </p>
       {takesOver && (
         <p className="admin-warning">
-          {`The organization’s ${PLAN_TYPE_LABELS[takesOver.planType].toLowerCase()} plan also covers today (until ${formatDate(takesOver.endDate)}): its users keep that plan’s access. End it too to remove all access.`}
+          {`The organization’s ${PLAN_TYPE_LABELS[takesOver.planType].toLowerCase()} plan also covers today (until ${formatDay(takesOver.endDate)}): its users keep that plan’s access. End it too to remove all access.`}
         </p>
       )}
       {plan.cardSubscription && (
