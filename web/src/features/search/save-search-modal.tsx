@@ -33,7 +33,10 @@ export function SaveSearchModal({
         text: 'It appears under Saved Searches in a few minutes, with copies of the results that stay as they are now, even if the pages change.',
         link: { to: '/saved-searches', label: 'Go to Saved Searches' },
       }}
-      onSubmit={(name, description) => saveSearch({ name, description, hash: searchHash, image })}
+      onSubmit={(name, description) =>
+        // A name left empty gets the default here, in the analyst's own time zone, not the server's.
+        saveSearch({ name: name || defaultSaveName(new Date()), description, hash: searchHash, image })
+      }
       onClose={onClose}
     />
   );
