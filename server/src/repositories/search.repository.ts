@@ -189,6 +189,9 @@ export function storedResultVisible(minorsAllowed: boolean) {
   return storedFaceVisible('search_results', minorsAllowed);
 }
 
+/** Sightings read per face: a search keeps at most 1,000 results in all. */
+export const MAX_SIGHTINGS_PER_FACE = 1000;
+
 export class SearchRepository {
   constructor(private readonly db: Db) {}
 
@@ -204,14 +207,22 @@ export class SearchRepository {
     return new Set(rows.map((row) => Number(row.id)));
   }
 
-  async findSightings(faceIds: readonly number[]): Promise<FaceSighting[]> {
+  /**
+   * The pages these faces were seen on: for each face its first `perFace` sightings (the oldest first), so
+   * a photo used on every page of a site (a byline, a header) cannot bring tens of thousands of rows when a
+   * search keeps 1,000 results in all.
+   */
+  async findSightings(faceIds: readonly number[], perFace = MAX_SIGHTINGS_PER_FACE): Promise<FaceSighting[]> {
     if (faceIds.length === 0) return [];
-    const rows = await this.db
+    const ranked = this.db
       .selectFrom('faces')
       .innerJoin('images', 'images.id', 'faces.image_id')
       .innerJoin('image_occurrences as occ', 'occ.image_id', 'images.id')
       .innerJoin('pages', 'pages.id', 'occ.page_id')
       .select([
+        sql<number>`row_number() over (partition by faces.id order by occ.first_seen_at, pages.url, occ.id)`.as(
+          'nth',
+        ),
         'faces.id as face_id',
         'images.id as image_id',
         'images.content_hash',
@@ -228,8 +239,8 @@ export class SearchRepository {
         'images.height as image_height',
       ])
       // One array parameter instead of one per face: far less for PostgreSQL to parse and plan.
-      .where(sql<boolean>`faces.id = any(${[...faceIds]}::bigint[])`)
-      .execute();
+      .where(sql<boolean>`faces.id = any(${[...faceIds]}::bigint[])`);
+    const rows = await this.db.selectFrom(ranked.as('s')).selectAll().where('s.nth', '<=', perFace).execute();
     return rows.map((row) => ({
       faceId: row.face_id,
       imageId: row.image_id,

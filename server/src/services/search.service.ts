@@ -246,11 +246,22 @@ export class SearchService {
     );
     const query = meanDescriptor(faces.map((face) => face!.descriptor));
     let hits;
+    const sightingsByFace = new Map<number, FaceSighting[]>();
     try {
       hits = await this.indexHits(
         query,
         model!,
         gate.decision === 'search-minor' || (await this.minorGate.isLawEnforcement(user.organizationId)),
+        // Faces seen on pages of the search's kind (social media or not): faces of the other kind must not
+        // fill the index's limit and leave a person's few social-media faces out. Their sightings are kept
+        // for the results.
+        async (faceIds) => {
+          const unread = faceIds.filter((id) => !sightingsByFace.has(id));
+          for (const id of unread) sightingsByFace.set(id, []);
+          for (const sighting of await this.sightingsOfKind(unread, type))
+            sightingsByFace.get(sighting.faceId)!.push(sighting);
+          return new Set(faceIds.filter((id) => sightingsByFace.get(id)!.length > 0));
+        },
       );
     } catch (error) {
       // An upload analysed before a reindex switched models: its descriptor is not comparable any more.
@@ -258,8 +269,8 @@ export class SearchService {
       throw error;
     }
     const similarityByFace = new Map(hits.map((hit) => [hit.faceId, hit.similarity]));
-    const sightings = (await this.searches.findSightings(hits.map((hit) => hit.faceId)))
-      .filter((s) => this.isSocialMedia(s.sourceUrl) === (type === 'SOCIAL_MEDIA_SEARCH'))
+    const sightings = hits
+      .flatMap((hit) => sightingsByFace.get(hit.faceId) ?? [])
       .sort(
         (a, b) =>
           similarityByFace.get(b.faceId)! - similarityByFace.get(a.faceId)! ||
@@ -519,14 +530,28 @@ export class SearchService {
     return bytes;
   }
 
-  /** The index's hits above the model's threshold that this search may return, best first. */
-  private indexHits(query: Float32Array, model: string, minorsAllowed: boolean) {
+  /** The index's hits above the model's threshold that this search may return and wants, best first. */
+  private indexHits(
+    query: Float32Array,
+    model: string,
+    minorsAllowed: boolean,
+    wanted: (faceIds: number[]) => Promise<Set<number>>,
+  ) {
     return visibleFaceHits(this.index, this.searches, query, {
       model,
       limit: MAX_INDEX_HITS,
       minSimilarity: matchThresholdOf(model),
       minorsAllowed,
+      wanted,
     });
+  }
+
+  /** Where these faces were seen, on pages of the search's kind only. */
+  private async sightingsOfKind(faceIds: number[], type: SearchType) {
+    const social = type === 'SOCIAL_MEDIA_SEARCH';
+    return (await this.searches.findSightings(faceIds)).filter(
+      (sighting) => this.isSocialMedia(sighting.sourceUrl) === social,
+    );
   }
 
   private isSocialMedia(url: string): boolean {

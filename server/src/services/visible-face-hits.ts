@@ -20,20 +20,34 @@ export interface PossibleMinorFaces {
  * face), faces flagged as possible minors when they were indexed are left out (issue 13), with the same
  * recall as an unfiltered lookup: while flagged faces fill the limit, the lookup widens until `limit`
  * others are found or no face above `minSimilarity` is left. Faces indexed before the age estimate existed
- * (flag unknown) are estimated by `npm run reindex`.
+ * (flag unknown) are estimated by `npm run reindex`. A `wanted` filter (the kind of page a search is for)
+ * widens the same way, so that faces of the other kind cannot fill the limit.
  */
 export async function visibleFaceHits(
   index: FaceHitSearch,
   minors: PossibleMinorFaces,
   query: Float32Array,
-  options: { model: string; limit: number; minSimilarity: number; minorsAllowed: boolean },
+  options: {
+    model: string;
+    limit: number;
+    minSimilarity: number;
+    minorsAllowed: boolean;
+    /** Which of these faces the lookup wants (a social-media search: faces seen on social media). */
+    wanted?: (faceIds: number[]) => Promise<Set<number>>;
+  },
 ): Promise<FaceIndexHit[]> {
-  const { model, minSimilarity, minorsAllowed } = options;
+  const { model, minSimilarity, minorsAllowed, wanted } = options;
   for (let limit = options.limit; ; limit *= 4) {
     const hits = await index.search(query, { model, limit, minSimilarity });
-    if (minorsAllowed) return hits;
-    const flagged = await minors.possibleMinorFaceIds(hits.map((hit) => hit.faceId));
-    const kept = hits.filter((hit) => !flagged.has(hit.faceId));
+    let kept = hits;
+    if (!minorsAllowed) {
+      const flagged = await minors.possibleMinorFaceIds(kept.map((hit) => hit.faceId));
+      kept = kept.filter((hit) => !flagged.has(hit.faceId));
+    }
+    if (wanted) {
+      const chosen = await wanted(kept.map((hit) => hit.faceId));
+      kept = kept.filter((hit) => chosen.has(hit.faceId));
+    }
     if (kept.length >= options.limit || hits.length < limit) return kept.slice(0, options.limit);
   }
 }
