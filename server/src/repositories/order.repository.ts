@@ -109,10 +109,23 @@ export class OrderRepository {
       .executeTakeFirst();
   }
 
-  async complete(id: number, changes: { paidAt: Date; completedBy: number | null }): Promise<void> {
+  /**
+   * Completes a paid order with the period its plan really runs (a transfer that arrived after the chosen
+   * start moves it): the final invoice and the order lists then say what was delivered.
+   */
+  async complete(
+    id: number,
+    changes: { paidAt: Date; completedBy: number | null; period: { start: Date; end: Date } },
+  ): Promise<void> {
     await this.db
       .updateTable('orders')
-      .set({ status: 'COMPLETED', paid_at: changes.paidAt, completed_by: changes.completedBy })
+      .set({
+        status: 'COMPLETED',
+        paid_at: changes.paidAt,
+        completed_by: changes.completedBy,
+        start_date: changes.period.start,
+        end_date: changes.period.end,
+      })
       .where('id', '=', id)
       .execute();
   }

@@ -447,13 +447,14 @@ export class BillingService {
           ? utcIsoDate(order.end_date)
           : planEndDate('FIXED', start, order.months);
       if (end <= start) throw conflict('The plan these users were added to has ended.');
-      await orders.complete(order.id, { paidAt: now, completedBy: admin.id });
+      const period = { start: startOfUtcDay(start), end: startOfUtcDay(end) };
+      await orders.complete(order.id, { paidAt: now, completedBy: admin.id, period });
       await orders.assignFinalInvoiceNumber(order.id, now.getUTCFullYear(), finalInvoiceNumber);
       const plan = await plans.insertPaid({
         organizationId: order.organization_id,
         planType: 'ONE_TIME_PAYMENT',
-        startDate: startOfUtcDay(start),
-        endDate: startOfUtcDay(end),
+        startDate: period.start,
+        endDate: period.end,
         seatLimit: order.seat_limit,
         orderId: order.id,
       });

@@ -119,6 +119,38 @@ describe('annual discount', () => {
   });
 });
 
+describe('a transfer that arrives after the chosen start', () => {
+  it('starts the plan on the day it is marked paid, and the order (and its final invoice) says so', async () => {
+    const o = await owner('owner@late-transfer.example.org', { type: 'TRIAL', seats: 1 });
+    const response = await post(o.cookie, '/api/order', {
+      seatAmount: 1,
+      startDate: utcIsoDate(),
+      period: 3,
+      buyer: BUYER,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const [order] = await orders(o);
+    // As if ordered for five days ago: the money arrives today.
+    const chosen = new Date(Date.now() - 5 * 86_400_000);
+    const chosenDay = utcIsoDate(chosen);
+    await t.db
+      .updateTable('orders')
+      .set({
+        start_date: new Date(`${chosenDay}T00:00:00Z`),
+        end_date: new Date(`${addMonths(chosenDay, 3)}T00:00:00Z`),
+      })
+      .where('id', '=', order!.id)
+      .execute();
+    expect((await post(admin, `/api/admin/orders/${order!.id}/mark-paid`)).statusCode).toBe(200);
+    const plan = (await activePlan(o)).activeBillingPlan!;
+    expect(plan.endDate.slice(0, 10)).toBe(addMonths(utcIsoDate(), 3));
+    const [paid] = await orders(o);
+    expect(paid).toMatchObject({ orderStatus: 'COMPLETED' });
+    expect(paid!.startDate.slice(0, 10)).toBe(utcIsoDate());
+    expect(paid!.endDate.slice(0, 10)).toBe(plan.endDate.slice(0, 10));
+  });
+});
+
 describe('cancel an order', () => {
   it('an owner cancels the pending order, audited, and can order again; twice or paid is refused', async () => {
     const o = await owner('owner@cancel.example.org', { type: 'TRIAL', seats: 1 });
