@@ -111,7 +111,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     width / 2 - 10,
   );
 
-  let y = Math.max(270, sellerBottom + 20, buyerBottom + 20);
+  let y = roomFor(doc, Math.max(270, sellerBottom + 20, buyerBottom + 20), 40);
   write(doc, 'Order', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const period = `${formatDay(order.startDate)} – ${formatDay(order.endDate)} (${monthsLabel(order.months)})`;
@@ -138,6 +138,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   ];
   if (order.discount) rows.push([ANNUAL_DISCOUNT_LABEL, `−${formatUsd(order.discount)}`]);
   for (const [label, value] of rows) y = row(doc, label, value, left, y, width);
+  y = roomFor(doc, y, 40);
   doc
     .moveTo(left, y + 4)
     .lineTo(left + width, y + 4)
@@ -160,6 +161,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   y += 40;
 
   if (final) {
+    y = roomFor(doc, y, 40);
     write(
       doc,
       `Paid in full on ${formatDay(utcIsoDate(final.paidAt))}: ${formatUsd(order.amount)} ${order.currency} received by bank transfer. Nothing is due. Refunds are possible within ${REFUND_DAYS} days after activation.`,
@@ -170,6 +172,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
     return done;
   }
 
+  y = roomFor(doc, y, 40);
   write(doc, 'Bank transfer details', { weight: 'bold', size: 12, color: INK }, { x: left, y });
   y += 20;
   const bankRows: [string, string][] = [
@@ -183,7 +186,7 @@ export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfi
   ];
   for (const [label, value] of bankRows) y = row(doc, label, value, left, y, width);
 
-  y += 24;
+  y = roomFor(doc, y + 24, 60);
   write(
     doc,
     'This proforma invoice is a request for payment in advance, not a tax invoice. Your subscription activates ' +
@@ -213,15 +216,32 @@ function party(
   return doc.y;
 }
 
+/**
+ * `y`, or the top of a new page when `height` does not fit between it and the bottom margin: a block
+ * written past the bottom would make pdfkit start a page for each of its lines, away from their labels.
+ */
+function roomFor(doc: PDFKit.PDFDocument, y: number, height: number): number {
+  if (y + height <= doc.page.maxY()) return y;
+  doc.addPage();
+  return doc.page.margins.top;
+}
+
 function row(
   doc: PDFKit.PDFDocument,
   label: string,
   value: string,
   x: number,
-  y: number,
+  rowTop: number,
   width: number,
 ): number {
   const labelWidth = 150;
+  // Measured in the value's size (the fonts of other scripts are about as tall): a row stays on one page.
+  doc.fontSize(10);
+  const height = Math.max(
+    doc.heightOfString(value, { width: width - labelWidth }),
+    doc.heightOfString(label, { width: labelWidth }),
+  );
+  const y = roomFor(doc, rowTop, height + 10);
   write(doc, label, { weight: 'regular', size: 10, color: MUTED }, { x, y, width: labelWidth });
   write(
     doc,

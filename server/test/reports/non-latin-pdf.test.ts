@@ -217,6 +217,29 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     expect(at('Plan').yMin).toBeGreaterThan(yMax(at('Japan')));
   });
 
+  it('an invoice with every buyer field at its longest breaks between rows, never between a label and its value', async () => {
+    const order = invoice(`Департамент полиции гавани ${'Северный округ '.repeat(20)}`.slice(0, 200));
+    order.buyer.street = `شارع الملك فهد ${'مبنى المكاتب الحكومية '.repeat(12)}`.slice(0, 200);
+    order.buyer.city = 'Springfield '.repeat(20).slice(0, 200);
+    order.buyer.country = 'United Kingdom of Great Britain '.repeat(8).slice(0, 200);
+    order.purchaseOrder = `PO ${'港口警察 '.repeat(40)}`.slice(0, 100);
+    const pdf = await renderProformaInvoice(order, loadConfig({}).billing);
+    const pages = spawnSync('/usr/bin/pdftotext', ['-layout', '-', '-'], { input: pdf })
+      .stdout.toString('utf8')
+      .split('\f')
+      .filter((page) => page.trim());
+    expect(pages.length).toBeLessThanOrEqual(2);
+    // Each label on the page of its value.
+    for (const [label, value] of [
+      ['Total (USD)', '$1,000 USD'],
+      ['Amount', '$1,000 USD'],
+      ['Account name', loadConfig({}).billing.bank.accountName],
+    ]) {
+      const page = pages.find((text) => text.includes(label))!;
+      expect(page, label).toContain(value);
+    }
+  });
+
   it('a report made after another gives its Arabic words back whole when copied or searched (its own text layer)', async () => {
     const sentence = 'قال المتحدث إن شركة Google ستشارك في المشروع';
     const evidenceReport = () => {
