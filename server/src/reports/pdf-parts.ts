@@ -286,12 +286,14 @@ export function resultEntry(
   details: (x: number, width: number) => void,
 ): void {
   const size = entry.thumbSize;
-  ensureSpace(doc, size + 20);
+  const x = MARGIN + size + 18;
+  const width = contentWidth(doc) - size - 18;
+  // Room for the thumbnail and for the text beside it as far as it can be told before writing it (the
+  // title, a few detail lines, the links, however long): an entry is not cut in the middle of an address.
+  ensureSpace(doc, Math.max(size, textHeightEstimate(doc, entry, width)) + 20);
   const top = doc.y;
   const page = doc.page;
   thumbnail(doc, entry.thumbnail, top, size, entry.face ?? null);
-  const x = MARGIN + size + 18;
-  const width = contentWidth(doc) - size - 18;
   write(doc, entry.title, { weight: 'bold', size: 12, color: INK }, { x, y: top, width, continued: true });
   write(
     doc,
@@ -318,6 +320,18 @@ export function resultEntry(
   doc.y = (doc.page === page ? Math.max(doc.y, top + size) : doc.y) + 10;
   rule(doc, 0.5);
   doc.y += 10;
+}
+
+/** The height of an entry's title, about three lines of details, and its links. */
+function textHeightEstimate(doc: PDFKit.PDFDocument, entry: ResultEntry, width: number): number {
+  const linkHeight = (url: string) => {
+    doc.fontSize(9);
+    return 12 + doc.heightOfString(url, { width }) + 3;
+  };
+  doc.fontSize(12);
+  const title = doc.heightOfString(entry.title, { width });
+  const links = entry.restricted ? 12 : linkHeight(entry.sourceUrl) + linkHeight(entry.imageUrl);
+  return title + 3 * 12 + links;
 }
 
 /** The closing lines of a cover: restricted sources, confidentiality. */

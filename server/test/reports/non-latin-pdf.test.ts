@@ -217,6 +217,26 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     expect(at('Plan').yMin).toBeGreaterThan(yMax(at('Japan')));
   });
 
+  it('a result with a long image address is not cut between pages: its links stay with its title', async () => {
+    const longUrl = `https://scontent.example.net/v/t39.30808-6/${'a1b2c3d4e5f6'.repeat(60)}.jpg?stp=dst-jpg&end=ENDURL`;
+    // Enough results for one of the entries to meet the bottom of a page, wherever it falls.
+    for (let count = 3; count <= 12; count++) {
+      const data = savedSearch(Array.from({ length: count }, (_, i) => `Title-${i + 1}-end`));
+      data.savedSearch.name = 'Long addresses';
+      data.results = data.results.map((result) => ({ ...result, imageUrl: longUrl }));
+      const pages = spawnSync('/usr/bin/pdftotext', ['-', '-'], {
+        input: await renderSavedSearchReport(data),
+      })
+        .stdout.toString('utf8')
+        .split('\f');
+      // Every page ends as many image addresses as it starts entries.
+      for (const [n, page] of pages.entries()) {
+        const entries = page.match(/Title-\d+-end/g)?.length ?? 0;
+        expect(page.match(/ENDURL/g)?.length ?? 0, `${count} results, page ${n + 1}`).toBe(entries);
+      }
+    }
+  });
+
   it('an invoice with every buyer field at its longest breaks between rows, never between a label and its value', async () => {
     const order = invoice(`Департамент полиции гавани ${'Северный округ '.repeat(20)}`.slice(0, 200));
     order.buyer.street = `شارع الملك فهد ${'مبنى المكاتب الحكومية '.repeat(12)}`.slice(0, 200);
@@ -234,7 +254,7 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
       ['Total (USD)', '$1,000 USD'],
       ['Amount', '$1,000 USD'],
       ['Account name', loadConfig({}).billing.bank.accountName],
-    ]) {
+    ] as const) {
       const page = pages.find((text) => text.includes(label))!;
       expect(page, label).toContain(value);
     }
