@@ -244,6 +244,8 @@ export function cover(doc: PDFKit.PDFDocument, content: CoverContent): void {
     write(doc, content.description, { weight: 'regular', size: 11, color: MUTED }, { width });
   }
   doc.moveDown(1.2);
+  // The face and its facts stay together: after a long description they start the next page.
+  ensureSpace(doc, COVER_FACE + 24 + 16 * content.facts.length);
   const top = doc.y;
   coverFace(doc, content.image, top, COVER_FACE);
   const x = MARGIN + COVER_FACE + 24;

@@ -237,6 +237,27 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     }
   });
 
+  it('a cover with a long description keeps the face and its facts together, each fact beside its value', async () => {
+    const data = savedSearch(['Title-1-end']);
+    data.savedSearch = {
+      ...data.savedSearch,
+      resultCount: 3,
+      addedFaceCount: 2,
+      otherFaceCount: 1,
+      description: Array.from(
+        { length: 27 },
+        (_, i) => `Sighting ${i + 1}: border crossing, grey sedan`,
+      ).join('\n'),
+    };
+    const pages = spawnSync('/usr/bin/pdftotext', ['-layout', '-', '-'], {
+      input: await renderSavedSearchReport(data),
+    })
+      .stdout.toString('utf8')
+      .split('\f');
+    const factsPage = pages.find((page) => /results in this report/i.test(page))!;
+    expect(factsPage).toMatch(/results in this report\s+1 of 3/i);
+  });
+
   it('an invoice with every buyer field at its longest breaks between rows, never between a label and its value', async () => {
     const order = invoice(`Департамент полиции гавани ${'Северный округ '.repeat(20)}`.slice(0, 200));
     order.buyer.street = `شارع الملك فهد ${'مبنى المكاتب الحكومية '.repeat(12)}`.slice(0, 200);
