@@ -210,6 +210,7 @@ test('a trial user sees the Access Restricted modal instead of the sources', asy
   ).toBeVisible();
   await expect(modal.getByRole('button', { name: 'UPGRADE NOW' })).toBeVisible();
   await expectAccessible(page, 'the Access Restricted modal');
+  await screenshots(page, 'access-restricted-modal');
   await modal.getByRole('button', { name: 'BACK TO SEARCH' }).click();
   await expect(modal).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible();
