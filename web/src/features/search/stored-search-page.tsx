@@ -104,12 +104,14 @@ export function StoredSearchPage({ searchHash, renderExtractorCard }: StoredSear
       onRemoved={(id) =>
         // Into the cache, not only this page's state: reopened from the history, the search shows the
         // removal and the lowered count, as the server keeps them.
-        queryClient.setQueryData<StoredSearchResponse>(['search', searchHash], (cached) =>
-          cached && {
-            ...cached,
-            results: cached.results.filter((result) => result.id !== id),
-            numberOfResults: Math.max(0, cached.numberOfResults - 1),
-          },
+        queryClient.setQueryData<StoredSearchResponse>(
+          ['search', searchHash],
+          (cached) =>
+            cached && {
+              ...cached,
+              results: cached.results.filter((result) => result.id !== id),
+              numberOfResults: Math.max(0, cached.numberOfResults - 1),
+            },
         )
       }
       onNewSearch={() => navigate('/search')}
