@@ -498,8 +498,6 @@ export class Crawler {
       maxBytes: o.maxHtmlBytes,
       signal: this.abort.signal,
       resolveHost: o.resolveHost,
-      // Every redirect hop must be allowed by its own host's robots.txt.
-      allowUrl: (url) => this.robotsAllowsHop(url),
       ...overrides,
     };
   }
@@ -510,9 +508,9 @@ export class Crawler {
    * host's next turn, and leaves a host that is backing off for later. The host queue itself is not
    * taken: waiting for its turn while holding `fromHost` could deadlock two hosts redirecting to each other.
    */
-  private async politeHop(url: URL, fromHost: string): Promise<void> {
+  private async politeHop(url: URL, fromHost: string): Promise<true> {
     const host = hostKey(url);
-    if (host === fromHost) return;
+    if (host === fromHost) return true;
     // Again after each wait: another hop to the host may have taken the turn meanwhile.
     for (let wait = this.scheduler.readyAt(host) - Date.now(); wait > 0;) {
       // Longer than a pause, or than the fetch may take: the host is backing off (Retry-After); later.
@@ -522,6 +520,7 @@ export class Crawler {
       wait = this.scheduler.readyAt(host) - Date.now();
     }
     this.scheduler.contacted(host);
+    return true;
   }
 
   private async robotsAllowsHop(url: URL): Promise<boolean> {
@@ -561,10 +560,7 @@ export class Crawler {
   private async fetchRobots(origin: string, polite: boolean): Promise<RobotsEntry> {
     const url = `${origin}/robots.txt`;
     const fetchIt = () =>
-      safeFetch(
-        url,
-        this.fetchOptions({ maxBytes: this.options.maxRobotsBytes, truncate: true, allowUrl: undefined }),
-      );
+      safeFetch(url, this.fetchOptions({ maxBytes: this.options.maxRobotsBytes, truncate: true }));
     let entry: RobotsEntry;
     try {
       const result = polite
@@ -631,11 +627,9 @@ export class Crawler {
         safeFetch(
           entry.url,
           this.fetchOptions({
-            allowUrl: async (url) => {
-              const allowed = await this.robotsAllowsHop(url);
-              if (allowed) await this.politeHop(url, entry.host);
-              return allowed;
-            },
+            // Every redirect hop must be allowed by its own host's robots.txt, and keep that host's pause.
+            allowUrl: async (url) =>
+              (await this.robotsAllowsHop(url)) && (await this.politeHop(url, entry.host)),
             ...overrides,
           }),
         ),

@@ -654,20 +654,17 @@ export class FaceWatchRepository {
       .executeTakeFirst();
     if (!row) return undefined;
     // Written to only while its author may still see the alerts (a seat of the plan in force).
-    const author = row.user_id;
-    const mayRead =
-      author === null
-        ? new Set<number>()
-        : await new SeatRepository(this.db).withAccess(row.organization_id, [author]);
-    return (
-      row && {
-        organizationId: row.organization_id,
-        email: author !== null && mayRead.has(author) ? row.email : null,
-        notifiedAt: row.notified_at,
-        endedAt: row.ended_at,
-        muted: row.muted,
-      }
+    const mayRead = await new SeatRepository(this.db).withAccess(
+      row.organization_id,
+      row.user_id === null ? [] : [row.user_id],
     );
+    return {
+      organizationId: row.organization_id,
+      email: row.user_id !== null && mayRead.has(row.user_id) ? row.email : null,
+      notifiedAt: row.notified_at,
+      endedAt: row.ended_at,
+      muted: row.muted,
+    };
   }
 
   async markNotified(watchId: number, at: Date): Promise<void> {

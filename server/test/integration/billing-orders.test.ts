@@ -72,6 +72,16 @@ async function orders(o: Owner) {
   >();
 }
 
+/** A bank order of one user for `months`, starting today; its answer (the proforma invoice). */
+function orderOneUserFromToday(o: Owner, months: number) {
+  return post(o.cookie, '/api/order', {
+    seatAmount: 1,
+    startDate: utcIsoDate(),
+    period: months,
+    buyer: BUYER,
+  });
+}
+
 async function activePlan(o: Owner) {
   const plans = await t.request({
     method: 'GET',
@@ -96,12 +106,7 @@ afterAll(async () => {
 describe('annual discount', () => {
   it('a 12-month order for one user costs 960 USD: the order, its proforma invoice and the paid plan', async () => {
     const o = await owner('owner@annual.example.org', { type: 'TRIAL', seats: 1 });
-    const response = await post(o.cookie, '/api/order', {
-      seatAmount: 1,
-      startDate: utcIsoDate(),
-      period: 12,
-      buyer: BUYER,
-    });
+    const response = await orderOneUserFromToday(o, 12);
     expect(response.statusCode, response.body).toBe(200);
     const text = pdfText(response.rawPayload);
     expect(text).toContain('$1,200 ($100 × 12 months, first user included)');
@@ -122,12 +127,7 @@ describe('annual discount', () => {
 describe('a transfer that arrives after the chosen start', () => {
   it('starts the plan on the day it is marked paid, and the order (and its final invoice) says so', async () => {
     const o = await owner('owner@late-transfer.example.org', { type: 'TRIAL', seats: 1 });
-    const response = await post(o.cookie, '/api/order', {
-      seatAmount: 1,
-      startDate: utcIsoDate(),
-      period: 3,
-      buyer: BUYER,
-    });
+    const response = await orderOneUserFromToday(o, 3);
     expect(response.statusCode, response.body).toBe(200);
     const [order] = await orders(o);
     // As if ordered for five days ago: the money arrives today.

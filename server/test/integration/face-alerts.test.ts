@@ -19,6 +19,7 @@ import {
 import { TestServer, bytes, html, page } from '../crawler/test-server.ts';
 import {
   createAdmin,
+  insertFaceAlert,
   mailJobsTo,
   searchFace,
   setLawEnforcement,
@@ -672,24 +673,13 @@ describe(`face alerts (${TEST_DATABASE_KIND})`, () => {
       .select(['id', 'image_id'])
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto('face_alerts')
-      .values({
-        watch_id: watchId,
-        organization_id: analyst.organizationId,
-        face_id: face.id,
-        image_id: face.image_id,
-        similarity: 0.9,
-        image_url: 'http://127.0.0.1/photo.jpg',
-        source_url: 'http://127.0.0.1/',
-        first_indexed_at: new Date(),
-        face_box_x: 1,
-        face_box_y: 1,
-        face_box_width: 40,
-        face_box_height: 40,
-        log_seq: 1,
-      })
-      .execute();
+    await insertFaceAlert(t, {
+      watchId,
+      organizationId: analyst.organizationId,
+      faceId: face.id,
+      imageId: face.image_id,
+      firstIndexedAt: new Date(),
+    });
     const retention = t.container.services.retention;
     expect((await retention.sweep(new Date())).map((d) => d.organizationId)).not.toContain(
       analyst.organizationId,

@@ -3,7 +3,7 @@ import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { newPublicId } from '../../src/lib/secure-token.ts';
 import { SearchRepository } from '../../src/repositories/search.repository.ts';
 import { RETENTION_SWEEP_INTERVAL_MS } from '../../src/services/retention.service.ts';
-import { createUser } from '../support/fixtures.ts';
+import { createUser, insertFaceAlert } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
 
@@ -225,24 +225,13 @@ describe(`retention (${TEST_DATABASE_KIND})`, () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await t.db
-      .insertInto('face_alerts')
-      .values({
-        watch_id: watch.id,
-        organization_id: user.organizationId,
-        face_id: null,
-        image_id: image.id,
-        similarity: 0.9,
-        image_url: 'http://127.0.0.1/photo.jpg',
-        source_url: 'http://127.0.0.1/',
-        first_indexed_at: ago(40),
-        face_box_x: 1,
-        face_box_y: 1,
-        face_box_width: 40,
-        face_box_height: 40,
-        log_seq: 1,
-      })
-      .execute();
+    await insertFaceAlert(t, {
+      watchId: watch.id,
+      organizationId: user.organizationId,
+      faceId: null,
+      imageId: image.id,
+      firstIndexedAt: ago(40),
+    });
     const deleted = await t.container.services.retention.sweep(NOW);
     expect(deleted.find((d) => d.organizationId === user.organizationId)?.deleted).toMatchObject({
       faceAlerts: 1,

@@ -270,3 +270,34 @@ export async function verifyLawEnforcement(t: TestApp, email: string): Promise<v
     .where('id', '=', (eb) => eb.selectFrom('users').select('organization_id').where('email', '=', email))
     .execute();
 }
+
+/** A face alert written directly, as the matcher would write one (a small box, fixed addresses). */
+export async function insertFaceAlert(
+  t: TestApp,
+  alert: {
+    watchId: number;
+    organizationId: number;
+    faceId: number | null;
+    imageId: number;
+    firstIndexedAt: Date;
+  },
+): Promise<void> {
+  await t.db
+    .insertInto('face_alerts')
+    .values({
+      watch_id: alert.watchId,
+      organization_id: alert.organizationId,
+      face_id: alert.faceId,
+      image_id: alert.imageId,
+      similarity: 0.9,
+      image_url: 'http://127.0.0.1/photo.jpg',
+      source_url: 'http://127.0.0.1/',
+      first_indexed_at: alert.firstIndexedAt,
+      face_box_x: 1,
+      face_box_y: 1,
+      face_box_width: 40,
+      face_box_height: 40,
+      log_seq: 1,
+    })
+    .execute();
+}

@@ -13,6 +13,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user of a failed call: the server's own message for a refusal (4xx), else `fallback`. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status < 500 ? error.message : fallback;
+}
+
 type UnauthorizedListener = () => void;
 let onUnauthorized: UnauthorizedListener | undefined;
 

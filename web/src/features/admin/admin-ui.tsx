@@ -123,6 +123,4 @@ export function Fact({ label, children }: { label: string; children: ReactNode }
   );
 }
 
-export function errorText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.status < 500 ? error.message : fallback;
-}
+export { errorText } from '../../lib/api-client.ts';

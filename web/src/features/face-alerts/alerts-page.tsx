@@ -13,7 +13,7 @@ import { useBanner } from '../../components/message-banner.tsx';
 import { ResultsGrid } from '../../components/results/results-grid.tsx';
 import { ResultViewer } from '../../components/results/result-viewer.tsx';
 import { WorkAccessNotice } from '../../components/work-access-notice.tsx';
-import { ApiError } from '../../lib/api-client.ts';
+import { errorText } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import {
   endWatch,
@@ -149,10 +149,7 @@ export function AlertsPage() {
       showBanner({
         type: 'danger',
         message: failure,
-        additionalMessage:
-          error instanceof ApiError && error.status < 500
-            ? error.message
-            : 'Please check your connection and try again.',
+        additionalMessage: errorText(error, 'Please check your connection and try again.'),
       });
     } finally {
       setChanging(undefined);
@@ -178,11 +175,7 @@ export function AlertsPage() {
       await endWatch(watch.id);
     } catch (error) {
       console.error('Ending the watch failed', error);
-      setEndError(
-        error instanceof ApiError && error.status < 500
-          ? error.message
-          : 'The watch could not be ended. Please try again.',
-      );
+      setEndError(errorText(error, 'The watch could not be ended. Please try again.'));
       return;
     } finally {
       setEndBusy(false);
