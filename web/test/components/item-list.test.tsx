@@ -45,7 +45,13 @@ function mockLists(done: ReturnType<typeof item>[], held: Set<string>) {
       return new Promise<Response>((resolve) => waiting.push(() => resolve(answer())));
     return answer();
   });
-  return { release: () => waiting.splice(0).forEach((go) => go()) };
+  // The spinner can show before the held request is made (the key changed, the fetch not yet sent): wait
+  // for the request, or a release before it would let nothing go and the request would wait for ever.
+  const release = async () => {
+    await vi.waitFor(() => expect(waiting.length).toBeGreaterThan(0));
+    waiting.splice(0).forEach((go) => go());
+  };
+  return { release };
 }
 
 function renderAt(path: string) {
@@ -82,7 +88,7 @@ describe('Done section of a paged list', () => {
     await user.type(within(doneSection).getByLabelText('Search saved searches'), 'Saved 11');
     expect(await within(doneSection).findByRole('status')).toHaveProperty('textContent', 'LOADING');
     expect(within(doneSection).queryAllByRole('article')).toHaveLength(0);
-    release();
+    await release();
     expect(await within(doneSection).findByRole('article', { name: 'Saved 11' })).toBeTruthy();
     expect(within(doneSection).queryByRole('status')).toBeNull();
   });
@@ -102,7 +108,7 @@ describe('Done section of a paged list', () => {
     expect(box.isConnected).toBe(true);
     expect(document.activeElement).toBe(box);
     expect(screen.queryByText("You haven't saved any results yet")).toBeNull();
-    release();
+    await release();
     await waitFor(() => expect(within(doneSection).getAllByRole('article')).toHaveLength(2));
     expect(document.activeElement).toBe(box);
   });
