@@ -33,9 +33,21 @@ interface FontFamily {
 
 const require = createRequire(import.meta.url);
 
-/** A font file of an npm font package (its files live in `fonts/` beside `dist/`). */
+/** A font file of an npm font package of EmbedPDF's (its files live in `fonts/` beside `dist/`). */
 function packageFont(pkg: string, file: string): string {
   return path.join(path.dirname(require.resolve(pkg)), '..', 'fonts', file);
+}
+
+/**
+ * The regular and bold faces of a Google font as Expo's npm packages ship it: one folder per weight beside
+ * the package's main file, e.g. `400Regular/NotoSansThai_400Regular.ttf`.
+ */
+function googleFontFiles(pkg: string, family: string): FontFamily['files'] {
+  const root = path.dirname(require.resolve(pkg));
+  return {
+    regular: path.join(root, '400Regular', `${family}_400Regular.ttf`),
+    bold: path.join(root, '700Bold', `${family}_700Bold.ttf`),
+  };
 }
 
 /** In fallback order: the first family that has a character prints it. */
@@ -79,8 +91,18 @@ const FAMILIES: FontFamily[] = [
       bold: packageFont('@embedpdf/fonts-kr', 'NotoSansKR-Bold.otf'),
     },
   },
+  // Scripts of names the fonts above lack: each would print as empty boxes.
+  { name: 'thai', files: googleFontFiles('@expo-google-fonts/noto-sans-thai', 'NotoSansThai') },
+  { name: 'georgian', files: googleFontFiles('@expo-google-fonts/noto-sans-georgian', 'NotoSansGeorgian') },
+  { name: 'armenian', files: googleFontFiles('@expo-google-fonts/noto-sans-armenian', 'NotoSansArmenian') },
+  { name: 'bengali', files: googleFontFiles('@expo-google-fonts/noto-sans-bengali', 'NotoSansBengali') },
+  { name: 'tamil', files: googleFontFiles('@expo-google-fonts/noto-sans-tamil', 'NotoSansTamil') },
+  // Last: it also has digits and punctuation, which the text fonts print. Monochrome outlines (a PDF
+  // font has no colour layers).
+  { name: 'emoji', files: googleFontFiles('@expo-google-fonts/noto-emoji', 'NotoEmoji') },
 ];
 const SANS = FAMILIES[0]!;
+const EMOJI = FAMILIES.at(-1)!;
 
 /**
  * Each font file is read and parsed once per process: parsing the tables of the CJK fonts took most of a
@@ -165,7 +187,8 @@ function isStrong(char: string): boolean {
 
 function familyFor(char: string, current: FontFamily | null): FontFamily {
   const codePoint = char.codePointAt(0)!;
-  if (current && !isStrong(char) && covers(current, codePoint)) return current;
+  // A space or a digit after an emoji goes back to the text fonts: the emoji font's are far wider.
+  if (current && current !== EMOJI && !isStrong(char) && covers(current, codePoint)) return current;
   return FAMILIES.find((family) => covers(family, codePoint)) ?? SANS;
 }
 

@@ -24,6 +24,13 @@ const NAMES = {
   devanagari: 'राम कुमार',
   chineseJapanese: '山田太郎 さくら',
   korean: '김민준',
+  thai: 'สมชาย ใจดี',
+  georgian: 'ნიკოლოზ ბასილაშვილი',
+  armenian: 'Արամ Խաչատրյան',
+  bengali: 'রবীন্দ্রনাথ ঠাকুর',
+  // Without a vowel sign drawn before its consonant (as in "வே"): pdftotext gives such glyphs in drawing
+  // order, so the copied text has the sign first although the page shows the name right.
+  tamil: 'கருணாநிதி',
   latin: 'Jane Doe',
 };
 
@@ -399,5 +406,20 @@ describe('non-Latin text in PDFs (issue 14 item 14)', () => {
     // The Latin name is still printed in Noto Sans (the only font of the Latin-only report) and the CJK font
     // file is 8 MB: only the glyphs used are embedded.
     expect(mixedPdf.length - latinPdf.length).toBeLessThan(150_000);
+  });
+
+  it('Thai, Georgian, Armenian, Bengali and Tamil names and emoji get fonts of their own, not empty boxes', async () => {
+    const pdf = await renderExtractionReport(
+      extraction([NAMES.thai, NAMES.georgian, NAMES.armenian, NAMES.bengali, NAMES.tamil, 'Jane 🎉 Doe']),
+    );
+    const fonts = new Set(embeddedFonts(pdf));
+    for (const font of ['Thai', 'Georgian', 'Armenian', 'Bengali', 'Tamil'])
+      expect(fonts).toContain(`NotoSans${font}-Bold`);
+    expect(fonts).toContain('NotoEmoji-Bold');
+    expect(pdfText(pdf)).toContain('Jane 🎉 Doe');
+    // The space after the emoji is the text font's: the emoji font's own space is four times as wide.
+    const line = wordLines(pdf, 2).find((words) => words.some((w) => w.word === '🎉'))!;
+    const [emoji, doe] = [line.find((w) => w.word === '🎉')!, line.find((w) => w.word === 'Doe')!];
+    expect(doe.xMin - emoji.xMax).toBeLessThan(5);
   });
 });
