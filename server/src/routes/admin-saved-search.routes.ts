@@ -35,24 +35,26 @@ export function adminSavedSearchRoutes(services: Services): FastifyPluginAsyncTy
       async (request) => savedSearches.adminList(request.query),
     );
 
-    app.get(
-      '/admin/saved-search/:hash',
-      {
-        schema: {
-          tags,
-          params: Type.Object({ hash: Type.String({ maxLength: 64 }) }),
-          response: {
-            200: Type.Object({
-              ...adminSavedSearchFields,
-              results: Type.Array(SavedResult),
-              time: Type.Integer(),
-              numberOfResults: Type.Integer(),
-            }),
-          },
+    // The user's call under the admin prefix (`saved-search/results/{hash}`), and the shorter path the
+    // admin pages have used.
+    const results = {
+      schema: {
+        tags,
+        params: Type.Object({ hash: Type.String({ maxLength: 64 }) }),
+        response: {
+          200: Type.Object({
+            ...adminSavedSearchFields,
+            results: Type.Array(SavedResult),
+            time: Type.Integer(),
+            numberOfResults: Type.Integer(),
+          }),
         },
       },
-      async (request) => savedSearches.adminResults(currentUser(request), request.params.hash, request.ip),
-    );
+    };
+    for (const path of ['/admin/saved-search/results/:hash', '/admin/saved-search/:hash'])
+      app.get(path, results, async (request) =>
+        savedSearches.adminResults(currentUser(request), request.params.hash, request.ip),
+      );
 
     app.get(
       '/admin/saved-search/image/:id',

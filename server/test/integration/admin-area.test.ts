@@ -190,6 +190,11 @@ describe(`admin area: organizations, saved searches, dashboard (${TEST_DATABASE_
         imageUrl: 'https://news.example.org/pier.jpg',
         similarity: 0.912,
       });
+      // The user's call under the admin prefix answers the same.
+      const byUserPath = await get<SavedSearchResultsResponse>(
+        `/api/admin/saved-search/results/${savedHash}`,
+      );
+      expect(byUserPath).toEqual({ ...saved, time: byUserPath.time });
       const entry = await t.db
         .selectFrom('audit_log')
         .selectAll()
@@ -215,6 +220,7 @@ describe(`admin area: organizations, saved searches, dashboard (${TEST_DATABASE_
       const urls = [
         '/api/admin/saved-search',
         `/api/admin/saved-search/${savedHash}`,
+        `/api/admin/saved-search/results/${savedHash}`,
         `/api/admin/saved-search/image/${savedId}`,
         `/api/admin/saved-search/results/image/${resultId}`,
         '/api/admin/organizations',
@@ -226,13 +232,13 @@ describe(`admin area: organizations, saved searches, dashboard (${TEST_DATABASE_
         const anonymous = await t.request({ method: 'GET', url });
         expect(anonymous.statusCode, url).toBe(401);
       }
-      // Nothing was recorded for the refused calls.
+      // Nothing was recorded for the refused calls: only the admin's two views above.
       const views = await t.db
         .selectFrom('audit_log')
         .select('id')
         .where('action', '=', 'admin.saved_search.viewed')
         .execute();
-      expect(views).toHaveLength(1);
+      expect(views).toHaveLength(2);
     });
 
     it('reports a saved search of any organization by result id, filed under that organization', async () => {
