@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { MAX_IMAGE_PIXELS } from '../face/image-decode.ts';
 import type { ResolvedAddress } from './safe-fetch.ts';
 
 /** Product token matched against robots.txt User-agent lines and `<meta name="...">`. */
@@ -122,7 +123,7 @@ export const DEFAULT_CRAWL_OPTIONS: CrawlOptions = {
   maxLinksPerPage: 2_000,
   maxImagesPerPage: 500,
   thumbnailSize: 256,
-  maxImagePixels: 50_000_000,
+  maxImagePixels: MAX_IMAGE_PIXELS,
 };
 
 /** The part of the crawl options that comes from the server settings. */

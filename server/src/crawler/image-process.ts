@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import sharp from 'sharp';
+import { MAX_IMAGE_PIXELS } from '../face/image-decode.ts';
 import { perceptualHash } from './perceptual-hash.ts';
 
 /** What the crawler computes once per distinct image content (same bytes are never analysed twice). */
@@ -33,7 +34,7 @@ export async function analyzeImage(bytes: Buffer, options: AnalyzeImageOptions =
   const source = sharp(bytes, {
     autoOrient: true,
     animated: false,
-    limitInputPixels: options.maxPixels ?? 50_000_000,
+    limitInputPixels: options.maxPixels ?? MAX_IMAGE_PIXELS,
     failOn: 'error',
   });
   const metadata = await source.metadata();

@@ -19,8 +19,11 @@ export class ImageDecodeError extends Error {
   }
 }
 
-/** Images declaring more pixels than this are refused before decoding (decompression bombs). */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * Images declaring more pixels than this are refused before decoding (decompression bombs). The crawler
+ * takes images up to the same size, so what it fetches the face engine reads (a 48 MP phone photo too).
+ */
+export const MAX_IMAGE_PIXELS = 50_000_000;
 /**
  * The pixel budget of a query upload. A real photo that fits the 1.5 MB upload limit has at most about
  * 16 MP (a 4:3 16 MP JPEG at ordinary quality is already 3–5 MB); anything declaring more within 1.5 MB is
@@ -36,7 +39,7 @@ const RLE_MAX_PIXELS_PER_BYTE = 255 / 2;
 /** A stuck decode must not hold a worker forever. */
 const DECODE_TIMEOUT_SECONDS = 20;
 
-export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff' | 'bmp';
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff' | 'bmp' | 'avif';
 
 export interface RgbImage {
   /** Interleaved RGB, 3 bytes per pixel, rows top to bottom. */
@@ -61,8 +64,23 @@ export interface DecodeOptions {
 const startsWith = (buf: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => buf[at + i] === b);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
+/**
+ * An ISO media file (HEIF family) whose `ftyp` box names AVIF as its brand or a compatible one. HEIC, the
+ * same container around HEVC, is not: sharp cannot decode it.
+ */
+function isAvif(buf: Uint8Array): boolean {
+  if (!startsWith(buf, ascii('ftyp'), 4)) return false;
+  const boxEnd = Math.min(buf.length, new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getUint32(0));
+  // The major brand at 8, the minor version at 12, then compatible brands.
+  for (let at = 8; at + 4 <= boxEnd; at += at === 8 ? 8 : 4) {
+    if (startsWith(buf, ascii('avif'), at) || startsWith(buf, ascii('avis'), at)) return true;
+  }
+  return false;
+}
+
 /** The format, from the file's magic bytes; null for anything we do not accept (SVG, PDF, HEIC, text…). */
 export function sniffImageFormat(buf: Uint8Array): ImageFormat | null {
+  if (buf.length >= 12 && isAvif(buf)) return 'avif';
   if (startsWith(buf, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (startsWith(buf, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith(buf, ascii('RIFF')) && startsWith(buf, ascii('WEBP'), 8)) return 'webp';
@@ -215,7 +233,7 @@ function sharpInput(buf: Buffer, maxPixels: number): { image: Sharp; format: Ima
   if (!format) {
     throw new ImageDecodeError(
       'UNSUPPORTED_FORMAT',
-      'Not a supported image; use JPEG, PNG, BMP, TIFF, WebP or GIF',
+      'Not a supported image; use JPEG, PNG, BMP, TIFF, WebP, GIF or AVIF',
     );
   }
   if (format === 'bmp') {
@@ -262,7 +280,7 @@ export async function probeImage(
   }
 }
 
-/** Decodes JPEG, PNG, WebP, GIF (first frame), TIFF (first page) or BMP to upright 8-bit RGB. */
+/** Decodes JPEG, PNG, WebP, GIF (first frame), TIFF (first page), AVIF or BMP to upright 8-bit RGB. */
 export async function decodeImage(buf: Buffer, options: DecodeOptions = {}): Promise<DecodedImage> {
   const maxPixels = options.maxPixels ?? MAX_IMAGE_PIXELS;
   try {

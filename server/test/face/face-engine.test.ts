@@ -95,6 +95,8 @@ describe('face engine', () => {
       { name: 'PNG', bytes: await sharp(group).png().toBuffer(), toOriginal: (x, y) => [x, y] },
       { name: 'BMP', bytes: bmp24(raw), toOriginal: (x, y) => [x, y] },
       { name: 'TIFF', bytes: await sharp(group).tiff().toBuffer(), toOriginal: (x, y) => [x, y] },
+      // What image CDNs send a crawler that accepts it.
+      { name: 'AVIF', bytes: await sharp(group).avif().toBuffer(), toOriginal: (x, y) => [x, y] },
       {
         name: 'resized to 60 %, JPEG quality 70',
         bytes: await sharp(group).resize(432).jpeg({ quality: 70 }).toBuffer(),

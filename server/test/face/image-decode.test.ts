@@ -137,6 +137,30 @@ describe('decodeImage', () => {
     expect(sniffImageFormat(Buffer.from('II*\0......'))).toBe('tiff');
     expect(sniffImageFormat(Buffer.from('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp');
     expect(sniffImageFormat(Buffer.from('<html>'))).toBeNull();
+    // ISO media files: AVIF by its major or a compatible brand; HEIC (HEVC, which sharp cannot decode) not.
+    const ftyp = (...brands: string[]) => {
+      const box = Buffer.alloc(8 + 4 * (brands.length + 1));
+      box.writeUInt32BE(box.length, 0);
+      box.write('ftyp', 4, 'latin1');
+      box.write(brands[0]!, 8, 'latin1');
+      brands.slice(1).forEach((brand, i) => box.write(brand, 16 + 4 * i, 'latin1'));
+      return Buffer.concat([box, Buffer.alloc(16)]);
+    };
+    expect(sniffImageFormat(ftyp('avif', 'mif1', 'miaf'))).toBe('avif');
+    expect(sniffImageFormat(ftyp('mif1', 'avif'))).toBe('avif');
+    expect(sniffImageFormat(ftyp('heic', 'mif1', 'heic'))).toBeNull();
+  });
+
+  it('decodes AVIF, as image CDNs send it to a crawler that accepts it', async () => {
+    const photo = await sharp(demoPhoto(2)).resize(480).toBuffer();
+    const decoded = await decodeImage(await sharp(photo).avif({ quality: 90 }).toBuffer());
+    expect(decoded.format).toBe('avif');
+    const original = await rawRgb(photo);
+    expect([decoded.width, decoded.height]).toEqual([original.width, original.height]);
+    let difference = 0;
+    for (let i = 0; i < original.data.length; i++)
+      difference += Math.abs(decoded.data[i]! - original.data[i]!);
+    expect(difference / original.data.length).toBeLessThan(6);
   });
 });
 
