@@ -31,6 +31,9 @@ export function insertWithJob<T>(
   return inTransaction(db, run);
 }
 
+/** Why a job that was running on its last attempt when its worker died is dead. */
+const WORKER_LOST = 'Its worker stopped while running it, on every attempt.';
+
 export class JobRepository {
   constructor(private readonly db: Db) {}
 
@@ -51,16 +54,21 @@ export class JobRepository {
 
   /**
    * Claims the next due job of the given queues. SKIP LOCKED lets any number of workers claim concurrently
-   * without waiting on each other; a RUNNING job whose worker died is reclaimed after `staleAfterMs`.
+   * without waiting on each other; a RUNNING job whose worker died is reclaimed after `staleAfterMs`, while
+   * it has attempts left: one whose every attempt ended with its worker (a job that crashes the process or
+   * exhausts its memory) is dead instead, or it would bring down each worker that takes it, for ever.
    */
   async claimNext(queues: string[], workerId: string, staleAfterMs: number): Promise<Job | undefined> {
+    const stale = sql`status = 'RUNNING' and locked_at < now() - make_interval(secs => ${staleAfterMs / 1000})`;
+    await sql`
+      update jobs set status = 'DEAD', finished_at = now(), locked_at = null, last_error = ${WORKER_LOST}
+      where queue = any(${queues}::text[]) and ${stale} and attempts >= max_attempts`.execute(this.db);
     const result = await sql<Job>`
       update jobs set status = 'RUNNING', locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
       where id = (
         select id from jobs
         where queue = any(${queues}::text[])
-          and ((status = 'QUEUED' and run_at <= now())
-            or (status = 'RUNNING' and locked_at < now() - make_interval(secs => ${staleAfterMs / 1000})))
+          and ((status = 'QUEUED' and run_at <= now()) or (${stale} and attempts < max_attempts))
         order by run_at, id
         for update skip locked
         limit 1
@@ -95,13 +103,20 @@ export class JobRepository {
   }
 
   /**
-   * Queues a RUNNING job of a worker known to be dead again, due now; false when it is no longer that
-   * worker's (finished, or already taken over).
+   * Queues a RUNNING job of a worker known to be dead again, due now, or marks it dead when that was its
+   * last attempt (see claimNext); false when it is no longer that worker's (finished, or already taken over).
    */
   async requeueAbandoned(id: number, lockedBy: string): Promise<boolean> {
+    const lastAttempt = sql<boolean>`attempts >= max_attempts`;
     const result = await this.db
       .updateTable('jobs')
-      .set({ status: 'QUEUED', run_at: sql`now()`, locked_at: null })
+      .set({
+        status: sql`case when ${lastAttempt} then 'DEAD' else 'QUEUED' end`,
+        run_at: sql`now()`,
+        locked_at: null,
+        finished_at: sql`case when ${lastAttempt} then now() end`,
+        last_error: sql`case when ${lastAttempt} then ${WORKER_LOST} else last_error end`,
+      })
       .where('id', '=', id)
       .where('locked_by', '=', lockedBy)
       .where('status', '=', 'RUNNING')

@@ -36,15 +36,19 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
     await handle.close();
   });
 
-  async function runningJob(lockedBy: string): Promise<number> {
+  async function runningJob(
+    lockedBy: string,
+    { attempts = 1, lockedAt = new Date() }: { attempts?: number; lockedAt?: Date } = {},
+  ): Promise<number> {
     const row = await handle.db
       .insertInto('jobs')
       .values({
         queue: QUEUE,
         payload: JSON.stringify({ lockedBy }),
         status: 'RUNNING',
-        attempts: 1,
-        locked_at: new Date(),
+        attempts,
+        max_attempts: 3,
+        locked_at: lockedAt,
         locked_by: lockedBy,
       })
       .returning('id')
@@ -86,5 +90,47 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
     expect(byId.get(crashed)!.locked_by).toMatch(new RegExp(`^${host}/${process.pid}-`));
     expect(byId.get(live)).toMatchObject({ status: 'RUNNING', attempts: 1 });
     expect(byId.get(elsewhere)).toMatchObject({ status: 'RUNNING', attempts: 1 });
+    await runner.stop();
+    runner = undefined;
+    await handle.db.deleteFrom('jobs').execute();
+  });
+
+  it('a job whose worker died on its last attempt is dead, not run again: a job that crashes its worker stops there', async () => {
+    const host = os.hostname();
+    // Died on its last attempt in a process of this machine, and on another machine long ago.
+    const crashedLast = await runningJob(`${host}/${deadPid()}-0badf00d`, { attempts: 3 });
+    const staleLast = await runningJob(`other-machine.example.org/${deadPid()}-e15e0000`, {
+      attempts: 3,
+      lockedAt: new Date(Date.now() - 2 * STALE_AFTER_MS),
+    });
+    // Stale with attempts left: run again.
+    const staleEarlier = await runningJob(`other-machine.example.org/${deadPid()}-e15e0001`, {
+      attempts: 2,
+      lockedAt: new Date(Date.now() - 2 * STALE_AFTER_MS),
+    });
+
+    const ran: unknown[] = [];
+    const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+    runner = new JobRunner(new JobRepository(handle.db), log, {
+      pollIntervalMs: 50,
+      concurrency: 1,
+      staleAfterMs: STALE_AFTER_MS,
+    });
+    runner.register(QUEUE, async (payload) => {
+      ran.push(payload);
+    });
+    runner.start();
+    await expect.poll(() => ran.length, { timeout: 10_000, interval: 50 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ran).toHaveLength(1);
+
+    const rows = await handle.db.selectFrom('jobs').selectAll().orderBy('id').execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(staleEarlier)).toMatchObject({ status: 'DONE', attempts: 3 });
+    for (const id of [crashedLast, staleLast]) {
+      expect(byId.get(id)).toMatchObject({ status: 'DEAD', attempts: 3, locked_at: null });
+      expect(byId.get(id)!.finished_at).toBeInstanceOf(Date);
+      expect(byId.get(id)!.last_error).toMatch(/stopped while running it/);
+    }
   });
 });
