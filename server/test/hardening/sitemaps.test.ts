@@ -91,6 +91,13 @@ describe('sitemaps: hostile sitemaps never block the event loop', () => {
       'many.test/sitemap-index.xml',
       index(Array.from({ length: 500 }, (_, i) => many(`/small-${i}.xml`))),
     );
+    // An index that lists sitemaps of 40 other hosts, each also reachable here, and one of its own.
+    const foreign = (i: number) => server.url('/sitemap.xml', `foreign-${i}.test`);
+    server.route('wide.test/robots.txt', text(`Sitemap: ${server.url('/sitemap-index.xml', 'wide.test')}\n`));
+    server.route(
+      'wide.test/sitemap-index.xml',
+      index([...Array.from({ length: 40 }, (_, i) => foreign(i)), server.url('/own.xml', 'wide.test')]),
+    );
     // Indexes nested 6 deep: only the first levels are followed.
     server.route('deep.test/robots.txt', text(`Sitemap: ${deep('/level-0.xml')}\n`));
     for (let level = 0; level < 6; level++) {
@@ -136,6 +143,12 @@ describe('sitemaps: hostile sitemaps never block the event loop', () => {
     const read = server.requests.filter((r) => r.hostname === 'many.test' && r.path.startsWith('/small-'));
     // robots.txt's index and the /sitemap.xml probe count too.
     expect(read.length).toBe(MAX_SITEMAPS_PER_HOST - 2);
+  }, 120_000);
+
+  it('reads only the sitemaps an index lists on the crawl’s own sites, none on other hosts', async () => {
+    await crawlerFor(server.url('/', 'wide.test')).run();
+    expect(server.requests.filter((r) => r.hostname.startsWith('foreign-'))).toEqual([]);
+    expect(server.hits('/own.xml', 'wide.test')).toHaveLength(1);
   }, 120_000);
 
   it('follows sitemap indexes only a few levels deep', async () => {
