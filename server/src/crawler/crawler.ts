@@ -346,6 +346,9 @@ export class Crawler {
     // other run works this crawl's frontier now, which the caller ensures (CrawlService holds the crawl's
     // lease while its crawler runs); otherwise the other run's claims would be fetched a second time.
     await store.requeueClaimed(crawlId);
+    // A seed that redirected to another site in an earlier run (or slice) widened the scope to it: the
+    // target is in the frontier as a page of depth 0.
+    for (const url of await store.seedPages(crawlId)) this.scope.add(siteName(new URL(url).hostname));
     const before = await store.counts(crawlId);
     this.pagesUsed = before.page.done + before.page.failed;
     await store.enqueue(

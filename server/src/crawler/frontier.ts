@@ -78,6 +78,8 @@ export interface CrawlFrontierStore {
   counts(crawlId: string): Promise<FrontierCounts>;
   /** One entry as stored, or undefined when the crawl has never seen the URL. */
   findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined>;
+  /** The URLs of the crawl's depth-0 pages: its seeds and the addresses they redirected to. */
+  seedPages(crawlId: string): Promise<string[]>;
   /**
    * The host's robots.txt could not be read at `now`. Returns since when it has not been: the first such
    * time since it was last read (markRobotsReachable), kept across runs.
@@ -254,6 +256,11 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
   async findOne(crawlId: string, url: string): Promise<FrontierEntry | undefined> {
     const entry = this.crawls.get(crawlId)?.entries.get(url);
     return entry && this.copy(entry);
+  }
+
+  async seedPages(crawlId: string): Promise<string[]> {
+    const entries = [...(this.crawls.get(crawlId)?.entries.values() ?? [])];
+    return entries.filter((entry) => entry.kind === 'page' && entry.depth === 0).map((entry) => entry.url);
   }
 
   snapshot(): FrontierSnapshot {

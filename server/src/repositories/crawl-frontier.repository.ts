@@ -264,6 +264,17 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
     return row && toEntry(row);
   }
 
+  async seedPages(crawlId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('crawl_frontier')
+      .select('url')
+      .where('crawl_id', '=', crawlId)
+      .where('kind', '=', 'page')
+      .where('depth', '=', 0)
+      .execute();
+    return rows.map((row) => row.url);
+  }
+
   /** Entries that failed for good, newest attempts last, for the admin view of a crawl. */
   findFailed(crawlId: string, limit: number) {
     return this.db

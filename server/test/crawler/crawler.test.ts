@@ -568,6 +568,30 @@ describe('Crawler page directives and indexer failures', () => {
   });
 });
 
+describe('Crawler scope after a seed moved', () => {
+  it('keeps following the site a seed redirected to in a later run of the crawl (a slice, a resume)', async () => {
+    const server = await startServer({});
+    server.route('old.test/', redirect(server.url('/', 'new.test'), 301));
+    server.route('new.test/', html(page('home', '<a href="/p1">one</a>')));
+    server.route('new.test/p1', html(page('one', '<a href="/p2">two</a>')));
+    server.route('new.test/p2', html(page('two', '')));
+    const store = new InMemoryFrontierStore();
+    const run = (maxPages: number) =>
+      new Crawler({
+        crawlId: 'moved-site',
+        seeds: [server.url('/', 'old.test')],
+        store,
+        options: testOptions(server, { useSitemaps: false, maxPages }),
+      }).run();
+    // The first run ends after the seed's page (at its new address), the next one picks up from there.
+    await run(1);
+    expect(server.hits('/', 'new.test')).toHaveLength(1);
+    await run(10);
+    expect(server.hits('/p1', 'new.test')).toHaveLength(1);
+    expect(server.hits('/p2', 'new.test')).toHaveLength(1);
+  });
+});
+
 describe('Crawler images given up', () => {
   it('names each image it will never hand to the indexer, once its entry says so, and no other', async () => {
     const server = await startServer({

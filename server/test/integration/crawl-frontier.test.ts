@@ -46,6 +46,12 @@ describe(`CrawlFrontierRepository (${TEST_DATABASE_KIND})`, () => {
     }));
     expect(await store.enqueue('dedupe', many)).toHaveLength(1_200);
     expect((await store.counts('dedupe')).page).toMatchObject({ queued: 1_200, done: 1 });
+    // The seeds (and where they moved) are its pages of depth 0, whatever their state.
+    await store.enqueue('dedupe', [
+      { url: 'https://b.test/', kind: 'page', depth: 0 },
+      { url: 'https://b.test/sitemap.xml', kind: 'sitemap', depth: 0 },
+    ]);
+    expect((await store.seedPages('dedupe')).sort()).toEqual(['https://a.test/', 'https://b.test/']);
   });
 
   it('claims per host, shallowest then oldest, only what is due and of the allowed kinds', async () => {
