@@ -221,7 +221,7 @@ const NOT_HTML_PATH =
   /\.(pdf|zip|gz|tgz|rar|7z|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4a|wav|ogg|webm|mov|avi|docx?|xlsx?|pptx?|odt|exe|dmg|iso|apk|css|js|json|xml|woff2?|ttf|eot)$/i;
 
 /** X-Robots-Tag directives addressed to us or to every robot. */
-function headerRobots(header: string | string[] | undefined, productToken: string): RobotsMeta {
+export function headerRobots(header: string | string[] | undefined, productToken: string): RobotsMeta {
   const directives = new Set<string>();
   for (const value of [header ?? []].flat()) {
     // "otherbot: noindex" applies to otherbot only; "noindex, nofollow" to all.

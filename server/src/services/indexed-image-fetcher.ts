@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import { crawlOptionsFromConfig, DEFAULT_CRAWL_OPTIONS } from '../crawler/crawl-options.ts';
+import { headerRobots } from '../crawler/crawler.ts';
 import { sha256Hex } from '../crawler/image-process.ts';
+import { robotsFromStatus, type RobotsPolicy } from '../crawler/robots.ts';
 import { FetchError, safeFetch, type SafeFetchOptions } from '../crawler/safe-fetch.ts';
 import { hostKey } from '../crawler/url-normalize.ts';
 import type { CrawlRepository } from '../repositories/crawl-frontier.repository.ts';
@@ -55,6 +57,8 @@ export class IndexedImageFetcher implements ImageBytesSource {
   private crawls: Promise<CrawlSettings[]> | undefined;
   private demoPhotos: Promise<Map<string, Buffer>> | undefined;
   private readonly lastFetchAt = new Map<string, number>();
+  /** robots.txt per origin, read once per reindex run ('unreachable': it could not be read for now). */
+  private readonly robots = new Map<string, Promise<RobotsPolicy | 'unreachable'>>();
 
   constructor(
     private readonly config: Config,
@@ -63,6 +67,10 @@ export class IndexedImageFetcher implements ImageBytesSource {
     /** The demo photos by file name (demo-site.ts renderDemoPhotos); a parameter so tests can leave it out. */
     private readonly renderDemoPhotos?: () => Promise<Map<string, Buffer>>,
   ) {}
+
+  private get crawlDefaults() {
+    return { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
+  }
 
   async bytesOf(image: ImageToReindex, signal?: AbortSignal): Promise<Buffer | undefined> {
     const demo = (await this.demoPhotosByHash()).get(image.contentHash);
@@ -77,12 +85,26 @@ export class IndexedImageFetcher implements ImageBytesSource {
     return undefined;
   }
 
+  /**
+   * One address, as the crawler would fetch it now: a site's robots.txt that no longer allows the image, or
+   * an X-Robots-Tag noindex on it, makes it gone; a robots.txt that cannot be read makes it unreachable
+   * for now (RFC 9309: no crawling then).
+   */
   private async fetch(url: string, signal: AbortSignal | undefined): Promise<FetchOutcome> {
     const options = await this.fetchOptionsFor(url, signal);
     if (!options) return 'gone';
-    await this.politePause(url, options.delayMs, signal);
+    const robots = await this.robotsOf(url, options, signal);
+    if (robots === 'unreachable') return 'unreachable';
+    if (!robots.isAllowed(url)) return 'gone';
+    const delayMs = Math.max(
+      options.delayMs,
+      Math.min(robots.crawlDelayMs ?? 0, this.crawlDefaults.maxCrawlDelayMs),
+    );
+    await this.politePause(url, delayMs, signal);
     try {
       const result = await safeFetch(url, options.fetch);
+      if (headerRobots(result.headersDistinct['x-robots-tag'], this.crawlDefaults.productToken).noindex)
+        return 'gone';
       if (result.status >= 200 && result.status < 300) return result.body;
       return isTransientStatus(result.status) ? 'unreachable' : 'gone';
     } catch (error) {
@@ -90,6 +112,46 @@ export class IndexedImageFetcher implements ImageBytesSource {
       this.log.warn({ url, err: error }, 'image not fetched again for the reindex');
       return error instanceof FetchError && error.retryable ? 'unreachable' : 'gone';
     }
+  }
+
+  private robotsOf(
+    url: string,
+    options: { fetch: SafeFetchOptions; delayMs: number },
+    signal: AbortSignal | undefined,
+  ): Promise<RobotsPolicy | 'unreachable'> {
+    const robotsUrl = `${new URL(url).origin}/robots.txt`;
+    let policy = this.robots.get(robotsUrl);
+    if (!policy) {
+      policy = (async () => {
+        await this.politePause(robotsUrl, options.delayMs, signal);
+        try {
+          const result = await safeFetch(robotsUrl, {
+            ...options.fetch,
+            accept: 'text/plain,*/*;q=0.1',
+            acceptContentType: () => true,
+            maxBytes: this.crawlDefaults.maxRobotsBytes,
+            truncate: true,
+          });
+          if (isTransientStatus(result.status)) return 'unreachable' as const;
+          return robotsFromStatus(
+            result.status,
+            result.body.toString('utf8'),
+            this.crawlDefaults.productToken,
+            robotsUrl,
+          );
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          // Refusals (the SSRF guard, a port no crawl allowed) refuse the image's own fetch too.
+          return error instanceof FetchError && !error.retryable
+            ? robotsFromStatus(404, '', '')
+            : ('unreachable' as const);
+        }
+      })();
+      // A stopped run's fetch is asked again by the next one.
+      policy.catch(() => this.robots.delete(robotsUrl));
+      this.robots.set(robotsUrl, policy);
+    }
+    return policy;
   }
 
   private async fetchOptionsFor(
@@ -103,7 +165,7 @@ export class IndexedImageFetcher implements ImageBytesSource {
       return undefined;
     }
     const crawls = await this.crawlSettings();
-    const base = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
+    const base = this.crawlDefaults;
     const common = {
       userAgent: base.userAgent,
       allowPrivate: base.allowPrivate,
