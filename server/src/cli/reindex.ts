@@ -196,8 +196,9 @@ async function main(): Promise<number> {
       const flag =
         resume === 'npm run reindex' ? ` -- ${SWITCH_WITHOUT_UNREACHABLE}` : ` ${SWITCH_WITHOUT_UNREACHABLE}`;
       console.log(
-        `Not switched: the sites of ${outcome.progress.unreachable} images did not answer (server errors or ` +
-          `time-outs), so their faces could not be read with ${outcome.to}; searches still use ` +
+        `Not switched: ${outcome.progress.unreachable} images could not be read again (their sites did not ` +
+          `answer, with server errors or time-outs, or their analysis failed), so their faces could not be ` +
+          `read with ${outcome.to}; searches still use ` +
           `${outcome.from}. Run ${resume} later to fetch them again, or ${resume}${flag} to switch ` +
           'now: their faces then leave the index.',
       );

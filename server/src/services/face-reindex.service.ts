@@ -37,7 +37,10 @@ export interface ReindexProgress {
   doneBefore: number;
   /** Images whose bytes could not be had again (their faces are gone after the switch). */
   unavailable: number;
-  /** Images whose site did not answer for now: fetched again before the switch, which waits for them. */
+  /**
+   * Images whose site did not answer for now, or whose analysis failed: tried again before the switch,
+   * which waits for them.
+   */
   unreachable: number;
   facesAdded: number;
   /** Faces not indexed under the new model because the person opted out. */
@@ -348,7 +351,19 @@ export class FaceReindexService {
       throw error;
     }
     if (!bytes) return { image, bytes, unreachable: false, faces: [] };
-    const found = await this.analyse(engine, bytes, image);
+    let found: AnalyzedFace[];
+    try {
+      found = await this.analyse(engine, bytes, image);
+    } catch (error) {
+      if (context.signal?.aborted) throw error;
+      // The face worker crashed or timed out on it: tried again before the switch with the images whose
+      // site did not answer (the switch waits for them all), instead of failing the run on it each time.
+      this.deps.log.warn(
+        { url: image.urls[0], err: error },
+        'image not analysed; tried again before the switch',
+      );
+      return { image, bytes: undefined, unreachable: true, faces: [] };
+    }
     const pairs = pairFaces(found, oldFaces);
     const faces: NewFace[] = found.map((face, i) => {
       const previous = pairs[i] === undefined ? undefined : oldFaces[pairs[i]];

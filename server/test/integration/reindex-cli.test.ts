@@ -308,8 +308,9 @@ describe(`npm run reindex (${TEST_DATABASE_KIND})`, () => {
       const waiting = reindexCli(back);
       expect(await waiting.exited, waiting.output()).toBe(75);
       expect(waiting.output()).toContain(
-        `Not switched: the sites of 1 images did not answer (server errors or time-outs), so their faces ` +
-          `could not be read with ${OLD.modelId}; searches still use ${NEW.modelId}. Run npm run reindex ` +
+        `Not switched: 1 images could not be read again (their sites did not answer, with server errors or ` +
+          `time-outs, or their analysis failed), so their faces could not be read with ${OLD.modelId}; ` +
+          `searches still use ${NEW.modelId}. Run npm run reindex ` +
           `-- --model blazeface-dlib-1pass later to fetch them again, or npm run reindex -- --model ` +
           'blazeface-dlib-1pass --switch-without-unreachable to switch now',
       );
