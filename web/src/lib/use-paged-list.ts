@@ -38,7 +38,13 @@ interface Loaded<T> {
  * shows an empty list (spec 001 §8). `key` names what is listed (status, search…): a new key starts over
  * at page 1; `fetchPage` is read when a request is made, so it need not be stable.
  */
-export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFetcher<T>): PagedList<T> {
+export function usePagedList<T>(
+  key: string,
+  pageSize: number,
+  fetchPage: PageFetcher<T>,
+  /** What tells two items apart: a next page repeats an item shown when the list grew at its top meanwhile. */
+  keyOf: (item: T) => unknown = (item) => item,
+): PagedList<T> {
   const fullKey = `${key}|${pageSize}`;
   const [loaded, setLoaded] = useState<Loaded<T>>({
     key: '',
@@ -51,8 +57,10 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
   const pagesRef = useRef(1);
   const request = useRef(0);
   const fetcher = useRef(fetchPage);
+  const keyOfItem = useRef(keyOf);
   useLayoutEffect(() => {
     fetcher.current = fetchPage;
+    keyOfItem.current = keyOf;
   });
 
   const load = useCallback(
@@ -71,7 +79,7 @@ export function usePagedList<T>(key: string, pageSize: number, fetchPage: PageFe
       pagesRef.current = pages;
       setLoaded((current) => ({
         key: fullKey,
-        items: append ? [...current.items, ...answer.items] : answer.items,
+        items: append ? appendNew(current.items, answer.items, keyOfItem.current) : answer.items,
         total: answer.total,
         pages,
         answered: true,
@@ -148,4 +156,10 @@ export function useDebounced(value: string, delay = SEARCH_DEBOUNCE_MS): string 
     return () => clearTimeout(timer);
   }, [value, delay]);
   return debounced;
+}
+
+/** `items` followed by those of `more` not among them (by `keyOf`). */
+function appendNew<T>(items: readonly T[], more: readonly T[], keyOf: (item: T) => unknown): T[] {
+  const shown = new Set(items.map(keyOf));
+  return [...items, ...more.filter((item) => !shown.has(keyOf(item)))];
 }

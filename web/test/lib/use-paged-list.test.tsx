@@ -64,4 +64,19 @@ describe('usePagedList', () => {
     await waitFor(() => expect(result.current.items).toEqual([0, 2, 3, 4, 5, 6]));
     expect(result.current.total).toBe(9);
   });
+
+  test('an item that a new one pushed onto the next page is not shown twice', async () => {
+    // Pages of 3 of 10 searches; a new search is saved on top after page 1 came: page 2 starts with item 2.
+    let server = Array.from({ length: 10 }, (_, i) => ({ id: i }));
+    const fetch = async (pageNumber: number, size: number) => ({
+      items: server.slice((pageNumber - 1) * size, pageNumber * size),
+      total: server.length,
+    });
+    const { result } = renderHook(() => usePagedList('saved|DONE|', 3, fetch, (item) => item.id));
+    await waitFor(() => expect(result.current.items.map((item) => item.id)).toEqual([0, 1, 2]));
+    server = [{ id: 10 }, ...server];
+    await act(async () => result.current.loadMore());
+    await waitFor(() => expect(result.current.items.map((item) => item.id)).toEqual([0, 1, 2, 3, 4]));
+    expect(result.current.total).toBe(11);
+  });
 });

@@ -39,10 +39,14 @@ function useExtractionPages(
   pageSize: number,
   search: string,
 ) {
-  return usePagedList(`${context}|${status}|${search}`, pageSize, (pageNumber, size) =>
-    fetchExtractions(context, { status, pageNumber, pageSize: size, search: search || undefined }).then(
-      (answer) => ({ items: answer.dataExtractorListItemList, total: answer.totalResultCount }),
-    ),
+  return usePagedList(
+    `${context}|${status}|${search}`,
+    pageSize,
+    (pageNumber, size) =>
+      fetchExtractions(context, { status, pageNumber, pageSize: size, search: search || undefined }).then(
+        (answer) => ({ items: answer.dataExtractorListItemList, total: answer.totalResultCount }),
+      ),
+    (item) => item.id,
   );
 }
 

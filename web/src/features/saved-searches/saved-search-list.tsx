@@ -37,10 +37,14 @@ function useSavedSearchPages(
   pageSize: number,
   search: string,
 ) {
-  return usePagedList(`${context}|${status}|${search}`, pageSize, (pageNumber, size) =>
-    fetchSavedSearches(context, { status, pageNumber, pageSize: size, search: search || undefined }).then(
-      (answer) => ({ items: answer.results, total: answer.totalResultCount }),
-    ),
+  return usePagedList(
+    `${context}|${status}|${search}`,
+    pageSize,
+    (pageNumber, size) =>
+      fetchSavedSearches(context, { status, pageNumber, pageSize: size, search: search || undefined }).then(
+        (answer) => ({ items: answer.results, total: answer.totalResultCount }),
+      ),
+    (item) => item.id,
   );
 }
 
