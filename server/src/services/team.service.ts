@@ -170,15 +170,17 @@ export class TeamService {
     }
   }
 
-  /** Deletes a user without access who is neither pending nor the owner, with all of their work. */
+  /** Deletes a user without access who is neither pending, blocked nor the owner, with all of their work. */
   async deleteUser(owner: AuthUser, userHashedId: string, ip: string | null): Promise<void> {
     this.requireOwner(owner);
     const user = await this.team.findMember(owner.organizationId, userHashedId);
     if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
     if (user.role === 'OWNER') throw conflict(TEAM_MESSAGES.deleteNotOwner);
     if (user.status === 'INVITED') throw conflict(TEAM_MESSAGES.deleteNotPending);
+    // A blocked user stays: once deleted, the address could be invited again and the block undone.
+    if (user.status !== 'ACTIVE') throw conflict(TEAM_MESSAGES.deleteBlocked);
     if (user.has_access) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
-    // Sessions and tokens are deleted with the user row; the check of access is repeated under lock.
+    // Sessions and tokens are deleted with the user row; access and status are checked again under lock.
     const deleted = await this.team.deleteUserWithContent(user.id, {
       audit: {
         actorUserId: owner.id,
@@ -189,7 +191,13 @@ export class TeamService {
         ip,
       },
     });
-    if (!deleted) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+    if (!deleted) {
+      // Refused under lock: the user was blocked or given a seat meanwhile.
+      const now = await this.team.findMember(owner.organizationId, userHashedId);
+      throw conflict(
+        now?.status === 'BLOCKED' ? TEAM_MESSAGES.deleteBlocked : TEAM_MESSAGES.deleteOnlyWithoutAccess,
+      );
+    }
   }
 
   /**

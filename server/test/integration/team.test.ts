@@ -6,6 +6,7 @@ import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
 import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
 import { linkIn, readOutbox } from '../support/outbox.ts';
 import {
+  createAdmin,
   findUserByEmail,
   FIXTURE_PASSWORD,
   login,
@@ -607,6 +608,27 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(notFound.statusCode).toBe(404);
       const byMember = await deleteUser(seated.cookie, pending.hashed_id);
       expect(byMember.statusCode).toBe(403);
+    });
+
+    it('refuses to delete a user the platform blocked (409), so that re-inviting the address cannot undo the block', async () => {
+      const owner = await createOwner(t, 'owner@blocked-keep.example.org', { seatLimit: 3 });
+      const blocked = await createMember(t, owner.organizationId, 'blocked@blocked-keep.example.org', true);
+      const admin = await createAdmin(t, 'admin@blocked-keep.example.org');
+      const block = await t.request({
+        method: 'POST',
+        url: `/api/admin/users/${blocked.id}/block`,
+        cookie: admin,
+      });
+      expect(block.statusCode, block.body).toBe(200);
+
+      const response = await deleteUser(owner.cookie, blocked.hashedId);
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ message: TEAM_MESSAGES.deleteBlocked });
+      expect(await findUserByEmail(t, blocked.email)).toMatchObject({ status: 'BLOCKED', has_access: false });
+      // The address still belongs to the blocked account: inviting it with a seat gives nothing back.
+      const again = await invite(owner.cookie, blocked.email, true);
+      expect(again.statusCode).toBe(409);
+      expect(await findUserByEmail(t, blocked.email)).toMatchObject({ status: 'BLOCKED', has_access: false });
     });
   });
 
