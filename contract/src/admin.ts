@@ -140,6 +140,8 @@ export const LAW_ENFORCEMENT_MESSAGES = {
   noteRequired: 'A note of the evidence is required to verify an organization as law enforcement.',
   verified: 'The organization is now verified as law enforcement.',
   revoked: 'The law-enforcement verification has been withdrawn.',
+  unconfirmedOwner:
+    'The owner has not confirmed their e-mail address yet: the organization can be verified once the registration is confirmed.',
 } as const;
 
 /**

@@ -235,6 +235,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       mail,
       config.publicUrl,
       subscriptionCancel,
+      r.seats,
     ),
     auditLog,
     support: new SupportService(config, r.supportMessages, mailTransport, queue),
