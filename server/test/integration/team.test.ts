@@ -65,6 +65,9 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
         ['not-an-address', INVITE_MESSAGES.emailFormat],
         ['someone@gmail.com', blockedDomainMessage('gmail.com')],
         ['someone@mail.Yandex.RU', blockedDomainMessage('mail.yandex.ru')],
+        // The fully-qualified form of an address would be a second account for one mailbox.
+        [`${owner.email}.`, INVITE_MESSAGES.emailFormat],
+        ['someone@invite.example.org..', INVITE_MESSAGES.emailFormat],
       ];
       for (const [email, message] of cases) {
         const response = await invite(owner.cookie, email);
