@@ -223,7 +223,17 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.adminOrganizations,
       auditLog,
     ),
-    team: new TeamService(config, r.team, r.users, r.organizations, r.tokens, r.audit, sessions, mail),
+    team: new TeamService(
+      config,
+      r.team,
+      r.users,
+      r.organizations,
+      r.tokens,
+      r.audit,
+      sessions,
+      mail,
+      r.seats,
+    ),
     accountSettings: new AccountSettingsService(r.users, r.team, r.audit, sessions),
     adminOrganizations: new AdminOrganizationService(
       r.organizations,

@@ -20,6 +20,7 @@ import {
   createMember,
   createOwner,
   createPendingSave,
+  createPlan,
   createSavedSearch,
   createSearch,
   organizationUsers,
@@ -447,6 +448,31 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
         cookie: withAccess.cookie,
       });
       expect(denied.statusCode).toBe(403);
+    });
+
+    it('after a 3-seat plan, a 2-seat plan in force: the list shows access for its two seat holders only, as search grants it', async () => {
+      const owner = await createOwner(t, 'owner@shrunk.example.org', null);
+      await createPlan(t, owner.organizationId, {
+        seatLimit: 3,
+        startDate: new Date(Date.now() - 40 * 24 * HOUR),
+        endDate: new Date(Date.now() - 10 * 24 * HOUR),
+      });
+      await createPlan(t, owner.organizationId, { seatLimit: 2 });
+      const first = await createMember(t, owner.organizationId, 'first@shrunk.example.org', true);
+      const beyond = await createMember(t, owner.organizationId, 'beyond@shrunk.example.org', true);
+
+      const users = await organizationUsers(t, owner.cookie);
+      const accessOf = (email: string) => users.find((u) => u.email === email)?.access;
+      expect(accessOf(owner.email)).toBe(true);
+      expect(accessOf(first.email)).toBe(true);
+      expect(accessOf(beyond.email)).toBe(false);
+      expect((await userInfo(beyond.cookie)).json()).toMatchObject({ access: false });
+      expect((await userInfo(first.cookie)).json()).toMatchObject({ access: true });
+      // Listed without access, the user beyond the seats can be deleted, as the list offers; a seat holder cannot.
+      expect((await deleteUser(owner.cookie, first.hashedId)).statusCode).toBe(409);
+      const deleted = await deleteUser(owner.cookie, beyond.hashedId);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(await findUserByEmail(t, beyond.email)).toBeUndefined();
     });
   });
 
