@@ -140,6 +140,8 @@ export const LAW_ENFORCEMENT_MESSAGES = {
   noteRequired: 'A note of the evidence is required to verify an organization as law enforcement.',
   verified: 'The organization is now verified as law enforcement.',
   revoked: 'The law-enforcement verification has been withdrawn.',
+  unconfirmedOwner:
+    'The owner has not confirmed their e-mail address yet: the organization can be verified once the registration is confirmed.',
 } as const;
 
 /**
@@ -224,7 +226,20 @@ export const ADMIN_USER_MESSAGES = {
   cannotBlockAdmin: 'Administrators cannot be blocked.',
   cannotBlockState: 'Only active or invited users can be blocked.',
   notBlocked: 'This user is not blocked.',
+  alreadyApproved: 'This user is already approved.',
+  emailNotConfirmed: 'This user has not confirmed their e-mail address yet, so it cannot be approved.',
+  cannotApproveState: 'This user cannot be approved in its current state.',
+  cannotRejectState: 'Only registrations waiting for approval can be rejected.',
 } as const;
+
+/**
+ * Whether the provider may approve this account: a registration waiting for approval, or one rejected
+ * after its owner confirmed the e-mail address. An unconfirmed address is never approved: anyone can
+ * register someone else's address, and approving it would hand them that person's account.
+ */
+export function canApproveUser(user: { status: UserStatus; emailVerifiedAt: string | null }): boolean {
+  return user.status === 'PENDING_APPROVAL' || (user.status === 'REJECTED' && user.emailVerifiedAt !== null);
+}
 
 /** GET /api/admin/dashboard */
 export interface AdminDashboard {

@@ -40,6 +40,7 @@ export const TEAM_MESSAGES = {
   deleteOnlyWithoutAccess: 'Only users without access can be deleted. Remove their access first.',
   deleteNotPending: 'A user whose invitation is pending cannot be deleted.',
   deleteNotOwner: 'The owner of the organization cannot be deleted.',
+  deleteBlocked: 'This user was blocked by the platform and cannot be deleted.',
   withdrawInvitation: 'Withdraw invitation',
   withdrawSuccess: 'Invitation withdrawn. Its link no longer works.',
   withdrawFailure: 'Something went wrong while withdrawing the invitation.',
@@ -91,9 +92,12 @@ export function seatActionOf(user: OrganizationUser, seatsLeft: number): SeatAct
   return seatsLeft > 0 ? 'GIVE' : 'NO_SEATS';
 }
 
-/** Delete is offered only for users without access, not pending, not owner (spec 000 §2). */
+/**
+ * Delete is offered only for users without access, not pending, not owner (spec 000 §2), and not blocked:
+ * deleting a user the platform blocked would free the address for a new invitation, undoing the block.
+ */
 export function canDeleteUser(user: OrganizationUser): boolean {
-  return !user.access && user.status !== 'PENDING' && user.userRole !== 'OWNER';
+  return !user.access && user.status === 'ACTIVE' && user.userRole !== 'OWNER';
 }
 
 /** Current user first, then users with access, then the others; newest invitations last. */

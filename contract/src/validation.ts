@@ -21,7 +21,11 @@ export function emailError(email: string, messages: EmailMessages): string | und
   if (!value) return messages.required;
   if (!isEmailFormatValid(value)) return messages.format;
   const blocked = blockedEmailDomain(value);
-  return blocked ? blockedDomainMessage(blocked) : undefined;
+  if (blocked) return blockedDomainMessage(blocked);
+  // `someone@acme.org.` (the fully-qualified domain) reaches the mailbox of `someone@acme.org` but would be
+  // another account: a blocked user could be invited again, one mailbox could register twice. Refused
+  // after the blocked-provider check, so that `someone@gmail.com.` is still told why.
+  return value.endsWith('.') ? messages.format : undefined;
 }
 
 export function toViolations<F extends string>(errors: FieldErrors<F>): Violation[] {

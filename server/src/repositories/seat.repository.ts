@@ -24,6 +24,12 @@ export class SeatRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Ids of the users that hold a seat of the plan in force (findSeatHolderIds); none without a plan. */
+  async findSeatHolderIdsInForce(organizationId: number, at = new Date()): Promise<number[]> {
+    const plan = await new BillingPlanRepository(this.db).findActive(organizationId, at);
+    return plan ? this.findSeatHolderIds(organizationId, plan.seat_limit) : [];
+  }
+
   /**
    * Of these users of the organization, those who may still see its work, as AccessService decides for a
    * request: platform admins, and seat holders of the plan in force; nobody while the organization is
@@ -42,8 +48,7 @@ export class SeatRepository {
       .where('id', 'in', [...userIds])
       .where('is_admin', '=', true)
       .execute();
-    const plan = await new BillingPlanRepository(this.db).findActive(organizationId, at);
-    const holders = plan ? await this.findSeatHolderIds(organizationId, plan.seat_limit) : [];
+    const holders = await this.findSeatHolderIdsInForce(organizationId, at);
     const allowed = new Set([...admins.map((admin) => admin.id), ...holders]);
     return new Set(userIds.filter((id) => allowed.has(id)));
   }

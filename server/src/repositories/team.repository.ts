@@ -124,7 +124,7 @@ export class TeamRepository {
    * the user has no seat, unless `givingUpSeat` (a user deleting their own account gives it back). The
    * audit entry is written in the same transaction, before the row goes (it names the account; the log
    * keeps the e-mail): the log never reports a deletion that did not happen. Returns false, changing
-   * nothing, when the user has a seat (or no longer exists).
+   * nothing, when the user has a seat, is blocked (or no longer exists).
    */
   deleteUserWithContent(
     userId: number,
@@ -133,11 +133,13 @@ export class TeamRepository {
     return this.db.transaction().execute(async (tx) => {
       const user = await tx
         .selectFrom('users')
-        .select(['id', 'has_access'])
+        .select(['id', 'has_access', 'status'])
         .where('id', '=', userId)
         .forUpdate()
         .executeTakeFirst();
       if (!user || (user.has_access && !options.givingUpSeat)) return false;
+      // A blocked account stays, so that its address cannot be invited again around the block.
+      if (user.status === 'BLOCKED') return false;
       const audit = new AuditRepository(tx);
       await audit.insert(options.audit);
       const present = await sql<{ table_name: string }>`

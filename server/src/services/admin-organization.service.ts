@@ -21,6 +21,7 @@ import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
 import type { OrderRepository } from '../repositories/order.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { TeamRepository } from '../repositories/team.repository.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { MailService } from './mail.service.ts';
@@ -43,6 +44,7 @@ export class AdminOrganizationService {
     private readonly mail: MailService,
     private readonly publicUrl: string,
     private readonly subscriptions: SubscriptionCancelService,
+    private readonly seats: SeatRepository,
   ) {}
 
   async get(id: number): Promise<AdminOrganizationDetail> {
@@ -101,7 +103,8 @@ export class AdminOrganizationService {
 
   /**
    * Verifies an organization as law enforcement (with a note of the evidence) or withdraws it; audited
-   * with the note, and the owner is told by e-mail.
+   * with the note, and the owner is told by e-mail. An organization whose owner has not confirmed the
+   * address is not verified, as it gets no plan (createPlan); a withdrawal is always allowed.
    */
   async setLawEnforcement(
     admin: AuthUser,
@@ -111,6 +114,8 @@ export class AdminOrganizationService {
   ): Promise<LawEnforcementStatus> {
     const note = input.note?.trim() ?? '';
     if (input.verified && !note) throw badRequest(LAW_ENFORCEMENT_MESSAGES.noteRequired);
+    if (input.verified)
+      await this.refuseUnconfirmedOwner(organizationId, LAW_ENFORCEMENT_MESSAGES.unconfirmedOwner);
     const organization = await this.organizations.updateLawEnforcement(
       organizationId,
       input.verified ? { verifiedAt: new Date(), note } : null,
@@ -126,10 +131,10 @@ export class AdminOrganizationService {
       detail: note ? { note } : {},
       ip,
     });
-    const owner = (await this.team.findMembers(organizationId)).find((m) => m.role === 'OWNER');
-    if (owner) {
+    // Only an owner who may sign in is told: not one blocked, rejected or never confirmed.
+    for (const to of await this.seats.findOwnerEmails(organizationId)) {
       await this.mail.send(
-        owner.email,
+        to,
         input.verified
           ? mailTemplates.lawEnforcementVerified(organization.name)
           : mailTemplates.lawEnforcementRevoked(organization.name),
@@ -183,10 +188,7 @@ export class AdminOrganizationService {
   ): Promise<AdminBillingPlanView> {
     const organization = await this.organizations.findById(organizationId);
     if (!organization) throw notFound(ORGANIZATION_NOT_FOUND);
-    // An unconfirmed registration is deleted, organization and all, when its address registers again or
-    // the mailbox's owner releases it: a plan made for it would go with it.
-    const owner = (await this.team.findMembers(organizationId)).find((m) => m.role === 'OWNER');
-    if (owner?.status === 'EMAIL_UNVERIFIED') throw conflict(UNCONFIRMED_OWNER);
+    await this.refuseUnconfirmedOwner(organizationId, UNCONFIRMED_OWNER);
     const errors = validateBillingPlan(input);
     const first = Object.values(errors)[0];
     if (first) throw badRequest(first, toViolations(errors));
@@ -250,10 +252,10 @@ export class AdminOrganizationService {
       detail: { planType: plan.plan_type, endDate: plan.end_date.toISOString(), note: reason },
       ip,
     });
-    const owner = (await this.team.findMembers(plan.organization_id)).find((m) => m.role === 'OWNER');
-    if (owner)
+    // Only an owner who may sign in is told: not one blocked, rejected or never confirmed.
+    for (const to of await this.seats.findOwnerEmails(plan.organization_id))
       await this.mail.send(
-        owner.email,
+        to,
         mailTemplates.planEndedByProvider(
           PLAN_TYPE_LABELS[plan.plan_type],
           reason,
@@ -262,6 +264,16 @@ export class AdminOrganizationService {
       );
     const active = await this.plans.findActive(plan.organization_id, now);
     return this.planView(plan, active?.id, now);
+  }
+
+  /**
+   * 409 when the organization's owner has not confirmed the address. An unconfirmed registration is
+   * deleted, organization and all, when its address registers again or the mailbox's owner releases it:
+   * what the provider grants it would go with it, or pass to whoever registered someone else's address.
+   */
+  private async refuseUnconfirmedOwner(organizationId: number, message: string): Promise<void> {
+    const owner = (await this.team.findMembers(organizationId)).find((m) => m.role === 'OWNER');
+    if (owner?.status === 'EMAIL_UNVERIFIED') throw conflict(message);
   }
 
   private planView(plan: BillingPlanRow, activeId: number | undefined, now: Date): AdminBillingPlanView {

@@ -61,13 +61,16 @@ export class AdminUserService {
   }
 
   /**
-   * Approves a registration. The owner of an organization that never had a plan gets the 7-day trial
-   * with one seat, and that seat.
+   * Approves a registration waiting for approval, or one rejected after its e-mail was confirmed
+   * (canApproveUser). The owner of an organization that never had a plan gets the 7-day trial with one
+   * seat, and that seat.
    */
   async approve(admin: AuthUser, userId: number, ip: string | null): Promise<void> {
     const user = await this.users.findById(userId);
-    if (!user) throw notFound('User not found.');
-    if (user.status === 'ACTIVE') throw conflict('This user is already approved.');
+    if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
+    if (user.status === 'ACTIVE') throw conflict(ADMIN_USER_MESSAGES.alreadyApproved);
+    if (user.status === 'EMAIL_UNVERIFIED' || (user.status === 'REJECTED' && !user.email_verified_at))
+      throw conflict(ADMIN_USER_MESSAGES.emailNotConfirmed);
     const approvedAt = new Date();
     const approved = await this.db.transaction().execute(async (tx) => {
       const changed = await tx
@@ -78,7 +81,13 @@ export class AdminUserService {
           ...(user.role === 'OWNER' ? { has_access: true } : {}),
         })
         .where('id', '=', userId)
-        .where('status', 'in', ['PENDING_APPROVAL', 'EMAIL_UNVERIFIED', 'REJECTED'])
+        // canApproveUser, checked again in the update: the state may have changed since it was read.
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'PENDING_APPROVAL'),
+            eb.and([eb('status', '=', 'REJECTED'), eb('email_verified_at', 'is not', null)]),
+          ]),
+        )
         .executeTakeFirst();
       if (changed.numUpdatedRows === 0n) return false;
       const hadPlan = await tx
@@ -100,7 +109,7 @@ export class AdminUserService {
       }
       return true;
     });
-    if (!approved) throw conflict('This user cannot be approved in its current state.');
+    if (!approved) throw conflict(ADMIN_USER_MESSAGES.cannotApproveState);
     await this.audit.insert({
       actorUserId: admin.id,
       organizationId: user.organization_id,
@@ -111,13 +120,15 @@ export class AdminUserService {
     await this.mail.send(user.email, mailTemplates.accountApproved(`${this.config.publicUrl}/login`));
   }
 
+  /**
+   * Declines a registration waiting for approval. An unconfirmed one is left alone: rejecting it would
+   * mail the address's owner about a request they may never have made.
+   */
   async reject(admin: AuthUser, userId: number, ip: string | null): Promise<void> {
     const user = await this.users.findById(userId);
-    if (!user) throw notFound('User not found.');
-    const rejected = await this.users.updateStatusIf(userId, ['PENDING_APPROVAL', 'EMAIL_UNVERIFIED'], {
-      status: 'REJECTED',
-    });
-    if (!rejected) throw conflict('Only registrations waiting for approval can be rejected.');
+    if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
+    const rejected = await this.users.updateStatusIf(userId, ['PENDING_APPROVAL'], { status: 'REJECTED' });
+    if (!rejected) throw conflict(ADMIN_USER_MESSAGES.cannotRejectState);
     await this.sessions.endAllForUser(userId);
     await this.audit.insert({
       actorUserId: admin.id,

@@ -15,6 +15,7 @@ import { hashToken, newPublicId, newSecureToken } from '../lib/secure-token.ts';
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { TeamRepository } from '../repositories/team.repository.ts';
 import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
@@ -34,12 +35,21 @@ export class TeamService {
     private readonly audit: AuditRepository,
     private readonly sessions: SessionService,
     private readonly mail: MailService,
+    private readonly seats: SeatRepository,
   ) {}
 
+  /**
+   * The users with `access` as search grants it: holding a seat of the plan in force. After a smaller plan
+   * follows a larger one, users beyond its seats keep their flag but not access, and are listed without.
+   */
   async listUsers(owner: AuthUser): Promise<OrganizationUser[]> {
     this.requireOwner(owner);
     const members = await this.team.findMembers(owner.organizationId);
-    return sortOrganizationUsers(members.map(toOrganizationUser), owner.hashedId);
+    const seated = new Set(await this.seats.findSeatHolderIdsInForce(owner.organizationId));
+    return sortOrganizationUsers(
+      members.map((member) => toOrganizationUser(member, seated.has(member.id))),
+      owner.hashedId,
+    );
   }
 
   /**
@@ -170,15 +180,23 @@ export class TeamService {
     }
   }
 
-  /** Deletes a user without access who is neither pending nor the owner, with all of their work. */
+  /** Deletes a user without access who is neither pending, blocked nor the owner, with all of their work. */
   async deleteUser(owner: AuthUser, userHashedId: string, ip: string | null): Promise<void> {
     this.requireOwner(owner);
     const user = await this.team.findMember(owner.organizationId, userHashedId);
     if (!user) throw notFound(TEAM_MESSAGES.userNotFound);
     if (user.role === 'OWNER') throw conflict(TEAM_MESSAGES.deleteNotOwner);
     if (user.status === 'INVITED') throw conflict(TEAM_MESSAGES.deleteNotPending);
-    if (user.has_access) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
-    // Sessions and tokens are deleted with the user row; the check of access is repeated under lock.
+    // A blocked user stays: once deleted, the address could be invited again and the block undone.
+    if (user.status !== 'ACTIVE') throw conflict(TEAM_MESSAGES.deleteBlocked);
+    if (user.has_access) {
+      if ((await this.seats.findSeatHolderIdsInForce(owner.organizationId)).includes(user.id))
+        throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+      // Flagged beyond the seats of the plan in force (a smaller plan followed a larger one): listed
+      // without access, so Delete is offered; the unused flag goes first.
+      await this.team.revokeAccess(user.id);
+    }
+    // Sessions and tokens are deleted with the user row; access and status are checked again under lock.
     const deleted = await this.team.deleteUserWithContent(user.id, {
       audit: {
         actorUserId: owner.id,
@@ -189,7 +207,13 @@ export class TeamService {
         ip,
       },
     });
-    if (!deleted) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+    if (!deleted) {
+      // Refused under lock: the user was blocked or given a seat meanwhile.
+      const now = await this.team.findMember(owner.organizationId, userHashedId);
+      throw conflict(
+        now?.status === 'BLOCKED' ? TEAM_MESSAGES.deleteBlocked : TEAM_MESSAGES.deleteOnlyWithoutAccess,
+      );
+    }
   }
 
   /**
@@ -229,11 +253,11 @@ export class TeamService {
   }
 }
 
-export function toOrganizationUser(user: User): OrganizationUser {
+export function toOrganizationUser(user: User, access: boolean): OrganizationUser {
   return {
     hashedId: user.hashed_id,
     email: user.email,
-    access: user.has_access,
+    access,
     status: user.status === 'INVITED' ? 'PENDING' : user.status === 'ACTIVE' ? 'ACTIVE' : 'BLOCKED',
     userRole: user.role,
     organization: { id: user.organization_id },

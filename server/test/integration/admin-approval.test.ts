@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_USER_MESSAGES } from '@osint/contract/admin';
 import { TRIAL_DAYS } from '@osint/contract/constants';
 import { LOGIN_MESSAGES } from '@osint/contract/validation';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -161,6 +162,45 @@ describe('admin review of registrations', () => {
     const active = await createUser(t, { email: 'customer@active.example.org' });
     expect((await reject(active.id, adminCookie)).statusCode).toBe(409);
     expect((await findUserByEmail(t, 'customer@active.example.org'))!.status).toBe('ACTIVE');
+  });
+
+  it("neither approves nor rejects an address never confirmed (409), and changes nothing: registering someone else's address gets no account", async () => {
+    const email = 'victim@unconfirmed.example.org';
+    const applicant = await createUserWithStatus(t, { email, status: 'EMAIL_UNVERIFIED' });
+    const approved = await approve(applicant.id, adminCookie);
+    expect(approved.statusCode).toBe(409);
+    expect(approved.json()).toMatchObject({ message: ADMIN_USER_MESSAGES.emailNotConfirmed });
+    const rejected = await reject(applicant.id, adminCookie);
+    expect(rejected.statusCode).toBe(409);
+    expect(rejected.json()).toMatchObject({ message: ADMIN_USER_MESSAGES.cannotRejectState });
+    expect(await findUserByEmail(t, email)).toMatchObject({ status: 'EMAIL_UNVERIFIED', approved_at: null });
+    expect(await plansOf(applicant.organizationId)).toHaveLength(0);
+    expect(await mailJobsTo(t, email)).toHaveLength(0);
+    expect((await loginAs(email)).statusCode).toBe(403);
+  });
+
+  it('approves a rejected registration later only when its e-mail was confirmed', async () => {
+    const unconfirmed = await createUserWithStatus(t, {
+      email: 'rejected-unconfirmed@applicant.example.org',
+      status: 'REJECTED',
+    });
+    const refused = await approve(unconfirmed.id, adminCookie);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ message: ADMIN_USER_MESSAGES.emailNotConfirmed });
+    expect((await findUserByEmail(t, 'rejected-unconfirmed@applicant.example.org'))!.status).toBe('REJECTED');
+    expect(await plansOf(unconfirmed.organizationId)).toHaveLength(0);
+
+    const email = 'reconsidered@applicant.example.org';
+    const applicant = await createUserWithStatus(t, { email, status: 'PENDING_APPROVAL' });
+    await t.db
+      .updateTable('users')
+      .set({ email_verified_at: new Date() })
+      .where('id', '=', applicant.id)
+      .execute();
+    expect((await reject(applicant.id, adminCookie)).statusCode).toBe(200);
+    expect((await approve(applicant.id, adminCookie)).statusCode).toBe(200);
+    expect((await findUserByEmail(t, email))!.status).toBe('ACTIVE');
+    expect((await loginAs(email)).statusCode).toBe(200);
   });
 
   it('lists pending registrations with id and email, and puts them first in the full list', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOrganizationDetail, AdminUserDetail } from '@osint/contract/admin';
-import { BILLING_PLAN_MESSAGES } from '@osint/contract/admin';
+import { BILLING_PLAN_MESSAGES, LAW_ENFORCEMENT_MESSAGES } from '@osint/contract/admin';
 import {
   createAdmin,
   createInvitedUser,
@@ -8,6 +8,7 @@ import {
   findUserByEmail,
   FIXTURE_PASSWORD,
   login,
+  mailJobsTo,
   sessionCountOf,
 } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -356,6 +357,46 @@ describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
         seatLimit: 1,
       });
       expect(missing.statusCode).toBe(404);
+    });
+  });
+
+  describe('law-enforcement verification and mail to owners', () => {
+    const verify = (organizationId: number) =>
+      post(`/api/admin/organizations/${organizationId}/law-enforcement`, {
+        verified: true,
+        note: 'Warrant card and agency letter checked',
+      });
+    const verifiedAt = async (organizationId: number) =>
+      (
+        await t.db
+          .selectFrom('organizations')
+          .select('law_enforcement_verified_at')
+          .where('id', '=', organizationId)
+          .executeTakeFirstOrThrow()
+      ).law_enforcement_verified_at;
+
+    it('does not verify an organization whose owner has not confirmed the address (409), and mails nobody', async () => {
+      const email = 'owner@unconfirmed-police.example.org';
+      const unconfirmed = await createUserWithStatus(t, { email, status: 'EMAIL_UNVERIFIED', role: 'OWNER' });
+      const response = await verify(unconfirmed.organizationId);
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ message: LAW_ENFORCEMENT_MESSAGES.unconfirmedOwner });
+      expect(await verifiedAt(unconfirmed.organizationId)).toBeNull();
+      expect(await mailJobsTo(t, email)).toEqual([]);
+    });
+
+    it('mails a blocked or rejected owner neither the verification nor the end of a plan', async () => {
+      for (const status of ['BLOCKED', 'REJECTED'] as const) {
+        const email = `owner@${status.toLowerCase()}-police.example.org`;
+        const silent = await createUserWithStatus(t, { email, status, role: 'OWNER' });
+        const plan = await createPlan(t, silent.organizationId, { seatLimit: 2 });
+        const verified = await verify(silent.organizationId);
+        expect(verified.statusCode, verified.body).toBe(200);
+        expect(await verifiedAt(silent.organizationId)).not.toBeNull();
+        const ended = await post(`/api/admin/billing-plans/${plan.id}/end`, { reason: 'Misuse' });
+        expect(ended.statusCode, ended.body).toBe(200);
+        expect(await mailJobsTo(t, email), status).toEqual([]);
+      }
     });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_MESSAGES, REGISTER_MESSAGES } from '@osint/contract/validation';
 import { createTestApp, sessionCookieOf, type TestApp } from '../support/test-app.ts';
 import { linkIn, waitForMail } from '../support/outbox.ts';
-import { createAdmin } from '../support/fixtures.ts';
+import { createAdmin, registrationBody } from '../support/fixtures.ts';
 
 const PASSWORD = 'Correct.Horse1';
 
@@ -119,6 +119,22 @@ describe('registration, e-mail confirmation, approval and sign-in', () => {
         { field: 'organizationType', message: REGISTER_MESSAGES.typeRequired },
       ]),
     );
+  });
+
+  it('refuses the fully-qualified form of an address (trailing dot), which would be a second account of one mailbox', async () => {
+    const usersBefore = (await t.db.selectFrom('users').select('id').execute()).length;
+    for (const mail of ['someone@registered.example.org.', 'someone@registered.example.org..']) {
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/user/register',
+        payload: registrationBody(mail),
+      });
+      expect(response.statusCode, mail).toBe(400);
+      expect(response.json().violations).toEqual([
+        { field: 'email', message: REGISTER_MESSAGES.emailFormat },
+      ]);
+    }
+    expect((await t.db.selectFrom('users').select('id').execute()).length).toBe(usersBefore);
   });
 
   it('refuses a state-changing call from another origin', async () => {

@@ -6,6 +6,7 @@ import { INVITE_MESSAGES, TEAM_MESSAGES } from '@osint/contract/team';
 import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
 import { linkIn, readOutbox } from '../support/outbox.ts';
 import {
+  createAdmin,
   findUserByEmail,
   FIXTURE_PASSWORD,
   login,
@@ -19,6 +20,7 @@ import {
   createMember,
   createOwner,
   createPendingSave,
+  createPlan,
   createSavedSearch,
   createSearch,
   organizationUsers,
@@ -64,6 +66,9 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
         ['not-an-address', INVITE_MESSAGES.emailFormat],
         ['someone@gmail.com', blockedDomainMessage('gmail.com')],
         ['someone@mail.Yandex.RU', blockedDomainMessage('mail.yandex.ru')],
+        // The fully-qualified form of an address would be a second account for one mailbox.
+        [`${owner.email}.`, INVITE_MESSAGES.emailFormat],
+        ['someone@invite.example.org..', INVITE_MESSAGES.emailFormat],
       ];
       for (const [email, message] of cases) {
         const response = await invite(owner.cookie, email);
@@ -444,6 +449,31 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       });
       expect(denied.statusCode).toBe(403);
     });
+
+    it('after a 3-seat plan, a 2-seat plan in force: the list shows access for its two seat holders only, as search grants it', async () => {
+      const owner = await createOwner(t, 'owner@shrunk.example.org', null);
+      await createPlan(t, owner.organizationId, {
+        seatLimit: 3,
+        startDate: new Date(Date.now() - 40 * 24 * HOUR),
+        endDate: new Date(Date.now() - 10 * 24 * HOUR),
+      });
+      await createPlan(t, owner.organizationId, { seatLimit: 2 });
+      const first = await createMember(t, owner.organizationId, 'first@shrunk.example.org', true);
+      const beyond = await createMember(t, owner.organizationId, 'beyond@shrunk.example.org', true);
+
+      const users = await organizationUsers(t, owner.cookie);
+      const accessOf = (email: string) => users.find((u) => u.email === email)?.access;
+      expect(accessOf(owner.email)).toBe(true);
+      expect(accessOf(first.email)).toBe(true);
+      expect(accessOf(beyond.email)).toBe(false);
+      expect((await userInfo(beyond.cookie)).json()).toMatchObject({ access: false });
+      expect((await userInfo(first.cookie)).json()).toMatchObject({ access: true });
+      // Listed without access, the user beyond the seats can be deleted, as the list offers; a seat holder cannot.
+      expect((await deleteUser(owner.cookie, first.hashedId)).statusCode).toBe(409);
+      const deleted = await deleteUser(owner.cookie, beyond.hashedId);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(await findUserByEmail(t, beyond.email)).toBeUndefined();
+    });
   });
 
   describe('deleting a user', () => {
@@ -607,6 +637,27 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(notFound.statusCode).toBe(404);
       const byMember = await deleteUser(seated.cookie, pending.hashed_id);
       expect(byMember.statusCode).toBe(403);
+    });
+
+    it('refuses to delete a user the platform blocked (409), so that re-inviting the address cannot undo the block', async () => {
+      const owner = await createOwner(t, 'owner@blocked-keep.example.org', { seatLimit: 3 });
+      const blocked = await createMember(t, owner.organizationId, 'blocked@blocked-keep.example.org', true);
+      const admin = await createAdmin(t, 'admin@blocked-keep.example.org');
+      const block = await t.request({
+        method: 'POST',
+        url: `/api/admin/users/${blocked.id}/block`,
+        cookie: admin,
+      });
+      expect(block.statusCode, block.body).toBe(200);
+
+      const response = await deleteUser(owner.cookie, blocked.hashedId);
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ message: TEAM_MESSAGES.deleteBlocked });
+      expect(await findUserByEmail(t, blocked.email)).toMatchObject({ status: 'BLOCKED', has_access: false });
+      // The address still belongs to the blocked account: inviting it with a seat gives nothing back.
+      const again = await invite(owner.cookie, blocked.email, true);
+      expect(again.statusCode).toBe(409);
+      expect(await findUserByEmail(t, blocked.email)).toMatchObject({ status: 'BLOCKED', has_access: false });
     });
   });
 

@@ -140,7 +140,7 @@ describe('account page: the owner’s users and seats', () => {
 
   test('shows the trial, seat usage, and the action of each user state', async () => {
     signedIn({ owner: true });
-    serve({ users: trialUsers() });
+    serve({ users: [...trialUsers(), member('blocked', { status: 'BLOCKED' })] });
     renderAccount();
     expect(await screen.findByRole('heading', { name: 'Free Trial' })).toBeTruthy();
     expect(await screen.findByText('pending@agency.example.org')).toBeTruthy();
@@ -155,6 +155,8 @@ describe('account page: the owner’s users and seats', () => {
     expect(within(rowOf('idle@agency.example.org')).getByRole('button', { name: /Delete/ })).toBeTruthy();
     expect(within(rowOf('pending@agency.example.org')).queryByRole('button', { name: /Delete/ })).toBeNull();
     expect(within(rowOf('owner-id@agency.example.org')).queryByRole('button', { name: /Delete/ })).toBeNull();
+    // Nor for a user the platform blocked: deleting them would free the address to be invited again.
+    expect(within(rowOf('blocked@agency.example.org')).queryByRole('button', { name: /Delete/ })).toBeNull();
     // A trial alone shows no subscription panel.
     expect(screen.queryByRole('heading', { name: 'My Subscription' })).toBeNull();
   });

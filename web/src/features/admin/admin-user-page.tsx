@@ -1,4 +1,4 @@
-import type { AdminUserDetail } from '@osint/contract/admin';
+import { canApproveUser, type AdminUserDetail } from '@osint/contract/admin';
 import { ORGANIZATION_TYPES, isOrganizationType } from '@osint/contract/organization';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,7 +12,10 @@ import { AuditTable } from './admin-audit-table.tsx';
 import { AdminHeader, EmailText, errorText, Fact, QueryState, UserStatusBadge, When } from './admin-ui.tsx';
 import './admin.css';
 
-/** /admin/users/{id}: one account, its organization, live sessions and latest activity; block or unblock. */
+/**
+ * /admin/users/{id}: one account, its organization, live sessions and latest activity; block or unblock,
+ * approve a registration (also one rejected earlier, as the users list's reject dialog promises).
+ */
 export function AdminUserPage() {
   const { id = '' } = useParams();
   const user = useQuery({ queryKey: ADMIN_KEYS.user(id), queryFn: () => adminApi.user(id) });
@@ -93,7 +96,7 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
         }
         actions={
           <>
-            {user.status === 'PENDING_APPROVAL' && (
+            {canApproveUser(user) && (
               <Button loading={change.isPending} onClick={() => change.mutate('approve')}>
                 Approve
               </Button>

@@ -239,7 +239,7 @@ export function AdminUsersPage() {
           </p>
           <p>
             The user will be told by e-mail that the access request was declined and will not be able to log
-            in. You can still approve the account later.
+            in. You can still approve the account later from its page.
           </p>
         </Modal>
       )}
