@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions } from './crawl-options.ts';
-import type {
-  CrawlFrontierStore,
-  FrontierCounts,
-  FrontierEntry,
-  FrontierItem,
-  FrontierKind,
+import {
+  IMAGE_NOT_PAGE,
+  type CrawlFrontierStore,
+  type FrontierCounts,
+  type FrontierEntry,
+  type FrontierItem,
+  type FrontierKind,
 } from './frontier.ts';
 import { HostScheduler } from './host-scheduler.ts';
 import { decodeHtml, extractPage, type PageImage, type RobotsMeta } from './html-extract.ts';
@@ -767,11 +768,22 @@ export class Crawler {
   }
 
   private async processPage(entry: FrontierEntry): Promise<void> {
-    const result = await this.politeFetch(entry, {
-      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-      acceptContentType: isHtml,
-      maxBytes: this.options.maxHtmlBytes,
-    });
+    let answered = '';
+    let result: FetchResult | 'skip';
+    try {
+      result = await this.politeFetch(entry, {
+        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+        acceptContentType: (mime) => {
+          answered = mime;
+          return isHtml(mime);
+        },
+        maxBytes: this.options.maxHtmlBytes,
+      });
+    } catch (error) {
+      if (error instanceof FetchError && error.code === 'content-type' && isRasterImage(answered))
+        return this.pageIsImage(entry);
+      throw error;
+    }
     if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
     const finalUrl = normalizeUrl(result.url) ?? entry.url;
     if (finalUrl !== entry.url) {
@@ -871,6 +883,22 @@ export class Crawler {
     await this.store.markDone(this.crawlId, entry.url);
     if (noindex) this.progressState.skipped++;
     else this.progressState.pages++;
+  }
+
+  /**
+   * A page entry whose URL answered with a photo: pages link the photos they show (a lightbox), and the
+   * link was queued before the image. Skipped as IMAGE_NOT_PAGE, which the image item of a page showing it
+   * takes over (see imageTakesOver); queued as an image at once when a page of this run showed it while it
+   * was fetched (that page's image item found the entry claimed). A photo no page shows is not indexed.
+   */
+  private async pageIsImage(entry: FrontierEntry): Promise<void> {
+    await this.skip(entry, IMAGE_NOT_PAGE);
+    const seen = this.occurrences.get(entry.url)?.[0];
+    if (seen) {
+      await this.store.enqueue(this.crawlId, [
+        { url: entry.url, kind: 'image', depth: entry.depth, referrer: seen.pageUrl, data: { ...seen } },
+      ]);
+    }
   }
 
   private async processImage(entry: FrontierEntry, freeHost: () => void): Promise<void> {

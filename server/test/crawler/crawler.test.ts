@@ -384,6 +384,58 @@ describe('Crawler on a small site', () => {
     }
   });
 
+  it('indexes a photo whose URL is also a link (a lightbox), whichever is queued or fetched first', async () => {
+    let firstPicThree = true;
+    const server = await startServer({});
+    const site = (p: string) => server.url(p, 'site.test');
+    const picThree = server.url('/pic/3', 'pics.test');
+    // /pic/1 is linked and shown by the same page; /pic/2 is linked from the home page and fetched as a
+    // page before /gallery shows it; /pic/3 is being fetched as a page (slowly) while /show shows it.
+    server.route(
+      'site.test/',
+      html(
+        page(
+          'home',
+          `<a href="/pic/1"><img src="/pic/1" alt="one"></a> <a href="/pic/2">two</a>
+           <a href="${picThree}">three</a> <a href="/gallery">gallery</a> <a href="/show">show</a>`,
+        ),
+      ),
+    );
+    server.route('site.test/gallery', html(page('gallery', '<img src="/pic/2" alt="two">')));
+    server.route('site.test/show', html(page('show', `<img src="${picThree}" alt="three">`)));
+    server.route('site.test/pic/1', bytes(alice, 'image/jpeg'));
+    server.route('site.test/pic/2', bytes(bob, 'image/jpeg'));
+    server.route('pics.test/pic/3', async (req, res) => {
+      if (firstPicThree) await new Promise((resolve) => setTimeout(resolve, 500));
+      firstPicThree = false;
+      bytes(carol, 'image/jpeg')(req, res);
+    });
+    const stored: Array<{ url: string; pages: string[] }> = [];
+    const dropped: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'lightbox',
+      seeds: [site('/')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, followExternalLinks: true }),
+      callbacks: {
+        onImage: (image, pages) =>
+          void stored.push({ url: image.url, pages: pages.map((o) => new URL(o.pageUrl).pathname) }),
+        onImageDropped: (url) => void dropped.push(url),
+      },
+    });
+    expect(await crawler.run()).toMatchObject({ reason: 'done', images: 3, errors: 0 });
+    expect(stored.sort((a, b) => a.url.localeCompare(b.url))).toEqual([
+      { url: picThree, pages: ['/show'] },
+      { url: site('/pic/1'), pages: ['/'] },
+      { url: site('/pic/2'), pages: ['/gallery'] },
+    ]);
+    expect(dropped).toEqual([]);
+    // /pic/2 and /pic/3 were fetched as pages first (that fetch ends at the headers), then as images.
+    expect(server.hits('/pic/1')).toHaveLength(1);
+    expect(server.hits('/pic/2')).toHaveLength(2);
+    expect(server.hits('/pic/3')).toHaveLength(2);
+  });
+
   it('after a restart, keeps the occurrence stored with an image entry when later pages show it too', async () => {
     const server = await startServer({
       '/': html(page('home', '<img src="/x.jpg" alt="first"><a href="/a">a</a>')),

@@ -497,6 +497,47 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
     expect(await pendingOf(image)).toEqual([]);
   });
 
+  it('indexes a photo whose URL is also a link: on the page linking it, and on a page showing it later', async () => {
+    // Lightbox photos under extension-less URLs: /pic/1 is linked and shown by the same page; /pic/2 is
+    // linked from the home page, fetched as a page first, and shown by /lightbox/gallery afterwards.
+    const [one, two] = await Promise.all(
+      [40, 200].map((r) =>
+        sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g: 120, b: 90 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
+    server.route(
+      '/lightbox/',
+      html(
+        page(
+          'Lightbox',
+          `<a href="/lightbox/pic/1"><img src="/lightbox/pic/1" alt="one"></a>
+           <a href="/lightbox/pic/2">two</a> <a href="/lightbox/gallery">gallery</a>`,
+        ),
+      ),
+    );
+    server.route('/lightbox/gallery', html(page('Gallery', '<img src="/lightbox/pic/2" alt="two">')));
+    server.route('/lightbox/pic/1', bytes(one!, 'image/jpeg'));
+    server.route('/lightbox/pic/2', bytes(two!, 'image/jpeg'));
+    const detail = await crawl([url('/lightbox/')]);
+    expect(detail).toMatchObject({ status: 'DONE', pages: 2, images: 2, errors: 0 });
+    for (const [bytesOf, imageUrl, shownOn, alt] of [
+      [one!, '/lightbox/pic/1', '/lightbox/', 'one'],
+      [two!, '/lightbox/pic/2', '/lightbox/gallery', 'two'],
+    ] as const) {
+      const image = await imageByBytes(bytesOf);
+      const linked = await t.db
+        .selectFrom('image_occurrences')
+        .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+        .select(['pages.url', 'image_occurrences.image_url', 'image_occurrences.alt'])
+        .where('image_id', '=', image.id)
+        .execute();
+      expect(linked).toEqual([{ url: url(shownOn), image_url: url(imageUrl), alt }]);
+      expect(await pendingOf(url(imageUrl))).toEqual([]);
+    }
+  });
+
   it('keeps the SSRF guard: only the configured address is trusted', async () => {
     analyze.mockClear();
     const detail = await crawl([`http://127.0.0.2:${server.port}/`]);
