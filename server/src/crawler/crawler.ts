@@ -128,6 +128,13 @@ export type RobotsOutageEvent =
 export interface CrawlerCallbacks {
   /** A page to index; throwing makes the page retry later (e.g. the database is down). */
   onPage?: (page: CrawledPage) => void | Promise<void>;
+  /**
+   * A page that answered 404 or 410, says noindex, or robots.txt now disallows: what the index holds of it
+   * must go (it may have been indexed by an earlier crawl). Called with the URL as queued and, for a noindex
+   * page that redirected, the URL it ended at. Not called for failures that may pass (5xx, time-outs).
+   * Throwing makes the page retry later, as for onPage.
+   */
+  onPageGone?: (url: string) => void | Promise<void>;
   /** An image and the places it was seen (those known to this run; onPage lists them all). */
   onImage?: (image: CrawledImage, pages: ImageOccurrence[]) => void | Promise<void>;
   onProgress?: (progress: CrawlProgress) => void;
@@ -782,9 +789,15 @@ export class Crawler {
     } catch (error) {
       if (error instanceof FetchError && error.code === 'content-type' && isRasterImage(answered))
         return this.pageIsImage(entry);
+      // Taken down: the index forgets the page. A failure that may pass (5xx, time-out) keeps it.
+      if (error instanceof PermanentError && (error.status === 404 || error.status === 410))
+        await this.callbacks.onPageGone?.(entry.url);
       throw error;
     }
-    if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
+    if (result === 'skip') {
+      await this.callbacks.onPageGone?.(entry.url);
+      return this.skip(entry, 'disallowed by robots.txt');
+    }
     const finalUrl = normalizeUrl(result.url) ?? entry.url;
     if (finalUrl !== entry.url) {
       if (entry.depth === 0) {
@@ -853,7 +866,12 @@ export class Crawler {
       page.images.map((image) => image.url).filter((url) => !this.processedImages.has(url)),
     );
     try {
-      if (!noindex) await this.callbacks.onPage?.(page);
+      if (noindex) {
+        // Opted out of the index now: what an earlier crawl indexed of it goes.
+        for (const url of new Set([entry.url, finalUrl])) await this.callbacks.onPageGone?.(url);
+      } else {
+        await this.callbacks.onPage?.(page);
+      }
       for (const image of page.images) {
         if (!this.options.fetchExternalImages && !this.inScope(image.url)) continue;
         const occurrence: ImageOccurrence = {

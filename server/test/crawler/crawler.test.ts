@@ -553,6 +553,42 @@ describe('Crawler page directives and indexer failures', () => {
       expect(server.hits(p), p).toHaveLength(0);
   });
 
+  it('tells the indexer of pages taken down or opted out, and not of failures that may pass', async () => {
+    const server = await startServer({
+      '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
+      '/': html(
+        page(
+          'home',
+          ['/missing', '/removed', '/meta', '/header', '/private/page', '/down', '/reset', '/ok', '/moved']
+            .map((p) => `<a href="${p}">${p}</a>`)
+            .join(' '),
+        ),
+      ),
+      '/removed': status(410),
+      '/meta': html(`<html><head><meta name="robots" content="noindex"></head><body>gone</body></html>`),
+      '/header': html(page('header', ''), { 'x-robots-tag': 'noindex' }),
+      '/private/page': html(page('private', '')),
+      '/down': status(503),
+      '/reset': (req) => void req.socket.destroy(),
+      '/ok': html(page('ok', '')),
+      '/moved': redirect('/moved-to'),
+      '/moved-to': html(page('moved', ''), { 'x-robots-tag': 'noindex' }),
+    });
+    const gone: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'gone',
+      seeds: [server.url('/', 'gone.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, maxRetries: 1 }),
+      callbacks: { onPageGone: (url) => void gone.push(new URL(url).pathname) },
+    });
+    await crawler.run();
+    expect(gone.sort()).toEqual(
+      ['/missing', '/removed', '/meta', '/header', '/private/page', '/moved', '/moved-to'].sort(),
+    );
+    expect(server.hits('/down')).toHaveLength(2); // tried again, and never called gone
+  });
+
   it('retries a page whose onPage failed, and reports undecodable images', async () => {
     const server = await startServer({
       '/': html(page('home', '<img src="/broken.jpg"><img src="/ok.jpg">')),

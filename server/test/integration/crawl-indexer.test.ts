@@ -7,7 +7,8 @@ import type { FaceEngine, ImageAnalysis } from '../../src/face/face-engine.ts';
 import { isIndexableFace, MIN_INDEX_FACE_PX } from '../../src/face/similarity.ts';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
-import { TestServer, bytes, html, page, text } from '../crawler/test-server.ts';
+import { SearchRepository } from '../../src/repositories/search.repository.ts';
+import { TestServer, bytes, html, page, status, text } from '../crawler/test-server.ts';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -535,6 +536,83 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
         .execute();
       expect(linked).toEqual([{ url: url(shownOn), image_url: url(imageUrl), alt }]);
       expect(await pendingOf(url(imageUrl))).toEqual([]);
+    }
+  });
+
+  it('forgets a page taken down or opted out on a later crawl, and search no longer finds its faces', async () => {
+    // /taken/a answers 410, /taken/b says noindex and robots.txt disallows /taken/c on the second crawl;
+    // /taken/d still shows the photo of /taken/b.
+    const photoA = await sample(5).resize(800).jpeg().toBuffer();
+    const [photoB, photoC] = await Promise.all(
+      [70, 230].map((g) =>
+        sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g, b: 10 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
+    let gone = false;
+    const robots = 'User-agent: *\nDisallow: /private/\n';
+    server.route('/robots.txt', (req, res) =>
+      text(gone ? `${robots}Disallow: /taken/c\n` : robots)(req, res),
+    );
+    server.route(
+      '/taken/',
+      html(page('Taken', ['a', 'b', 'c', 'd'].map((p) => `<a href="/taken/${p}">${p}</a>`).join(' '))),
+    );
+    server.route('/taken/a', (req, res) =>
+      (gone ? status(410) : html(page('A', '<img src="/taken/a.jpg" alt="a">')))(req, res),
+    );
+    server.route('/taken/b', (req, res) =>
+      html(page('B', '<img src="/taken/b.jpg" alt="b">'), gone ? { 'x-robots-tag': 'noindex' } : {})(
+        req,
+        res,
+      ),
+    );
+    server.route('/taken/c', html(page('C', '<img src="/taken/c.jpg" alt="c">')));
+    server.route('/taken/d', html(page('D', '<img src="/taken/b.jpg" alt="b on d">')));
+    server.route('/taken/a.jpg', bytes(photoA, 'image/jpeg'));
+    server.route('/taken/b.jpg', bytes(photoB!, 'image/jpeg'));
+    server.route('/taken/c.jpg', bytes(photoC!, 'image/jpeg'));
+    const shownOn = async (buffer: Buffer) =>
+      (
+        await t.db
+          .selectFrom('image_occurrences')
+          .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+          .select('pages.url')
+          .where('image_id', '=', (await imageByBytes(buffer)).id)
+          .orderBy('pages.url')
+          .execute()
+      ).map((row) => row.url);
+    const takenPages = async () =>
+      (
+        await t.db
+          .selectFrom('pages')
+          .select('url')
+          .where('url', 'like', `${url('/taken/')}%`)
+          .orderBy('url')
+          .execute()
+      ).map((row) => row.url);
+
+    try {
+      expect(await crawl([url('/taken/')])).toMatchObject({ status: 'DONE', pages: 5, errors: 0 });
+      expect(await shownOn(photoA)).toEqual([url('/taken/a')]);
+      expect(await shownOn(photoB!)).toEqual([url('/taken/b'), url('/taken/d')]);
+      expect(await shownOn(photoC!)).toEqual([url('/taken/c')]);
+      const faceIds = (await facesOf((await imageByBytes(photoA)).id)).map((face) => face.id);
+      expect(faceIds.length).toBeGreaterThan(0);
+      const searches = new SearchRepository(t.db);
+      expect(await searches.findSightings(faceIds)).toHaveLength(faceIds.length);
+
+      gone = true;
+      expect(await crawl([url('/taken/')])).toMatchObject({ status: 'DONE', pages: 2 });
+      expect(await takenPages()).toEqual([url('/taken/'), url('/taken/d')]);
+      expect(await shownOn(photoA)).toEqual([]);
+      expect(await shownOn(photoB!)).toEqual([url('/taken/d')]);
+      expect(await shownOn(photoC!)).toEqual([]);
+      // Its faces stay stored, but a search finds them on no page, and so shows them nowhere.
+      expect(await searches.findSightings(faceIds)).toEqual([]);
+    } finally {
+      server.route('/robots.txt', text(robots));
     }
   });
 
