@@ -935,7 +935,7 @@ export class Crawler {
       return this.skip(entry, 'X-Robots-Tag: noindex');
     }
     const sha256 = sha256Hex(result.body);
-    const analysis = await this.analyseOnce(sha256, result.body);
+    const { analysis, stored } = await this.analyseOnce(sha256, result.body);
     const image: CrawledImage = {
       url: entry.url,
       finalUrl: normalizeUrl(result.url) ?? entry.url,
@@ -950,6 +950,10 @@ export class Crawler {
     const release = await this.lockImages([entry.url]);
     try {
       await this.indexImage(entry, image);
+      stored(true);
+    } catch (error) {
+      stored(false);
+      throw error;
     } finally {
       release();
     }
@@ -971,13 +975,7 @@ export class Crawler {
         source: (d.source as ImageOccurrence['source']) ?? 'img',
       });
     }
-    try {
-      await this.callbacks.onImage?.(image, pages);
-    } catch (error) {
-      // The indexer never stored this analysis: the retry must analyse again, not report it as known.
-      if (image.analysis) this.analysedHashes.delete(image.sha256);
-      throw error;
-    }
+    await this.callbacks.onImage?.(image, pages);
     this.occurrences.delete(entry.url);
     this.processedImages.add(entry.url);
   }
@@ -1006,38 +1004,48 @@ export class Crawler {
     };
   }
 
-  /** Analyses each distinct content once; null when it was analysed before (here or in an earlier crawl). */
-  private async analyseOnce(sha256: string, bytes: Buffer): Promise<ImageAnalysis | null> {
-    // Same bytes under another URL being analysed right now: wait for it instead of doing it twice.
+  /**
+   * Analyses each distinct content once: `analysis` is null when it was analysed before (here or in an
+   * earlier crawl). Call `stored` once the indexer has stored this copy, or failed to: other URLs with the
+   * same bytes wait until then, since the indexer links them to the image this copy stores (linked before
+   * it is stored, they would fail, and after their retries lose where they were seen). On a failure they
+   * analyse again themselves, as does this copy's retry.
+   */
+  private async analyseOnce(
+    sha256: string,
+    bytes: Buffer,
+  ): Promise<{ analysis: ImageAnalysis | null; stored: (ok: boolean) => void }> {
+    const nothingToTell = () => {};
+    // Same bytes under another URL being analysed and stored right now: wait for it instead of doing it twice.
     for (let pending = this.analysedHashes.get(sha256); pending; pending = this.analysedHashes.get(sha256)) {
-      if (await pending) return null;
+      if (await pending) return { analysis: null, stored: nothingToTell };
     }
-    let settle!: (analysed: boolean) => void;
+    let settle!: (stored: boolean) => void;
     this.analysedHashes.set(sha256, new Promise<boolean>((resolve) => (settle = resolve)));
-    const fail = (error: unknown): never => {
-      this.analysedHashes.delete(sha256); // let another copy (or the retry) do it
-      settle(false);
-      throw error;
+    const stored = (ok: boolean) => {
+      if (!ok) this.analysedHashes.delete(sha256); // let another copy (or the retry) do it
+      settle(ok);
     };
-    let known = false;
+    let known: boolean;
     try {
       known = (await this.callbacks.isKnownContentHash?.(sha256)) ?? false;
     } catch (error) {
-      fail(error); // the indexer's lookup failed: a callback error, retried later
+      stored(false);
+      throw error; // the indexer's lookup failed: a callback error, retried later
     }
     if (known) {
       settle(true);
-      return null;
+      return { analysis: null, stored: nothingToTell };
     }
     try {
       const analysis = await analyzeImage(bytes, {
         thumbnailSize: this.options.thumbnailSize,
         maxPixels: this.options.maxImagePixels,
       });
-      settle(true);
-      return analysis;
+      return { analysis, stored };
     } catch (error) {
-      return fail(new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis'));
+      stored(false);
+      throw new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis');
     }
   }
 

@@ -436,6 +436,72 @@ describe('Crawler on a small site', () => {
     expect(server.hits('/pic/3')).toHaveLength(2);
   });
 
+  it('hands a copy of the same bytes to the indexer only once the first copy is stored', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/first.jpg" alt="first"><img src="/copy.jpg" alt="copy">')),
+      '/first.jpg': bytes(alice, 'image/jpeg'),
+      '/copy.jpg': bytes(alice, 'image/jpeg'),
+    });
+    const storedHashes = new Set<string>();
+    const linked: string[] = [];
+    const dropped: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'copies',
+      seeds: [server.url('/', 'copies.test')],
+      store: new InMemoryFrontierStore(),
+      // Retries far shorter than the indexing: a copy handed over too early would use them all up.
+      options: testOptions(server, { useSitemaps: false, politenessDelayMs: 0, maxRetries: 2 }),
+      callbacks: {
+        // As the indexer: new content takes a while to store; a copy is linked to the stored image.
+        onImage: async (image) => {
+          if (image.analysis) {
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            storedHashes.add(image.sha256);
+          } else if (!storedHashes.has(image.sha256)) {
+            throw new Error(`image ${image.sha256} is not stored yet`);
+          }
+          linked.push(new URL(image.url).pathname);
+        },
+        onImageDropped: (url) => void dropped.push(url),
+      },
+    });
+    expect(await crawler.run()).toMatchObject({ images: 2, errors: 0, retries: 0 });
+    expect(linked.sort()).toEqual(['/copy.jpg', '/first.jpg']);
+    expect(dropped).toEqual([]);
+  });
+
+  it('has a copy of the same bytes analysed again when the first copy could not be stored', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/first.jpg" alt="first"><img src="/copy.jpg" alt="copy">')),
+      '/first.jpg': bytes(alice, 'image/jpeg'),
+      '/copy.jpg': bytes(alice, 'image/jpeg'),
+    });
+    let failures = 1;
+    const analysed: string[] = [];
+    const storedHashes = new Set<string>();
+    const crawler = new Crawler({
+      crawlId: 'copies-failed',
+      seeds: [server.url('/', 'copies.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, politenessDelayMs: 0 }),
+      callbacks: {
+        onImage: async (image) => {
+          if (!image.analysis) {
+            if (!storedHashes.has(image.sha256)) throw new Error(`image ${image.sha256} is not stored yet`);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          if (failures-- > 0) throw new Error('database down');
+          analysed.push(new URL(image.url).pathname);
+          storedHashes.add(image.sha256);
+        },
+      },
+    });
+    // The copy waiting for the first one analyses the bytes itself; the first one's retry is linked to it.
+    expect(await crawler.run()).toMatchObject({ images: 2, errors: 0, retries: 1 });
+    expect(analysed).toHaveLength(1);
+  });
+
   it('after a restart, keeps the occurrence stored with an image entry when later pages show it too', async () => {
     const server = await startServer({
       '/': html(page('home', '<img src="/x.jpg" alt="first"><a href="/a">a</a>')),
