@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CRAWL_OPTIONS, type CrawlOptions } from './crawl-options.ts';
-import type {
-  CrawlFrontierStore,
-  FrontierCounts,
-  FrontierEntry,
-  FrontierItem,
-  FrontierKind,
+import {
+  IMAGE_NOT_PAGE,
+  type CrawlFrontierStore,
+  type FrontierCounts,
+  type FrontierEntry,
+  type FrontierItem,
+  type FrontierKind,
 } from './frontier.ts';
 import { HostScheduler } from './host-scheduler.ts';
 import { decodeHtml, extractPage, type PageImage, type RobotsMeta } from './html-extract.ts';
@@ -127,6 +128,13 @@ export type RobotsOutageEvent =
 export interface CrawlerCallbacks {
   /** A page to index; throwing makes the page retry later (e.g. the database is down). */
   onPage?: (page: CrawledPage) => void | Promise<void>;
+  /**
+   * A page that answered 404 or 410, says noindex, or robots.txt now disallows: what the index holds of it
+   * must go (it may have been indexed by an earlier crawl). Called with the URL as queued and, for a noindex
+   * page that redirected, the URL it ended at. Not called for failures that may pass (5xx, time-outs).
+   * Throwing makes the page retry later, as for onPage.
+   */
+  onPageGone?: (url: string) => void | Promise<void>;
   /** An image and the places it was seen (those known to this run; onPage lists them all). */
   onImage?: (image: CrawledImage, pages: ImageOccurrence[]) => void | Promise<void>;
   onProgress?: (progress: CrawlProgress) => void;
@@ -770,12 +778,29 @@ export class Crawler {
   }
 
   private async processPage(entry: FrontierEntry): Promise<void> {
-    const result = await this.politeFetch(entry, {
-      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
-      acceptContentType: isHtml,
-      maxBytes: this.options.maxHtmlBytes,
-    });
-    if (result === 'skip') return this.skip(entry, 'disallowed by robots.txt');
+    let answered = '';
+    let result: FetchResult | 'skip';
+    try {
+      result = await this.politeFetch(entry, {
+        accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+        acceptContentType: (mime) => {
+          answered = mime;
+          return isHtml(mime);
+        },
+        maxBytes: this.options.maxHtmlBytes,
+      });
+    } catch (error) {
+      if (error instanceof FetchError && error.code === 'content-type' && isRasterImage(answered))
+        return this.pageIsImage(entry);
+      // Taken down: the index forgets the page. A failure that may pass (5xx, time-out) keeps it.
+      if (error instanceof PermanentError && (error.status === 404 || error.status === 410))
+        await this.callbacks.onPageGone?.(entry.url);
+      throw error;
+    }
+    if (result === 'skip') {
+      await this.callbacks.onPageGone?.(entry.url);
+      return this.skip(entry, 'disallowed by robots.txt');
+    }
     const finalUrl = normalizeUrl(result.url) ?? entry.url;
     if (finalUrl !== entry.url) {
       if (entry.depth === 0) {
@@ -844,7 +869,12 @@ export class Crawler {
       page.images.map((image) => image.url).filter((url) => !this.processedImages.has(url)),
     );
     try {
-      if (!noindex) await this.callbacks.onPage?.(page);
+      if (noindex) {
+        // Opted out of the index now: what an earlier crawl indexed of it goes.
+        for (const url of new Set([entry.url, finalUrl])) await this.callbacks.onPageGone?.(url);
+      } else {
+        await this.callbacks.onPage?.(page);
+      }
       for (const image of page.images) {
         if (!this.options.fetchExternalImages && !this.inScope(image.url)) continue;
         const occurrence: ImageOccurrence = {
@@ -876,6 +906,22 @@ export class Crawler {
     else this.progressState.pages++;
   }
 
+  /**
+   * A page entry whose URL answered with a photo: pages link the photos they show (a lightbox), and the
+   * link was queued before the image. Skipped as IMAGE_NOT_PAGE, which the image item of a page showing it
+   * takes over (see imageTakesOver); queued as an image at once when a page of this run showed it while it
+   * was fetched (that page's image item found the entry claimed). A photo no page shows is not indexed.
+   */
+  private async pageIsImage(entry: FrontierEntry): Promise<void> {
+    await this.skip(entry, IMAGE_NOT_PAGE);
+    const seen = this.occurrences.get(entry.url)?.[0];
+    if (seen) {
+      await this.store.enqueue(this.crawlId, [
+        { url: entry.url, kind: 'image', depth: entry.depth, referrer: seen.pageUrl, data: { ...seen } },
+      ]);
+    }
+  }
+
   private async processImage(entry: FrontierEntry, freeHost: () => void): Promise<void> {
     let result: FetchResult | 'skip';
     try {
@@ -892,7 +938,7 @@ export class Crawler {
       return this.skip(entry, 'X-Robots-Tag: noindex');
     }
     const sha256 = sha256Hex(result.body);
-    const analysis = await this.analyseOnce(sha256, result.body);
+    const { analysis, stored } = await this.analyseOnce(sha256, result.body);
     const image: CrawledImage = {
       url: entry.url,
       finalUrl: normalizeUrl(result.url) ?? entry.url,
@@ -907,6 +953,10 @@ export class Crawler {
     const release = await this.lockImages([entry.url]);
     try {
       await this.indexImage(entry, image);
+      stored(true);
+    } catch (error) {
+      stored(false);
+      throw error;
     } finally {
       release();
     }
@@ -928,13 +978,7 @@ export class Crawler {
         source: (d.source as ImageOccurrence['source']) ?? 'img',
       });
     }
-    try {
-      await this.callbacks.onImage?.(image, pages);
-    } catch (error) {
-      // The indexer never stored this analysis: the retry must analyse again, not report it as known.
-      if (image.analysis) this.analysedHashes.delete(image.sha256);
-      throw error;
-    }
+    await this.callbacks.onImage?.(image, pages);
     this.occurrences.delete(entry.url);
     this.processedImages.add(entry.url);
   }
@@ -963,38 +1007,48 @@ export class Crawler {
     };
   }
 
-  /** Analyses each distinct content once; null when it was analysed before (here or in an earlier crawl). */
-  private async analyseOnce(sha256: string, bytes: Buffer): Promise<ImageAnalysis | null> {
-    // Same bytes under another URL being analysed right now: wait for it instead of doing it twice.
+  /**
+   * Analyses each distinct content once: `analysis` is null when it was analysed before (here or in an
+   * earlier crawl). Call `stored` once the indexer has stored this copy, or failed to: other URLs with the
+   * same bytes wait until then, since the indexer links them to the image this copy stores (linked before
+   * it is stored, they would fail, and after their retries lose where they were seen). On a failure they
+   * analyse again themselves, as does this copy's retry.
+   */
+  private async analyseOnce(
+    sha256: string,
+    bytes: Buffer,
+  ): Promise<{ analysis: ImageAnalysis | null; stored: (ok: boolean) => void }> {
+    const nothingToTell = () => {};
+    // Same bytes under another URL being analysed and stored right now: wait for it instead of doing it twice.
     for (let pending = this.analysedHashes.get(sha256); pending; pending = this.analysedHashes.get(sha256)) {
-      if (await pending) return null;
+      if (await pending) return { analysis: null, stored: nothingToTell };
     }
-    let settle!: (analysed: boolean) => void;
+    let settle!: (stored: boolean) => void;
     this.analysedHashes.set(sha256, new Promise<boolean>((resolve) => (settle = resolve)));
-    const fail = (error: unknown): never => {
-      this.analysedHashes.delete(sha256); // let another copy (or the retry) do it
-      settle(false);
-      throw error;
+    const stored = (ok: boolean) => {
+      if (!ok) this.analysedHashes.delete(sha256); // let another copy (or the retry) do it
+      settle(ok);
     };
-    let known = false;
+    let known: boolean;
     try {
       known = (await this.callbacks.isKnownContentHash?.(sha256)) ?? false;
     } catch (error) {
-      fail(error); // the indexer's lookup failed: a callback error, retried later
+      stored(false);
+      throw error; // the indexer's lookup failed: a callback error, retried later
     }
     if (known) {
       settle(true);
-      return null;
+      return { analysis: null, stored: nothingToTell };
     }
     try {
       const analysis = await analyzeImage(bytes, {
         thumbnailSize: this.options.thumbnailSize,
         maxPixels: this.options.maxImagePixels,
       });
-      settle(true);
-      return analysis;
+      return { analysis, stored };
     } catch (error) {
-      return fail(new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis'));
+      stored(false);
+      throw new PermanentError(`cannot decode image: ${(error as Error).message}`, 'analysis');
     }
   }
 

@@ -9,6 +9,28 @@ import { hostKey } from './url-normalize.ts';
 export type FrontierKind = 'page' | 'image' | 'sitemap';
 export type FrontierState = 'queued' | 'claimed' | 'done' | 'failed' | 'skipped';
 
+/**
+ * Why a page entry was skipped when its URL answered with a photo (a lightbox links the photo it shows).
+ * An image item of the same URL takes such an entry over (see CrawlFrontierStore.enqueue).
+ */
+export const IMAGE_NOT_PAGE = 'an image, not a page';
+
+/**
+ * True when an image item takes over the page entry already stored for its URL: one not fetched yet, or
+ * one that answered with a photo. Pages link the photos they show (`<a href="/pic/1"><img src="/pic/1">`),
+ * and such a URL fetched as a page would lose the photo and where it was seen.
+ */
+export function imageTakesOver(
+  existing: Pick<FrontierEntry, 'kind' | 'state' | 'lastError'>,
+  item: Pick<FrontierItem, 'kind'>,
+): boolean {
+  return (
+    item.kind === 'image' &&
+    existing.kind === 'page' &&
+    (existing.state === 'queued' || (existing.state === 'skipped' && existing.lastError === IMAGE_NOT_PAGE))
+  );
+}
+
 export interface FrontierItem {
   /** Normalised absolute URL (normalizeUrl): the dedupe key within one crawl. */
   url: string;
@@ -45,7 +67,9 @@ export interface DueHost {
 export interface CrawlFrontierStore {
   /**
    * Adds the items whose URL this crawl has never seen, in any state (so a finished URL is not
-   * fetched again after a restart). Returns the URLs that were new.
+   * fetched again after a restart), and image items whose URL is a page entry an image takes over
+   * (imageTakesOver: it becomes a queued image entry). Within one batch an image item wins over a page
+   * item of the same URL, otherwise the first item wins. Returns the URLs that were new or taken over.
    */
   enqueue(crawlId: string, items: readonly FrontierItem[], now?: number): Promise<string[]>;
   /** Hosts that have queued entries of the given kinds, with their earliest due time. */
@@ -146,7 +170,8 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
     const crawl = this.crawl(crawlId);
     const added: string[] = [];
     for (const item of items) {
-      if (crawl.entries.has(item.url)) continue;
+      const existing = crawl.entries.get(item.url);
+      if (existing && !imageTakesOver(existing, item)) continue;
       const entry: StoredEntry = {
         ...item,
         crawlId,
@@ -154,7 +179,7 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
         state: 'queued',
         attempts: 0,
         dueAt: now,
-        seq: crawl.seq++,
+        seq: existing?.seq ?? crawl.seq++,
       };
       crawl.entries.set(item.url, entry);
       this.setState(crawl, entry, 'queued');

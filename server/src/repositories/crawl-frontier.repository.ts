@@ -1,12 +1,13 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import type {
-  CrawlFrontierStore,
-  DueHost,
-  FrontierCounts,
-  FrontierEntry,
-  FrontierItem,
-  FrontierKind,
-  FrontierState,
+import {
+  IMAGE_NOT_PAGE,
+  type CrawlFrontierStore,
+  type DueHost,
+  type FrontierCounts,
+  type FrontierEntry,
+  type FrontierItem,
+  type FrontierKind,
+  type FrontierState,
 } from '../crawler/frontier.ts';
 import { hostKey } from '../crawler/url-normalize.ts';
 import type { Db } from '../db/database.ts';
@@ -74,9 +75,13 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
   }
 
   async enqueue(crawlId: string, items: readonly FrontierItem[], now = Date.now()): Promise<string[]> {
-    // The same URL twice in one batch is one row; the first occurrence (its depth, its data) wins.
+    // The same URL twice in one batch is one row; the first occurrence (its depth, its data) wins, except
+    // that an image wins over a page (imageTakesOver: a page linking the photo it shows).
     const unique = new Map<string, FrontierItem>();
-    for (const item of items) if (!unique.has(item.url)) unique.set(item.url, item);
+    for (const item of items) {
+      const first = unique.get(item.url);
+      if (!first || (first.kind === 'page' && item.kind === 'image')) unique.set(item.url, item);
+    }
     const rows = [...unique.values()];
     const added: string[] = [];
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
@@ -95,7 +100,34 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
             due_at: new Date(now),
           })),
         )
-        .onConflict((oc) => oc.columns(['crawl_id', 'url']).doNothing())
+        // An image takes over a page entry of its URL as imageTakesOver says; otherwise the row stays.
+        .onConflict((oc) =>
+          oc
+            .columns(['crawl_id', 'url'])
+            .doUpdateSet((eb) => ({
+              kind: eb.ref('excluded.kind'),
+              depth: eb.ref('excluded.depth'),
+              referrer: eb.ref('excluded.referrer'),
+              data: eb.ref('excluded.data'),
+              state: 'queued',
+              attempts: 0,
+              due_at: eb.ref('excluded.due_at'),
+              last_error: null,
+            }))
+            .where((eb) =>
+              eb.and([
+                eb('excluded.kind', '=', 'image'),
+                eb('crawl_frontier.kind', '=', 'page'),
+                eb.or([
+                  eb('crawl_frontier.state', '=', 'queued'),
+                  eb.and([
+                    eb('crawl_frontier.state', '=', 'skipped'),
+                    eb('crawl_frontier.last_error', '=', IMAGE_NOT_PAGE),
+                  ]),
+                ]),
+              ]),
+            ),
+        )
         .returning('url')
         .execute();
       for (const row of inserted) added.push(row.url);

@@ -142,6 +142,15 @@ export class WebIndexRepository {
     return new Map(rows.map((row) => [row.url, row.id]));
   }
 
+  /**
+   * Deletes a page with where it showed images (its image_occurrences and pending_image_occurrences go by
+   * their foreign keys' cascade). Returns whether it was indexed.
+   */
+  async deletePageByUrl(url: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('pages').where('url', '=', url).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   findPageByUrl(url: string) {
     return this.db.selectFrom('pages').selectAll().where('url', '=', url).executeTakeFirst();
   }

@@ -525,6 +525,7 @@ export class CrawlService {
           await this.indexer.indexPage(page, row.public_id);
           counter.add({ pages: 1 });
         },
+        onPageGone: (url) => this.indexer.forgetPage(url),
         onImageDropped: async (url) => {
           // A clean-up: if it fails, the crawl's end tries again (afterEnd), so the crawl goes on.
           await this.indexer.forgetUnfetchedImages(row.public_id, url).catch((error: unknown) => {

@@ -112,6 +112,16 @@ export class IndexerService {
   }
 
   /**
+   * Forgets a page that was taken down (404, 410) or opted out (noindex, robots.txt) since it was indexed,
+   * with every image occurrence it recorded: a photo it showed is no longer found through it. An image left
+   * with no occurrence stays stored (its content is not analysed again if it shows up elsewhere), but
+   * search shows only faces seen on a page (SearchRepository.findSightings), so it is no longer found.
+   */
+  async forgetPage(url: string): Promise<void> {
+    await this.webIndex.deletePageByUrl(url);
+  }
+
+  /**
    * Forgets where images were seen that crawl `crawlId` will not store after all: `imageUrl` (skipped or
    * failed for good), or every image its pages showed once the crawl has ended (images it never fetched:
    * hosted elsewhere, beyond its budget). Without this, pending occurrences of such images stay forever.

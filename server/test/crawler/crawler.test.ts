@@ -384,6 +384,124 @@ describe('Crawler on a small site', () => {
     }
   });
 
+  it('indexes a photo whose URL is also a link (a lightbox), whichever is queued or fetched first', async () => {
+    let firstPicThree = true;
+    const server = await startServer({});
+    const site = (p: string) => server.url(p, 'site.test');
+    const picThree = server.url('/pic/3', 'pics.test');
+    // /pic/1 is linked and shown by the same page; /pic/2 is linked from the home page and fetched as a
+    // page before /gallery shows it; /pic/3 is being fetched as a page (slowly) while /show shows it.
+    server.route(
+      'site.test/',
+      html(
+        page(
+          'home',
+          `<a href="/pic/1"><img src="/pic/1" alt="one"></a> <a href="/pic/2">two</a>
+           <a href="${picThree}">three</a> <a href="/gallery">gallery</a> <a href="/show">show</a>`,
+        ),
+      ),
+    );
+    server.route('site.test/gallery', html(page('gallery', '<img src="/pic/2" alt="two">')));
+    server.route('site.test/show', html(page('show', `<img src="${picThree}" alt="three">`)));
+    server.route('site.test/pic/1', bytes(alice, 'image/jpeg'));
+    server.route('site.test/pic/2', bytes(bob, 'image/jpeg'));
+    server.route('pics.test/pic/3', async (req, res) => {
+      if (firstPicThree) await new Promise((resolve) => setTimeout(resolve, 500));
+      firstPicThree = false;
+      bytes(carol, 'image/jpeg')(req, res);
+    });
+    const stored: Array<{ url: string; pages: string[] }> = [];
+    const dropped: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'lightbox',
+      seeds: [site('/')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, followExternalLinks: true }),
+      callbacks: {
+        onImage: (image, pages) =>
+          void stored.push({ url: image.url, pages: pages.map((o) => new URL(o.pageUrl).pathname) }),
+        onImageDropped: (url) => void dropped.push(url),
+      },
+    });
+    expect(await crawler.run()).toMatchObject({ reason: 'done', images: 3, errors: 0 });
+    expect(stored.sort((a, b) => a.url.localeCompare(b.url))).toEqual([
+      { url: picThree, pages: ['/show'] },
+      { url: site('/pic/1'), pages: ['/'] },
+      { url: site('/pic/2'), pages: ['/gallery'] },
+    ]);
+    expect(dropped).toEqual([]);
+    // /pic/2 and /pic/3 were fetched as pages first (that fetch ends at the headers), then as images.
+    expect(server.hits('/pic/1')).toHaveLength(1);
+    expect(server.hits('/pic/2')).toHaveLength(2);
+    expect(server.hits('/pic/3')).toHaveLength(2);
+  });
+
+  it('hands a copy of the same bytes to the indexer only once the first copy is stored', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/first.jpg" alt="first"><img src="/copy.jpg" alt="copy">')),
+      '/first.jpg': bytes(alice, 'image/jpeg'),
+      '/copy.jpg': bytes(alice, 'image/jpeg'),
+    });
+    const storedHashes = new Set<string>();
+    const linked: string[] = [];
+    const dropped: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'copies',
+      seeds: [server.url('/', 'copies.test')],
+      store: new InMemoryFrontierStore(),
+      // Retries far shorter than the indexing: a copy handed over too early would use them all up.
+      options: testOptions(server, { useSitemaps: false, politenessDelayMs: 0, maxRetries: 2 }),
+      callbacks: {
+        // As the indexer: new content takes a while to store; a copy is linked to the stored image.
+        onImage: async (image) => {
+          if (image.analysis) {
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            storedHashes.add(image.sha256);
+          } else if (!storedHashes.has(image.sha256)) {
+            throw new Error(`image ${image.sha256} is not stored yet`);
+          }
+          linked.push(new URL(image.url).pathname);
+        },
+        onImageDropped: (url) => void dropped.push(url),
+      },
+    });
+    expect(await crawler.run()).toMatchObject({ images: 2, errors: 0, retries: 0 });
+    expect(linked.sort()).toEqual(['/copy.jpg', '/first.jpg']);
+    expect(dropped).toEqual([]);
+  });
+
+  it('has a copy of the same bytes analysed again when the first copy could not be stored', async () => {
+    const server = await startServer({
+      '/': html(page('home', '<img src="/first.jpg" alt="first"><img src="/copy.jpg" alt="copy">')),
+      '/first.jpg': bytes(alice, 'image/jpeg'),
+      '/copy.jpg': bytes(alice, 'image/jpeg'),
+    });
+    let failures = 1;
+    const analysed: string[] = [];
+    const storedHashes = new Set<string>();
+    const crawler = new Crawler({
+      crawlId: 'copies-failed',
+      seeds: [server.url('/', 'copies.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, politenessDelayMs: 0 }),
+      callbacks: {
+        onImage: async (image) => {
+          if (!image.analysis) {
+            if (!storedHashes.has(image.sha256)) throw new Error(`image ${image.sha256} is not stored yet`);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          if (failures-- > 0) throw new Error('database down');
+          analysed.push(new URL(image.url).pathname);
+          storedHashes.add(image.sha256);
+        },
+      },
+    });
+    // The copy waiting for the first one analyses the bytes itself; the first one's retry is linked to it.
+    expect(await crawler.run()).toMatchObject({ images: 2, errors: 0, retries: 1 });
+    expect(analysed).toHaveLength(1);
+  });
+
   it('after a restart, keeps the occurrence stored with an image entry when later pages show it too', async () => {
     const server = await startServer({
       '/': html(page('home', '<img src="/x.jpg" alt="first"><a href="/a">a</a>')),
@@ -499,6 +617,42 @@ describe('Crawler page directives and indexer failures', () => {
     expect(out.pages.find((p) => p.title === 'header3')!.images).toEqual([]);
     for (const p of ['/never', '/never2', '/a.jpg', '/b.jpg', '/c.jpg'])
       expect(server.hits(p), p).toHaveLength(0);
+  });
+
+  it('tells the indexer of pages taken down or opted out, and not of failures that may pass', async () => {
+    const server = await startServer({
+      '/robots.txt': text('User-agent: *\nDisallow: /private/\n'),
+      '/': html(
+        page(
+          'home',
+          ['/missing', '/removed', '/meta', '/header', '/private/page', '/down', '/reset', '/ok', '/moved']
+            .map((p) => `<a href="${p}">${p}</a>`)
+            .join(' '),
+        ),
+      ),
+      '/removed': status(410),
+      '/meta': html(`<html><head><meta name="robots" content="noindex"></head><body>gone</body></html>`),
+      '/header': html(page('header', ''), { 'x-robots-tag': 'noindex' }),
+      '/private/page': html(page('private', '')),
+      '/down': status(503),
+      '/reset': (req) => void req.socket.destroy(),
+      '/ok': html(page('ok', '')),
+      '/moved': redirect('/moved-to'),
+      '/moved-to': html(page('moved', ''), { 'x-robots-tag': 'noindex' }),
+    });
+    const gone: string[] = [];
+    const crawler = new Crawler({
+      crawlId: 'gone',
+      seeds: [server.url('/', 'gone.test')],
+      store: new InMemoryFrontierStore(),
+      options: testOptions(server, { useSitemaps: false, maxRetries: 1 }),
+      callbacks: { onPageGone: (url) => void gone.push(new URL(url).pathname) },
+    });
+    await crawler.run();
+    expect(gone.sort()).toEqual(
+      ['/missing', '/removed', '/meta', '/header', '/private/page', '/moved', '/moved-to'].sort(),
+    );
+    expect(server.hits('/down')).toHaveLength(2); // tried again, and never called gone
   });
 
   it('retries a page whose onPage failed, and reports undecodable images', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlerUserAgent, type CrawlOptions } from '../../src/crawler/crawl-options.ts';
 import { Crawler } from '../../src/crawler/crawler.ts';
+import { IMAGE_NOT_PAGE } from '../../src/crawler/frontier.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { CrawlFrontierRepository } from '../../src/repositories/crawl-frontier.repository.ts';
 import { TestServer, html, page, resolveToLoopback, status, type Handler } from '../crawler/test-server.ts';
@@ -52,6 +53,59 @@ describe(`CrawlFrontierRepository (${TEST_DATABASE_KIND})`, () => {
       { url: 'https://b.test/sitemap.xml', kind: 'sitemap', depth: 0 },
     ]);
     expect((await store.seedPages('dedupe')).sort()).toEqual(['https://a.test/', 'https://b.test/']);
+  });
+
+  it('lets an image take over the page entry of its URL while queued or once it answered with a photo', async () => {
+    const store = freshStore();
+    const crawl = 'takeover';
+    const image = (path: string) => ({
+      url: `https://a.test${path}`,
+      kind: 'image' as const,
+      depth: 0,
+      referrer: 'https://a.test/',
+      data: { pageUrl: 'https://a.test/', alt: path },
+    });
+    const linked = (path: string) => ({ url: `https://a.test${path}`, kind: 'page' as const, depth: 1 });
+    // A page linking the photo it shows: the image wins within the batch, whatever the order.
+    expect(await store.enqueue(crawl, [linked('/same'), image('/same')])).toEqual(['https://a.test/same']);
+    await store.enqueue(crawl, [linked('/claimed'), linked('/queued'), linked('/photo'), linked('/html')]);
+    await store.enqueue(crawl, [linked('/gone'), linked('/pdf')]);
+    expect(await store.claimNext(crawl, 'a.test', Date.now(), ['page'])).toMatchObject({
+      url: 'https://a.test/claimed',
+    });
+    await store.markSkipped(crawl, 'https://a.test/photo', IMAGE_NOT_PAGE);
+    await store.markSkipped(crawl, 'https://a.test/pdf', 'unexpected content type "application/pdf"');
+    await store.markDone(crawl, 'https://a.test/html');
+    await store.markFailed(crawl, 'https://a.test/gone', 'HTTP 404', null);
+    const paths = ['/queued', '/photo', '/html', '/gone', '/pdf'];
+
+    expect(await store.enqueue(crawl, [...paths, '/claimed'].map(image))).toEqual([
+      'https://a.test/queued',
+      'https://a.test/photo',
+    ]);
+    const entry = (path: string) => store.findOne(crawl, `https://a.test${path}`);
+    for (const path of ['/same', '/queued', '/photo']) {
+      expect(await entry(path), path).toMatchObject({
+        kind: 'image',
+        state: 'queued',
+        depth: 0,
+        attempts: 0,
+        referrer: 'https://a.test/',
+        data: { pageUrl: 'https://a.test/', alt: path },
+      });
+      expect((await entry(path))!.lastError, path).toBeUndefined();
+    }
+    for (const [path, state] of [
+      ['/html', 'done'],
+      ['/gone', 'failed'],
+      ['/pdf', 'skipped'],
+      ['/claimed', 'claimed'],
+    ] as const) {
+      expect(await entry(path), path).toMatchObject({ kind: 'page', state });
+    }
+    // A page item never takes over an image entry.
+    expect(await store.enqueue(crawl, [linked('/same')])).toEqual([]);
+    expect(await entry('/same')).toMatchObject({ kind: 'image' });
   });
 
   it('claims per host, shallowest then oldest, only what is due and of the allowed kinds', async () => {

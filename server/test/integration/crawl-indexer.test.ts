@@ -7,7 +7,8 @@ import type { FaceEngine, ImageAnalysis } from '../../src/face/face-engine.ts';
 import { isIndexableFace, MIN_INDEX_FACE_PX } from '../../src/face/similarity.ts';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import type { CrawlDetail } from '../../src/services/crawl.service.ts';
-import { TestServer, bytes, html, page, text } from '../crawler/test-server.ts';
+import { SearchRepository } from '../../src/repositories/search.repository.ts';
+import { TestServer, bytes, html, page, status, text } from '../crawler/test-server.ts';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
@@ -495,6 +496,124 @@ describe(`crawl and index through the job (${TEST_DATABASE_KIND})`, () => {
       .execute();
     expect(linked.map((row) => row.url)).toEqual(all);
     expect(await pendingOf(image)).toEqual([]);
+  });
+
+  it('indexes a photo whose URL is also a link: on the page linking it, and on a page showing it later', async () => {
+    // Lightbox photos under extension-less URLs: /pic/1 is linked and shown by the same page; /pic/2 is
+    // linked from the home page, fetched as a page first, and shown by /lightbox/gallery afterwards.
+    const [one, two] = await Promise.all(
+      [40, 200].map((r) =>
+        sharp({ create: { width: 64, height: 48, channels: 3, background: { r, g: 120, b: 90 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
+    server.route(
+      '/lightbox/',
+      html(
+        page(
+          'Lightbox',
+          `<a href="/lightbox/pic/1"><img src="/lightbox/pic/1" alt="one"></a>
+           <a href="/lightbox/pic/2">two</a> <a href="/lightbox/gallery">gallery</a>`,
+        ),
+      ),
+    );
+    server.route('/lightbox/gallery', html(page('Gallery', '<img src="/lightbox/pic/2" alt="two">')));
+    server.route('/lightbox/pic/1', bytes(one!, 'image/jpeg'));
+    server.route('/lightbox/pic/2', bytes(two!, 'image/jpeg'));
+    const detail = await crawl([url('/lightbox/')]);
+    expect(detail).toMatchObject({ status: 'DONE', pages: 2, images: 2, errors: 0 });
+    for (const [bytesOf, imageUrl, shownOn, alt] of [
+      [one!, '/lightbox/pic/1', '/lightbox/', 'one'],
+      [two!, '/lightbox/pic/2', '/lightbox/gallery', 'two'],
+    ] as const) {
+      const image = await imageByBytes(bytesOf);
+      const linked = await t.db
+        .selectFrom('image_occurrences')
+        .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+        .select(['pages.url', 'image_occurrences.image_url', 'image_occurrences.alt'])
+        .where('image_id', '=', image.id)
+        .execute();
+      expect(linked).toEqual([{ url: url(shownOn), image_url: url(imageUrl), alt }]);
+      expect(await pendingOf(url(imageUrl))).toEqual([]);
+    }
+  });
+
+  it('forgets a page taken down or opted out on a later crawl, and search no longer finds its faces', async () => {
+    // /taken/a answers 410, /taken/b says noindex and robots.txt disallows /taken/c on the second crawl;
+    // /taken/d still shows the photo of /taken/b.
+    const photoA = await sample(5).resize(800).jpeg().toBuffer();
+    const [photoB, photoC] = await Promise.all(
+      [70, 230].map((g) =>
+        sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g, b: 10 } } })
+          .jpeg()
+          .toBuffer(),
+      ),
+    );
+    let gone = false;
+    const robots = 'User-agent: *\nDisallow: /private/\n';
+    server.route('/robots.txt', (req, res) =>
+      text(gone ? `${robots}Disallow: /taken/c\n` : robots)(req, res),
+    );
+    server.route(
+      '/taken/',
+      html(page('Taken', ['a', 'b', 'c', 'd'].map((p) => `<a href="/taken/${p}">${p}</a>`).join(' '))),
+    );
+    server.route('/taken/a', (req, res) =>
+      (gone ? status(410) : html(page('A', '<img src="/taken/a.jpg" alt="a">')))(req, res),
+    );
+    server.route('/taken/b', (req, res) =>
+      html(page('B', '<img src="/taken/b.jpg" alt="b">'), gone ? { 'x-robots-tag': 'noindex' } : {})(
+        req,
+        res,
+      ),
+    );
+    server.route('/taken/c', html(page('C', '<img src="/taken/c.jpg" alt="c">')));
+    server.route('/taken/d', html(page('D', '<img src="/taken/b.jpg" alt="b on d">')));
+    server.route('/taken/a.jpg', bytes(photoA, 'image/jpeg'));
+    server.route('/taken/b.jpg', bytes(photoB!, 'image/jpeg'));
+    server.route('/taken/c.jpg', bytes(photoC!, 'image/jpeg'));
+    const shownOn = async (buffer: Buffer) =>
+      (
+        await t.db
+          .selectFrom('image_occurrences')
+          .innerJoin('pages', 'pages.id', 'image_occurrences.page_id')
+          .select('pages.url')
+          .where('image_id', '=', (await imageByBytes(buffer)).id)
+          .orderBy('pages.url')
+          .execute()
+      ).map((row) => row.url);
+    const takenPages = async () =>
+      (
+        await t.db
+          .selectFrom('pages')
+          .select('url')
+          .where('url', 'like', `${url('/taken/')}%`)
+          .orderBy('url')
+          .execute()
+      ).map((row) => row.url);
+
+    try {
+      expect(await crawl([url('/taken/')])).toMatchObject({ status: 'DONE', pages: 5, errors: 0 });
+      expect(await shownOn(photoA)).toEqual([url('/taken/a')]);
+      expect(await shownOn(photoB!)).toEqual([url('/taken/b'), url('/taken/d')]);
+      expect(await shownOn(photoC!)).toEqual([url('/taken/c')]);
+      const faceIds = (await facesOf((await imageByBytes(photoA)).id)).map((face) => face.id);
+      expect(faceIds.length).toBeGreaterThan(0);
+      const searches = new SearchRepository(t.db);
+      expect(await searches.findSightings(faceIds)).toHaveLength(faceIds.length);
+
+      gone = true;
+      expect(await crawl([url('/taken/')])).toMatchObject({ status: 'DONE', pages: 2 });
+      expect(await takenPages()).toEqual([url('/taken/'), url('/taken/d')]);
+      expect(await shownOn(photoA)).toEqual([]);
+      expect(await shownOn(photoB!)).toEqual([url('/taken/d')]);
+      expect(await shownOn(photoC!)).toEqual([]);
+      // Its faces stay stored, but a search finds them on no page, and so shows them nowhere.
+      expect(await searches.findSightings(faceIds)).toEqual([]);
+    } finally {
+      server.route('/robots.txt', text(robots));
+    }
   });
 
   it('keeps the SSRF guard: only the configured address is trusted', async () => {
