@@ -26,8 +26,13 @@ export class SeatRepository {
 
   /** Ids of the users that hold a seat of the plan in force (findSeatHolderIds); none without a plan. */
   async findSeatHolderIdsInForce(organizationId: number, at = new Date()): Promise<number[]> {
+    return (await this.findSeatHoldersIfPlan(organizationId, at)) ?? [];
+  }
+
+  /** The seat holders of the plan in force; null when no plan is in force. */
+  async findSeatHoldersIfPlan(organizationId: number, at = new Date()): Promise<number[] | null> {
     const plan = await new BillingPlanRepository(this.db).findActive(organizationId, at);
-    return plan ? this.findSeatHolderIds(organizationId, plan.seat_limit) : [];
+    return plan ? this.findSeatHolderIds(organizationId, plan.seat_limit) : null;
   }
 
   /**

@@ -39,17 +39,23 @@ export class TeamService {
   ) {}
 
   /**
-   * The users with `access` as search grants it: holding a seat of the plan in force. After a smaller plan
-   * follows a larger one, users beyond its seats keep their flag but not access, and are listed without.
+   * The users with `access` as search grants it while a plan is in force: holding one of its seats. After a
+   * smaller plan follows a larger one, users beyond its seats keep their flag but not access, and are
+   * listed without. With no plan in force, the flags: who gets access when the next plan starts.
    */
   async listUsers(owner: AuthUser): Promise<OrganizationUser[]> {
     this.requireOwner(owner);
     const members = await this.team.findMembers(owner.organizationId);
-    const seated = new Set(await this.seats.findSeatHolderIdsInForce(owner.organizationId));
+    const seated = await this.seatedIfPlan(owner.organizationId);
     return sortOrganizationUsers(
-      members.map((member) => toOrganizationUser(member, seated.has(member.id))),
+      members.map((member) => toOrganizationUser(member, seated ? seated.has(member.id) : member.has_access)),
       owner.hashedId,
     );
+  }
+
+  private async seatedIfPlan(organizationId: number): Promise<Set<number> | null> {
+    const holders = await this.seats.findSeatHoldersIfPlan(organizationId);
+    return holders && new Set(holders);
   }
 
   /**
@@ -190,8 +196,8 @@ export class TeamService {
     // A blocked user stays: once deleted, the address could be invited again and the block undone.
     if (user.status !== 'ACTIVE') throw conflict(TEAM_MESSAGES.deleteBlocked);
     if (user.has_access) {
-      if ((await this.seats.findSeatHolderIdsInForce(owner.organizationId)).includes(user.id))
-        throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+      const seated = await this.seatedIfPlan(owner.organizationId);
+      if (!seated || seated.has(user.id)) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
       // Flagged beyond the seats of the plan in force (a smaller plan followed a larger one): listed
       // without access, so Delete is offered; the unused flag goes first.
       await this.team.revokeAccess(user.id);

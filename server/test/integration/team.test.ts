@@ -474,6 +474,20 @@ describe(`team management (${TEST_DATABASE_KIND})`, () => {
       expect(deleted.statusCode, deleted.body).toBe(200);
       expect(await findUserByEmail(t, beyond.email)).toBeUndefined();
     });
+
+    it('with no plan in force, the list shows who gets access when the next plan starts, and they cannot be deleted', async () => {
+      const owner = await createOwner(t, 'owner@lapsed.example.org', null);
+      await createPlan(t, owner.organizationId, {
+        seatLimit: 3,
+        startDate: new Date(Date.now() - 40 * 24 * HOUR),
+        endDate: new Date(Date.now() - 10 * 24 * HOUR),
+      });
+      const kept = await createMember(t, owner.organizationId, 'kept@lapsed.example.org', true);
+      const users = await organizationUsers(t, owner.cookie);
+      expect(users.find((u) => u.email === kept.email)?.access).toBe(true);
+      expect((await userInfo(kept.cookie)).json()).toMatchObject({ access: false });
+      expect((await deleteUser(owner.cookie, kept.hashedId)).statusCode).toBe(409);
+    });
   });
 
   describe('deleting a user', () => {
