@@ -210,6 +210,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       mail,
       access,
       queue,
+      r.team,
     ),
     adminUsers: new AdminUserService(
       db,

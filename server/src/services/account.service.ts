@@ -17,7 +17,7 @@ import {
 } from '@osint/contract/validation';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { TokenPurpose } from '../db/schema.ts';
+import type { TokenPurpose, User } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../lib/http-error.ts';
 import { hashPassword, verifyPassword } from '../lib/password-hasher.ts';
 import { hashToken, newPublicId, newSecureToken } from '../lib/secure-token.ts';
@@ -26,6 +26,7 @@ import { AuditRepository } from '../repositories/audit.repository.ts';
 import type { BillingPlanRepository } from '../repositories/billing-plan.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
 import { SessionRepository } from '../repositories/session.repository.ts';
+import type { TeamRepository } from '../repositories/team.repository.ts';
 import { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import { UserRepository } from '../repositories/user.repository.ts';
 import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
@@ -60,6 +61,7 @@ export class AccountService {
     private readonly mail: MailService,
     private readonly access: AccessService,
     private readonly queue: JobQueue,
+    private readonly team: TeamRepository,
   ) {}
 
   /** A 400 naming each field the registration form would refuse; nothing is stored or sent. */
@@ -67,6 +69,26 @@ export class AccountService {
     const errors = validateRegistration(input);
     if (Object.keys(errors).length > 0)
       throw badRequest('Please correct the highlighted fields.', toViolations(errors));
+  }
+
+  /**
+   * An invitation whose set-password link expired unused holds the address for nobody: it is withdrawn
+   * (audited in the inviting organization, as an owner's withdrawal is), or any organization could keep
+   * another's staff from registering by inviting them. True when it was.
+   */
+  private async releaseLapsedInvitation(existing: User, client: ClientInfo): Promise<boolean> {
+    if (existing.status !== 'INVITED' || (await this.tokens.hasUsable(existing.id, 'SET_PASSWORD')))
+      return false;
+    if (!(await this.team.deleteInvitedUser(existing.organization_id, existing.id))) return false;
+    await this.audit.insert({
+      actorUserId: null,
+      organizationId: existing.organization_id,
+      action: 'team.invitation_withdrawn',
+      target: `user:${existing.id}`,
+      detail: { email: existing.email, reason: 'expired; the address registered an organization' },
+      ip: client.ip,
+    });
+    return true;
   }
 
   /**
@@ -82,7 +104,9 @@ export class AccountService {
     const email = normalizeEmail(input.mail);
     const passwordHash = await hashPassword(input.password);
     const existing = await this.users.findByEmail(email);
-    if (existing) {
+    if (existing && (await this.releaseLapsedInvitation(existing, client))) {
+      // Invited by an organization whose link expired unused: the address is its owner's to register.
+    } else if (existing) {
       // An address whose confirmation link expired may register again (spec 000 §9); any other may not.
       // The newest link counts: a resent link keeps the registration for its own 24 hours.
       const abandoned =

@@ -192,6 +192,39 @@ describe(`tokens (${TEST_DATABASE_KIND})`, () => {
     expect(own.status).toBe('EMAIL_UNVERIFIED');
   });
 
+  it('an invitation whose link expired unused no longer keeps the address from registering its own organization', async () => {
+    const rival = await createUser(t, { email: 'owner@rival-tokens.example.org', role: 'OWNER' });
+    const live = 'live-invite@bank-tokens.example.org';
+    await createInvitedUser(t, { email: live, organizationId: rival.organizationId });
+    const lapsed = 'lapsed-invite@bank-tokens.example.org';
+    const invited = await createInvitedUser(t, {
+      email: lapsed,
+      organizationId: rival.organizationId,
+      validForMs: -1,
+    });
+
+    // A pending invitation holds the address, as an account does (the answer says nothing either way).
+    expect((await register(live)).statusCode).toBe(201);
+    expect(await findUserByEmail(t, live)).toMatchObject({
+      status: 'INVITED',
+      organization_id: rival.organizationId,
+    });
+
+    expect((await register(lapsed)).statusCode).toBe(201);
+    const own = (await findUserByEmail(t, lapsed))!;
+    expect(own).toMatchObject({ status: 'EMAIL_UNVERIFIED', role: 'OWNER' });
+    expect(own.organization_id).not.toBe(rival.organizationId);
+    await waitForMails(t, lapsed, CONFIRM_MAIL, 1);
+    // The inviting organization's log says its invitation went.
+    const withdrawn = await t.db
+      .selectFrom('audit_log')
+      .select(['organization_id', 'target'])
+      .where('action', '=', 'team.invitation_withdrawn')
+      .where('organization_id', '=', rival.organizationId)
+      .execute();
+    expect(withdrawn).toEqual([{ organization_id: rival.organizationId, target: `user:${invited.id}` }]);
+  });
+
   it('a confirmed registration cannot be released', async () => {
     const mail = 'confirmed@tokens.example.org';
     expect((await register(mail)).statusCode).toBe(201);
