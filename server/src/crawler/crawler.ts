@@ -653,9 +653,12 @@ export class Crawler {
     const message = `HTTP ${status}`;
     if (status === 429 || status >= 500) {
       const wait = retryAfterMs(result.headers['retry-after']);
-      // The whole host waits out a 429/503, not only this URL.
-      if (wait !== undefined)
-        this.scheduler.backoff(entry.host, Date.now() + Math.min(wait, this.options.maxRetryDelayMs));
+      // The whole host waits out a 429/503, not only this URL: here, and in the frontier for later runs.
+      if (wait !== undefined) {
+        const until = Date.now() + Math.min(wait, this.options.maxRetryDelayMs);
+        this.scheduler.backoff(entry.host, until);
+        await this.store.postponeHost(this.crawlId, entry.host, until);
+      }
       throw new RetryableError(message, 'http', status, wait);
     }
     throw new PermanentError(message, 'http', status);

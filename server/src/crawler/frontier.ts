@@ -97,6 +97,11 @@ export interface CrawlFrontierStore {
    * mid-fetch), or due at `dueAt` (its host cannot be fetched before then).
    */
   release(crawlId: string, url: string, dueAt?: number): Promise<void>;
+  /**
+   * The host asked to be left alone until `until` (429/503 with Retry-After): its queued entries are not
+   * due before then, in this run and in every later one (a slice, a resume).
+   */
+  postponeHost(crawlId: string, host: string, until: number): Promise<void>;
   /** Returns entries a crashed run left `claimed` to `queued`; call before a run starts. Returns how many. */
   requeueClaimed(crawlId: string): Promise<number>;
   counts(crawlId: string): Promise<FrontierCounts>;
@@ -249,6 +254,14 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
     if (entry.state !== 'claimed') return;
     if (dueAt !== undefined) entry.dueAt = dueAt;
     this.setState(crawl, entry, 'queued');
+  }
+
+  async postponeHost(crawlId: string, host: string, until: number): Promise<void> {
+    const crawl = this.crawl(crawlId);
+    for (const url of crawl.queuedByHost.get(host) ?? []) {
+      const entry = crawl.entries.get(url)!;
+      entry.dueAt = Math.max(entry.dueAt, until);
+    }
   }
 
   async requeueClaimed(crawlId: string): Promise<number> {

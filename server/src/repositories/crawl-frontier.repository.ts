@@ -230,6 +230,17 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       .execute();
   }
 
+  async postponeHost(crawlId: string, host: string, until: number): Promise<void> {
+    await this.db
+      .updateTable('crawl_frontier')
+      .set({ due_at: sql`greatest(due_at, ${new Date(until)})` })
+      .where('crawl_id', '=', crawlId)
+      .where('host', '=', host)
+      .where('state', '=', 'queued')
+      .where(this.leaseHeld(crawlId))
+      .execute();
+  }
+
   async requeueClaimed(crawlId: string): Promise<number> {
     const result = await this.db
       .updateTable('crawl_frontier')

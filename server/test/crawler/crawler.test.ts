@@ -1089,6 +1089,41 @@ describe('Crawler retries', () => {
     expect(summary).toMatchObject({ errors: 1, retries: 4 });
     expect(summary.frontier.page.failed).toBe(1);
   });
+  it('a host that asked to be left alone (Retry-After) is left alone in the next run of the crawl too', async () => {
+    let first: Crawler | undefined;
+    const server = await startServer({
+      '/': html(page('home', '<a href="/busy">busy</a><a href="/b">b</a><a href="/c">c</a>')),
+      '/busy': (req, res) => {
+        status(429, { 'retry-after': '3600' })(req, res);
+        setTimeout(() => void first?.stop(), 100);
+      },
+      '/b': html(page('b', '')),
+      '/c': html(page('c', '')),
+    });
+    const store = new InMemoryFrontierStore();
+    const crawler = () =>
+      new Crawler({
+        crawlId: 'retry-after-kept',
+        seeds: [server.url('/', 'busy.test')],
+        store,
+        options: testOptions(server, { useSitemaps: false }),
+      });
+    first = crawler();
+    await first.run();
+    expect(server.hits('/busy', 'busy.test')).toHaveLength(1);
+    // The next slice of the crawl starts at once: the host's hour is not over.
+    const next = crawler();
+    const running = next.run();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await next.stop();
+    await running;
+    expect(server.hits('/b', 'busy.test')).toEqual([]);
+    expect(server.hits('/c', 'busy.test')).toEqual([]);
+    // Due when the wait asked for is over, as far as the crawler waits for a host (maxRetryDelayMs).
+    const b = await store.findOne('retry-after-kept', server.url('/b', 'busy.test'));
+    expect(b?.dueAt).toBeGreaterThan(Date.now() + 5 * 60_000);
+  });
+
   it('waits out a short robots.txt outage without using up the retries of the URLs', async () => {
     const server = await startServer({
       '/robots.txt': sequence([status(503), status(503), status(503), status(503)], status(404)),

@@ -140,6 +140,13 @@ describe(`CrawlFrontierRepository (${TEST_DATABASE_KIND})`, () => {
     expect((await store.claimNext('order', 'a.test', now))!.url).toBe('https://a.test/deep');
     expect(await store.claimNext('order', 'a.test', now)).toBeNull();
     expect(await store.dueHosts('order', ['page'])).toEqual([{ host: 'a.test', dueAt: now + 60_000 }]);
+    // A host backing off holds back all its queued entries, never brings one forward.
+    await store.postponeHost('order', 'a.test', now + 30_000);
+    expect(await store.dueHosts('order', ['page'])).toEqual([{ host: 'a.test', dueAt: now + 60_000 }]);
+    await store.enqueue('order', [{ url: 'https://a.test/new', kind: 'page', depth: 1 }], now);
+    await store.postponeHost('order', 'a.test', now + 30_000);
+    expect(await store.dueHosts('order', ['page'])).toEqual([{ host: 'a.test', dueAt: now + 30_000 }]);
+    await store.markSkipped('order', 'https://a.test/new', 'not needed here');
     const retried = await store.claimNext('order', 'a.test', now + 60_000);
     expect(retried).toMatchObject({ url: 'https://a.test/one', attempts: 1, lastError: 'HTTP 503' });
     await store.markFailed('order', retried!.url, 'HTTP 503', null);
