@@ -36,6 +36,21 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
     await handle.close();
   });
 
+  /** A runner of the test queue (not started), recording the payloads of the jobs it runs. */
+  function runnerRecording(): unknown[] {
+    const ran: unknown[] = [];
+    const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+    runner = new JobRunner(new JobRepository(handle.db), log, {
+      pollIntervalMs: 50,
+      concurrency: 1,
+      staleAfterMs: STALE_AFTER_MS,
+    });
+    runner.register(QUEUE, async (payload) => {
+      ran.push(payload);
+    });
+    return ran;
+  }
+
   async function runningJob(
     lockedBy: string,
     { attempts = 1, lockedAt = new Date() }: { attempts?: number; lockedAt?: Date } = {},
@@ -62,18 +77,9 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
     const live = await runningJob(`${host}/${process.ppid}-a11ve000`);
     const elsewhere = await runningJob(`other-machine.example.org/${deadPid()}-e15e0000`);
 
-    const ran: unknown[] = [];
-    const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
-    runner = new JobRunner(new JobRepository(handle.db), log, {
-      pollIntervalMs: 50,
-      concurrency: 1,
-      staleAfterMs: STALE_AFTER_MS,
-    });
-    runner.register(QUEUE, async (payload) => {
-      ran.push(payload);
-    });
+    const ran = runnerRecording();
     const started = performance.now();
-    runner.start();
+    runner!.start();
     await expect.poll(() => ran.length, { timeout: 10_000, interval: 50 }).toBe(1);
     expect(performance.now() - started).toBeLessThan(10_000);
     // A moment more: nothing else may be taken.
@@ -90,7 +96,7 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
     expect(byId.get(crashed)!.locked_by).toMatch(new RegExp(`^${host}/${process.pid}-`));
     expect(byId.get(live)).toMatchObject({ status: 'RUNNING', attempts: 1 });
     expect(byId.get(elsewhere)).toMatchObject({ status: 'RUNNING', attempts: 1 });
-    await runner.stop();
+    await runner?.stop();
     runner = undefined;
     await handle.db.deleteFrom('jobs').execute();
   });
@@ -109,17 +115,8 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
       lockedAt: new Date(Date.now() - 2 * STALE_AFTER_MS),
     });
 
-    const ran: unknown[] = [];
-    const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
-    runner = new JobRunner(new JobRepository(handle.db), log, {
-      pollIntervalMs: 50,
-      concurrency: 1,
-      staleAfterMs: STALE_AFTER_MS,
-    });
-    runner.register(QUEUE, async (payload) => {
-      ran.push(payload);
-    });
-    runner.start();
+    const ran = runnerRecording();
+    runner!.start();
     await expect.poll(() => ran.length, { timeout: 10_000, interval: 50 }).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(ran).toHaveLength(1);
