@@ -335,6 +335,9 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
   };
   jobRunner.register(QUEUES.sendMail, (payload) => mail.deliver(payload));
   jobRunner.register(QUEUES.passwordReset, (payload) => services.account.runPasswordResetJob(payload));
+  jobRunner.register(QUEUES.verificationResend, (payload) =>
+    services.account.runVerificationResendJob(payload),
+  );
   jobRunner.register(QUEUES.forwardSupportMessage, (payload) => services.support.forward(payload));
   jobRunner.register(QUEUES.runCrawl, (payload) => services.crawl.runJob(payload));
   jobRunner.register(QUEUES.saveSearch, (payload) => services.savedSearches.runSaveJob(payload));

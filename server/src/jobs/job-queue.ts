@@ -13,17 +13,22 @@ export const QUEUES = {
   retentionSweep: 'retention.sweep',
   runExtraction: 'data-extractor.run',
   passwordReset: 'user.password-reset',
+  verificationResend: 'user.verification-resend',
   faceAlertDigest: 'face-alert.digest',
 } as const;
 
 /**
  * Queues whose payload must not outlive the job's work: mail carries one-time links (password reset,
  * invitation, e-mail confirmation, whose tokens are otherwise kept only as hashes) and addresses; a
- * password-reset request carries the address typed in. Their payload is erased when the job is done, but
+ * password-reset or resend request carries the address typed in. Their payload is erased when the job is done, but
  * for a mail's recipient and subject (a dead job keeps it all for an admin's retry; the links expire by
  * themselves), and the job itself goes with the retention sweep.
  */
-export const PAYLOAD_ERASED_WHEN_DONE: ReadonlySet<string> = new Set([QUEUES.sendMail, QUEUES.passwordReset]);
+export const PAYLOAD_ERASED_WHEN_DONE: ReadonlySet<string> = new Set([
+  QUEUES.sendMail,
+  QUEUES.passwordReset,
+  QUEUES.verificationResend,
+]);
 
 export class JobQueue {
   constructor(

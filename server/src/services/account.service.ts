@@ -44,7 +44,8 @@ const HOUR_MS = 3_600_000;
 /** Confirmation links one registration can get: the first and two resent ones. */
 export const MAX_VERIFICATION_LINKS = 3;
 
-interface PasswordResetJob {
+/** A request queued with the address typed in: the request itself does the same for every address. */
+interface AddressJob {
   email: string;
 }
 
@@ -175,8 +176,18 @@ export class AccountService {
    * MAX_VERIFICATION_LINKS × 24 hours after it was made, and every link mailed lets the address's real
    * owner release it at once (releaseRegistration).
    */
+  /**
+   * "Resend e-mail": queued, as a reset request is, so that the answer takes as long for an unconfirmed
+   * registration (a count, a token and a mail) as for any other address (nothing).
+   */
   async resendVerification(mail: string): Promise<void> {
-    const user = await this.users.findByEmail(normalizeEmail(mail));
+    await this.queue.enqueue(QUEUES.verificationResend, { email: normalizeEmail(mail) } satisfies AddressJob);
+  }
+
+  /** The resend job: a new link for an unconfirmed registration, within the cap; nothing for any other. */
+  async runVerificationResendJob(payload: unknown): Promise<void> {
+    const { email } = payload as AddressJob;
+    const user = await this.users.findByEmail(email);
     if (user?.status !== 'EMAIL_UNVERIFIED') return;
     await this.resendVerificationTo(user);
   }
@@ -319,12 +330,12 @@ export class AccountService {
     if (problem) throw badRequest(problem, [{ field: 'email', message: problem }]);
     await this.queue.enqueue(QUEUES.passwordReset, {
       email: normalizeEmail(mail),
-    } satisfies PasswordResetJob);
+    } satisfies AddressJob);
   }
 
   /** The password-reset job: a link for an active account, nothing for any other address. */
   async runPasswordResetJob(payload: unknown): Promise<void> {
-    const { email } = payload as PasswordResetJob;
+    const { email } = payload as AddressJob;
     const user = await this.users.findByEmail(email);
     if (user?.status !== 'ACTIVE') return;
     const token = await this.issueToken(user.id, 'RESET_PASSWORD', RESET_LINK_MINUTES * 60_000);

@@ -1,5 +1,6 @@
 import { PASSWORD_FLOW_MESSAGES } from '@osint/contract/validation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { hashToken, newSecureToken } from '../../src/lib/secure-token.ts';
 import { MAX_VERIFICATION_LINKS } from '../../src/services/account.service.ts';
 import {
@@ -162,6 +163,20 @@ describe(`tokens (${TEST_DATABASE_KIND})`, () => {
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toBe('{}');
     }
+    // Each resend is a job: once they have run, the cap holds.
+    await expect
+      .poll(
+        () =>
+          t.db
+            .selectFrom('jobs')
+            .select('id')
+            .where('status', 'in', ['QUEUED', 'RUNNING'])
+            .where('queue', '=', QUEUES.verificationResend)
+            .execute()
+            .then((jobs) => jobs.length),
+        { timeout: 30_000 },
+      )
+      .toBe(0);
     expect(await verificationTokens(user.id)).toBe(MAX_VERIFICATION_LINKS);
     await waitForMails(t, mail, CONFIRM_MAIL, MAX_VERIFICATION_LINKS);
   });
