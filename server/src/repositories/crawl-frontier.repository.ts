@@ -100,39 +100,49 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
             due_at: new Date(now),
           })),
         )
-        // An image takes over a page entry of its URL as imageTakesOver says; otherwise the row stays.
-        .onConflict((oc) =>
-          oc
-            .columns(['crawl_id', 'url'])
-            .doUpdateSet((eb) => ({
-              kind: eb.ref('excluded.kind'),
-              depth: eb.ref('excluded.depth'),
-              referrer: eb.ref('excluded.referrer'),
-              data: eb.ref('excluded.data'),
-              state: 'queued',
-              attempts: 0,
-              due_at: eb.ref('excluded.due_at'),
-              last_error: null,
-            }))
-            .where((eb) =>
-              eb.and([
-                eb('excluded.kind', '=', 'image'),
-                eb('crawl_frontier.kind', '=', 'page'),
-                eb.or([
-                  eb('crawl_frontier.state', '=', 'queued'),
-                  eb.and([
-                    eb('crawl_frontier.state', '=', 'skipped'),
-                    eb('crawl_frontier.last_error', '=', IMAGE_NOT_PAGE),
-                  ]),
-                ]),
-              ]),
-            ),
-        )
+        .onConflict((oc) => oc.columns(['crawl_id', 'url']).doNothing())
         .returning('url')
         .execute();
       for (const row of inserted) added.push(row.url);
     }
+    const fresh = new Set(added);
+    added.push(
+      ...(await this.imagesTakeOver(
+        crawlId,
+        rows.filter((row) => row.kind === 'image' && !fresh.has(row.url)),
+        now,
+      )),
+    );
     return added;
+  }
+
+  /**
+   * Images whose URL the crawl already has as a page take that entry over as imageTakesOver says (a page
+   * linking the photo it shows). A separate update, not the insert's ON CONFLICT DO UPDATE: that locks
+   * every conflicting row, and the links a page repeats (menus, footers) would have two pages' enqueues
+   * lock rows in different orders. This locks only the entries it changes, in URL order.
+   */
+  private async imagesTakeOver(
+    crawlId: string,
+    images: readonly FrontierItem[],
+    now: number,
+  ): Promise<string[]> {
+    if (images.length === 0) return [];
+    const values = [...images]
+      .sort((a, b) => (a.url < b.url ? -1 : 1))
+      .map(
+        (item) =>
+          sql`(${item.url}, ${item.depth}::int, ${item.referrer ?? null}::text, ${item.data ? JSON.stringify(item.data) : null}::jsonb)`,
+      );
+    const result = await sql<{ url: string }>`
+      update crawl_frontier as entry
+      set kind = 'image', depth = taken.depth, referrer = taken.referrer, data = taken.data, state = 'queued',
+          attempts = 0, due_at = ${new Date(now)}, last_error = null
+      from (values ${sql.join(values)}) as taken (url, depth, referrer, data)
+      where entry.crawl_id = ${crawlId} and entry.url = taken.url and entry.kind = 'page'
+        and (entry.state = 'queued' or (entry.state = 'skipped' and entry.last_error = ${IMAGE_NOT_PAGE}))
+      returning entry.url`.execute(this.db);
+    return result.rows.map((row) => row.url);
   }
 
   async dueHosts(crawlId: string, kinds: readonly FrontierKind[] = ALL_KINDS): Promise<DueHost[]> {
