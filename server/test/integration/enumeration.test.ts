@@ -69,6 +69,38 @@ describe(`enumeration (${TEST_DATABASE_KIND})`, () => {
     expect(response.body).not.toMatch(/exist|account|organi[sz]ation|member/i);
   });
 
+  it('a resend of the confirmation link does the same work whether or not the address waits for one; the job mails it', async () => {
+    const waiting = 'waiting@resend-timing.example.org';
+    expect((await register(waiting)).statusCode).toBe(201);
+    await waitForMails(t, waiting, /confirm/i, 1);
+    const tokens = () => t.db.selectFrom('user_tokens').select('id').execute();
+    const queued = () =>
+      t.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('status', '=', 'QUEUED')
+        .where('queue', '=', QUEUES.verificationResend)
+        .execute();
+    await t.container.jobRunner.stop();
+    try {
+      const before = (await tokens()).length;
+      for (const mail of [waiting, 'nobody@resend-timing.example.org']) {
+        const response = await t.request({
+          method: 'POST',
+          url: '/api/user/resend-verification',
+          payload: { mail },
+        });
+        expect(response.statusCode).toBe(200);
+        // No link is made while answering, for either address: only the job is queued.
+        expect((await tokens()).length).toBe(before);
+      }
+      expect(await queued()).toHaveLength(2);
+    } finally {
+      t.container.jobRunner.start();
+    }
+    await waitForMails(t, waiting, /confirm/i, 2, 30_000);
+  });
+
   it('item 10: a reset request does the same work whether or not the account exists; the job mails the link', async () => {
     const active = 'active@reset-timing.example.org';
     await createUser(t, { email: active });
