@@ -357,6 +357,9 @@ export class Crawler {
     // A seed that redirected to another site in an earlier run (or slice) widened the scope to it: the
     // target is in the frontier as a page of depth 0.
     for (const url of await store.seedPages(crawlId)) this.scope.add(siteName(new URL(url).hostname));
+    // Hosts that asked an earlier run to leave them alone for a while (Retry-After) are left alone here too.
+    for (const [host, until] of await store.hostPauses(crawlId, Date.now()))
+      this.scheduler.backoff(host, until);
     const before = await store.counts(crawlId);
     this.pagesUsed = before.page.done + before.page.failed;
     await store.enqueue(

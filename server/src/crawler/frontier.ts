@@ -99,9 +99,11 @@ export interface CrawlFrontierStore {
   release(crawlId: string, url: string, dueAt?: number): Promise<void>;
   /**
    * The host asked to be left alone until `until` (429/503 with Retry-After): its queued entries are not
-   * due before then, in this run and in every later one (a slice, a resume).
+   * due before then, and the time is kept for every later run of the crawl (a slice, a resume).
    */
   postponeHost(crawlId: string, host: string, until: number): Promise<void>;
+  /** The hosts still asking to be left alone at `now` (postponeHost), with until when. */
+  hostPauses(crawlId: string, now: number): Promise<Map<string, number>>;
   /** Returns entries a crashed run left `claimed` to `queued`; call before a run starts. Returns how many. */
   requeueClaimed(crawlId: string): Promise<number>;
   counts(crawlId: string): Promise<FrontierCounts>;
@@ -136,6 +138,8 @@ interface CrawlState {
   queuedByHost: Map<string, Set<string>>;
   /** Per host whose robots.txt cannot be read, since when. */
   robotsOutages: Map<string, number>;
+  /** Per host that asked to be left alone (Retry-After), until when. */
+  hostPauses: Map<string, number>;
   seq: number;
 }
 
@@ -149,7 +153,13 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
   private crawl(crawlId: string): CrawlState {
     let state = this.crawls.get(crawlId);
     if (!state) {
-      state = { entries: new Map(), queuedByHost: new Map(), robotsOutages: new Map(), seq: 0 };
+      state = {
+        entries: new Map(),
+        queuedByHost: new Map(),
+        robotsOutages: new Map(),
+        hostPauses: new Map(),
+        seq: 0,
+      };
       this.crawls.set(crawlId, state);
     }
     return state;
@@ -258,10 +268,15 @@ export class InMemoryFrontierStore implements CrawlFrontierStore {
 
   async postponeHost(crawlId: string, host: string, until: number): Promise<void> {
     const crawl = this.crawl(crawlId);
+    crawl.hostPauses.set(host, Math.max(crawl.hostPauses.get(host) ?? 0, until));
     for (const url of crawl.queuedByHost.get(host) ?? []) {
       const entry = crawl.entries.get(url)!;
       entry.dueAt = Math.max(entry.dueAt, until);
     }
+  }
+
+  async hostPauses(crawlId: string, now: number): Promise<Map<string, number>> {
+    return new Map([...this.crawl(crawlId).hostPauses].filter(([, until]) => until > now));
   }
 
   async requeueClaimed(crawlId: string): Promise<number> {

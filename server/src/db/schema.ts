@@ -182,6 +182,12 @@ export interface CrawlRobotsOutagesTable {
   since: Timestamp;
 }
 
+export interface CrawlHostPausesTable {
+  crawl_id: string;
+  host: string;
+  until: Timestamp;
+}
+
 export interface PagesTable {
   id: Generated<number>;
   url: string;
@@ -789,6 +795,7 @@ export interface Database {
   crawls: CrawlsTable;
   crawl_frontier: CrawlFrontierTable;
   crawl_robots_outages: CrawlRobotsOutagesTable;
+  crawl_host_pauses: CrawlHostPausesTable;
   pages: PagesTable;
   images: ImagesTable;
   image_occurrences: ImageOccurrencesTable;

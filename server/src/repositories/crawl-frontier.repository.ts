@@ -242,6 +242,15 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
 
   async postponeHost(crawlId: string, host: string, until: number): Promise<void> {
     await this.db
+      .insertInto('crawl_host_pauses')
+      .values({ crawl_id: crawlId, host, until: new Date(until) })
+      .onConflict((oc) =>
+        oc.columns(['crawl_id', 'host']).doUpdateSet({
+          until: sql`greatest(crawl_host_pauses.until, excluded.until)`,
+        }),
+      )
+      .execute();
+    await this.db
       .updateTable('crawl_frontier')
       .set({ due_at: sql`greatest(due_at, ${new Date(until)})` })
       .where('crawl_id', '=', crawlId)
@@ -249,6 +258,16 @@ export class CrawlFrontierRepository implements CrawlFrontierStore {
       .where('state', '=', 'queued')
       .where(this.leaseHeld(crawlId))
       .execute();
+  }
+
+  async hostPauses(crawlId: string, now: number): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('crawl_host_pauses')
+      .select(['host', 'until'])
+      .where('crawl_id', '=', crawlId)
+      .where('until', '>', new Date(now))
+      .execute();
+    return new Map(rows.map((row) => [row.host, row.until.getTime()]));
   }
 
   async requeueClaimed(crawlId: string): Promise<number> {

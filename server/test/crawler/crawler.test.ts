@@ -1099,26 +1099,27 @@ describe('Crawler retries', () => {
       },
       '/b': html(page('b', '')),
       '/c': html(page('c', '')),
+      '/d': html(page('d', '')),
     });
     const store = new InMemoryFrontierStore();
-    const crawler = () =>
+    const crawler = (paths: string[]) =>
       new Crawler({
         crawlId: 'retry-after-kept',
-        seeds: [server.url('/', 'busy.test')],
+        seeds: paths.map((path) => server.url(path, 'busy.test')),
         store,
         options: testOptions(server, { useSitemaps: false }),
       });
-    first = crawler();
+    first = crawler(['/']);
     await first.run();
     expect(server.hits('/busy', 'busy.test')).toHaveLength(1);
-    // The next slice of the crawl starts at once: the host's hour is not over.
-    const next = crawler();
+    // The next slice of the crawl starts at once: the host's hour is not over, for the URLs queued before
+    // and for one queued now (/d).
+    const next = crawler(['/', '/d']);
     const running = next.run();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await next.stop();
     await running;
-    expect(server.hits('/b', 'busy.test')).toEqual([]);
-    expect(server.hits('/c', 'busy.test')).toEqual([]);
+    for (const path of ['/b', '/c', '/d']) expect(server.hits(path, 'busy.test'), path).toEqual([]);
     // Due when the wait asked for is over, as far as the crawler waits for a host (maxRetryDelayMs).
     const b = await store.findOne('retry-after-kept', server.url('/b', 'busy.test'));
     expect(b?.dueAt).toBeGreaterThan(Date.now() + 5 * 60_000);

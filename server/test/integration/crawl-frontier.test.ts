@@ -140,8 +140,11 @@ describe(`CrawlFrontierRepository (${TEST_DATABASE_KIND})`, () => {
     expect((await store.claimNext('order', 'a.test', now))!.url).toBe('https://a.test/deep');
     expect(await store.claimNext('order', 'a.test', now)).toBeNull();
     expect(await store.dueHosts('order', ['page'])).toEqual([{ host: 'a.test', dueAt: now + 60_000 }]);
-    // A host backing off holds back all its queued entries, never brings one forward.
+    // A host backing off holds back all its queued entries, never brings one forward, and is remembered.
+    expect(await store.hostPauses('order', now)).toEqual(new Map());
     await store.postponeHost('order', 'a.test', now + 30_000);
+    expect(await store.hostPauses('order', now)).toEqual(new Map([['a.test', now + 30_000]]));
+    expect(await store.hostPauses('order', now + 30_000)).toEqual(new Map());
     expect(await store.dueHosts('order', ['page'])).toEqual([{ host: 'a.test', dueAt: now + 60_000 }]);
     await store.enqueue('order', [{ url: 'https://a.test/new', kind: 'page', depth: 1 }], now);
     await store.postponeHost('order', 'a.test', now + 30_000);
