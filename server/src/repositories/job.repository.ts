@@ -31,8 +31,9 @@ export function insertWithJob<T>(
   return inTransaction(db, run);
 }
 
-/** Why a job that was running on its last attempt when its worker died is dead. */
-const WORKER_LOST = 'Its worker stopped while running it, on every attempt.';
+/** Why a job that was running on its last attempt when its worker died is dead (before: the earlier error). */
+const WORKER_LOST = 'Its worker stopped while running its last attempt.';
+const workerLostError = sql<string>`${WORKER_LOST}::text || coalesce(' Before: ' || last_error, '')`;
 
 export class JobRepository {
   constructor(private readonly db: Db) {}
@@ -61,7 +62,7 @@ export class JobRepository {
   async claimNext(queues: string[], workerId: string, staleAfterMs: number): Promise<Job | undefined> {
     const stale = sql`status = 'RUNNING' and locked_at < now() - make_interval(secs => ${staleAfterMs / 1000})`;
     await sql`
-      update jobs set status = 'DEAD', finished_at = now(), locked_at = null, last_error = ${WORKER_LOST}
+      update jobs set status = 'DEAD', finished_at = now(), locked_at = null, last_error = ${workerLostError}
       where queue = any(${queues}::text[]) and ${stale} and attempts >= max_attempts`.execute(this.db);
     const result = await sql<Job>`
       update jobs set status = 'RUNNING', locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
@@ -115,7 +116,7 @@ export class JobRepository {
         run_at: sql`now()`,
         locked_at: null,
         finished_at: sql`case when ${lastAttempt} then now() end`,
-        last_error: sql`case when ${lastAttempt} then ${WORKER_LOST} else last_error end`,
+        last_error: sql`case when ${lastAttempt} then ${workerLostError} else last_error end`,
       })
       .where('id', '=', id)
       .where('locked_by', '=', lockedBy)

@@ -195,15 +195,17 @@ export class TeamService {
     if (user.status === 'INVITED') throw conflict(TEAM_MESSAGES.deleteNotPending);
     // A blocked user stays: once deleted, the address could be invited again and the block undone.
     if (user.status !== 'ACTIVE') throw conflict(TEAM_MESSAGES.deleteBlocked);
+    // Flagged beyond the seats of the plan in force (a smaller plan followed a larger one): listed without
+    // access, so Delete is offered; the unused flag goes with the row.
+    let beyondSeats = false;
     if (user.has_access) {
       const seated = await this.seatedIfPlan(owner.organizationId);
       if (!seated || seated.has(user.id)) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
-      // Flagged beyond the seats of the plan in force (a smaller plan followed a larger one): listed
-      // without access, so Delete is offered; the unused flag goes first.
-      await this.team.revokeAccess(user.id);
+      beyondSeats = true;
     }
     // Sessions and tokens are deleted with the user row; access and status are checked again under lock.
     const deleted = await this.team.deleteUserWithContent(user.id, {
+      givingUpSeat: beyondSeats,
       audit: {
         actorUserId: owner.id,
         organizationId: owner.organizationId,

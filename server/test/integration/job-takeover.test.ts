@@ -109,6 +109,11 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
       attempts: 3,
       lockedAt: new Date(Date.now() - 2 * STALE_AFTER_MS),
     });
+    await handle.db
+      .updateTable('jobs')
+      .set({ last_error: 'SMTP timeout' })
+      .where('id', '=', staleLast)
+      .execute();
     // Stale with attempts left: run again.
     const staleEarlier = await runningJob(`other-machine.example.org/${deadPid()}-e15e0001`, {
       attempts: 2,
@@ -127,7 +132,11 @@ describe('job takeover: a starting runner takes over the jobs of dead local proc
     for (const id of [crashedLast, staleLast]) {
       expect(byId.get(id)).toMatchObject({ status: 'DEAD', attempts: 3, locked_at: null });
       expect(byId.get(id)!.finished_at).toBeInstanceOf(Date);
-      expect(byId.get(id)!.last_error).toMatch(/stopped while running it/);
+      expect(byId.get(id)!.last_error).toMatch(/stopped while running its last attempt/);
     }
+    // The error of the attempt before stays readable for the admin who retries it.
+    expect(byId.get(staleLast)!.last_error).toBe(
+      'Its worker stopped while running its last attempt. Before: SMTP timeout',
+    );
   });
 });
