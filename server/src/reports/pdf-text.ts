@@ -103,6 +103,7 @@ const FAMILIES: FontFamily[] = [
 ];
 const SANS = FAMILIES[0]!;
 const EMOJI = FAMILIES.at(-1)!;
+const EMOJI_JOINER = /[\u200d\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
 
 /**
  * Each font file is read and parsed once per process: parsing the tables of the CJK fonts took most of a
@@ -187,7 +188,10 @@ function isStrong(char: string): boolean {
 
 function familyFor(char: string, current: FontFamily | null): FontFamily {
   const codePoint = char.codePointAt(0)!;
-  // A space or a digit after an emoji goes back to the text fonts: the emoji font's are far wider.
+  // What joins or modifies an emoji (zero-width joiner, variation selector, skin tone, flag tags) stays
+  // in its run, which the font shapes into one picture; a space or a digit after an emoji goes back to the
+  // text fonts, the emoji font's are far wider.
+  if (current === EMOJI && EMOJI_JOINER.test(char)) return current;
   if (current && current !== EMOJI && !isStrong(char) && covers(current, codePoint)) return current;
   return FAMILIES.find((family) => covers(family, codePoint)) ?? SANS;
 }

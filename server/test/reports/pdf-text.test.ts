@@ -47,3 +47,11 @@ describe('paragraphDirection: the first letter with a direction decides, outside
     expect(paragraphDirection(`${isolated('Google')} أعلنت`)).toBe('rtl');
   });
 });
+
+describe('displayRuns: emoji', () => {
+  it('keeps an emoji sequence joined by zero-width joiners, with its skin tone, in one run', () => {
+    const runs = displayRuns('Ann 👩‍💻 and 👍🏽 Lee');
+    expect(runs.map((run) => run.text)).toEqual(['Ann ', '👩‍💻', ' and ', '👍🏽', ' Lee']);
+    expect(runs.map((run) => run.family.name)).toEqual(['sans', 'emoji', 'sans', 'emoji', 'sans']);
+  });
+});
