@@ -1089,9 +1089,11 @@ export class Crawler {
       const url = normalizeUrl(loc);
       if (!url) continue;
       if (parsed.kind === 'index') {
-        // Only sitemaps of the crawl's own sites: a hostile index could send the crawler to thousands of
-        // other hosts (a robots.txt and a sitemap request each), whose pages would all be out of scope.
-        if (entry.depth < MAX_SITEMAP_NESTING && this.inScope(url) && this.takeSitemapTurn(url))
+        // Only sitemaps of the crawl's own sites, or of the index's own host (a site's robots.txt may name
+        // an index on a sitemap host): a hostile index could send the crawler to thousands of other hosts
+        // (a robots.txt and a sitemap request each), whose pages would all be out of scope.
+        const listable = this.inScope(url) || hostKey(url) === hostKey(entry.url);
+        if (entry.depth < MAX_SITEMAP_NESTING && listable && this.takeSitemapTurn(url))
           items.push({ url, kind: 'sitemap', depth: entry.depth + 1, referrer: entry.url });
       } else if (this.inScope(url) && this.options.maxDepth >= 1) {
         // Listed pages count as one link away from the seed: their own links are followed further.

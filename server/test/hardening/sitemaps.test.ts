@@ -93,10 +93,26 @@ describe('sitemaps: hostile sitemaps never block the event loop', () => {
     );
     // An index that lists sitemaps of 40 other hosts, each also reachable here, and one of its own.
     const foreign = (i: number) => server.url('/sitemap.xml', `foreign-${i}.test`);
-    server.route('wide.test/robots.txt', text(`Sitemap: ${server.url('/sitemap-index.xml', 'wide.test')}\n`));
+    server.route(
+      'wide.test/robots.txt',
+      text(
+        `Sitemap: ${server.url('/sitemap-index.xml', 'wide.test')}\n` +
+          `Sitemap: ${server.url('/sitemaps/wide-index.xml', 'maps.test')}\n`,
+      ),
+    );
     server.route(
       'wide.test/sitemap-index.xml',
       index([...Array.from({ length: 40 }, (_, i) => foreign(i)), server.url('/own.xml', 'wide.test')]),
+    );
+    // An index on a sitemap host that the site's robots.txt names: its parts on that host are read, and
+    // the site's pages they list.
+    server.route(
+      'maps.test/sitemaps/wide-index.xml',
+      index([server.url('/sitemaps/wide-1.xml', 'maps.test'), foreign(41)]),
+    );
+    server.route(
+      'maps.test/sitemaps/wide-1.xml',
+      text(`<urlset><url><loc>${server.url('/listed', 'wide.test')}</loc></url></urlset>`, 'application/xml'),
     );
     // Indexes nested 6 deep: only the first levels are followed.
     server.route('deep.test/robots.txt', text(`Sitemap: ${deep('/level-0.xml')}\n`));
@@ -149,6 +165,8 @@ describe('sitemaps: hostile sitemaps never block the event loop', () => {
     await crawlerFor(server.url('/', 'wide.test')).run();
     expect(server.requests.filter((r) => r.hostname.startsWith('foreign-'))).toEqual([]);
     expect(server.hits('/own.xml', 'wide.test')).toHaveLength(1);
+    expect(server.hits('/sitemaps/wide-1.xml', 'maps.test')).toHaveLength(1);
+    expect(server.hits('/listed', 'wide.test')).toHaveLength(1);
   }, 120_000);
 
   it('follows sitemap indexes only a few levels deep', async () => {
