@@ -57,8 +57,14 @@ export class IndexedImageFetcher implements ImageBytesSource {
   private crawls: Promise<CrawlSettings[]> | undefined;
   private demoPhotos: Promise<Map<string, Buffer>> | undefined;
   private readonly lastFetchAt = new Map<string, number>();
-  /** robots.txt per origin, read once per reindex run ('unreachable': it could not be read for now). */
-  private readonly robots = new Map<string, Promise<RobotsPolicy | 'unreachable'>>();
+  /**
+   * robots.txt per origin ('unreachable': it could not be read for now), kept as the crawler keeps it: a
+   * day, or a minute when it could not be read (the retry pass at the end of a run asks again).
+   */
+  private readonly robots = new Map<
+    string,
+    { policy: Promise<RobotsPolicy | 'unreachable'>; expiresAt: number }
+  >();
 
   constructor(
     private readonly config: Config,
@@ -120,38 +126,43 @@ export class IndexedImageFetcher implements ImageBytesSource {
     signal: AbortSignal | undefined,
   ): Promise<RobotsPolicy | 'unreachable'> {
     const robotsUrl = `${new URL(url).origin}/robots.txt`;
-    let policy = this.robots.get(robotsUrl);
-    if (!policy) {
-      policy = (async () => {
-        await this.politePause(robotsUrl, options.delayMs, signal);
-        try {
-          const result = await safeFetch(robotsUrl, {
-            ...options.fetch,
-            accept: 'text/plain,*/*;q=0.1',
-            acceptContentType: () => true,
-            maxBytes: this.crawlDefaults.maxRobotsBytes,
-            truncate: true,
-          });
-          if (isTransientStatus(result.status)) return 'unreachable' as const;
-          return robotsFromStatus(
-            result.status,
-            result.body.toString('utf8'),
-            this.crawlDefaults.productToken,
-            robotsUrl,
-          );
-        } catch (error) {
-          if (signal?.aborted) throw error;
-          // Refusals (the SSRF guard, a port no crawl allowed) refuse the image's own fetch too.
-          return error instanceof FetchError && !error.retryable
-            ? robotsFromStatus(404, '', '')
-            : ('unreachable' as const);
-        }
-      })();
+    const cached = this.robots.get(robotsUrl);
+    if (cached && cached.expiresAt > Date.now()) return cached.policy;
+    const entry = { policy: this.readRobots(robotsUrl, options, signal), expiresAt: Infinity };
+    this.robots.set(robotsUrl, entry);
+    entry.policy.then(
+      (read) => {
+        const { robotsRetryMs, robotsCacheTtlMs } = this.crawlDefaults;
+        entry.expiresAt = Date.now() + (read === 'unreachable' ? robotsRetryMs : robotsCacheTtlMs);
+      },
       // A stopped run's fetch is asked again by the next one.
-      policy.catch(() => this.robots.delete(robotsUrl));
-      this.robots.set(robotsUrl, policy);
+      () => this.robots.delete(robotsUrl),
+    );
+    return entry.policy;
+  }
+
+  private async readRobots(
+    robotsUrl: string,
+    options: { fetch: SafeFetchOptions; delayMs: number },
+    signal: AbortSignal | undefined,
+  ): Promise<RobotsPolicy | 'unreachable'> {
+    await this.politePause(robotsUrl, options.delayMs, signal);
+    try {
+      const result = await safeFetch(robotsUrl, {
+        ...options.fetch,
+        accept: 'text/plain,*/*;q=0.1',
+        acceptContentType: () => true,
+        maxBytes: this.crawlDefaults.maxRobotsBytes,
+        truncate: true,
+      });
+      if (isTransientStatus(result.status)) return 'unreachable';
+      const { productToken } = this.crawlDefaults;
+      return robotsFromStatus(result.status, result.body.toString('utf8'), productToken, robotsUrl);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // Refusals (the SSRF guard, a port no crawl allowed) refuse the image's own fetch too.
+      return error instanceof FetchError && !error.retryable ? robotsFromStatus(404, '', '') : 'unreachable';
     }
-    return policy;
   }
 
   private async fetchOptionsFor(
