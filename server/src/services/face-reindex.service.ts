@@ -105,7 +105,15 @@ interface ReindexContext {
   engine: FaceEngine;
   engineOf: (model: FaceModel) => Promise<FaceEngine | undefined>;
   signal: AbortSignal | undefined;
+  /** Images in a row the engine failed on: past MAX_ANALYSIS_FAILURES_IN_A_ROW the engine is broken. */
+  analysisFailuresInARow: number;
 }
+
+/**
+ * An engine that fails on this many images one after another is broken, not the images: the run stops
+ * with its error instead of fetching every indexed image from its site for nothing.
+ */
+const MAX_ANALYSIS_FAILURES_IN_A_ROW = 5;
 
 /** An image fetched again and analysed, ready to be stored. */
 interface PreparedImage {
@@ -216,7 +224,14 @@ export class FaceReindexService {
     });
     report('analysing');
     const engine = (await engineOf(target))!;
-    const context: ReindexContext = { active, target, engine, engineOf, signal: options.signal };
+    const context: ReindexContext = {
+      active,
+      target,
+      engine,
+      engineOf,
+      signal: options.signal,
+      analysisFailuresInARow: 0,
+    };
     let cursor = building.cursorImageId;
     for (;;) {
       // Analyse every image not done yet; crawls may add images meanwhile (with old-model faces).
@@ -354,8 +369,10 @@ export class FaceReindexService {
     let found: AnalyzedFace[];
     try {
       found = await this.analyse(engine, bytes, image);
+      context.analysisFailuresInARow = 0;
     } catch (error) {
       if (context.signal?.aborted) throw error;
+      if (++context.analysisFailuresInARow >= MAX_ANALYSIS_FAILURES_IN_A_ROW) throw error;
       // The face worker crashed or timed out on it: tried again before the switch with the images whose
       // site did not answer (the switch waits for them all), instead of failing the run on it each time.
       this.deps.log.warn(

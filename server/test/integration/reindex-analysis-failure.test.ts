@@ -35,7 +35,7 @@ beforeAll(async () => {
     .values({ url: 'https://news.example.org/', title: 'News', text: '' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (const n of [1, 2, 3]) {
+  for (const n of [1, 2, 3, 4, 5, 6]) {
     const photo = await sharp(path.join(SAMPLES, `sample${n}.jpg`))
       .resize(480)
       .jpeg()
@@ -58,8 +58,11 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-/** The reindex as the command wires it, its engine failing on the second photo while `failing` says so. */
-function reindex(failing: { now: boolean }): FaceReindexService {
+/**
+ * The reindex as the command wires it, its engine failing on the second photo while `failing.now` says so,
+ * or on every photo with `failing.all`; `fetched` records the images whose bytes it asked for.
+ */
+function reindex(failing: { now: boolean; all?: boolean }, fetched: number[] = []): FaceReindexService {
   const { db } = database;
   const models = new FaceModelRepository(db);
   const byHash = new Map(photos.map((photo) => [sha256Hex(photo), photo]));
@@ -69,13 +72,18 @@ function reindex(failing: { now: boolean }): FaceReindexService {
     models,
     faceModels: new FaceModelService(models),
     webIndex: new WebIndexRepository(db),
-    images: { bytesOf: async (image) => byHash.get(image.contentHash) },
+    images: {
+      bytesOf: async (image) => {
+        fetched.push(image.id);
+        return byHash.get(image.contentHash);
+      },
+    },
     createEngine: async (model) => {
       const engine = await createFaceEngine({ pipeline: model.pipeline!, threads: 1 });
       return {
         ...engine,
         analyze: async (bytes, options) => {
-          if (failing.now && bytes.equals(photos[1]!))
+          if (failing.all || (failing.now && bytes.equals(photos[1]!)))
             throw new Error('Face analysis timed out after 60000 ms');
           return engine.analyze(bytes, options);
         },
@@ -94,11 +102,11 @@ describe(`a reindex whose face worker fails on one image (${TEST_DATABASE_KIND})
     const waiting = await reindex(failing).run(NEW);
     expect(waiting.status).toBe('waiting');
     expect((waiting as Extract<ReindexOutcome, { status: 'waiting' }>).progress).toMatchObject({
-      done: 3,
+      done: 6,
       unreachable: 1,
       unavailable: 0,
     });
-    expect(new Set((await facesOf(NEW.modelId)).map((f) => f.image_id)).size).toBe(2);
+    expect(new Set((await facesOf(NEW.modelId)).map((f) => f.image_id)).size).toBe(5);
     expect((await new FaceModelService(new FaceModelRepository(database.db)).active()).modelId).toBe(
       OLD.modelId,
     );
@@ -106,6 +114,16 @@ describe(`a reindex whose face worker fails on one image (${TEST_DATABASE_KIND})
     failing.now = false;
     const switched = await reindex(failing).run(NEW);
     expect(switched.status).toBe('switched');
-    expect(new Set((await facesOf(NEW.modelId)).map((f) => f.image_id)).size).toBe(3);
+    expect(new Set((await facesOf(NEW.modelId)).map((f) => f.image_id)).size).toBe(6);
+  }, 180_000);
+
+  it('stops with the engine’s error when it fails on image after image, instead of fetching them all', async () => {
+    const fetched: number[] = [];
+    await expect(reindex({ now: false, all: true }, fetched).run(OLD)).rejects.toThrow(/timed out/);
+    // Five failures in a row (and the image fetched ahead meanwhile), not the whole index, then its retries.
+    expect(fetched.length).toBeLessThanOrEqual(6);
+    expect((await new FaceModelService(new FaceModelRepository(database.db)).active()).modelId).toBe(
+      NEW.modelId,
+    );
   }, 180_000);
 });
