@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = {
   'team.access_removed': 'Removed access',
   'team.user_deleted': 'Deleted a user',
   'team.invitation_withdrawn': 'Withdrew an invitation',
+  'team.invitation_lapsed': 'An invitation whose link expired unused was closed',
   'search.performed': 'Face search',
   'search.deleted': 'Deleted a search from the history',
   'search.report': 'Generated a search report',

@@ -73,9 +73,10 @@ export class AccountService {
   }
 
   /**
-   * An invitation whose set-password link expired unused holds the address for nobody: it is withdrawn
-   * (audited in the inviting organization, as an owner's withdrawal is), or any organization could keep
-   * another's staff from registering by inviting them. True when it was.
+   * An invitation whose set-password link expired unused holds the address for nobody: it is closed, or
+   * any organization could keep another's staff from registering by inviting them. The inviting
+   * organization's log says only that it lapsed, not why it was closed now (an owner must not learn that
+   * the address registered). True when it was.
    */
   private async releaseLapsedInvitation(existing: User, client: ClientInfo): Promise<boolean> {
     if (existing.status !== 'INVITED' || (await this.tokens.hasUsable(existing.id, 'SET_PASSWORD')))
@@ -84,10 +85,10 @@ export class AccountService {
     await this.audit.insert({
       actorUserId: null,
       organizationId: existing.organization_id,
-      action: 'team.invitation_withdrawn',
+      action: 'team.invitation_lapsed',
       target: `user:${existing.id}`,
-      detail: { email: existing.email, reason: 'expired; the address registered an organization' },
-      ip: client.ip,
+      detail: { email: existing.email },
+      ip: null,
     });
     return true;
   }

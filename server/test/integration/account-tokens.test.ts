@@ -230,14 +230,16 @@ describe(`tokens (${TEST_DATABASE_KIND})`, () => {
     expect(own).toMatchObject({ status: 'EMAIL_UNVERIFIED', role: 'OWNER' });
     expect(own.organization_id).not.toBe(rival.organizationId);
     await waitForMails(t, lapsed, CONFIRM_MAIL, 1);
-    // The inviting organization's log says its invitation went.
-    const withdrawn = await t.db
+    // The inviting organization's log says its invitation lapsed, and nothing of the registration.
+    const closed = await t.db
       .selectFrom('audit_log')
-      .select(['organization_id', 'target'])
-      .where('action', '=', 'team.invitation_withdrawn')
+      .select(['action', 'target', 'detail', 'ip'])
       .where('organization_id', '=', rival.organizationId)
+      .where('target', '=', `user:${invited.id}`)
       .execute();
-    expect(withdrawn).toEqual([{ organization_id: rival.organizationId, target: `user:${invited.id}` }]);
+    expect(closed).toEqual([
+      { action: 'team.invitation_lapsed', target: `user:${invited.id}`, detail: { email: lapsed }, ip: null },
+    ]);
   });
 
   it('a confirmed registration cannot be released', async () => {
