@@ -103,7 +103,16 @@ const FAMILIES: FontFamily[] = [
 ];
 const SANS = FAMILIES[0]!;
 const EMOJI = FAMILIES.at(-1)!;
-const EMOJI_JOINER = /[\u200d\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+/** Zero-width joiner, emoji variation selector, skin tones, flag tags: they join or modify an emoji. */
+function joinsEmoji(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  return (
+    code === 0x200d ||
+    code === 0xfe0f ||
+    (code >= 0x1f3fb && code <= 0x1f3ff) ||
+    (code >= 0xe0020 && code <= 0xe007f)
+  );
+}
 
 /**
  * Each font file is read and parsed once per process: parsing the tables of the CJK fonts took most of a
@@ -191,7 +200,7 @@ function familyFor(char: string, current: FontFamily | null): FontFamily {
   // What joins or modifies an emoji (zero-width joiner, variation selector, skin tone, flag tags) stays
   // in its run, which the font shapes into one picture; a space or a digit after an emoji goes back to the
   // text fonts, the emoji font's are far wider.
-  if (current === EMOJI && EMOJI_JOINER.test(char)) return current;
+  if (current === EMOJI && joinsEmoji(char)) return current;
   if (current && current !== EMOJI && !isStrong(char) && covers(current, codePoint)) return current;
   return FAMILIES.find((family) => covers(family, codePoint)) ?? SANS;
 }

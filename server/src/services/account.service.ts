@@ -78,7 +78,7 @@ export class AccountService {
    * organization's log says only that it lapsed, not why it was closed now (an owner must not learn that
    * the address registered). True when it was.
    */
-  private async releaseLapsedInvitation(existing: User, client: ClientInfo): Promise<boolean> {
+  private async releaseLapsedInvitation(existing: User): Promise<boolean> {
     if (existing.status !== 'INVITED' || (await this.tokens.hasUsable(existing.id, 'SET_PASSWORD')))
       return false;
     if (!(await this.team.deleteInvitedUser(existing.organization_id, existing.id))) return false;
@@ -106,7 +106,7 @@ export class AccountService {
     const email = normalizeEmail(input.mail);
     const passwordHash = await hashPassword(input.password);
     const existing = await this.users.findByEmail(email);
-    if (existing && (await this.releaseLapsedInvitation(existing, client))) {
+    if (existing && (await this.releaseLapsedInvitation(existing))) {
       // Invited by an organization whose link expired unused: the address is its owner's to register.
     } else if (existing) {
       // An address whose confirmation link expired may register again (spec 000 §9); any other may not.

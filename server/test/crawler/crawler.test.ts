@@ -1090,12 +1090,12 @@ describe('Crawler retries', () => {
     expect(summary.frontier.page.failed).toBe(1);
   });
   it('a host that asked to be left alone (Retry-After) is left alone in the next run of the crawl too', async () => {
-    let first: Crawler | undefined;
+    const runs: { first?: Crawler } = {};
     const server = await startServer({
       '/': html(page('home', '<a href="/busy">busy</a><a href="/b">b</a><a href="/c">c</a>')),
       '/busy': (req, res) => {
         status(429, { 'retry-after': '3600' })(req, res);
-        setTimeout(() => void first?.stop(), 100);
+        setTimeout(() => void runs.first?.stop(), 100);
       },
       '/b': html(page('b', '')),
       '/c': html(page('c', '')),
@@ -1109,8 +1109,8 @@ describe('Crawler retries', () => {
         store,
         options: testOptions(server, { useSitemaps: false }),
       });
-    first = crawler(['/']);
-    await first.run();
+    runs.first = crawler(['/']);
+    await runs.first.run();
     expect(server.hits('/busy', 'busy.test')).toHaveLength(1);
     // The next slice of the crawl starts at once: the host's hour is not over, for the URLs queued before
     // and for one queued now (/d).
