@@ -10,6 +10,7 @@ import { FaceModelRepository } from '../../src/repositories/face-model.repositor
 import { WebIndexRepository } from '../../src/repositories/web-index.repository.ts';
 import { FaceModelService, modelOfPipeline } from '../../src/services/face-model.service.ts';
 import { FaceReindexService, type ReindexOutcome } from '../../src/services/face-reindex.service.ts';
+import { insertIndexedImage } from '../support/fixtures.ts';
 import { createTestDatabase, TEST_DATABASE_KIND } from '../support/test-database.ts';
 
 // One image the face worker cannot get through (it crashes or times out on it, each time) used to fail
@@ -41,15 +42,7 @@ beforeAll(async () => {
       .jpeg()
       .toBuffer();
     photos.push(photo);
-    const image = await db
-      .insertInto('images')
-      .values({ content_hash: sha256Hex(photo), analyzed_at: new Date() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('image_occurrences')
-      .values({ image_id: image.id, page_id: page.id, image_url: `https://news.example.org/${n}.jpg` })
-      .execute();
+    await insertIndexedImage(db, { bytes: photo, pageId: page.id, url: `https://news.example.org/${n}.jpg` });
   }
 }, 60_000);
 

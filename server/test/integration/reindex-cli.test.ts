@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/crawler/image-process.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { snapshotChunkKey } from '../../src/face/index/face-index-publication.ts';
@@ -13,6 +12,7 @@ import { modelFolderName } from '../../src/face/index/face-index-store.ts';
 import { FaceModelRepository } from '../../src/repositories/face-model.repository.ts';
 import { modelOfPipeline } from '../../src/services/face-model.service.ts';
 import { TestServer, type Handler } from '../crawler/test-server.ts';
+import { insertIndexedImage } from '../support/fixtures.ts';
 import { TEST_DATABASE_KIND, withClient } from '../support/test-database.ts';
 
 // `npm run reindex` as a process: killed (SIGKILL) in the middle of a reindex, then stopped (SIGTERM, as
@@ -120,15 +120,7 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const [i, photo] of contents.entries()) {
-      const image = await db
-        .insertInto('images')
-        .values({ content_hash: sha256Hex(photo), analyzed_at: new Date() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('image_occurrences')
-        .values({ image_id: image.id, page_id: pageRow.id, image_url: site.url(imagePaths[i]) })
-        .execute();
+      await insertIndexedImage(db, { bytes: photo, pageId: pageRow.id, url: site.url(imagePaths[i]!) });
     }
   } finally {
     await database.close();

@@ -1,6 +1,8 @@
 import type { UserStatus } from '@osint/contract/api-types';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
+import { sha256Hex } from '../../src/crawler/image-process.ts';
+import type { Db } from '../../src/db/database.ts';
 import { QUEUES } from '../../src/jobs/job-queue.ts';
 import { hashPassword } from '../../src/lib/password-hasher.ts';
 import { hashToken, newPublicId, newSecureToken } from '../../src/lib/secure-token.ts';
@@ -300,4 +302,21 @@ export async function insertFaceAlert(
       log_seq: 1,
     })
     .execute();
+}
+
+/** An image a crawl indexed (its bytes' hash only, as the index keeps it) and the address it was seen at. */
+export async function insertIndexedImage(
+  db: Db,
+  { bytes, pageId, url }: { bytes: Buffer; pageId: number; url: string },
+): Promise<number> {
+  const image = await db
+    .insertInto('images')
+    .values({ content_hash: sha256Hex(bytes), analyzed_at: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('image_occurrences')
+    .values({ image_id: image.id, page_id: pageId, image_url: url })
+    .execute();
+  return image.id;
 }
