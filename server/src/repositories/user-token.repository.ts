@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import { inTransaction, type Db } from '../db/database.ts';
 import type { TokenPurpose } from '../db/schema.ts';
 
 export class UserTokenRepository {
@@ -50,6 +50,25 @@ export class UserTokenRepository {
   }
 
   /** How many links of this purpose the user was ever given, used or not. */
+  /**
+   * A new link replacing the unused ones of its purpose, unless `cap` links of that purpose were issued
+   * already; false then. The user's row is locked meanwhile: two requests at once (queued resends run in
+   * parallel) would both count below the cap and both issue a link.
+   */
+  async issueWithinCap(
+    token: { userId: number; purpose: TokenPurpose; tokenHash: string; expiresAt: Date },
+    cap: number,
+  ): Promise<boolean> {
+    return inTransaction(this.db, async (tx) => {
+      await tx.selectFrom('users').select('id').where('id', '=', token.userId).forUpdate().execute();
+      const tokens = new UserTokenRepository(tx);
+      if ((await tokens.countIssued(token.userId, token.purpose)) >= cap) return false;
+      await tokens.expireUnused(token.userId, token.purpose);
+      await tokens.insert(token);
+      return true;
+    });
+  }
+
   async countIssued(userId: number, purpose: TokenPurpose): Promise<number> {
     const row = await this.db
       .selectFrom('user_tokens')

@@ -199,9 +199,18 @@ export class AccountService {
    * whoever asked learns nothing new.
    */
   private async resendVerificationTo(user: { id: number; email: string }): Promise<boolean> {
-    if ((await this.tokens.countIssued(user.id, 'VERIFY_EMAIL')) >= MAX_VERIFICATION_LINKS) return false;
-    await this.sendVerificationLink(user.id, user.email);
-    return true;
+    const token = newSecureToken();
+    const issued = await this.tokens.issueWithinCap(
+      {
+        userId: user.id,
+        purpose: 'VERIFY_EMAIL',
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + VERIFICATION_LINK_HOURS * HOUR_MS),
+      },
+      MAX_VERIFICATION_LINKS,
+    );
+    if (issued) await this.mailVerificationLink(user.email, token);
+    return issued;
   }
 
   /**
@@ -465,7 +474,13 @@ export class AccountService {
   }
 
   private async sendVerificationLink(userId: number, email: string): Promise<void> {
-    const token = await this.issueToken(userId, 'VERIFY_EMAIL', VERIFICATION_LINK_HOURS * HOUR_MS);
+    await this.mailVerificationLink(
+      email,
+      await this.issueToken(userId, 'VERIFY_EMAIL', VERIFICATION_LINK_HOURS * HOUR_MS),
+    );
+  }
+
+  private async mailVerificationLink(email: string, token: string): Promise<void> {
     await this.mail.send(
       email,
       mailTemplates.verifyEmail(

@@ -181,6 +181,15 @@ describe(`tokens (${TEST_DATABASE_KIND})`, () => {
     await waitForMails(t, mail, CONFIRM_MAIL, MAX_VERIFICATION_LINKS);
   });
 
+  it('resends run at once (queued jobs run in parallel) issue no more links than the cap', async () => {
+    const mail = 'parallel@tokens.example.org';
+    expect((await register(mail)).statusCode).toBe(201);
+    const user = (await findUserByEmail(t, mail))!;
+    const { account } = t.container.services;
+    await Promise.all(Array.from({ length: 8 }, () => account.runVerificationResendJob({ email: mail })));
+    expect(await verificationTokens(user.id)).toBe(MAX_VERIFICATION_LINKS);
+  });
+
   it('the owner of a squatted address releases it from the confirmation link and registers at once', async () => {
     const mail = 'owner-of-address@tokens.example.org';
     expect((await register(mail)).statusCode).toBe(201);
