@@ -105,10 +105,10 @@ export class AccountService {
     this.checkRegistration(input);
     const email = normalizeEmail(input.mail);
     const passwordHash = await hashPassword(input.password);
-    const existing = await this.users.findByEmail(email);
-    if (existing && (await this.releaseLapsedInvitation(existing))) {
-      // Invited by an organization whose link expired unused: the address is its owner's to register.
-    } else if (existing) {
+    const found = await this.users.findByEmail(email);
+    // Invited by an organization whose link expired unused: the address is its owner's to register.
+    const existing = found && !(await this.releaseLapsedInvitation(found)) ? found : undefined;
+    if (existing) {
       // An address whose confirmation link expired may register again (spec 000 §9); any other may not.
       // The newest link counts: a resent link keeps the registration for its own 24 hours.
       const abandoned =

@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import { crawlOptionsFromConfig, DEFAULT_CRAWL_OPTIONS } from '../crawler/crawl-options.ts';
+import {
+  crawlOptionsFromConfig,
+  DEFAULT_CRAWL_OPTIONS,
+  type CrawlOptions,
+} from '../crawler/crawl-options.ts';
 import { headerRobots } from '../crawler/crawler.ts';
 import { sha256Hex } from '../crawler/image-process.ts';
 import { robotsFromStatus, type RobotsPolicy } from '../crawler/robots.ts';
@@ -66,16 +70,17 @@ export class IndexedImageFetcher implements ImageBytesSource {
     { policy: Promise<RobotsPolicy | 'unreachable'>; expiresAt: number }
   >();
 
+  /** The crawler's options under this configuration: its limits, user agent and robots.txt timings. */
+  private readonly crawlDefaults: CrawlOptions;
+
   constructor(
     private readonly config: Config,
     private readonly crawlRepository: Pick<CrawlRepository, 'findAllOptions'>,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
     /** The demo photos by file name (demo-site.ts renderDemoPhotos); a parameter so tests can leave it out. */
     private readonly renderDemoPhotos?: () => Promise<Map<string, Buffer>>,
-  ) {}
-
-  private get crawlDefaults() {
-    return { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(this.config) };
+  ) {
+    this.crawlDefaults = { ...DEFAULT_CRAWL_OPTIONS, ...crawlOptionsFromConfig(config) };
   }
 
   async bytesOf(image: ImageToReindex, signal?: AbortSignal): Promise<Buffer | undefined> {
