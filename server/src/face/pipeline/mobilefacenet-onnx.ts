@@ -48,7 +48,10 @@ export interface MobileFaceNetOptions {
  * another.
  */
 export async function loadMobileFaceNet(options: MobileFaceNetOptions): Promise<MobileFaceNet> {
-  const session = await createOnnxSession(await readFile(modelPath()));
+  // Batch 1, 112×112: the input the layout probe times (see createOnnxSession).
+  const session = await createOnnxSession(await readFile(modelPath()), {
+    layoutProbe: { input: [1, 3, MFN_CHIP_SIZE, MFN_CHIP_SIZE] },
+  });
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;
   const side = MFN_CHIP_SIZE;
