@@ -223,6 +223,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.organizations,
       r.adminOrganizations,
       auditLog,
+      r.seats,
     ),
     team: new TeamService(
       config,

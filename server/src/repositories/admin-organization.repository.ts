@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { inForceFirst } from './billing-plan.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
@@ -105,12 +106,13 @@ export class AdminOrganizationRepository {
         'active_plan.plan_type',
         'active_plan.seat_limit',
         'active_plan.end_date',
-        eb
-          .selectFrom('users')
-          .select((sub) => sub.fn.countAll<string>().as('count'))
-          .whereRef('users.organization_id', '=', 'organizations.id')
-          .where('users.has_access', '=', true)
-          .as('seats_used'),
+        // Seats used as search grants them (SeatRepository.accessAsGranted): with a plan in force, its seat
+        // holders, i.e. active or invited users with access, at most its seats; with none, every flag.
+        sql<string>`case when active_plan.seat_limit is null
+          then (select count(*) from users where users.organization_id = organizations.id and users.has_access)
+          else least(active_plan.seat_limit, (select count(*) from users where users.organization_id = organizations.id
+            and users.has_access and users.status in ('ACTIVE', 'INVITED')))
+          end`.as('seats_used'),
         eb
           .selectFrom('users')
           .select((sub) => sub.fn.countAll<string>().as('count'))

@@ -36,6 +36,22 @@ export class SeatRepository {
   }
 
   /**
+   * Whether a user of the organization has access as search grants it (AccessService): while a plan is in
+   * force, holding one of its seats; with no plan in force, the stored flag, i.e. who gets access when the
+   * next plan starts. The team list and the admin pages show access this way, so that they agree with each
+   * other and with search after a smaller plan followed a larger one.
+   */
+  async accessAsGranted(
+    organizationId: number,
+    at = new Date(),
+  ): Promise<(user: { id: number; has_access: boolean }) => boolean> {
+    const holders = await this.findSeatHoldersIfPlan(organizationId, at);
+    if (!holders) return (user) => user.has_access;
+    const seated = new Set(holders);
+    return (user) => seated.has(user.id);
+  }
+
+  /**
    * Of these users of the organization, those who may still see its work, as AccessService decides for a
    * request: platform admins, and seat holders of the plan in force; nobody while the organization is
    * suspended (its owner blocked). Mail about the organization's work goes to these only.

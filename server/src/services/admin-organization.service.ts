@@ -60,6 +60,8 @@ export class AdminOrganizationService {
       this.adminOrganizations.countFaceWatches(id),
     ]);
     const owner = members.find((m) => m.role === 'OWNER');
+    // Access as search grants it, as the owner's team list shows it (beyond a smaller plan's seats: none).
+    const hasAccess = await this.seats.accessAsGranted(id, now);
     const views = plans.map((plan) => this.planView(plan, active?.id, now));
     return {
       id: organization.id,
@@ -74,11 +76,11 @@ export class AdminOrganizationService {
         email: m.email,
         status: m.status,
         role: m.role,
-        access: m.has_access,
+        access: hasAccess(m),
         createdAt: m.created_at.toISOString(),
         lastActiveAt: m.last_active_at?.toISOString() ?? null,
       })),
-      seats: { used: members.filter((m) => m.has_access).length, limit: active?.seat_limit ?? 0 },
+      seats: { used: members.filter(hasAccess).length, limit: active?.seat_limit ?? 0 },
       activePlan: views.find((v) => v.state === 'ACTIVE') ?? null,
       plans: views,
       orders: orders.map((order) => ({

@@ -8,6 +8,7 @@ import type { AdminOrganizationRepository } from '../repositories/admin-organiza
 import { mailTemplates } from '../mail/mail-templates.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type { OrganizationRepository } from '../repositories/organization.repository.ts';
+import type { SeatRepository } from '../repositories/seat.repository.ts';
 import type { UserTokenRepository } from '../repositories/user-token.repository.ts';
 import type { UserRepository } from '../repositories/user.repository.ts';
 import type { AuditService } from './audit.service.ts';
@@ -28,6 +29,7 @@ export class AdminUserService {
     private readonly organizations: OrganizationRepository,
     private readonly adminOrganizations: AdminOrganizationRepository,
     private readonly auditLog: AuditService,
+    private readonly seats: SeatRepository,
   ) {}
 
   async list(filter: {
@@ -144,11 +146,13 @@ export class AdminUserService {
   async get(userId: number): Promise<AdminUserDetail> {
     const user = await this.users.findById(userId);
     if (!user) throw notFound(ADMIN_USER_MESSAGES.notFound);
-    const [organization, sessions, searchCount, activity] = await Promise.all([
+    const [organization, sessions, searchCount, activity, hasAccess] = await Promise.all([
       this.organizations.findById(user.organization_id),
       this.sessions.listForUser(user.id),
       this.adminOrganizations.countSearches({ userId: user.id }),
       this.auditLog.list({ userId: user.id }, 1, 20),
+      // As search grants it and the owner's team list shows it (seat holders of the plan in force).
+      this.seats.accessAsGranted(user.organization_id),
     ]);
     const iso = (date: Date | null) => date?.toISOString() ?? null;
     return {
@@ -158,7 +162,7 @@ export class AdminUserService {
       status: user.status,
       role: user.role,
       admin: user.is_admin,
-      access: user.has_access,
+      access: hasAccess(user),
       newsletter: user.newsletter,
       createdAt: user.created_at.toISOString(),
       emailVerifiedAt: iso(user.email_verified_at),

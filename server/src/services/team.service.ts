@@ -46,16 +46,11 @@ export class TeamService {
   async listUsers(owner: AuthUser): Promise<OrganizationUser[]> {
     this.requireOwner(owner);
     const members = await this.team.findMembers(owner.organizationId);
-    const seated = await this.seatedIfPlan(owner.organizationId);
+    const hasAccess = await this.seats.accessAsGranted(owner.organizationId);
     return sortOrganizationUsers(
-      members.map((member) => toOrganizationUser(member, seated ? seated.has(member.id) : member.has_access)),
+      members.map((member) => toOrganizationUser(member, hasAccess(member))),
       owner.hashedId,
     );
-  }
-
-  private async seatedIfPlan(organizationId: number): Promise<Set<number> | null> {
-    const holders = await this.seats.findSeatHoldersIfPlan(organizationId);
-    return holders && new Set(holders);
   }
 
   /**
@@ -199,8 +194,8 @@ export class TeamService {
     // access, so Delete is offered; the unused flag goes with the row.
     let beyondSeats = false;
     if (user.has_access) {
-      const seated = await this.seatedIfPlan(owner.organizationId);
-      if (!seated || seated.has(user.id)) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
+      const hasAccess = await this.seats.accessAsGranted(owner.organizationId);
+      if (hasAccess(user)) throw conflict(TEAM_MESSAGES.deleteOnlyWithoutAccess);
       beyondSeats = true;
     }
     // Sessions and tokens are deleted with the user row; access and status are checked again under lock.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminOrganizationDetail, AdminUserDetail } from '@osint/contract/admin';
+import type { AdminOrganizationDetail, AdminOrganizationPage, AdminUserDetail } from '@osint/contract/admin';
 import { BILLING_PLAN_MESSAGES, LAW_ENFORCEMENT_MESSAGES } from '@osint/contract/admin';
 import {
   createAdmin,
@@ -232,6 +232,55 @@ describe(`admin: users and organizations (${TEST_DATABASE_KIND})`, () => {
         cookie: admin,
       });
       expect(missing.statusCode).toBe(404);
+    });
+
+    it('after a 3-seat plan, a 2-seat plan in force: detail, list and user page show access as search grants it, like the team list', async () => {
+      const shrunk = await createOwner(t, 'owner@shrunk-admin.example.org', null);
+      await createPlan(t, shrunk.organizationId, {
+        seatLimit: 3,
+        startDate: new Date(Date.now() - 40 * DAY),
+        endDate: new Date(Date.now() - 10 * DAY),
+      });
+      await createPlan(t, shrunk.organizationId, { seatLimit: 2 });
+      const first = await createMember(t, shrunk.organizationId, 'first@shrunk-admin.example.org', true);
+      const beyond = await createMember(t, shrunk.organizationId, 'beyond@shrunk-admin.example.org', true);
+      // The flag is still set: only the seats of the plan in force decide.
+      expect((await findUserByEmail(t, beyond.email))?.has_access).toBe(true);
+
+      const detail = await get<AdminOrganizationDetail>(`/api/admin/organizations/${shrunk.organizationId}`);
+      const accessOf = (email: string) => detail.users.find((u) => u.email === email)?.access;
+      expect([accessOf(shrunk.email), accessOf(first.email), accessOf(beyond.email)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
+      expect(detail.seats).toEqual({ used: 2, limit: 2 });
+      const listed = await get<AdminOrganizationPage>(
+        `/api/admin/organizations?search=${encodeURIComponent('shrunk-admin')}`,
+      );
+      expect(listed.results.map((row) => [row.id, row.seats])).toEqual([
+        [shrunk.organizationId, { used: 2, limit: 2 }],
+      ]);
+      expect((await get<AdminUserDetail>(`/api/admin/users/${beyond.id}`)).access).toBe(false);
+      expect((await get<AdminUserDetail>(`/api/admin/users/${first.id}`)).access).toBe(true);
+      // The team list agrees.
+      const team = await t.request({
+        method: 'GET',
+        url: '/api/user/organization/users',
+        cookie: shrunk.cookie,
+      });
+      expect(
+        team.json<{ email: string; access: boolean }[]>().find((u) => u.email === beyond.email)?.access,
+      ).toBe(false);
+
+      // With no plan in force the flags show who gets access when the next plan starts, here as there.
+      const idle = await createOwner(t, 'owner@idle-admin.example.org', null);
+      const waiting = await createMember(t, idle.organizationId, 'waiting@idle-admin.example.org', true);
+      const idleDetail = await get<AdminOrganizationDetail>(
+        `/api/admin/organizations/${idle.organizationId}`,
+      );
+      expect(idleDetail.users.find((u) => u.email === waiting.email)?.access).toBe(true);
+      expect((await get<AdminUserDetail>(`/api/admin/users/${waiting.id}`)).access).toBe(true);
     });
 
     it('checks a new plan with field messages', async () => {
