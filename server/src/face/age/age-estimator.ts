@@ -82,7 +82,10 @@ function pairMeans(values: ArrayLike<number>): number[] {
 export async function loadAgeEstimator(): Promise<AgeEstimator> {
   await loadFaceApiNets(['ageGender']);
   // Both run on onnxruntime (converted at load): 4–7× less CPU than tfjs's WASM kernels.
-  const faceres = await openTfjsGraphAsOnnx(faceresDeepPath(), [FACERES_AGE_OUTPUT]);
+  // Timed on one face and its mirror image (see OnnxSessionOptions.layoutProbe).
+  const faceres = await openTfjsGraphAsOnnx(faceresDeepPath(), [FACERES_AGE_OUTPUT], {
+    layoutProbe: { input: [2, FACERES_SIZE, FACERES_SIZE, 3] },
+  });
 
   async function ageGenderNet(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {
     const crops = boxes.flatMap((box) => {

@@ -99,7 +99,9 @@ export class BlazeFaceDetector {
     const require = createRequire(import.meta.url);
     const humanDist = path.dirname(require.resolve('@vladmandic/human'));
     return new BlazeFaceDetector(
-      await openTfjsGraphAsOnnx(path.join(humanDist, '..', 'models', 'blazeface.json')),
+      await openTfjsGraphAsOnnx(path.join(humanDist, '..', 'models', 'blazeface.json'), undefined, {
+        layoutProbe: { input: [1, INPUT, INPUT, 3] },
+      }),
     );
   }
 

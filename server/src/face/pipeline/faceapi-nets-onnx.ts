@@ -126,6 +126,8 @@ class GraphBuilder {
   }
 
   toOnnxSession(output: string): Promise<OnnxSession> {
+    // Timed on two crops (a face and its mirror image, or two faces): see OnnxSessionOptions.layoutProbe.
+    const layoutProbe = { input: [2, FACEAPI_INPUT, FACEAPI_INPUT, 3] };
     const weights = Buffer.concat(this.data);
     const model: TfjsGraphModel = {
       modelTopology: { node: this.nodes },
@@ -135,7 +137,7 @@ class GraphBuilder {
       weights.byteOffset,
       weights.byteOffset + weights.byteLength,
     ) as ArrayBuffer;
-    return createOnnxSession(encodeOnnxModel(tfjsGraphToOnnx(model, buffer, [output])));
+    return createOnnxSession(encodeOnnxModel(tfjsGraphToOnnx(model, buffer, [output])), { layoutProbe });
   }
 }
 

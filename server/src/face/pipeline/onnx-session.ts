@@ -51,8 +51,9 @@ export interface OnnxSessionOptions {
    * Input shapes to time the model with. When given, the native runtime opens the model twice, with and
    * without onnxruntime's blocked channel layout (its NCHWc transformer), and keeps the one that runs this
    * model faster on this CPU. The blocked layout is 1.3–2× faster for most of our networks, but it made
-   * the MobileFaceNet descriptor 3× slower on one host (66 against 22 ms a face; 10.6 ms on another host):
-   * which kernels win depends on the model and the CPU, so it is measured, not assumed.
+   * the MobileFaceNet descriptor 3× slower on one machine (66 against 22 ms a face; 10.6 ms on another):
+   * which kernels win depends on the model and the CPU, so every network of the face worker is measured
+   * when it loads, not assumed.
    */
   layoutProbe?: Record<string, number[]>;
   /** Opens the native session in this layout, without timing (for comparisons). */

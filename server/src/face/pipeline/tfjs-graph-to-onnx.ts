@@ -7,7 +7,7 @@ import {
   type OnnxNode,
   type OnnxTensor,
 } from './onnx-protobuf.ts';
-import { createOnnxSession, type OnnxSession } from './onnx-session.ts';
+import { createOnnxSession, type OnnxSession, type OnnxSessionOptions } from './onnx-session.ts';
 
 // Converts a TensorFlow.js graph model (model.json + weights) into an ONNX graph, so that the same weights
 // run on onnxruntime's native CPU kernels instead of tfjs's WASM ones (4–5× less CPU per run here). Only
@@ -401,7 +401,11 @@ function layoutMismatch(node: string): never {
  * Opens a tfjs graph model (the model.json path; its weight files beside it) as an ONNX session. Outputs
  * default to the graph's sinks; each output is named `<tfjs node name>:out`.
  */
-export async function openTfjsGraphAsOnnx(jsonPath: string, outputs?: string[]): Promise<OnnxSession> {
+export async function openTfjsGraphAsOnnx(
+  jsonPath: string,
+  outputs?: string[],
+  options: OnnxSessionOptions = {},
+): Promise<OnnxSession> {
   const model = JSON.parse(await readFile(jsonPath, 'utf8')) as TfjsGraphModel;
   const shards = await Promise.all(
     model.weightsManifest.flatMap((group) =>
@@ -411,5 +415,5 @@ export async function openTfjsGraphAsOnnx(jsonPath: string, outputs?: string[]):
   const weights = Buffer.concat(shards);
   const weightData = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength);
   const graph = tfjsGraphToOnnx(model, weightData as ArrayBuffer, outputs ?? tfjsGraphSinks(model));
-  return createOnnxSession(encodeOnnxModel(graph));
+  return createOnnxSession(encodeOnnxModel(graph), options);
 }
