@@ -136,7 +136,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     config.faceIndex,
     config.faceIndexPublish,
   );
-  const auditLog = new AuditService(r.audit);
+  const auditLog = new AuditService(r.audit, access);
   const queryFaces = new QueryFaceTokens(new AppSettingsRepository(db), config.queryFaceKey);
   const minorReviews = new MinorReviewService(
     minorReviewRows,

@@ -2,6 +2,7 @@ import { PROVIDER_STAFF_LABEL, type AuditEntryView, type AuditPage } from '@osin
 import { TEAM_MESSAGES } from '@osint/contract/team';
 import { forbidden } from '../lib/http-error.ts';
 import type { AuditFilter, AuditRepository } from '../repositories/audit.repository.ts';
+import type { AccessService } from './access.service.ts';
 import type { AuthUser } from './session.service.ts';
 
 type AuditRow = Awaited<ReturnType<AuditRepository['find']>>[number];
@@ -22,7 +23,10 @@ export const CSV_COLUMNS = [
 
 /** Reading the audit trail: the provider's admins see all of it, an owner their organization's. */
 export class AuditService {
-  constructor(private readonly audit: AuditRepository) {}
+  constructor(
+    private readonly audit: AuditRepository,
+    private readonly access: AccessService,
+  ) {}
 
   async list(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
     const [rows, total] = await Promise.all([
@@ -34,7 +38,10 @@ export class AuditService {
 
   /**
    * The owner's view of their organization's log. The provider's staff who acted on the organization
-   * (approvals, plans) are shown as the provider, without their address or IP.
+   * (approvals, plans) are shown as the provider, without their address or IP. An owner without work
+   * access (no seat, no plan in force) still runs the team and sees who did what and when, but not what
+   * the work was: entries about searches, saved searches, extractions and watches lose their target and
+   * detail (names, often a person's, and search hashes), as the work itself needs a seat.
    */
   async listForOrganization(
     owner: AuthUser,
@@ -44,16 +51,18 @@ export class AuditService {
   ): Promise<AuditPage> {
     if (owner.role !== 'OWNER') throw forbidden(TEAM_MESSAGES.ownersOnly);
     const scoped = { ...filter, organizationId: owner.organizationId };
-    const [rows, total] = await Promise.all([
+    const [rows, total, access] = await Promise.all([
       this.audit.find(scoped, { limit: pageSize, offset: (page - 1) * pageSize }),
       this.audit.count(scoped),
+      this.access.of(owner),
     ]);
     return {
-      entries: rows.map((row) =>
-        isStaffAction(row, owner.organizationId)
+      entries: rows.map((row) => {
+        const view = isStaffAction(row, owner.organizationId)
           ? { ...toView(row), actor: { id: null, email: PROVIDER_STAFF_LABEL }, ip: null }
-          : toView(row),
-      ),
+          : toView(row);
+        return access.granted || !isWorkAction(row.action) ? view : { ...view, target: null, detail: {} };
+      }),
       totalResultCount: total,
     };
   }
@@ -94,6 +103,22 @@ export class AuditService {
  * An action of the provider's staff on an organization: an admin action, or any action (a bank transfer
  * marked paid, a plan created) by an admin or by anyone who is not a member of the organization.
  */
+/** Actions about the organization's work (see requireWorkAccess), including the platform's views of it. */
+const WORK_ACTION_PREFIXES = [
+  'search.',
+  'saved-search.',
+  'data-extractor.',
+  'face-watch.',
+  'face-alert.',
+  'admin.saved_search.',
+  'admin.data_extraction.',
+  'admin.minor_review.',
+];
+
+function isWorkAction(action: string): boolean {
+  return WORK_ACTION_PREFIXES.some((prefix) => action.startsWith(prefix));
+}
+
 function isStaffAction(row: AuditRow, organizationId: number): boolean {
   return (
     row.action.startsWith('admin.') ||

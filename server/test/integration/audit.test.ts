@@ -4,7 +4,7 @@ import { SHIPPED_MODEL } from '../../src/services/face-index.service.ts';
 import { createAdmin, FIXTURE_PASSWORD, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TEST_DATABASE_KIND } from '../support/test-database.ts';
-import { createMember, createOwner, type Member } from '../support/team-fixtures.ts';
+import { createMember, createOwner, createPlan, type Member } from '../support/team-fixtures.ts';
 
 const DAY = 86_400_000;
 
@@ -340,6 +340,62 @@ describe(`audit trail (${TEST_DATABASE_KIND})`, () => {
       cookie: member.cookie,
     });
     expect(member403.statusCode).toBe(403);
+  });
+
+  it('shows an owner without work access who did what, but not the names and targets of the work', async () => {
+    const lapsed = await createOwner(t, 'owner@lapsed-audit.example.org', null);
+    const plan = await createPlan(t, lapsed.organizationId, { seatLimit: 2 });
+    const analyst = await createMember(t, lapsed.organizationId, 'analyst@lapsed-audit.example.org', true);
+    await t.db
+      .insertInto('audit_log')
+      .values([
+        {
+          actor_user_id: analyst.id,
+          organization_id: lapsed.organizationId,
+          action: 'saved-search.saved',
+          target: 'saved-search:77',
+          detail: JSON.stringify({ name: 'Иван Петров, Riga', searchHash: 'abc123' }),
+          ip: null,
+        },
+        {
+          actor_user_id: lapsed.id,
+          organization_id: lapsed.organizationId,
+          action: 'team.user_invited',
+          target: `user:${analyst.id}`,
+          detail: JSON.stringify({ email: analyst.email }),
+          ip: null,
+        },
+      ])
+      .execute();
+    const log = async () => {
+      const response = await t.request({
+        method: 'GET',
+        url: '/api/user/organization/audit',
+        cookie: lapsed.cookie,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const entries = response.json<AuditPage>().entries;
+      return (action: string) => entries.find((e) => e.action === action)!;
+    };
+    // With a seat the owner sees the work's name.
+    let entry = await log();
+    expect(entry('saved-search.saved')).toMatchObject({
+      target: 'saved-search:77',
+      detail: { name: 'Иван Петров, Riga' },
+    });
+    // The plan ends: the owner still sees who saved a search and when, not what it was.
+    await t.db
+      .updateTable('billing_plans')
+      .set({ end_date: new Date(Date.now() - 1000) })
+      .where('id', '=', plan.id)
+      .execute();
+    entry = await log();
+    expect(entry('saved-search.saved')).toMatchObject({
+      actor: { id: analyst.id, email: analyst.email },
+      target: null,
+      detail: {},
+    });
+    expect(entry('team.user_invited')).toMatchObject({ detail: { email: analyst.email } });
   });
 
   it('is append-only: the database refuses to change or delete entries, and entries outlive their actor', async () => {
