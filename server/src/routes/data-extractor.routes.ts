@@ -14,6 +14,7 @@ import {
 } from './data-extractor-schemas.ts';
 import { sendJpeg, sendPdf } from './replies.ts';
 import { limitReports } from './report-rate-limit.ts';
+import { limitWork } from '../lib/work-rate-limits.ts';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const NameBody = Type.Object({
@@ -49,7 +50,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       },
       async (request, reply) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`data-extractor:user:${user.id}`], 20, 60_000);
+        await limitWork(rateLimiter, 'data-extractor', user);
         return reply.code(201).send(await dataExtractor.start(user, request.body));
       },
     );
@@ -192,7 +193,7 @@ export function dataExtractorRoutes(services: Services): FastifyPluginAsyncTypeb
       async (request, reply) => {
         const user = currentUser(request);
         // A new name is matched against the watch-lists and may fetch the page again.
-        await rateLimiter.hit([`data-extractor-edit:user:${user.id}`], 30, 60_000);
+        await limitWork(rateLimiter, 'data-extractor-edit', user);
         const { name, description } = request.body;
         await dataExtractor.updateResult(user, request.params.id, name, description);
         return reply.code(204).send();

@@ -5,6 +5,7 @@ import { currentUser, requireWorkAccess } from '../plugins/auth.plugin.ts';
 import { sendJpeg } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
 import { PageNumber } from './paging-schema.ts';
+import { limitWork } from '../lib/work-rate-limits.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 const AlertStatus = Type.Union([Type.Literal('NEW'), Type.Literal('SEEN')]);
@@ -74,7 +75,7 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const user = currentUser(request);
         // A watch of a searched face analyses its kept crop again: the upload's budget.
-        await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        await limitWork(rateLimiter, 'upload', user);
         return reply.code(201).send(await faceWatches.create(user, request.body));
       },
     );
@@ -145,7 +146,7 @@ export function faceWatchRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request) => {
         const user = currentUser(request);
         // A full search, counted with the user's other searches.
-        await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        await limitWork(rateLimiter, 'search', user);
         const answer = await faceWatches.searchNow(user, request.params.id);
         return { searchHash: answer.searchHash };
       },

@@ -6,6 +6,7 @@ import { sendJpeg, sendPdf } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
 import { limitReports } from './report-rate-limit.ts';
 import { PageNumber } from './paging-schema.ts';
+import { limitWork } from '../lib/work-rate-limits.ts';
 
 const SearchType = Type.Union([Type.Literal('OSINT'), Type.Literal('SOCIAL_MEDIA_SEARCH')]);
 export const SavedSearchStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')]);
@@ -84,7 +85,7 @@ export function savedSearchRoutes(services: Services): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`save-search:user:${user.id}`], 30, 60_000);
+        await limitWork(rateLimiter, 'save-search', user);
         return reply.code(201).send(await savedSearches.save(user, request.body));
       },
     );

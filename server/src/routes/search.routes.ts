@@ -8,6 +8,7 @@ import { sendJpeg, sendPdf } from './replies.ts';
 import { MatchScoreFields } from './score-schemas.ts';
 import { limitReports } from './report-rate-limit.ts';
 import { PageNumber } from './paging-schema.ts';
+import { limitWork } from '../lib/work-rate-limits.ts';
 
 // The body is JSON with the photo in base64 (a third larger than the file). The 1.5 MB limit itself is
 // checked on the decoded bytes, so that an oversized photo gets the specification's own 413 message.
@@ -108,7 +109,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        await limitWork(rateLimiter, 'upload', user);
         return search.uploadImage(user, request.body.img);
       },
     );
@@ -133,7 +134,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request) => {
         const user = currentUser(request);
         // One budget with uploads: a photo by address costs the face engine as much as an uploaded one.
-        await rateLimiter.hit([`upload:user:${user.id}`], 60, 60_000);
+        await limitWork(rateLimiter, 'upload', user);
         return search.uploadImageUrl(user, request.body.url);
       },
     );
@@ -173,7 +174,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const user = currentUser(request);
-        await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        await limitWork(rateLimiter, 'search', user);
         const { faces, type, image, otherImages } = request.body;
         return search.search(user, faces, type, { faceImage: image, otherFaceImages: otherImages });
       },
@@ -200,7 +201,7 @@ export function searchRoutes(services: Services): FastifyPluginAsyncTypebox {
       async (request) => {
         const user = currentUser(request);
         // A new search, counted as one.
-        await rateLimiter.hit([`search:user:${user.id}`], 60, 60_000);
+        await limitWork(rateLimiter, 'search', user);
         return searchRefinement.searchWithResults(user, request.params.searchHash, request.body.recordHashes);
       },
     );

@@ -4,7 +4,8 @@ import { RATE_LIMITED_MESSAGE } from '@osint/contract/constants';
 import { BLOCKED_EMAIL_DOMAINS } from '@osint/contract/email';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { createUser, FIXTURE_PASSWORD, registrationBody } from '../support/fixtures.ts';
-import { createOwner } from '../support/team-fixtures.ts';
+import { createMember, createOwner } from '../support/team-fixtures.ts';
+import { WORK_RATE_LIMITS } from '../../src/lib/work-rate-limits.ts';
 
 const WINDOW_SECONDS = 15 * 60;
 
@@ -65,6 +66,35 @@ describe('rate limits (RATE_LIMIT on)', () => {
     const watch = { name: 'Case 1', searchHash: 'no-such-search' };
     for (let i = 0; i < 60; i++) expect((await post('/api/watches', watch)).statusCode).toBe(404);
     expectLimited(await post('/api/watches', watch), 60);
+  });
+
+  it("limits an organization's searches together, so its users cannot take the API from other organizations", async () => {
+    const { perUser, perOrganization } = WORK_RATE_LIMITS.search;
+    const owner = await createOwner(t, 'owner@busy-org.example.org', { seatLimit: 10 });
+    const team = [owner];
+    for (let i = 1; i <= perOrganization / perUser; i++) {
+      team.push(await createMember(t, owner.organizationId, `analyst${i}@busy-org.example.org`, true));
+    }
+    const outsider = await createOwner(t, 'owner@quiet-org.example.org', { seatLimit: 1 });
+    const searchNow = (cookie: string) =>
+      t.request({ method: 'POST', url: '/api/watches/999999/search', cookie, payload: {} });
+    // Every user but the last spends their own budget: together, the organization's.
+    for (const member of team.slice(0, -1)) {
+      for (let i = 0; i < perUser; i++) expect((await searchNow(member.cookie)).statusCode).toBe(404);
+    }
+    // The last user has not searched at all, yet the organization's budget is spent.
+    expectLimited(await searchNow(team.at(-1)!.cookie), 60);
+    expectLimited(
+      await t.request({
+        method: 'POST',
+        url: '/api/search',
+        cookie: team.at(-1)!.cookie,
+        payload: { faces: ['x'], type: 'OSINT' },
+      }),
+      60,
+    );
+    // Another organization searches as before.
+    expect((await searchNow(outsider.cookie)).statusCode).toBe(404);
   });
 
   it('limits the order calls that render a PDF, together, per user', async () => {
