@@ -31,6 +31,7 @@ import {
 import {
   addMonthsToInstant,
   effectiveStartDate,
+  endAfterDeactivation,
   maxDate,
   minDate,
   startDateError,
@@ -498,6 +499,9 @@ export class FastSpringService {
     const seats = context.addonSeats ?? plan.seat_limit;
     const periodStart = plan.end_date;
     const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
+    // FastSpring's paid-through date after this charge: its next charge date, else one month more.
+    const chargedThrough =
+      next ?? (row.charged_through ? addMonthsToInstant(row.charged_through, 1) : undefined);
     const price = computePrice({ kind: 'MONTHLY', users: seats });
     const paid = {
       ...charge,
@@ -536,7 +540,11 @@ export class FastSpringService {
     // charge again, and the redelivery records it for review.
     if (!(await tx.plans.updatePeriod(plan.id, changes)))
       throw new Error(`Plan ${plan.id} was ended while charge order ${charge.id} was applied.`);
-    await tx.subscriptions.update(subscription.id, { paidThrough: newEnd, ...changes });
+    await tx.subscriptions.update(subscription.id, {
+      paidThrough: newEnd,
+      ...(chargedThrough ? { chargedThrough } : {}),
+      ...changes,
+    });
     return {
       ...base,
       orderId: inserted.id,
@@ -547,8 +555,8 @@ export class FastSpringService {
 
   /**
    * canceled (no renewal; the paid period continues), payment.overdue (FastSpring retries; the owner is
-   * told), deactivated (the plan ends). Events older than the last state change do not change the state,
-   * and a deactivated subscription stays deactivated.
+   * told), deactivated (the plan ends, keeping what was paid for up to the deactivation). Events older
+   * than the last state change do not change the state, and a deactivated subscription stays deactivated.
    */
   private async subscriptionStateChanged(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
     const subscription = eventSubscription(event);
@@ -580,10 +588,15 @@ export class FastSpringService {
       // A plan an admin ended keeps the admin's end (updatePeriod would not move it); its card subscription
       // is now known to be cancelled, whether the platform's job or someone in FastSpring's app did it.
       if (plan?.ended_at) await tx.plans.recordSubscriptionCancel(plan.id, { cancelledAt: deactivatedAt });
-      if (plan && !plan.ended_at && plan.end_date > deactivatedAt) {
-        // A subscription deactivated before its start ends at its start: the plan never runs.
-        const end = maxDate(deactivatedAt, plan.start_date);
-        if (await tx.plans.updatePeriod(plan.id, { endDate: end }))
+      if (plan && !plan.ended_at) {
+        // Only what the deactivation cut off FastSpring's paid period comes off the plan: a plan starting
+        // after the payment keeps every month paid for when the subscription ends with its period.
+        const end = endAfterDeactivation(
+          { start: plan.start_date, end: plan.end_date },
+          deactivatedAt,
+          row.charged_through,
+        );
+        if (end < plan.end_date && (await tx.plans.updatePeriod(plan.id, { endDate: end })))
           return { ...base, outcome: 'PROCESSED', note: `Deactivated: plan ends ${end.toISOString()}.` };
       }
       return { ...base, outcome: 'PROCESSED', note: 'Deactivated.' };
@@ -685,6 +698,11 @@ export class FastSpringService {
       seatLimit: 1,
       stateChangedAt: new Date(0),
     });
+    // FastSpring's own paid-through date, which a later deactivation is measured against.
+    const chargedThrough = args.next
+      ? maxDate(row.charged_through ?? args.next, args.next)
+      : row.charged_through;
+    if (args.next) await tx.subscriptions.update(args.subscriptionId, { chargedThrough: args.next });
     const existing = await tx.plans.findBySubscriptionId(args.subscriptionId);
     if (existing) {
       // Neither a deactivated subscription nor a plan an admin ended is extended: FastSpring's dates are
@@ -728,7 +746,8 @@ export class FastSpringService {
     const next = args.next ?? row.paid_through ?? undefined;
     let end = addMonthsToInstant(start, 1);
     if (next && next > end) end = next;
-    if (row.state === 'DEACTIVATED' && row.deactivated_at) end = minDate(end, row.deactivated_at);
+    if (row.state === 'DEACTIVATED' && row.deactivated_at)
+      end = endAfterDeactivation({ start, end }, row.deactivated_at, chargedThrough);
     if (end <= start) return { plan: undefined, created: false, row };
     const seats = normalizeUserCount(paid.seat_limit);
     const plan =

@@ -2,6 +2,7 @@ import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import type { AddressInfo } from 'node:net';
 import { addDays, addMonths, startOfUtcDay, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMonthsToInstant } from '../../src/billing/plan-dates.ts';
 import { loadConfig } from '../../src/config.ts';
 import { NO_ACCESS_MESSAGE } from '../../src/services/access.service.ts';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
@@ -496,6 +497,54 @@ describe('monthly subscription', () => {
       .map((m) => m.subject);
     expect(subjects).not.toContain('Your subscription has expired');
     expect(subjects).not.toContain('Your Monthly Subscription plan is active');
+  });
+
+  it('a subscription starting after its first charge, cancelled to end with its paid period, keeps every paid month', async () => {
+    const owner = await trialOwner('owner@later-start-cancelled.example.org');
+    // Bought today for a start 40 days ahead: FastSpring charges the first month now, and its own period
+    // (to its next charge date) ends before the plan has even started.
+    const startDay = addDays(utcIsoDate(), 40);
+    const response = await createSession(owner, {
+      startDate: startDay,
+      productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { payload, key } = response.json<{ payload: string; key: string }>();
+    const session = fs.accept(payload, key);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const begin = Date.now();
+    const next = addMonthsToInstant(new Date(begin), 1).getTime();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next }, begin),
+    ]);
+    const [planned] = await planRows(owner.organizationId);
+    expect(utcIsoDate(planned!.start_date)).toBe(startDay);
+    const paidEnd = planned!.end_date.getTime();
+    expect(paidEnd).toBe(startOfUtcDay(addMonths(startDay, 1)).getTime());
+
+    // The owner cancels; FastSpring deactivates the subscription at the end of the period it was paid
+    // for, its next charge date, which is before the plan's start.
+    const canceled = fsEvents.subscriptionState(
+      'subscription.canceled',
+      session,
+      ids,
+      { begin, next },
+      begin + DAY,
+    );
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next, deactivation: next },
+      next,
+    );
+    expect((await fs.deliver(webhookUrl, [canceled])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const [kept] = await planRows(owner.organizationId);
+    expect(kept!.start_date.getTime()).toBe(planned!.start_date.getTime());
+    expect(kept!.end_date.getTime()).toBe(paidEnd);
+    expect((await plans(owner)).futureBillingPlan?.id).toBe(planned!.id);
   });
 
   it('payment overdue keeps the paid period and tells the owner', async () => {
