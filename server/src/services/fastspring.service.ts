@@ -460,8 +460,11 @@ export class FastSpringService {
       eventAt,
     });
     const base = { organizationId: context.organizationId };
-    if (row.state === 'DEACTIVATED')
-      return { ...base, outcome: 'IGNORED', note: 'The subscription is deactivated.' };
+    // FastSpring does not order its deliveries, and retries a failed one later: a renewal charged before
+    // the deactivation may arrive after it, and still paid for its month (within what the deactivation
+    // left of it).
+    const deactivatedAt =
+      row.state === 'DEACTIVATED' ? (row.deactivated_at ?? row.state_changed_at) : undefined;
     const initial = !charge || charge.id === subscription.initialOrderId;
     if (!plan) {
       if (initial || !unpaid) return { ...base, outcome: 'IGNORED', note: unpaid ?? 'No plan to renew.' };
@@ -493,15 +496,37 @@ export class FastSpringService {
         outcome: 'FAILED',
         note: `${endedByAdmin(plan)} This renewal extends nothing: review this payment (refund it, and cancel subscription ${subscription.id} in FastSpring).`,
       };
+    // A deactivated subscription is not charged again; money taken after it buys nothing and, like a
+    // payment that does not match its price, is left for an admin to review.
+    if (deactivatedAt && eventAt >= deactivatedAt)
+      return {
+        ...base,
+        outcome: 'FAILED',
+        note: `Charged after subscription ${subscription.id} was deactivated on ${deactivatedAt.toISOString()}: this renewal extends nothing; review this payment (refund it).`,
+      };
 
     // The seats this charge pays for: the add-on quantity it carries (seats changed in FastSpring since
     // the last period), else the plan's.
     const seats = context.addonSeats ?? plan.seat_limit;
     const periodStart = plan.end_date;
-    const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
     // FastSpring's paid-through date after this charge: its next charge date, else one month more.
     const chargedThrough =
       next ?? (row.charged_through ? addMonthsToInstant(row.charged_through, 1) : undefined);
+    // Each renewal pays for one month of the plan, whatever order the renewals arrive in; the plan's end is
+    // not set to FastSpring's next charge date, which an older renewal arriving late would add a month to.
+    const renewedEnd = addMonthsToInstant(plan.end_date, 1);
+    const newEnd = deactivatedAt
+      ? maxDate(
+          plan.end_date,
+          endAfterDeactivation(
+            { start: plan.start_date, end: renewedEnd },
+            deactivatedAt,
+            chargedThrough && row.charged_through
+              ? maxDate(chargedThrough, row.charged_through)
+              : chargedThrough,
+          ),
+        )
+      : renewedEnd;
     const price = computePrice({ kind: 'MONTHLY', users: seats });
     const paid = {
       ...charge,

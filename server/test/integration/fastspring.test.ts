@@ -547,6 +547,135 @@ describe('monthly subscription', () => {
     expect((await plans(owner)).futureBillingPlan?.id).toBe(planned!.id);
   });
 
+  it('a renewal charged before the deactivation counts even when its event arrives after it', async () => {
+    const owner = await trialOwner('owner@late-renewal.example.org');
+    const begin = Date.now() - 70 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 1);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next1 = addMonthsToInstant(new Date(begin), 1).getTime();
+    const next2 = addMonthsToInstant(new Date(begin), 2).getTime();
+    const next3 = addMonthsToInstant(new Date(begin), 3).getTime();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: next1 }, begin),
+    ]);
+    // Renewed at next1 (paid until next2), cancelled, deactivated at next2; the renewal's delivery failed
+    // and FastSpring's retry arrives after the deactivation.
+    const renewal = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next2 },
+      next1,
+    );
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next: next2, deactivation: next2 },
+      next2,
+    );
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const answer = await fs.deliver(webhookUrl, [renewal]);
+    expect(answer.status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan!.end_date.getTime()).toBe(next2);
+    const recorded = await t.db
+      .selectFrom('payments')
+      .select(['outcome', 'order_id'])
+      .where('event_id', '=', renewal.id)
+      .executeTakeFirstOrThrow();
+    expect(recorded.outcome).toBe('PROCESSED');
+    expect(recorded.order_id).not.toBeNull();
+
+    // A charge dated after the deactivation pays for nothing the subscription still grants: it is left
+    // for an admin to review, and the plan keeps its end.
+    const after = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next3 },
+      next2 + DAY,
+    );
+    expect((await fs.deliver(webhookUrl, [after])).status).toBe(200);
+    const review = await t.db
+      .selectFrom('payments')
+      .select('outcome')
+      .where('event_id', '=', after.id)
+      .executeTakeFirstOrThrow();
+    expect(review.outcome).toBe('FAILED');
+    expect((await planRows(owner.organizationId))[0]!.end_date.getTime()).toBe(next2);
+  });
+
+  it('a renewal arriving after an immediate deactivation counts only up to the deactivation', async () => {
+    const owner = await trialOwner('owner@late-renewal-deactivated-now.example.org');
+    const begin = Date.now() - 40 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 1);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next1 = addMonthsToInstant(new Date(begin), 1).getTime();
+    const next2 = addMonthsToInstant(new Date(begin), 2).getTime();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: next1 }, begin),
+    ]);
+    // Renewed at next1, then deactivated at once ("Deactivate Now") two days later; the renewal's
+    // delivery comes after the deactivation.
+    const deactivation = next1 + 2 * DAY;
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next: next2, deactivation },
+      deactivation,
+    );
+    const renewal = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next2 },
+      next1,
+    );
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [renewal])).status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan!.end_date.getTime()).toBe(deactivation);
+  });
+
+  it('renewals delivered out of order add one month each: the plan ends where FastSpring was paid to', async () => {
+    const owner = await trialOwner('owner@renewals-reversed.example.org');
+    const begin = Date.now() - 65 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 1);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next = [1, 2, 3].map((months) => addMonthsToInstant(new Date(begin), months).getTime());
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: next[0]! }, begin),
+    ]);
+    const second = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[1]! },
+      next[0],
+    );
+    const third = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[2]! },
+      next[1],
+    );
+    expect((await fs.deliver(webhookUrl, [third])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [second])).status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan!.end_date.getTime()).toBe(next[2]);
+    // Two renewals, two paid orders.
+    const orders = await t.db
+      .selectFrom('orders')
+      .select('id')
+      .where('organization_id', '=', owner.organizationId)
+      .execute();
+    expect(orders).toHaveLength(3);
+  });
+
   it('payment overdue keeps the paid period and tells the owner', async () => {
     const owner = await trialOwner('owner@overdue.example.org');
     const session = await checkout(owner, 'MONTHLY', 1);
