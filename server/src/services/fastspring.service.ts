@@ -558,8 +558,10 @@ export class FastSpringService {
     });
     if (!inserted)
       return { ...base, outcome: 'IGNORED', note: `Charge order ${charge.id} was applied before.` };
-    // A charge older than the subscription's last state change does not set its seats (a late delivery).
-    const resize = price.users !== plan.seat_limit && eventAt >= row.state_changed_at;
+    // A charge older than the subscription's last state change, or than a renewal already applied (its
+    // next charge date is not the latest), does not set its seats: it is a late delivery.
+    const latest = !next || !row.charged_through || next >= row.charged_through;
+    const resize = price.users !== plan.seat_limit && latest && eventAt >= row.state_changed_at;
     const changes = { endDate: newEnd, ...(resize ? { seatLimit: price.users } : {}) };
     // An admin who ended the plan after it was read above wins; rolling back makes FastSpring deliver the
     // charge again, and the redelivery records it for review.

@@ -676,6 +676,40 @@ describe('monthly subscription', () => {
     expect(orders).toHaveLength(3);
   });
 
+  it('a renewal delivered after a later one does not set the seats back to its own', async () => {
+    const owner = await trialOwner('owner@seats-reversed.example.org');
+    const begin = Date.now() - 65 * DAY;
+    // The subscription was bought for 3 users and raised to 5 before its third month.
+    const three = await checkout(owner, 'MONTHLY', 3);
+    const five = await checkout(owner, 'MONTHLY', 5);
+    const startDate = utcIsoDate(new Date(begin));
+    const session3 = { ...three, tags: { ...three.tags, startDate } };
+    const session5 = { ...five, tags: { ...five.tags, startDate } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next = [1, 2, 3].map((months) => addMonthsToInstant(new Date(begin), months).getTime());
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session3, ids, begin),
+      fsEvents.subscriptionActivated(session3, ids, { begin, next: next[0]! }, begin),
+    ]);
+    const second = fsEvents.chargeCompleted(
+      session3,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[1]! },
+      next[0],
+    );
+    const third = fsEvents.chargeCompleted(
+      session5,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[2]! },
+      next[1],
+    );
+    expect((await fs.deliver(webhookUrl, [third])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [second])).status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan).toMatchObject({ seat_limit: 5 });
+    expect(plan!.end_date.getTime()).toBe(next[2]);
+  });
+
   it('payment overdue keeps the paid period and tells the owner', async () => {
     const owner = await trialOwner('owner@overdue.example.org');
     const session = await checkout(owner, 'MONTHLY', 1);
