@@ -58,3 +58,22 @@ export function periodMonths(start: Date, end: Date): number {
 
 export const maxDate = (a: Date, b: Date): Date => (a.getTime() >= b.getTime() ? a : b);
 export const minDate = (a: Date, b: Date): Date => (a.getTime() <= b.getTime() ? a : b);
+
+/**
+ * Where a card subscription's plan ends once FastSpring deactivated the subscription at `deactivatedAt`.
+ * FastSpring's paid period runs from the payment to its next charge date (`chargedThrough`); the plan's
+ * runs from its chosen start, which may come later (even after FastSpring's period has ended), so the plan
+ * ends later than FastSpring's period by that shift. A deactivation takes away only what it cut off
+ * FastSpring's paid period (nothing when it comes at the period's end, as after a cancellation), and that
+ * much comes off the plan's end; a plan left with nothing ends at its start and never runs. Without a
+ * known charged-through date the two ends are taken as one: the plan ends at the deactivation.
+ */
+export function endAfterDeactivation(
+  plan: { start: Date; end: Date },
+  deactivatedAt: Date,
+  chargedThrough: Date | null | undefined,
+): Date {
+  const paidThrough = chargedThrough ?? plan.end;
+  const cut = Math.max(0, paidThrough.getTime() - deactivatedAt.getTime());
+  return maxDate(plan.start, new Date(plan.end.getTime() - cut));
+}

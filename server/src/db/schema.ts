@@ -560,6 +560,8 @@ export interface FastSpringSubscriptionsTable {
   state: FastSpringSubscriptionState;
   billing_plan_id: number | null;
   paid_through: Timestamp | null;
+  /** FastSpring's own next charge date, the latest reported (migration 0051): see `endAfterDeactivation`. */
+  charged_through: Timestamp | null;
   state_changed_at: Timestamp;
   deactivated_at: Timestamp | null;
   created_at: CreatedAt;

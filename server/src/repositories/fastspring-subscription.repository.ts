@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { FastSpringSubscriptionState } from '../db/schema.ts';
 
@@ -45,6 +46,8 @@ export class FastSpringSubscriptionRepository {
       seatLimit?: number;
       billingPlanId?: number;
       paidThrough?: Date;
+      /** Kept at the latest date reported: events arrive in any order. */
+      chargedThrough?: Date;
       deactivatedAt?: Date;
     },
   ): Promise<void> {
@@ -56,6 +59,11 @@ export class FastSpringSubscriptionRepository {
         ...(changes.seatLimit ? { seat_limit: changes.seatLimit } : {}),
         ...(changes.billingPlanId ? { billing_plan_id: changes.billingPlanId } : {}),
         ...(changes.paidThrough ? { paid_through: changes.paidThrough } : {}),
+        ...(changes.chargedThrough
+          ? {
+              charged_through: sql<Date>`greatest(coalesce(charged_through, ${changes.chargedThrough}), ${changes.chargedThrough})`,
+            }
+          : {}),
         ...(changes.deactivatedAt ? { deactivated_at: changes.deactivatedAt } : {}),
         updated_at: new Date(),
       })

@@ -31,6 +31,7 @@ import {
 import {
   addMonthsToInstant,
   effectiveStartDate,
+  endAfterDeactivation,
   maxDate,
   minDate,
   startDateError,
@@ -459,8 +460,11 @@ export class FastSpringService {
       eventAt,
     });
     const base = { organizationId: context.organizationId };
-    if (row.state === 'DEACTIVATED')
-      return { ...base, outcome: 'IGNORED', note: 'The subscription is deactivated.' };
+    // FastSpring does not order its deliveries, and retries a failed one later: a renewal charged before
+    // the deactivation may arrive after it, and still paid for its month (within what the deactivation
+    // left of it).
+    const deactivatedAt =
+      row.state === 'DEACTIVATED' ? (row.deactivated_at ?? row.state_changed_at) : undefined;
     const initial = !charge || charge.id === subscription.initialOrderId;
     if (!plan) {
       if (initial || !unpaid) return { ...base, outcome: 'IGNORED', note: unpaid ?? 'No plan to renew.' };
@@ -492,12 +496,37 @@ export class FastSpringService {
         outcome: 'FAILED',
         note: `${endedByAdmin(plan)} This renewal extends nothing: review this payment (refund it, and cancel subscription ${subscription.id} in FastSpring).`,
       };
+    // A deactivated subscription is not charged again; money taken after it buys nothing and, like a
+    // payment that does not match its price, is left for an admin to review.
+    if (deactivatedAt && eventAt >= deactivatedAt)
+      return {
+        ...base,
+        outcome: 'FAILED',
+        note: `Charged after subscription ${subscription.id} was deactivated on ${deactivatedAt.toISOString()}: this renewal extends nothing; review this payment (refund it).`,
+      };
 
     // The seats this charge pays for: the add-on quantity it carries (seats changed in FastSpring since
     // the last period), else the plan's.
     const seats = context.addonSeats ?? plan.seat_limit;
     const periodStart = plan.end_date;
-    const newEnd = maxDate(addMonthsToInstant(plan.end_date, 1), next ?? plan.end_date);
+    // FastSpring's paid-through date after this charge: its next charge date, else one month more.
+    const chargedThrough =
+      next ?? (row.charged_through ? addMonthsToInstant(row.charged_through, 1) : undefined);
+    // Each renewal pays for one month of the plan, whatever order the renewals arrive in; the plan's end is
+    // not set to FastSpring's next charge date, which an older renewal arriving late would add a month to.
+    const renewedEnd = addMonthsToInstant(plan.end_date, 1);
+    const newEnd = deactivatedAt
+      ? maxDate(
+          plan.end_date,
+          endAfterDeactivation(
+            { start: plan.start_date, end: renewedEnd },
+            deactivatedAt,
+            chargedThrough && row.charged_through
+              ? maxDate(chargedThrough, row.charged_through)
+              : chargedThrough,
+          ),
+        )
+      : renewedEnd;
     const price = computePrice({ kind: 'MONTHLY', users: seats });
     const paid = {
       ...charge,
@@ -529,14 +558,20 @@ export class FastSpringService {
     });
     if (!inserted)
       return { ...base, outcome: 'IGNORED', note: `Charge order ${charge.id} was applied before.` };
-    // A charge older than the subscription's last state change does not set its seats (a late delivery).
-    const resize = price.users !== plan.seat_limit && eventAt >= row.state_changed_at;
+    // A charge older than the subscription's last state change, or than a renewal already applied (its
+    // next charge date is not the latest), does not set its seats: it is a late delivery.
+    const latest = !next || !row.charged_through || next >= row.charged_through;
+    const resize = price.users !== plan.seat_limit && latest && eventAt >= row.state_changed_at;
     const changes = { endDate: newEnd, ...(resize ? { seatLimit: price.users } : {}) };
     // An admin who ended the plan after it was read above wins; rolling back makes FastSpring deliver the
     // charge again, and the redelivery records it for review.
     if (!(await tx.plans.updatePeriod(plan.id, changes)))
       throw new Error(`Plan ${plan.id} was ended while charge order ${charge.id} was applied.`);
-    await tx.subscriptions.update(subscription.id, { paidThrough: newEnd, ...changes });
+    await tx.subscriptions.update(subscription.id, {
+      paidThrough: newEnd,
+      ...(chargedThrough ? { chargedThrough } : {}),
+      ...changes,
+    });
     return {
       ...base,
       orderId: inserted.id,
@@ -547,8 +582,8 @@ export class FastSpringService {
 
   /**
    * canceled (no renewal; the paid period continues), payment.overdue (FastSpring retries; the owner is
-   * told), deactivated (the plan ends). Events older than the last state change do not change the state,
-   * and a deactivated subscription stays deactivated.
+   * told), deactivated (the plan ends, keeping what was paid for up to the deactivation). Events older
+   * than the last state change do not change the state, and a deactivated subscription stays deactivated.
    */
   private async subscriptionStateChanged(event: FastSpringEvent, tx: Tx): Promise<Outcome> {
     const subscription = eventSubscription(event);
@@ -580,10 +615,15 @@ export class FastSpringService {
       // A plan an admin ended keeps the admin's end (updatePeriod would not move it); its card subscription
       // is now known to be cancelled, whether the platform's job or someone in FastSpring's app did it.
       if (plan?.ended_at) await tx.plans.recordSubscriptionCancel(plan.id, { cancelledAt: deactivatedAt });
-      if (plan && !plan.ended_at && plan.end_date > deactivatedAt) {
-        // A subscription deactivated before its start ends at its start: the plan never runs.
-        const end = maxDate(deactivatedAt, plan.start_date);
-        if (await tx.plans.updatePeriod(plan.id, { endDate: end }))
+      if (plan && !plan.ended_at) {
+        // Only what the deactivation cut off FastSpring's paid period comes off the plan: a plan starting
+        // after the payment keeps every month paid for when the subscription ends with its period.
+        const end = endAfterDeactivation(
+          { start: plan.start_date, end: plan.end_date },
+          deactivatedAt,
+          row.charged_through,
+        );
+        if (end < plan.end_date && (await tx.plans.updatePeriod(plan.id, { endDate: end })))
           return { ...base, outcome: 'PROCESSED', note: `Deactivated: plan ends ${end.toISOString()}.` };
       }
       return { ...base, outcome: 'PROCESSED', note: 'Deactivated.' };
@@ -685,6 +725,11 @@ export class FastSpringService {
       seatLimit: 1,
       stateChangedAt: new Date(0),
     });
+    // FastSpring's own paid-through date, which a later deactivation is measured against.
+    const chargedThrough = args.next
+      ? maxDate(row.charged_through ?? args.next, args.next)
+      : row.charged_through;
+    if (args.next) await tx.subscriptions.update(args.subscriptionId, { chargedThrough: args.next });
     const existing = await tx.plans.findBySubscriptionId(args.subscriptionId);
     if (existing) {
       // Neither a deactivated subscription nor a plan an admin ended is extended: FastSpring's dates are
@@ -728,7 +773,8 @@ export class FastSpringService {
     const next = args.next ?? row.paid_through ?? undefined;
     let end = addMonthsToInstant(start, 1);
     if (next && next > end) end = next;
-    if (row.state === 'DEACTIVATED' && row.deactivated_at) end = minDate(end, row.deactivated_at);
+    if (row.state === 'DEACTIVATED' && row.deactivated_at)
+      end = endAfterDeactivation({ start, end }, row.deactivated_at, chargedThrough);
     if (end <= start) return { plan: undefined, created: false, row };
     const seats = normalizeUserCount(paid.seat_limit);
     const plan =

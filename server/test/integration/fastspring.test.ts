@@ -2,6 +2,7 @@ import type { AdminOrganizationDetail } from '@osint/contract/admin';
 import type { AddressInfo } from 'node:net';
 import { addDays, addMonths, startOfUtcDay, utcIsoDate } from '@osint/contract/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMonthsToInstant } from '../../src/billing/plan-dates.ts';
 import { loadConfig } from '../../src/config.ts';
 import { NO_ACCESS_MESSAGE } from '../../src/services/access.service.ts';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
@@ -496,6 +497,217 @@ describe('monthly subscription', () => {
       .map((m) => m.subject);
     expect(subjects).not.toContain('Your subscription has expired');
     expect(subjects).not.toContain('Your Monthly Subscription plan is active');
+  });
+
+  it('a subscription starting after its first charge, cancelled to end with its paid period, keeps every paid month', async () => {
+    const owner = await trialOwner('owner@later-start-cancelled.example.org');
+    // Bought today for a start 40 days ahead: FastSpring charges the first month now, and its own period
+    // (to its next charge date) ends before the plan has even started.
+    const startDay = addDays(utcIsoDate(), 40);
+    const response = await createSession(owner, {
+      startDate: startDay,
+      productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { payload, key } = response.json<{ payload: string; key: string }>();
+    const session = fs.accept(payload, key);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const begin = Date.now();
+    const next = addMonthsToInstant(new Date(begin), 1).getTime();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next }, begin),
+    ]);
+    const [planned] = await planRows(owner.organizationId);
+    expect(utcIsoDate(planned!.start_date)).toBe(startDay);
+    const paidEnd = planned!.end_date.getTime();
+    expect(paidEnd).toBe(startOfUtcDay(addMonths(startDay, 1)).getTime());
+
+    // The owner cancels; FastSpring deactivates the subscription at the end of the period it was paid
+    // for, its next charge date, which is before the plan's start.
+    const canceled = fsEvents.subscriptionState(
+      'subscription.canceled',
+      session,
+      ids,
+      { begin, next },
+      begin + DAY,
+    );
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next, deactivation: next },
+      next,
+    );
+    expect((await fs.deliver(webhookUrl, [canceled])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const [kept] = await planRows(owner.organizationId);
+    expect(kept!.start_date.getTime()).toBe(planned!.start_date.getTime());
+    expect(kept!.end_date.getTime()).toBe(paidEnd);
+    expect((await plans(owner)).futureBillingPlan?.id).toBe(planned!.id);
+  });
+
+  it('a renewal charged before the deactivation counts even when its event arrives after it', async () => {
+    const owner = await trialOwner('owner@late-renewal.example.org');
+    const begin = Date.now() - 70 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 1);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next1 = addMonthsToInstant(new Date(begin), 1).getTime();
+    const next2 = addMonthsToInstant(new Date(begin), 2).getTime();
+    const next3 = addMonthsToInstant(new Date(begin), 3).getTime();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: next1 }, begin),
+    ]);
+    // Renewed at next1 (paid until next2), cancelled, deactivated at next2; the renewal's delivery failed
+    // and FastSpring's retry arrives after the deactivation.
+    const renewal = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next2 },
+      next1,
+    );
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next: next2, deactivation: next2 },
+      next2,
+    );
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    const answer = await fs.deliver(webhookUrl, [renewal]);
+    expect(answer.status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan!.end_date.getTime()).toBe(next2);
+    const recorded = await t.db
+      .selectFrom('payments')
+      .select(['outcome', 'order_id'])
+      .where('event_id', '=', renewal.id)
+      .executeTakeFirstOrThrow();
+    expect(recorded.outcome).toBe('PROCESSED');
+    expect(recorded.order_id).not.toBeNull();
+
+    // A charge dated after the deactivation pays for nothing the subscription still grants: it is left
+    // for an admin to review, and the plan keeps its end.
+    const after = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next3 },
+      next2 + DAY,
+    );
+    expect((await fs.deliver(webhookUrl, [after])).status).toBe(200);
+    const review = await t.db
+      .selectFrom('payments')
+      .select('outcome')
+      .where('event_id', '=', after.id)
+      .executeTakeFirstOrThrow();
+    expect(review.outcome).toBe('FAILED');
+    expect((await planRows(owner.organizationId))[0]!.end_date.getTime()).toBe(next2);
+  });
+
+  it('a renewal arriving after an immediate deactivation counts only up to the deactivation', async () => {
+    const owner = await trialOwner('owner@late-renewal-deactivated-now.example.org');
+    const begin = Date.now() - 40 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 1);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next1 = addMonthsToInstant(new Date(begin), 1).getTime();
+    const next2 = addMonthsToInstant(new Date(begin), 2).getTime();
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: next1 }, begin),
+    ]);
+    // Renewed at next1, then deactivated at once ("Deactivate Now") two days later; the renewal's
+    // delivery comes after the deactivation.
+    const deactivation = next1 + 2 * DAY;
+    const deactivated = fsEvents.subscriptionState(
+      'subscription.deactivated',
+      session,
+      ids,
+      { begin, next: next2, deactivation },
+      deactivation,
+    );
+    const renewal = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next2 },
+      next1,
+    );
+    expect((await fs.deliver(webhookUrl, [deactivated])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [renewal])).status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan!.end_date.getTime()).toBe(deactivation);
+  });
+
+  it('renewals delivered out of order add one month each: the plan ends where FastSpring was paid to', async () => {
+    const owner = await trialOwner('owner@renewals-reversed.example.org');
+    const begin = Date.now() - 65 * DAY;
+    const checkedOut = await checkout(owner, 'MONTHLY', 1);
+    const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next = [1, 2, 3].map((months) => addMonthsToInstant(new Date(begin), months).getTime());
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session, ids, begin),
+      fsEvents.subscriptionActivated(session, ids, { begin, next: next[0]! }, begin),
+    ]);
+    const second = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[1]! },
+      next[0],
+    );
+    const third = fsEvents.chargeCompleted(
+      session,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[2]! },
+      next[1],
+    );
+    expect((await fs.deliver(webhookUrl, [third])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [second])).status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan!.end_date.getTime()).toBe(next[2]);
+    // Two renewals, two paid orders.
+    const orders = await t.db
+      .selectFrom('orders')
+      .select('id')
+      .where('organization_id', '=', owner.organizationId)
+      .execute();
+    expect(orders).toHaveLength(3);
+  });
+
+  it('a renewal delivered after a later one does not set the seats back to its own', async () => {
+    const owner = await trialOwner('owner@seats-reversed.example.org');
+    const begin = Date.now() - 65 * DAY;
+    // The subscription was bought for 3 users and raised to 5 before its third month.
+    const three = await checkout(owner, 'MONTHLY', 3);
+    const five = await checkout(owner, 'MONTHLY', 5);
+    const startDate = utcIsoDate(new Date(begin));
+    const session3 = { ...three, tags: { ...three.tags, startDate } };
+    const session5 = { ...five, tags: { ...five.tags, startDate } };
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const next = [1, 2, 3].map((months) => addMonthsToInstant(new Date(begin), months).getTime());
+    await fs.deliver(webhookUrl, [
+      fsEvents.orderCompleted(session3, ids, begin),
+      fsEvents.subscriptionActivated(session3, ids, { begin, next: next[0]! }, begin),
+    ]);
+    const second = fsEvents.chargeCompleted(
+      session3,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[1]! },
+      next[0],
+    );
+    const third = fsEvents.chargeCompleted(
+      session5,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin, next: next[2]! },
+      next[1],
+    );
+    expect((await fs.deliver(webhookUrl, [third])).status).toBe(200);
+    expect((await fs.deliver(webhookUrl, [second])).status).toBe(200);
+    const [plan] = await planRows(owner.organizationId);
+    expect(plan).toMatchObject({ seat_limit: 5 });
+    expect(plan!.end_date.getTime()).toBe(next[2]);
   });
 
   it('payment overdue keeps the paid period and tells the owner', async () => {
