@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { JobQueue, QUEUES } from './jobs/job-queue.ts';
+import { JobQueue, QUEUES, SHORT_QUEUES } from './jobs/job-queue.ts';
 import { JobRunner } from './jobs/job-runner.ts';
 import { RateLimiter } from './lib/rate-limiter.ts';
 import { RateLimitRepository } from './repositories/rate-limit.repository.ts';
@@ -94,9 +94,13 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     team: new TeamRepository(db),
     adminOrganizations: new AdminOrganizationRepository(db),
   };
+  // Two slots run every queue, one runs only the short ones (mail, alert digests, …): a backlog of
+  // extractions or saves, which can hold both general slots for minutes, never delays an invitation or a
+  // password reset. Within a queue, organizations take turns (JobRepository.claimNext).
   const jobRunner = new JobRunner(repositories.jobs, log, {
     pollIntervalMs: 1000,
     concurrency: 2,
+    reserved: { queues: SHORT_QUEUES, concurrency: 1 },
     staleAfterMs: config.jobStaleAfterMs,
     retryBaseMs: config.jobRetryBaseMs,
   });

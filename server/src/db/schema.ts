@@ -134,6 +134,10 @@ export interface JobsTable {
   unique_key: string | null;
   created_at: CreatedAt;
   finished_at: Timestamp | null;
+  /** The organization the job works for; null for the platform's own work (see JobRepository.claimNext). */
+  organization_id: number | null;
+  /** When a worker last claimed it; kept once it is done (locked_at is not). */
+  claimed_at: Timestamp | null;
 }
 
 export type CrawlStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'STOPPED' | 'FAILED';

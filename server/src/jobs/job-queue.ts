@@ -18,6 +18,34 @@ export const QUEUES = {
 } as const;
 
 /**
+ * Queues of short jobs someone waits for: mail (invitations, password resets, e-mail confirmations,
+ * alert notices), the requests that send one, a support message's forwarding, an alert digest. Each takes
+ * a moment (a database read, one SMTP exchange). The runner keeps a slot of its own for them (its
+ * `reserved` loops, see createContainer), so that they never wait behind the long jobs (extractions, saved
+ * searches' copies, crawl slices, sweeps), however many of those are queued; the other slots run every
+ * queue, these included.
+ */
+export const SHORT_QUEUES: readonly string[] = [
+  QUEUES.sendMail,
+  QUEUES.passwordReset,
+  QUEUES.verificationResend,
+  QUEUES.forwardSupportMessage,
+  QUEUES.faceAlertDigest,
+];
+
+/**
+ * How many jobs of one queue an organization may have running at once, for queues whose jobs run long:
+ * such jobs would otherwise fill every slot for minutes, and another organization's job could not start
+ * before one ends. An extraction reads up to 1,000 results and fetches their pages (15 s timeouts each,
+ * retries), so an organization runs one at a time: the other slots stay free for the other
+ * organizations' extractions and saves, and for its own saves. Jobs of no organization have no cap (they
+ * are the platform's own, few). Enforced by JobRepository.claimNext.
+ */
+export const RUNNING_CAP_PER_ORGANIZATION: Readonly<Record<string, number>> = {
+  [QUEUES.runExtraction]: 1,
+};
+
+/**
  * Queues whose payload must not outlive the job's work: mail carries one-time links (password reset,
  * invitation, e-mail confirmation, whose tokens are otherwise kept only as hashes) and addresses; a
  * password-reset or resend request carries the address typed in. Their payload is erased when the job is done, but
@@ -39,7 +67,7 @@ export class JobQueue {
   async enqueue(
     queue: string,
     payload: unknown,
-    options: { uniqueKey?: string; runAt?: Date; maxAttempts?: number } = {},
+    options: { uniqueKey?: string; runAt?: Date; maxAttempts?: number; organizationId?: number | null } = {},
   ): Promise<void> {
     await this.jobs.insert({ queue, payload, ...options });
     this.localRunner?.wake();

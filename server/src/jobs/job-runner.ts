@@ -9,7 +9,13 @@ export type JobHandler = (payload: unknown) => Promise<void>;
 
 export interface JobRunnerOptions {
   pollIntervalMs: number;
+  /** Loops that run jobs of every registered queue. */
   concurrency: number;
+  /**
+   * Further loops that run only jobs of these queues (registered ones): slots kept for short jobs, which
+   * thus never wait for a long job of another queue to end, however many are queued (SHORT_QUEUES).
+   */
+  reserved?: { queues: readonly string[]; concurrency: number };
   /**
    * A RUNNING job untouched this long belonged to a dead worker and is claimed again. The runner renews
    * its running jobs every quarter of this (a heartbeat), so a long job is never mistaken for a dead one
@@ -42,8 +48,9 @@ export function localPidOf(workerId: string): number | undefined {
 }
 
 /**
- * Runs job handlers in `concurrency` loops. Each loop claims a due job, runs it, and sleeps for the poll
- * interval when there is nothing to do; an enqueue in this process wakes the sleepers at once.
+ * Runs job handlers in `concurrency` loops, plus `reserved.concurrency` loops for the reserved queues only.
+ * Each loop claims a due job, runs it, and sleeps for the poll interval when there is nothing to do; an
+ * enqueue in this process wakes the sleepers at once.
  */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
@@ -68,7 +75,13 @@ export class JobRunner {
     const takenOver = this.takeOverDeadJobs().catch((error: unknown) => {
       this.log.warn({ err: error }, 'could not take over the jobs of dead processes');
     });
-    this.loops = Array.from({ length: this.options.concurrency }, () => takenOver.then(() => this.loop()));
+    const reserved = this.options.reserved;
+    this.loops = [
+      ...Array.from({ length: this.options.concurrency }, () => takenOver.then(() => this.loop())),
+      ...Array.from({ length: reserved?.concurrency ?? 0 }, () =>
+        takenOver.then(() => this.loop(reserved!.queues)),
+      ),
+    ];
   }
 
   /**
@@ -100,9 +113,10 @@ export class JobRunner {
     await Promise.all(this.loops);
   }
 
-  private async loop(): Promise<void> {
+  /** Runs jobs until stopped: of `only` these queues, or of every registered queue. */
+  private async loop(only?: readonly string[]): Promise<void> {
     while (!this.stopped) {
-      const ran = await this.runNext().catch((error: unknown) => {
+      const ran = await this.runNext(only).catch((error: unknown) => {
         this.log.error({ err: error }, 'job loop error');
         return false;
       });
@@ -123,8 +137,8 @@ export class JobRunner {
     });
   }
 
-  private async runNext(): Promise<boolean> {
-    const queues = [...this.handlers.keys()];
+  private async runNext(only: readonly string[] | undefined): Promise<boolean> {
+    const queues = [...this.handlers.keys()].filter((queue) => !only || only.includes(queue));
     if (queues.length === 0) return false;
     const job = await this.jobs.claimNext(queues, this.workerId, this.options.staleAfterMs);
     if (!job) return false;

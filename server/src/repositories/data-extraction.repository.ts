@@ -447,6 +447,7 @@ export class DataExtractionRepository {
     queueMails: (
       row: {
         hashed_id: string;
+        organization_id: number;
         user_id: number | null;
         name: string;
         result_count: number;

@@ -1,15 +1,23 @@
 import { sql } from 'kysely';
 import { inTransaction, type Db } from '../db/database.ts';
 import type { Job, JobStatus } from '../db/schema.ts';
+import { RUNNING_CAP_PER_ORGANIZATION } from '../jobs/job-queue.ts';
 
-/** A job to insert: its queue and JSON payload; optionally when it is due, its attempts, a unique key. */
+/**
+ * A job to insert: its queue and JSON payload; optionally when it is due, its attempts, a unique key, and
+ * the organization it works for (which takes its turn in the queue by it: claimNext).
+ */
 export interface NewJob {
   queue: string;
   payload: unknown;
   runAt?: Date;
   maxAttempts?: number;
   uniqueKey?: string;
+  organizationId?: number | null;
 }
+
+/** How far back a claim looks for when an organization was last served (older counts as never). */
+const SERVED_WITHIN = '1 hour';
 
 /**
  * Inserts a row and the job that processes it in one transaction: both commit or neither does. A row
@@ -48,6 +56,7 @@ export class JobRepository {
         ...(job.runAt ? { run_at: job.runAt } : {}),
         ...(job.maxAttempts ? { max_attempts: job.maxAttempts } : {}),
         unique_key: job.uniqueKey ?? null,
+        organization_id: job.organizationId ?? null,
       })
       .onConflict((oc) => oc.column('unique_key').doNothing())
       .execute();
@@ -58,20 +67,73 @@ export class JobRepository {
    * without waiting on each other; a RUNNING job whose worker died is reclaimed after `staleAfterMs`, while
    * it has attempts left: one whose every attempt ended with its worker (a job that crashes the process or
    * exhausts its memory) is dead instead, or it would bring down each worker that takes it, for ever.
+   *
+   * Organizations take turns, so one organization's backlog never holds up another's jobs. Among the due
+   * jobs, the claim takes (jobs of no organization take their turns together, as one more organization):
+   * 1. the organization with the fewest jobs running (of these queues): whoever has nothing running is
+   *    served before one that already has a worker;
+   * 2. then by the job's place in its own organization's line (1 for each organization's oldest due job, 2
+   *    for the next, …): heads of line before seconds. This also spreads two claims made at the same
+   *    moment, which see the same running counts, over two organizations;
+   * 3. then the organization served longest ago (last claim, within SERVED_WITHIN; never before any), so
+   *    that with one free worker organizations alternate instead of the oldest backlog going first;
+   * 4. then the oldest due job (run_at, id), the first-come order within an organization.
+   * An organization never waits for more than one turn of every other one with work, and jobs of no
+   * organization are one of them, so none starve. A queue of RUNNING_CAP_PER_ORGANIZATION lets an
+   * organization start its job only while its running ones and the due ones before it stay within the cap
+   * (counting the ones before it too keeps two simultaneous claims from both starting one).
+   * It stays one UPDATE: the job's own due condition is in the locking query, so a job another worker
+   * claimed after this statement's snapshot is rechecked when locked and skipped, never claimed twice.
    */
   async claimNext(queues: string[], workerId: string, staleAfterMs: number): Promise<Job | undefined> {
-    const stale = sql`status = 'RUNNING' and locked_at < now() - make_interval(secs => ${staleAfterMs / 1000})`;
+    const staleInterval = sql`make_interval(secs => ${staleAfterMs / 1000})`;
+    const stale = sql`status = 'RUNNING' and locked_at < now() - ${staleInterval}`;
     await sql`
       update jobs set status = 'DEAD', finished_at = now(), locked_at = null, last_error = ${workerLostError}
       where queue = any(${queues}::text[]) and ${stale} and attempts >= max_attempts`.execute(this.db);
+    const due = sql`((status = 'QUEUED' and run_at <= now()) or (${stale} and attempts < max_attempts))`;
+    const capQueues = Object.keys(RUNNING_CAP_PER_ORGANIZATION);
+    const caps = Object.values(RUNNING_CAP_PER_ORGANIZATION);
     const result = await sql<Job>`
-      update jobs set status = 'RUNNING', locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
+      update jobs set status = 'RUNNING', locked_at = now(), locked_by = ${workerId},
+        attempts = attempts + 1, claimed_at = now()
       where id = (
-        select id from jobs
-        where queue = any(${queues}::text[])
-          and ((status = 'QUEUED' and run_at <= now()) or (${stale} and attempts < max_attempts))
-        order by run_at, id
-        for update skip locked
+        with waiting as (
+          select id, organization_id, queue,
+            row_number() over (partition by organization_id order by run_at, id) as place,
+            row_number() over (partition by organization_id, queue order by run_at, id) as place_in_queue
+          from jobs
+          where queue = any(${queues}::text[]) and ${due}
+        ),
+        per_queue as (
+          select organization_id, queue,
+            count(*) filter (where status = 'RUNNING' and locked_at >= now() - ${staleInterval}) as running,
+            max(claimed_at) as served
+          from jobs
+          where queue = any(${queues}::text[])
+            and (status = 'RUNNING' or claimed_at > now() - ${SERVED_WITHIN}::interval)
+          group by organization_id, queue
+        ),
+        per_organization as (
+          select organization_id, sum(running) as running, max(served) as served
+          from per_queue
+          group by organization_id
+        ),
+        caps as (
+          select * from unnest(${capQueues}::text[], ${caps}::int[]) as caps (queue, cap)
+        )
+        select jobs.id
+        from jobs
+        join waiting on waiting.id = jobs.id
+        left join per_organization org on org.organization_id is not distinct from waiting.organization_id
+        left join per_queue on per_queue.organization_id = waiting.organization_id
+          and per_queue.queue = waiting.queue
+        left join caps on caps.queue = waiting.queue
+        where jobs.queue = any(${queues}::text[]) and ${due}
+          and (waiting.organization_id is null or caps.cap is null
+            or coalesce(per_queue.running, 0) + waiting.place_in_queue <= caps.cap)
+        order by coalesce(org.running, 0), waiting.place, org.served nulls first, jobs.run_at, jobs.id
+        for update of jobs skip locked
         limit 1
       )
       returning *`.execute(this.db);

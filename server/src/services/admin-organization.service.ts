@@ -140,6 +140,7 @@ export class AdminOrganizationService {
         input.verified
           ? mailTemplates.lawEnforcementVerified(organization.name)
           : mailTemplates.lawEnforcementRevoked(organization.name),
+        organizationId,
       );
     }
     return lawEnforcementStatus(organization);
@@ -263,6 +264,7 @@ export class AdminOrganizationService {
           reason,
           `${this.publicUrl}/contact`,
         ),
+        plan.organization_id,
       );
     const active = await this.plans.findActive(plan.organization_id, now);
     return this.planView(plan, active?.id, now);

@@ -119,7 +119,11 @@ export class AdminUserService {
       target: `user:${user.id}`,
       ip,
     });
-    await this.mail.send(user.email, mailTemplates.accountApproved(`${this.config.publicUrl}/login`));
+    await this.mail.send(
+      user.email,
+      mailTemplates.accountApproved(`${this.config.publicUrl}/login`),
+      user.organization_id,
+    );
   }
 
   /**
@@ -139,7 +143,7 @@ export class AdminUserService {
       target: `user:${user.id}`,
       ip,
     });
-    await this.mail.send(user.email, mailTemplates.accountRejected());
+    await this.mail.send(user.email, mailTemplates.accountRejected(), user.organization_id);
   }
 
   /** One user with their organization, live sessions, usage and latest audit entries. */

@@ -289,6 +289,7 @@ export class BillingService {
     await this.mail.send(
       user.email,
       mailTemplates.orderPlaced(order.order_number, `${formatUsd(order.amount)} USD`, this.link('/pricing')),
+      organization.id,
     );
     return this.invoiceOf(order);
   }
@@ -490,6 +491,7 @@ export class BillingService {
       await this.mail.send(
         to,
         mailTemplates.paymentConfirmed(order.order_number, period, plan.seat_limit, this.link('/account')),
+        order.organization_id,
       );
     return this.adminOrder(order.id);
   }
@@ -527,6 +529,7 @@ export class BillingService {
         await this.mail.send(
           to,
           mailTemplates.planActivated(PLAN_TYPE_LABELS[plan.plan_type], period, this.link('/search')),
+          plan.organization_id,
         );
       activated++;
     }
@@ -543,6 +546,7 @@ export class BillingService {
         await this.mail.send(
           to,
           mailTemplates.planExpired(PLAN_TYPE_LABELS[plan.plan_type], this.link('/pricing')),
+          plan.organization_id,
         );
       expired++;
     }

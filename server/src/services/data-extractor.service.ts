@@ -250,6 +250,7 @@ export class DataExtractorService {
         payload: { extractionId } satisfies ExtractionJobPayload,
         uniqueKey: `data-extractor:${extractionId}`,
         maxAttempts: EXTRACTION_MAX_ATTEMPTS,
+        organizationId: user.organizationId,
       }),
     );
     this.queue.wake();

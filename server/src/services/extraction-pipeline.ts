@@ -418,6 +418,7 @@ export class ExtractionPipeline {
           recipient.id === row.user_id
             ? mailTemplates.extractionDone(row.name, row.result_count, link)
             : mailTemplates.extractionDoneForTeam(row.name, owner?.email ?? null, link),
+          row.organization_id,
         );
       }
     });

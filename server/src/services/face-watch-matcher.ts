@@ -172,7 +172,7 @@ export class FaceWatchMatcher {
       // Alerts it may no longer see (possible minors, after a withdrawn verification) are not news to it.
       if ((await tx.countNewAlertsSince(watchId, watch.notifiedAt, organization.lawEnforcement)) === 0)
         return;
-      await this.mail.queueWith(new JobRepository(db), watch.email, this.message());
+      await this.mail.queueWith(new JobRepository(db), watch.email, this.message(), watch.organizationId);
       await tx.markNotified(watchId, new Date());
     });
   }
@@ -241,7 +241,7 @@ export class FaceWatchMatcher {
     if (!watch?.email || watch.muted) return;
     const jobs = new JobRepository(db);
     if (!watch.notifiedAt || now.getTime() - watch.notifiedAt.getTime() >= ALERT_DIGEST_INTERVAL_MS) {
-      await this.mail.queueWith(jobs, watch.email, this.message());
+      await this.mail.queueWith(jobs, watch.email, this.message(), watch.organizationId);
       await tx.markNotified(watchId, now);
       return;
     }
@@ -251,6 +251,7 @@ export class FaceWatchMatcher {
       payload: { watchId },
       runAt: new Date(due),
       uniqueKey: `${QUEUES.faceAlertDigest}:${watchId}:${watch.notifiedAt.getTime()}`,
+      organizationId: watch.organizationId,
     });
   }
 

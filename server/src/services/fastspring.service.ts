@@ -637,7 +637,11 @@ export class FastSpringService {
       const organizationId = context.organizationId;
       tx.after.push(async () => {
         for (const to of await this.seats.findOwnerEmails(organizationId))
-          await this.mail.send(to, mailTemplates.paymentOverdue(`${this.config.publicUrl}/pricing`));
+          await this.mail.send(
+            to,
+            mailTemplates.paymentOverdue(`${this.config.publicUrl}/pricing`),
+            organizationId,
+          );
       });
     }
     return {

@@ -9,13 +9,23 @@ export class MailService {
     private readonly transport: MailTransport,
   ) {}
 
-  async send(to: string, template: Omit<MailMessage, 'to'>): Promise<void> {
-    await this.queue.enqueue(QUEUES.sendMail, { ...template, to });
+  /**
+   * Queues a message. `organizationId`: the organization whose work it tells of (an invitation, a notice
+   * of its plan or its extraction), so that its mails take turns with the other organizations' (the
+   * job queue's claim); none for a person's own account mail and the platform's.
+   */
+  async send(to: string, template: Omit<MailMessage, 'to'>, organizationId?: number | null): Promise<void> {
+    await this.queue.enqueue(QUEUES.sendMail, { ...template, to }, { organizationId });
   }
 
   /** Queues a message through `jobs`, a job repository over the caller's transaction: sent only if it commits. */
-  async queueWith(jobs: JobRepository, to: string, template: Omit<MailMessage, 'to'>): Promise<void> {
-    await jobs.insert({ queue: QUEUES.sendMail, payload: { ...template, to } });
+  async queueWith(
+    jobs: JobRepository,
+    to: string,
+    template: Omit<MailMessage, 'to'>,
+    organizationId?: number | null,
+  ): Promise<void> {
+    await jobs.insert({ queue: QUEUES.sendMail, payload: { ...template, to }, organizationId });
   }
 
   /** The job handler. Attachments are not queued (the queue holds JSON); they are sent directly. */

@@ -236,7 +236,11 @@ export class MinorReviewService {
     );
     const link = `${this.publicUrl}/search`;
     for (const email of recipients) {
-      await this.mail.send(email, mailTemplates.minorReviewDecided(input.approve, id, link));
+      await this.mail.send(
+        email,
+        mailTemplates.minorReviewDecided(input.approve, id, link),
+        decided.organization_id,
+      );
     }
     return this.adminFind(id);
   }

@@ -128,6 +128,7 @@ export class SavedSearchService {
         queue: QUEUES.saveSearch,
         payload: { savedSearchId } satisfies SaveSearchJobPayload,
         uniqueKey: `saved-search:${savedSearchId}`,
+        organizationId: user.organizationId,
       }),
     );
     this.queue.wake();

@@ -45,6 +45,7 @@ export class SubscriptionCancelService {
       payload,
       maxAttempts: CANCEL_ATTEMPTS,
       uniqueKey: `subscription-cancel:${plan.id}`,
+      organizationId: plan.organization_id,
     };
   }
 

@@ -120,6 +120,7 @@ export class TeamService {
         `${this.config.publicUrl}/set-password?token=${token}`,
         INVITE_LINK_HOURS,
       ),
+      owner.organizationId,
     );
     await this.audit.insert({
       actorUserId: owner.id,

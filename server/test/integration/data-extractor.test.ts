@@ -1094,6 +1094,19 @@ describe(`AI data extractor (${TEST_DATABASE_KIND})`, () => {
       expect(response.statusCode, response.body).toBe(201);
       created = response.json<ExtractionListItem>();
       expect(created.state).toBe('PENDING');
+      // Its job takes its organization's turns in the queue (JobRepository.claimNext).
+      const job = await t.db
+        .selectFrom('jobs')
+        .select(['organization_id', 'payload'])
+        .where('queue', '=', QUEUES.runExtraction)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const extraction = await t.db
+        .selectFrom('data_extractions')
+        .select('organization_id')
+        .where('id', '=', (job.payload as { extractionId: number }).extractionId)
+        .executeTakeFirstOrThrow();
+      expect(job.organization_id).toBe(extraction.organization_id);
       const refused = await deleteSearch();
       expect(refused.statusCode, refused.body).toBe(409);
       expect(refused.json()).toMatchObject({ message: SEARCH_MESSAGES.stillNeeded });

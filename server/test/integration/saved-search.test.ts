@@ -231,6 +231,19 @@ describe(`saved searches (${TEST_DATABASE_KIND})`, () => {
       expect(response.statusCode, response.body).toBe(201);
       created = response.json();
       expect(created.status).toBe('PENDING');
+      // Its job takes its organization's turns in the queue (JobRepository.claimNext).
+      const job = await t.db
+        .selectFrom('jobs')
+        .select(['organization_id', 'payload'])
+        .where('queue', '=', QUEUES.saveSearch)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const copy = await t.db
+        .selectFrom('saved_searches')
+        .select('organization_id')
+        .where('id', '=', (job.payload as { savedSearchId: number }).savedSearchId)
+        .executeTakeFirstOrThrow();
+      expect(job.organization_id).toBe(copy.organization_id);
       const refused = await deleteSearch();
       expect(refused.statusCode, refused.body).toBe(409);
       expect(refused.json().message).toBe(SEARCH_MESSAGES.stillNeeded);
