@@ -655,9 +655,11 @@ export class FastSpringService {
   }
 
   /**
-   * Where a subscription event belongs: its own tags, the tags of its charge, the subscription already
-   * known, or its initial order. `addonSeats` are the seats of the additional-seat add-on when the event
-   * carries it; `seats` fall back to the initial order's.
+   * Where a subscription event belongs: the subscription already known, else its initial order, else its
+   * own tags or those of its charge. Tags come from the checkout session the browser hands to FastSpring
+   * (plain JSON when no private key is configured), so once the subscription is tied to an organization a
+   * later event's tags never move it, or its charges, to another. `addonSeats` are the seats of the
+   * additional-seat add-on when the event carries it; `seats` fall back to the initial order's.
    */
   private async subscriptionContext(
     tx: Tx,
@@ -680,11 +682,11 @@ export class FastSpringService {
       ? await tx.orders.findByFastSpringOrderId(subscription.initialOrderId)
       : undefined;
     const organization =
-      (await this.organizationOf(tx, tags.organizationId)) ??
       (known?.organization_id ? await tx.organizations.findById(known.organization_id) : undefined) ??
       (initialOrder?.organization_id
         ? await tx.organizations.findById(initialOrder.organization_id)
-        : undefined);
+        : undefined) ??
+      (await this.organizationOf(tx, tags.organizationId));
     if (!organization) return { ignored: 'The subscription names no known organization.' };
     const extraSeats = subscription.addons
       .filter((addon) => addon.product === FASTSPRING_PRODUCTS.additionalSeat)

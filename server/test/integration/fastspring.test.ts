@@ -710,6 +710,42 @@ describe('monthly subscription', () => {
     expect(plan!.end_date.getTime()).toBe(next[2]);
   });
 
+  it("a later event tagged with another organization still belongs to the subscription's own: tags never move a plan", async () => {
+    const owner = await trialOwner('owner@tagged.example.org');
+    const other = await trialOwner('owner@tag-thief.example.org');
+    const session = await checkout(owner, 'MONTHLY', 2);
+    const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
+    const now = Date.now() - DAY;
+    const firstNext = Date.parse(`${addMonths(utcIsoDate(), 1)}T23:59:59Z`);
+    expect((await fs.deliver(webhookUrl, [fsEvents.orderCompleted(session, ids, now)])).status).toBe(200);
+    const activated = fsEvents.subscriptionActivated(session, ids, { begin: now, next: firstNext }, now);
+    expect((await fs.deliver(webhookUrl, [activated])).status).toBe(200);
+
+    // The same subscription's renewal, its tags naming the other organization.
+    const retagged = { ...session, tags: { ...session.tags, organizationId: String(other.organizationId) } };
+    const secondNext = Date.parse(`${addMonths(utcIsoDate(), 2)}T23:59:59Z`);
+    const charge = fsEvents.chargeCompleted(
+      retagged,
+      { ...ids, chargeOrderId: fsId('ord') },
+      { begin: now, next: secondNext },
+    );
+    expect((await fs.deliver(webhookUrl, [charge])).status).toBe(200);
+    expect((await plans(owner)).activeBillingPlan!.endDate.slice(0, 10)).toBe(addMonths(utcIsoDate(), 2));
+    expect(await planRows(other.organizationId)).toHaveLength(0);
+    const orders = await t.db
+      .selectFrom('orders')
+      .select('organization_id')
+      .where('organization_id', 'in', [owner.organizationId, other.organizationId])
+      .execute();
+    expect(orders.map((o) => o.organization_id)).not.toContain(other.organizationId);
+    const recorded = await t.db
+      .selectFrom('payments')
+      .select(['organization_id', 'outcome'])
+      .where('event_id', '=', charge.id)
+      .executeTakeFirstOrThrow();
+    expect(recorded).toEqual({ organization_id: owner.organizationId, outcome: 'PROCESSED' });
+  });
+
   it('payment overdue keeps the paid period and tells the owner', async () => {
     const owner = await trialOwner('owner@overdue.example.org');
     const session = await checkout(owner, 'MONTHLY', 1);
