@@ -51,6 +51,12 @@ export const VERIFY_EMAIL_MESSAGES = {
 } as const;
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';
+/** 429 of a PDF report while the organization already has as many reports in progress as it may. */
+export const REPORTS_BUSY_MESSAGE =
+  'Too many reports in progress for your organization. Please wait for them to finish and try again.';
+/** A PDF report that failed while being drawn (its worker crashed or took too long); the next one may work. */
+export const REPORT_FAILED_MESSAGE =
+  'The report could not be created. Please try again, or report fewer results.';
 
 /** Spec 000 §9: an organization's searches, saved searches and extractions are deleted after this many days without activity. */
 export const RETENTION_INACTIVE_DAYS = 30;

@@ -190,6 +190,7 @@ export async function buildApp(
     await container.services.faceIndex.stop();
     await container.services.faceAlerts.stop();
     await container.services.faceEngine.close();
+    await container.services.reports.close();
     container.mailTransport.close();
   });
   return { app, container };

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_FASTSPRING_API_URL, type FastSpringApiConfig } from './billing/fastspring-api.ts';
@@ -66,6 +67,12 @@ export interface Config {
    * core in one that only indexes (npm run crawl, npm run worker); at most 4 either way.
    */
   faceThreads: number | undefined;
+  /**
+   * PDF reports are drawn in worker threads, off the thread that answers requests. `workers`
+   * (REPORT_WORKERS): default 1, at most cores − 1; `renderTimeoutMs` (REPORT_TIMEOUT_MS, default 120 s)
+   * and `workerHeapMb` (REPORT_WORKER_HEAP_MB, default 512) bound one report: beyond them it fails alone.
+   */
+  reports: { workers: number; renderTimeoutMs: number; workerHeapMb: number };
   /** Port of the bundled demo site on 127.0.0.1 (DEMO_SITE_PORT; default PORT + 1). */
   demoSitePort: number;
   webDistDir: string;
@@ -199,6 +206,16 @@ export const DEFAULT_SOCIAL_MEDIA_HOSTS = [
   'flickr.com',
 ];
 
+/**
+ * Report worker threads: 1 unless REPORT_WORKERS asks for more, never more than cores − 1 (the thread that
+ * answers requests keeps a core) nor fewer than 1.
+ */
+function reportWorkers(value: string | undefined): number {
+  const most = Math.max(1, os.availableParallelism() - 1);
+  const asked = Math.floor(Number(value || 1)) || 1;
+  return Math.min(most, Math.max(1, asked));
+}
+
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
@@ -240,6 +257,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     faceThreads: env.FACE_THREADS
       ? Math.max(1, Math.floor(Number(env.FACE_THREADS))) || undefined
       : undefined,
+    reports: {
+      workers: reportWorkers(env.REPORT_WORKERS),
+      renderTimeoutMs: Number(env.REPORT_TIMEOUT_MS ?? 120_000),
+      workerHeapMb: Number(env.REPORT_WORKER_HEAP_MB ?? 512),
+    },
     demoSitePort: Number(env.DEMO_SITE_PORT ?? port + 1),
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     session: {

@@ -45,6 +45,7 @@ import { FaceModelService } from './services/face-model.service.ts';
 import { AppSettingsRepository } from './repositories/app-settings.repository.ts';
 import { QueryFaceTokens } from './services/query-face-token.ts';
 import { SavedSearchService } from './services/saved-search.service.ts';
+import { ReportRenderer } from './services/report-renderer.ts';
 import { ImageUrlFetcher } from './services/image-url-fetcher.ts';
 import { isSocialMediaUrl, MAX_UPLOAD_BYTES, SearchService } from './services/search.service.ts';
 import { MinorGateService } from './services/minor-gate.service.ts';
@@ -178,6 +179,8 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     minorGate,
     new SearchRepository(db),
   );
+  // PDF reports of every service, drawn in worker threads that start with the first report.
+  const reports = new ReportRenderer(config.reports, log);
   const search = new SearchService(
     faceEngine,
     faceIndex,
@@ -191,6 +194,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     minorGate,
     minorReviews,
     new ImageUrlFetcher(config, r.crawls, MAX_UPLOAD_BYTES),
+    reports,
   );
   const faceWatchRepository = new FaceWatchRepository(db);
   const faceAlerts = new FaceWatchMatcher(faceWatchRepository, queryFaces, mail, log, {
@@ -261,6 +265,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
     crawl: new CrawlService(config, r.crawls, r.crawlFrontier, indexer, queue, r.audit, log),
     faceModels,
     faceEngine,
+    reports,
     faceIndex,
     queryFaces,
     watchlists,
@@ -288,6 +293,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       r.audit,
       blobs,
       minorGate,
+      reports,
     ),
     dataExtractor: new DataExtractorService(
       extractions,
@@ -298,6 +304,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       extractionPipeline,
       minorGate,
       blobs,
+      reports,
     ),
     extractionPipeline,
     search,

@@ -1,15 +1,17 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { FairQueue } from '../lib/fair-queue.ts';
+import { startTsWorker } from '../lib/ts-worker.ts';
 import type { ImageAnalysis } from './face-engine.ts';
 import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
 import { ImageDecodeError } from './image-decode.ts';
 import type { PipelineName } from './pipeline/pipeline-catalog.ts';
 
 // A fixed set of face workers with a fair queue. Requests (uploads) are queued per organization and the
-// organizations take turns: a free worker goes to the organization with the fewest analyses running, and
-// among equals to the one served longest ago, so one organization's flood delays another's upload by at
-// most one analysis. Background jobs (indexing) wait behind every request. Each worker loads the models
-// once and runs one job at a time; a worker that crashes or exceeds the job timeout is replaced, failing
-// only its own job.
+// organizations take turns (FairQueue): a free worker goes to the organization with the fewest analyses
+// running, and among equals to the one served longest ago, so one organization's flood delays another's
+// upload by at most one analysis. Background jobs (indexing) wait behind every request. Each worker loads
+// the models once and runs one job at a time; a worker that crashes or exceeds the job timeout is
+// replaced, failing only its own job.
 
 interface Job {
   id: number;
@@ -43,32 +45,13 @@ export interface FaceWorkerPoolOptions {
   jobTimeoutMs: number;
 }
 
-/**
- * The worker is written in TypeScript. On Node 20 a worker's entry module is not seen by the tsx loader,
- * even when tsx's --import flags are passed on (tried: under the tsx CLI, `node --import tsx` and vitest),
- * so a tiny evaluated bootstrap registers tsx inside the worker and then imports the real entry.
- */
-function workerBootstrap(): string {
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./face-worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-}
-
 export class FaceWorkerPool {
   private readonly slots: Slot[] = [];
   /** Workers still loading their models (at start, or replacing a failed one). */
   private readonly starting = new Set<Worker>();
-  /** Waiting requests per organization. */
-  private readonly requests = new Map<string, Job[]>();
+  /** Waiting requests, organizations taking turns. */
+  private readonly requests = new FairQueue<Job>();
   private readonly background: Job[] = [];
-  /** Analyses running per organization (requests only). */
-  private readonly running = new Map<string, number>();
-  /**
-   * When each organization with work in the pool last got a worker (a counter, not a clock): among those
-   * with as few analyses running, the one served longest ago goes first; one never served goes first of all.
-   */
-  private readonly lastServed = new Map<string, number>();
-  private serveCount = 0;
   private nextId = 1;
   private closing = false;
   private drained: (() => void) | null = null;
@@ -109,51 +92,23 @@ export class FaceWorkerPool {
         reject,
       };
       if (job.background) this.background.push(job);
-      else {
-        const waiting = this.requests.get(job.tenant);
-        if (waiting) waiting.push(job);
-        else this.requests.set(job.tenant, [job]);
-      }
+      else this.requests.push(job.tenant, job);
       this.dispatch();
     });
   }
 
   private get queuedCount(): number {
-    let count = this.background.length;
-    for (const waiting of this.requests.values()) count += waiting.length;
-    return count;
+    return this.requests.size + this.background.length;
   }
 
   /** The next job to start: a request of the least-served organization, else a background job. */
   private takeNext(): Job | undefined {
-    let chosen: string | undefined;
-    let fewest = Infinity;
-    let servedAt = Infinity;
-    for (const tenant of this.requests.keys()) {
-      const running = this.running.get(tenant) ?? 0;
-      const served = this.lastServed.get(tenant) ?? -1;
-      if (running < fewest || (running === fewest && served < servedAt)) {
-        chosen = tenant;
-        fewest = running;
-        servedAt = served;
-      }
-    }
-    if (chosen === undefined) return this.background.shift();
-    const waiting = this.requests.get(chosen)!;
-    const job = waiting.shift()!;
-    if (waiting.length === 0) this.requests.delete(chosen);
-    this.running.set(chosen, fewest + 1);
-    this.lastServed.set(chosen, this.serveCount++);
-    return job;
+    return this.requests.take() ?? this.background.shift();
   }
 
   /** Every queued job, removed from the queue (to fail them when no worker is left). */
   private takeAll(): Job[] {
-    const all = [...[...this.requests.values()].flat(), ...this.background.splice(0)];
-    this.requests.clear();
-    for (const tenant of this.lastServed.keys())
-      if (!this.running.has(tenant)) this.lastServed.delete(tenant);
-    return all;
+    return [...this.requests.takeAll(), ...this.background.splice(0)];
   }
 
   /** Lets queued and running jobs finish, then stops the workers. */
@@ -169,7 +124,7 @@ export class FaceWorkerPool {
 
   private spawn(): Promise<Slot> {
     const data: FaceWorkerData = { pipeline: this.options.pipeline };
-    const worker = new Worker(workerBootstrap(), { eval: true, workerData: data });
+    const worker = startTsWorker(new URL('./face-worker.ts', import.meta.url), { workerData: data });
     const slot: Slot = { worker, job: null, timer: null };
     this.starting.add(worker);
     return new Promise((resolve, reject) => {
@@ -244,15 +199,7 @@ export class FaceWorkerPool {
     slot.timer = null;
     const job = slot.job;
     slot.job = null;
-    if (job && !job.background) {
-      const running = (this.running.get(job.tenant) ?? 1) - 1;
-      if (running > 0) this.running.set(job.tenant, running);
-      else {
-        this.running.delete(job.tenant);
-        // Nothing of it left in the pool: forget it, so the maps hold only organizations with work.
-        if (!this.requests.has(job.tenant)) this.lastServed.delete(job.tenant);
-      }
-    }
+    if (job && !job.background) this.requests.finished(job.tenant);
   }
 
   /** Fails the slot's job, stops its worker and starts a fresh one in its place. */

@@ -21,11 +21,8 @@ import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import { searchedFacePicture } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
-import {
-  extractionReportFileName,
-  renderExtractionReport,
-  type ExtractionReportData,
-} from '../reports/extraction-report.ts';
+import { extractionReportFileName, type ExtractionReportData } from '../reports/extraction-report.ts';
+import type { ReportRenderer } from './report-renderer.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type {
   DataExtractionRepository,
@@ -193,6 +190,7 @@ export class DataExtractorService {
     private readonly names: Pick<ExtractionPipeline, 'assessName'>,
     private readonly minorGate: Pick<MinorGateService, 'isLawEnforcement'>,
     private readonly blobs: Pick<BlobStore, 'get'>,
+    private readonly reports: ReportRenderer,
   ) {}
 
   /** The viewer of a user request: access decides whether original sources are shown. */
@@ -621,75 +619,79 @@ export class DataExtractorService {
     resultRefs: string[] | undefined,
     withWikipedia: boolean,
   ): Promise<{ pdf: Buffer; fileName: string }> {
-    const row = await this.find(viewer, ref);
-    const results =
-      resultRefs === undefined
-        ? await this.extractions.findResults(
-            { extractionId: row.id },
-            scopeOf(viewer),
-            minorsAllowedFor(viewer),
-          )
-        : await this.chosenResults(viewer, row.id, resultRefs);
-    const connections = connectionNamesByResult(
-      await this.extractions.findConnections(
-        results.map((r) => r.id),
-        minorsAllowedFor(viewer),
-      ),
-    );
-    const wikipedia = withWikipedia
-      ? await this.extractions.findWikipedia(row.id, minorsAllowedFor(viewer))
-      : undefined;
-    if (resultRefs && results.length === 0 && !wikipedia) throw badRequest(EXTRACTOR_MESSAGES.reportEmpty);
-    const organization = await this.extractions.findOrganizationName(row.organization_id);
-    const cover = (await this.shownAggregates(viewer, [row])).get(row.id)!;
-    const generatedAt = new Date();
-    const data: ExtractionReportData = {
-      organizationName: organization?.name ?? '',
-      preparedBy: viewer.user.email,
-      generatedAt,
-      restricted: isRestricted(viewer),
-      extraction: {
-        name: row.name,
-        description: row.description,
-        createdAt: row.created_at,
-        image: (await this.extractions.findImage(row.id)) ?? null,
-        resultCount: cover.resultCount,
-        bestName: cover.bestName,
-      },
-      names: nameGroups(results).map(([name, rows]) => ({
-        ...statisticOf(name, rows),
-        evidence: distinctEvidence(rows.flatMap((r) => r.evidence)),
-        seenWith: byFrequency(rows.flatMap((r) => connections.get(r.id) ?? [])),
-      })),
-      results: results.map((r) => ({
-        personName: r.person_name,
-        personDesc: r.person_desc,
-        politician: r.politician,
-        sanctions: r.sanctions,
-        criminal: r.criminal,
-        similarity: r.similarity,
-        scoreModel: r.score_model_id,
-        crawledAt: r.crawled_at,
-        sourceTitle: r.source_title,
-        sourceUrl: r.source_url,
-        imageUrl: r.image_url,
-        thumbnail: r.thumbnail,
-        face: matchedFaceForReport(r),
-        evidence: r.evidence,
-        seenWith: [...new Set(connections.get(r.id))],
-      })),
-      wikipedia: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
-    };
-    const pdf = await renderExtractionReport(data);
-    await this.audit.insert({
-      actorUserId: viewer.user.id,
-      // Filed under the organization whose work it is, also when an admin prints it.
-      organizationId: row.organization_id,
-      action: 'data-extractor.report',
-      target: `data-extractor:${row.id}`,
-      detail: { results: results.length, wikipedia: data.wikipedia !== null },
+    // One of the requester's organization's report places from the first read to the PDF (429 when none
+    // is free): an admin's reports of other organizations count for the admin's own.
+    return this.reports.admit(viewer.user.organizationId, async (draw) => {
+      const row = await this.find(viewer, ref);
+      const results =
+        resultRefs === undefined
+          ? await this.extractions.findResults(
+              { extractionId: row.id },
+              scopeOf(viewer),
+              minorsAllowedFor(viewer),
+            )
+          : await this.chosenResults(viewer, row.id, resultRefs);
+      const connections = connectionNamesByResult(
+        await this.extractions.findConnections(
+          results.map((r) => r.id),
+          minorsAllowedFor(viewer),
+        ),
+      );
+      const wikipedia = withWikipedia
+        ? await this.extractions.findWikipedia(row.id, minorsAllowedFor(viewer))
+        : undefined;
+      if (resultRefs && results.length === 0 && !wikipedia) throw badRequest(EXTRACTOR_MESSAGES.reportEmpty);
+      const organization = await this.extractions.findOrganizationName(row.organization_id);
+      const cover = (await this.shownAggregates(viewer, [row])).get(row.id)!;
+      const generatedAt = new Date();
+      const data: ExtractionReportData = {
+        organizationName: organization?.name ?? '',
+        preparedBy: viewer.user.email,
+        generatedAt,
+        restricted: isRestricted(viewer),
+        extraction: {
+          name: row.name,
+          description: row.description,
+          createdAt: row.created_at,
+          image: (await this.extractions.findImage(row.id)) ?? null,
+          resultCount: cover.resultCount,
+          bestName: cover.bestName,
+        },
+        names: nameGroups(results).map(([name, rows]) => ({
+          ...statisticOf(name, rows),
+          evidence: distinctEvidence(rows.flatMap((r) => r.evidence)),
+          seenWith: byFrequency(rows.flatMap((r) => connections.get(r.id) ?? [])),
+        })),
+        results: results.map((r) => ({
+          personName: r.person_name,
+          personDesc: r.person_desc,
+          politician: r.politician,
+          sanctions: r.sanctions,
+          criminal: r.criminal,
+          similarity: r.similarity,
+          scoreModel: r.score_model_id,
+          crawledAt: r.crawled_at,
+          sourceTitle: r.source_title,
+          sourceUrl: r.source_url,
+          imageUrl: r.image_url,
+          thumbnail: r.thumbnail,
+          face: matchedFaceForReport(r),
+          evidence: r.evidence,
+          seenWith: [...new Set(connections.get(r.id))],
+        })),
+        wikipedia: wikipedia ? toWikipedia(wikipedia, isRestricted(viewer)) : null,
+      };
+      const pdf = await draw.extraction(data);
+      await this.audit.insert({
+        actorUserId: viewer.user.id,
+        // Filed under the organization whose work it is, also when an admin prints it.
+        organizationId: row.organization_id,
+        action: 'data-extractor.report',
+        target: `data-extractor:${row.id}`,
+        detail: { results: results.length, wikipedia: data.wikipedia !== null },
+      });
+      return { pdf, fileName: extractionReportFileName(row.name, generatedAt) };
     });
-    return { pdf, fileName: extractionReportFileName(row.name, generatedAt) };
   }
 
   /** The results a report names, all of one extraction: any other id makes the report not found. */

@@ -12,7 +12,8 @@ import { QUEUES, type JobQueue } from '../jobs/job-queue.ts';
 import { searchedFacePicture } from '../lib/face-image.ts';
 import { badRequest, notFound } from '../lib/http-error.ts';
 import { newPublicId } from '../lib/secure-token.ts';
-import { renderSavedSearchReport, savedSearchReportFileName } from '../reports/saved-search-report.ts';
+import { savedSearchReportFileName } from '../reports/saved-search-report.ts';
+import type { ReportRenderer } from './report-renderer.ts';
 import type { AuditRepository } from '../repositories/audit.repository.ts';
 import type {
   NewSavedSearchResult,
@@ -92,6 +93,7 @@ export class SavedSearchService {
     /** Thumbnails of indexed images. */
     private readonly blobs: BlobStore,
     private readonly minorGate: Pick<MinorGateService, 'isLawEnforcement'>,
+    private readonly reports: ReportRenderer,
   ) {}
 
   /** POST /api/search/save: records the saved search as PENDING and queues the copy. */
@@ -375,56 +377,60 @@ export class SavedSearchService {
     scope: SavedSearchScope,
     restricted: boolean,
   ): Promise<{ pdf: Buffer; fileName: string }> {
-    const ids = [...new Set(resultIds)];
-    // Admins read every organization's work whole; an organization, what its standing lets it see now.
-    const minorsAllowed = scope === 'all-organizations' || (await this.minorGate.isLawEnforcement(scope));
-    const rows = await this.savedSearches.findResultsByIds(ids, scope, minorsAllowed);
-    // Ids of another organization, or deleted ones, are not found: the report is all or nothing.
-    if (rows.length !== ids.length) throw notFound('Saved search results not found.');
-    const savedSearchIds = new Set(rows.map((row) => row.saved_search_id));
-    if (savedSearchIds.size !== 1) throw badRequest('A report covers the results of one saved search.');
-    const saved = await this.savedSearches.findById(rows[0]!.saved_search_id, scope);
-    const image = await this.savedSearches.findImage(rows[0]!.saved_search_id, scope);
-    if (!saved || !image) throw notFound('Saved search not found.');
-    const organization = await this.savedSearches.findOrganizationName(saved.organization_id);
-    const generatedAt = new Date();
-    const pdf = await renderSavedSearchReport({
-      organizationName: organization?.name ?? '',
-      preparedBy: user.email,
-      generatedAt,
-      restricted,
-      savedSearch: {
-        saved: true,
-        name: saved.name,
-        description: saved.description,
-        type: saved.type,
-        createdAt: saved.created_at,
-        image,
-        resultCount: minorsAllowed
-          ? saved.result_count
-          : ((await this.savedSearches.countShownResults([saved.id], false)).get(saved.id) ?? 0),
-        addedFaceCount: saved.added_face_count,
-        otherFaceCount: saved.other_face_count,
-      },
-      results: rows.map((row) => ({
-        similarity: row.similarity,
-        scoreModel: row.score_model_id,
-        crawledAt: row.crawled_at,
-        sourceTitle: row.source_title,
-        imageUrl: row.image_url,
-        sourceUrl: row.source_url,
-        thumbnail: row.thumbnail,
-        face: matchedFaceForReport(row),
-      })),
+    // One of the requester's organization's report places from the first read to the PDF (429 when none
+    // is free): an admin's reports of other organizations count for the admin's own.
+    return this.reports.admit(user.organizationId, async (draw) => {
+      const ids = [...new Set(resultIds)];
+      // Admins read every organization's work whole; an organization, what its standing lets it see now.
+      const minorsAllowed = scope === 'all-organizations' || (await this.minorGate.isLawEnforcement(scope));
+      const rows = await this.savedSearches.findResultsByIds(ids, scope, minorsAllowed);
+      // Ids of another organization, or deleted ones, are not found: the report is all or nothing.
+      if (rows.length !== ids.length) throw notFound('Saved search results not found.');
+      const savedSearchIds = new Set(rows.map((row) => row.saved_search_id));
+      if (savedSearchIds.size !== 1) throw badRequest('A report covers the results of one saved search.');
+      const saved = await this.savedSearches.findById(rows[0]!.saved_search_id, scope);
+      const image = await this.savedSearches.findImage(rows[0]!.saved_search_id, scope);
+      if (!saved || !image) throw notFound('Saved search not found.');
+      const organization = await this.savedSearches.findOrganizationName(saved.organization_id);
+      const generatedAt = new Date();
+      const pdf = await draw.savedSearch({
+        organizationName: organization?.name ?? '',
+        preparedBy: user.email,
+        generatedAt,
+        restricted,
+        savedSearch: {
+          saved: true,
+          name: saved.name,
+          description: saved.description,
+          type: saved.type,
+          createdAt: saved.created_at,
+          image,
+          resultCount: minorsAllowed
+            ? saved.result_count
+            : ((await this.savedSearches.countShownResults([saved.id], false)).get(saved.id) ?? 0),
+          addedFaceCount: saved.added_face_count,
+          otherFaceCount: saved.other_face_count,
+        },
+        results: rows.map((row) => ({
+          similarity: row.similarity,
+          scoreModel: row.score_model_id,
+          crawledAt: row.crawled_at,
+          sourceTitle: row.source_title,
+          imageUrl: row.image_url,
+          sourceUrl: row.source_url,
+          thumbnail: row.thumbnail,
+          face: matchedFaceForReport(row),
+        })),
+      });
+      await this.audit.insert({
+        actorUserId: user.id,
+        // Filed under the organization whose work was reported, an admin's report too.
+        organizationId: saved.organization_id,
+        action: 'saved-search.report',
+        target: `saved-search:${saved.id}`,
+        detail: { results: rows.length },
+      });
+      return { pdf, fileName: savedSearchReportFileName(saved.name, generatedAt) };
     });
-    await this.audit.insert({
-      actorUserId: user.id,
-      // Filed under the organization whose work was reported, an admin's report too.
-      organizationId: saved.organization_id,
-      action: 'saved-search.report',
-      target: `saved-search:${saved.id}`,
-      detail: { results: rows.length },
-    });
-    return { pdf, fileName: savedSearchReportFileName(saved.name, generatedAt) };
   }
 }

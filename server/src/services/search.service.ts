@@ -30,7 +30,8 @@ import {
 } from '../face/similarity.ts';
 import { isCropOf, joinCropDigests, normaliseFace } from '../lib/face-image.ts';
 import { badRequest, conflict, HttpError, notFound } from '../lib/http-error.ts';
-import { renderSavedSearchReport, searchReportFileName } from '../reports/saved-search-report.ts';
+import { searchReportFileName } from '../reports/saved-search-report.ts';
+import type { ReportRenderer } from './report-renderer.ts';
 import type {
   FaceSighting,
   NewSearchResult,
@@ -112,6 +113,7 @@ export class SearchService {
     private readonly minorGate: MinorGateService,
     private readonly minorReviews: Pick<MinorReviewService, 'latestOfFaces'>,
     private readonly imageUrls: ImageUrlSource,
+    private readonly reports: ReportRenderer,
   ) {}
 
   /** Finds the faces of an uploaded photo. The photo is analysed in memory and never stored. */
@@ -438,60 +440,63 @@ export class SearchService {
     resultIds?: number[],
   ): Promise<{ pdf: Buffer; fileName: string }> {
     const access = await this.access.require(user);
-    const search = await this.searches.findByHashedId(searchHash, user.organizationId);
-    if (!search) throw notFound('Search not found.');
-    const ids = resultIds && [...new Set(resultIds)];
-    const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
-    const rows = await this.searches.findResults(search.id, minorsAllowed, ids);
-    // Ids of another search, or removed ones, are not found: the report is all or nothing.
-    if (ids && rows.length !== ids.length) throw notFound('Search results not found.');
-    if (rows.length === 0) throw badRequest('This search has no results to report.');
-    const [image, organization] = await Promise.all([
-      search.has_face_image ? this.searches.findFaceImage(searchHash, user.organizationId) : null,
-      this.organizations.findById(user.organizationId),
-    ]);
-    const name = defaultSaveName(search.created_at);
-    const generatedAt = new Date();
-    const pdf = await renderSavedSearchReport({
-      organizationName: organization?.name ?? '',
-      preparedBy: user.email,
-      generatedAt,
-      restricted: access.restricted,
-      savedSearch: {
-        saved: false,
-        name,
-        description: '',
-        type: search.type,
-        createdAt: search.created_at,
-        image,
-        // Without chosen ids the rows are already every shown result.
-        resultCount: ids ? await this.searches.countShownResults(search.id, minorsAllowed) : rows.length,
-        addedFaceCount: search.added_face_ids.length,
-        otherFaceCount: search.other_face_count,
-      },
-      results: await Promise.all(
-        rows.map(async (row) => ({
-          similarity: row.similarity,
-          scoreModel: row.scoreModel,
-          crawledAt: row.crawledAt,
-          sourceTitle: row.sourceTitle,
-          imageUrl: row.imageUrl,
-          sourceUrl: row.sourceUrl,
-          thumbnail: row.imageId
-            ? await this.thumbnailOf(row.imageId, user.organizationId, minorsAllowed).catch(() => null)
-            : null,
-          face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
-        })),
-      ),
+    // One of the organization's report places from the first read to the PDF (429 when none is free).
+    return this.reports.admit(user.organizationId, async (draw) => {
+      const search = await this.searches.findByHashedId(searchHash, user.organizationId);
+      if (!search) throw notFound('Search not found.');
+      const ids = resultIds && [...new Set(resultIds)];
+      const minorsAllowed = await this.minorGate.isLawEnforcement(user.organizationId);
+      const rows = await this.searches.findResults(search.id, minorsAllowed, ids);
+      // Ids of another search, or removed ones, are not found: the report is all or nothing.
+      if (ids && rows.length !== ids.length) throw notFound('Search results not found.');
+      if (rows.length === 0) throw badRequest('This search has no results to report.');
+      const [image, organization] = await Promise.all([
+        search.has_face_image ? this.searches.findFaceImage(searchHash, user.organizationId) : null,
+        this.organizations.findById(user.organizationId),
+      ]);
+      const name = defaultSaveName(search.created_at);
+      const generatedAt = new Date();
+      const pdf = await draw.savedSearch({
+        organizationName: organization?.name ?? '',
+        preparedBy: user.email,
+        generatedAt,
+        restricted: access.restricted,
+        savedSearch: {
+          saved: false,
+          name,
+          description: '',
+          type: search.type,
+          createdAt: search.created_at,
+          image,
+          // Without chosen ids the rows are already every shown result.
+          resultCount: ids ? await this.searches.countShownResults(search.id, minorsAllowed) : rows.length,
+          addedFaceCount: search.added_face_ids.length,
+          otherFaceCount: search.other_face_count,
+        },
+        results: await Promise.all(
+          rows.map(async (row) => ({
+            similarity: row.similarity,
+            scoreModel: row.scoreModel,
+            crawledAt: row.crawledAt,
+            sourceTitle: row.sourceTitle,
+            imageUrl: row.imageUrl,
+            sourceUrl: row.sourceUrl,
+            thumbnail: row.imageId
+              ? await this.thumbnailOf(row.imageId, user.organizationId, minorsAllowed).catch(() => null)
+              : null,
+            face: row.faceBox && row.imageSize ? { box: row.faceBox, imageSize: row.imageSize } : null,
+          })),
+        ),
+      });
+      await this.audit.insert({
+        actorUserId: user.id,
+        organizationId: user.organizationId,
+        action: 'search.report',
+        target: `search:${searchHash}`,
+        detail: { results: rows.length },
+      });
+      return { pdf, fileName: searchReportFileName(name, generatedAt) };
     });
-    await this.audit.insert({
-      actorUserId: user.id,
-      organizationId: user.organizationId,
-      action: 'search.report',
-      target: `search:${searchHash}`,
-      detail: { results: rows.length },
-    });
-    return { pdf, fileName: searchReportFileName(name, generatedAt) };
   }
 
   async removeRecords(
