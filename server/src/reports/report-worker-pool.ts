@@ -1,6 +1,7 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { FairQueue } from '../lib/fair-queue.ts';
 import { startTsWorker } from '../lib/ts-worker.ts';
+import { WorkerSlots } from '../lib/worker-slots.ts';
 import {
   toWire,
   type RenderRequest,
@@ -14,6 +15,8 @@ import {
 // draws one does not pay for them); a worker that crashes, runs out of its heap or exceeds the render
 // timeout is replaced, failing only its own render.
 
+type ReportAnswer = Extract<ReportWorkerMessage, { type: 'result' | 'error' }>;
+
 interface Job {
   id: number;
   tenant: string;
@@ -21,12 +24,6 @@ interface Job {
   transfer: ArrayBuffer[];
   resolve(pdf: Buffer): void;
   reject(err: Error): void;
-}
-
-interface Slot {
-  worker: Worker;
-  job: Job | null;
-  timer: NodeJS.Timeout | null;
 }
 
 export interface ReportWorkerPoolOptions {
@@ -43,17 +40,17 @@ export class ReportRenderError extends Error {
   override readonly name = 'ReportRenderError';
 }
 
-export class ReportWorkerPool {
-  private readonly slots: Slot[] = [];
-  /** Workers still starting (at first use, or replacing a failed one). */
-  private readonly starting = new Set<Worker>();
+export class ReportWorkerPool extends WorkerSlots<Job, ReportAnswer> {
+  protected readonly workerName = 'Report worker';
+  protected readonly jobName = 'Report rendering';
+  protected readonly jobTimeoutMs: number;
   private readonly queue: FairQueue<Job>;
   private started = false;
   private nextId = 1;
-  private closing = false;
-  private drained: (() => void) | null = null;
 
   constructor(private readonly options: ReportWorkerPoolOptions) {
+    super();
+    this.jobTimeoutMs = options.renderTimeoutMs;
     this.queue = new FairQueue(options.maxRunningPerOrganization);
   }
 
@@ -83,133 +80,44 @@ export class ReportWorkerPool {
     for (let i = 0; i < count; i++) this.spawnOrFail();
   }
 
-  /** Lets queued and running renders finish, then stops the workers. */
-  async close(): Promise<void> {
-    this.closing = true;
-    if (this.queue.size > 0 || this.slots.some((s) => s.job)) {
-      await new Promise<void>((resolve) => (this.drained = resolve));
-    }
-    const workers = [...this.slots.splice(0).map((s) => s.worker), ...this.starting];
-    this.starting.clear();
-    await Promise.all(workers.map((w) => w.terminate()));
+  protected override onNoWorkers(): void {
+    // The next report tries to start workers again.
+    this.started = false;
   }
 
-  /** Starts a worker; when none can start and none is left, what waits fails rather than hangs. */
-  private spawnOrFail(): void {
-    this.spawn().catch((err: Error) => {
-      if (this.slots.length === 0 && this.starting.size === 0) {
-        for (const job of this.queue.takeAll()) job.reject(err);
-        // The next report tries to start workers again.
-        this.started = false;
-      }
-      this.checkDrained();
-    });
+  protected override failure(message: string): Error {
+    return new ReportRenderError(message);
   }
 
-  private spawn(): Promise<Slot> {
-    const worker = startTsWorker(new URL('./report-worker.ts', import.meta.url), {
-      resourceLimits: this.resourceLimits(),
-    });
-    const slot: Slot = { worker, job: null, timer: null };
-    this.starting.add(worker);
-    return new Promise((resolve, reject) => {
-      let ready = false;
-      worker.on('message', (message: ReportWorkerMessage) => {
-        if (message.type === 'ready') {
-          ready = true;
-          this.starting.delete(worker);
-          resolve(slot);
-          // A replacement that comes up after close() has nothing to do unless renders still wait for it.
-          if (this.closing && this.queue.size === 0) {
-            void worker.terminate();
-            return;
-          }
-          this.slots.push(slot);
-          this.dispatch();
-        } else if (message.type === 'init-error') {
-          this.starting.delete(worker);
-          reject(new ReportRenderError(`Report worker failed to start: ${message.message}`));
-          void worker.terminate();
-        } else {
-          this.finish(slot, message);
-        }
-      });
-      worker.on('error', (err) => {
-        this.starting.delete(worker);
-        if (!ready) reject(new ReportRenderError(`Report worker failed to start: ${err.message}`));
-        else this.replace(slot, new ReportRenderError(`Report worker crashed: ${err.message}`));
-      });
-      worker.on('exit', (code) => {
-        this.starting.delete(worker);
-        if (!ready) reject(new ReportRenderError(`Report worker exited during start (code ${code})`));
-        else if (this.slots.includes(slot))
-          this.replace(slot, new ReportRenderError(`Report worker exited (code ${code})`));
-      });
-    });
+  protected get queuedCount(): number {
+    return this.queue.size;
   }
 
-  private resourceLimits(): ResourceLimits {
-    return { maxOldGenerationSizeMb: this.options.workerHeapMb };
+  protected takeNext(): Job | undefined {
+    return this.queue.take();
   }
 
-  private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.job) continue;
-      const job = this.queue.take();
-      if (!job) break;
-      slot.job = job;
-      slot.timer = setTimeout(
-        () =>
-          this.replace(
-            slot,
-            new ReportRenderError(`Report rendering timed out after ${this.options.renderTimeoutMs} ms`),
-          ),
-        this.options.renderTimeoutMs,
-      );
-      slot.worker.postMessage(job.request, job.transfer);
-    }
-    this.checkDrained();
+  protected takeAllQueued(): Job[] {
+    return this.queue.takeAll();
   }
 
-  private finish(slot: Slot, message: Extract<ReportWorkerMessage, { type: 'result' | 'error' }>): void {
-    const job = slot.job;
-    if (!job || job.id !== message.id) return;
-    this.release(slot);
-    if (message.type === 'result') {
-      job.resolve(Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength));
-    } else job.reject(new ReportRenderError(`Report rendering failed: ${message.message}`));
-    this.dispatch();
+  protected startWorker(): Worker {
+    // The heap of each worker: a report too large for it fails alone instead of straining the API process.
+    const resourceLimits: ResourceLimits = { maxOldGenerationSizeMb: this.options.workerHeapMb };
+    return startTsWorker(new URL('./report-worker.ts', import.meta.url), { resourceLimits });
   }
 
-  private release(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    const job = slot.job;
-    slot.job = null;
-    if (job) this.queue.finished(job.tenant);
+  protected post(worker: Worker, job: Job): void {
+    worker.postMessage(job.request, job.transfer);
   }
 
-  /** Fails the slot's render, stops its worker and starts a fresh one in its place. */
-  private replace(slot: Slot, reason: Error): void {
-    const index = this.slots.indexOf(slot);
-    if (index < 0) return;
-    this.slots.splice(index, 1);
-    const job = slot.job;
-    this.release(slot);
-    job?.reject(reason);
-    void slot.worker.terminate();
-    if (this.closing && this.queue.size === 0) {
-      this.checkDrained();
-      return;
-    }
-    this.spawnOrFail();
+  protected settle(job: Job, answer: ReportAnswer): void {
+    if (answer.type === 'result') {
+      job.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
+    } else job.reject(new ReportRenderError(`Report rendering failed: ${answer.message}`));
   }
 
-  private checkDrained(): void {
-    if (this.drained && this.queue.size === 0 && this.slots.every((s) => !s.job)) {
-      const done = this.drained;
-      this.drained = null;
-      done();
-    }
+  protected ended(job: Job): void {
+    this.queue.finished(job.tenant);
   }
 }
