@@ -102,6 +102,41 @@ async function planRows(organizationId: number) {
     .execute();
 }
 
+/** The session of a one-user monthly subscription chosen to start on `startDay` (an ISO date). */
+async function monthlyStartingOn(owner: Owner, startDay: string): Promise<StoreSession> {
+  const response = await createSession(owner, {
+    startDate: startDay,
+    productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const { payload, key } = response.json<{ payload: string; key: string }>();
+  return fs.accept(payload, key);
+}
+
+type SubscriptionIds = { orderId: string; subscriptionId: string };
+
+/** `months` calendar months after `begin` (ms), as FastSpring's next charge dates fall. */
+const monthsAfter = (begin: number, months: number) => addMonthsToInstant(new Date(begin), months).getTime();
+
+/** The subscription's payment and activation, both at `begin`: paid through one month. */
+async function subscribedAt(session: StoreSession, ids: SubscriptionIds, begin: number) {
+  const paid = await fs.deliver(webhookUrl, [
+    fsEvents.orderCompleted(session, ids, begin),
+    fsEvents.subscriptionActivated(session, ids, { begin, next: monthsAfter(begin, 1) }, begin),
+  ]);
+  expect(paid.status).toBe(200);
+}
+
+/** The renewal charged `month` months after `begin`, paying through the month after. */
+function renewalAt(session: StoreSession, ids: SubscriptionIds, begin: number, month: number) {
+  return fsEvents.chargeCompleted(
+    session,
+    { ...ids, chargeOrderId: fsId('ord') },
+    { begin, next: monthsAfter(begin, month + 1) },
+    monthsAfter(begin, month),
+  );
+}
+
 /** The search API refuses before it looks at the face: 400 for a made-up face with access, 403 without. */
 function search(cookie: string) {
   return t.request({
@@ -445,13 +480,7 @@ describe('monthly subscription', () => {
   it('a subscription deactivated before its chosen start never runs: no access, no notice, no plan to come', async () => {
     const owner = await trialOwner('owner@deactivated-early.example.org');
     const startDay = addDays(utcIsoDate(), 5);
-    const response = await createSession(owner, {
-      startDate: startDay,
-      productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const { payload, key } = response.json<{ payload: string; key: string }>();
-    const session = fs.accept(payload, key);
+    const session = await monthlyStartingOn(owner, startDay);
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
     const begin = Date.now();
     await fs.deliver(webhookUrl, [
@@ -504,20 +533,11 @@ describe('monthly subscription', () => {
     // Bought today for a start 40 days ahead: FastSpring charges the first month now, and its own period
     // (to its next charge date) ends before the plan has even started.
     const startDay = addDays(utcIsoDate(), 40);
-    const response = await createSession(owner, {
-      startDate: startDay,
-      productSelections: [{ productId: 'osint-license-subscription', quantity: 1 }],
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const { payload, key } = response.json<{ payload: string; key: string }>();
-    const session = fs.accept(payload, key);
+    const session = await monthlyStartingOn(owner, startDay);
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
     const begin = Date.now();
-    const next = addMonthsToInstant(new Date(begin), 1).getTime();
-    await fs.deliver(webhookUrl, [
-      fsEvents.orderCompleted(session, ids, begin),
-      fsEvents.subscriptionActivated(session, ids, { begin, next }, begin),
-    ]);
+    const next = monthsAfter(begin, 1);
+    await subscribedAt(session, ids, begin);
     const [planned] = await planRows(owner.organizationId);
     expect(utcIsoDate(planned!.start_date)).toBe(startDay);
     const paidEnd = planned!.end_date.getTime();
@@ -646,27 +666,13 @@ describe('monthly subscription', () => {
     const checkedOut = await checkout(owner, 'MONTHLY', 1);
     const session = { ...checkedOut, tags: { ...checkedOut.tags, startDate: utcIsoDate(new Date(begin)) } };
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
-    const next = [1, 2, 3].map((months) => addMonthsToInstant(new Date(begin), months).getTime());
-    await fs.deliver(webhookUrl, [
-      fsEvents.orderCompleted(session, ids, begin),
-      fsEvents.subscriptionActivated(session, ids, { begin, next: next[0]! }, begin),
-    ]);
-    const second = fsEvents.chargeCompleted(
-      session,
-      { ...ids, chargeOrderId: fsId('ord') },
-      { begin, next: next[1]! },
-      next[0],
-    );
-    const third = fsEvents.chargeCompleted(
-      session,
-      { ...ids, chargeOrderId: fsId('ord') },
-      { begin, next: next[2]! },
-      next[1],
-    );
+    await subscribedAt(session, ids, begin);
+    const second = renewalAt(session, ids, begin, 1);
+    const third = renewalAt(session, ids, begin, 2);
     expect((await fs.deliver(webhookUrl, [third])).status).toBe(200);
     expect((await fs.deliver(webhookUrl, [second])).status).toBe(200);
     const [plan] = await planRows(owner.organizationId);
-    expect(plan!.end_date.getTime()).toBe(next[2]);
+    expect(plan!.end_date.getTime()).toBe(monthsAfter(begin, 3));
     // Two renewals, two paid orders.
     const orders = await t.db
       .selectFrom('orders')
@@ -686,28 +692,14 @@ describe('monthly subscription', () => {
     const session3 = { ...three, tags: { ...three.tags, startDate } };
     const session5 = { ...five, tags: { ...five.tags, startDate } };
     const ids = { orderId: fsId('ord'), subscriptionId: fsId('sub') };
-    const next = [1, 2, 3].map((months) => addMonthsToInstant(new Date(begin), months).getTime());
-    await fs.deliver(webhookUrl, [
-      fsEvents.orderCompleted(session3, ids, begin),
-      fsEvents.subscriptionActivated(session3, ids, { begin, next: next[0]! }, begin),
-    ]);
-    const second = fsEvents.chargeCompleted(
-      session3,
-      { ...ids, chargeOrderId: fsId('ord') },
-      { begin, next: next[1]! },
-      next[0],
-    );
-    const third = fsEvents.chargeCompleted(
-      session5,
-      { ...ids, chargeOrderId: fsId('ord') },
-      { begin, next: next[2]! },
-      next[1],
-    );
+    await subscribedAt(session3, ids, begin);
+    const second = renewalAt(session3, ids, begin, 1);
+    const third = renewalAt(session5, ids, begin, 2);
     expect((await fs.deliver(webhookUrl, [third])).status).toBe(200);
     expect((await fs.deliver(webhookUrl, [second])).status).toBe(200);
     const [plan] = await planRows(owner.organizationId);
     expect(plan).toMatchObject({ seat_limit: 5 });
-    expect(plan!.end_date.getTime()).toBe(next[2]);
+    expect(plan!.end_date.getTime()).toBe(monthsAfter(begin, 3));
   });
 
   it("a later event tagged with another organization still belongs to the subscription's own: tags never move a plan", async () => {
