@@ -5,6 +5,7 @@ import { WorkerSlots } from '../lib/worker-slots.ts';
 import type { ImageAnalysis } from './face-engine.ts';
 import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
 import { ImageDecodeError } from './image-decode.ts';
+import type { OnnxLayout } from './pipeline/onnx-session.ts';
 import type { PipelineName } from './pipeline/pipeline-catalog.ts';
 
 // A fixed set of face workers with a fair queue. Requests (uploads) are queued per organization and the
@@ -13,6 +14,17 @@ import type { PipelineName } from './pipeline/pipeline-catalog.ts';
 // upload by at most one analysis. Background jobs (indexing) wait behind every request. Each worker loads
 // the models once and runs one job at a time; a worker that crashes or exceeds the job timeout is
 // replaced, failing only its own job (lib/worker-slots.ts).
+
+/**
+ * The kernel layouts face workers of this process have measured, by network: handed to every worker
+ * started later, so that the layouts are timed once per process, not once per worker (pipeline/onnx-session.ts).
+ */
+const processKernelLayouts: Record<string, OnnxLayout> = {};
+
+/** What the face workers of this process have measured so far (for tests and diagnostics). */
+export function kernelLayoutsOfThisProcess(): Readonly<Record<string, OnnxLayout>> {
+  return { ...processKernelLayouts };
+}
 
 type FaceAnswer = Extract<FaceWorkerMessage, { type: 'result' | 'error' }>;
 
@@ -101,8 +113,15 @@ export class FaceWorkerPool extends WorkerSlots<Job, FaceAnswer> {
   }
 
   protected startWorker(): Worker {
-    const data: FaceWorkerData = { pipeline: this.options.pipeline };
-    return startTsWorker(new URL('./face-worker.ts', import.meta.url), { workerData: data });
+    const data: FaceWorkerData = {
+      pipeline: this.options.pipeline,
+      kernelLayouts: { ...processKernelLayouts },
+    };
+    const worker = startTsWorker(new URL('./face-worker.ts', import.meta.url), { workerData: data });
+    worker.on('message', (message: FaceWorkerMessage) => {
+      if (message.type === 'ready') Object.assign(processKernelLayouts, message.kernelLayouts);
+    });
+    return worker;
   }
 
   protected post(worker: Worker, job: Job): void {

@@ -1,11 +1,14 @@
 import type { ImageAnalysis } from './face-engine.ts';
 import type { ImageDecodeErrorCode } from './image-decode.ts';
+import type { OnnxLayout } from './pipeline/onnx-session.ts';
 import type { PipelineName } from './pipeline/pipeline-catalog.ts';
 
 // Messages between the pool (main thread) and a face worker.
 
 export interface FaceWorkerData {
   pipeline: PipelineName;
+  /** Kernel layouts already measured in this process, by network (see adoptKernelLayouts). */
+  kernelLayouts: Record<string, OnnxLayout>;
 }
 
 export interface AnalyzeRequest {
@@ -18,7 +21,8 @@ export interface AnalyzeRequest {
 }
 
 export type FaceWorkerMessage =
-  | { type: 'ready' }
+  /** Loaded; with the kernel layouts its networks run in, for later workers. */
+  | { type: 'ready'; kernelLayouts: Record<string, OnnxLayout> }
   | { type: 'init-error'; message: string }
   | { type: 'result'; id: number; analysis: ImageAnalysis }
   | { type: 'error'; id: number; message: string; decodeCode?: ImageDecodeErrorCode };

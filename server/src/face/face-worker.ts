@@ -4,6 +4,7 @@ import type { AnalyzedFace, ImageAnalysis } from './face-engine.ts';
 import type { AnalyzeRequest, FaceWorkerData, FaceWorkerMessage } from './face-worker-protocol.ts';
 import { decodeImage, ImageDecodeError } from './image-decode.ts';
 import { loadPipeline } from './pipeline/face-pipelines.ts';
+import { adoptKernelLayouts, chosenKernelLayouts } from './pipeline/onnx-session.ts';
 import { MIN_INDEX_FACE_PX } from './similarity.ts';
 
 // A worker thread holding one copy of the models. It decodes the image too (BMP decoding is plain
@@ -19,7 +20,8 @@ const MAX_ANALYSIS_SIDE = 2048;
 
 const port = parentPort;
 if (!port) throw new Error('face-worker.ts must run in a worker thread');
-const { pipeline: pipelineName } = workerData as FaceWorkerData;
+const { pipeline: pipelineName, kernelLayouts } = workerData as FaceWorkerData;
+adoptKernelLayouts(kernelLayouts);
 const post = (message: FaceWorkerMessage) => port.postMessage(message);
 
 async function analyze(
@@ -69,7 +71,7 @@ try {
         }),
     );
   });
-  post({ type: 'ready' });
+  post({ type: 'ready', kernelLayouts: chosenKernelLayouts() });
 } catch (err) {
   post({ type: 'init-error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
 }

@@ -7,6 +7,7 @@ import {
   type FaceEngine,
   type ImageAnalysis,
 } from '../../src/face/face-engine.ts';
+import { kernelLayoutsOfThisProcess } from '../../src/face/face-worker-pool.ts';
 import { ImageDecodeError } from '../../src/face/image-decode.ts';
 import { SIMILARITY_THRESHOLD, similarity } from '../../src/face/similarity.ts';
 import { bmp24, demoPhoto, pngDeclaring, rawRgb } from './image-fixtures.ts';
@@ -33,6 +34,21 @@ function nearest(faces: AnalyzedFace[], [x, y]: readonly [number, number]): Anal
     return d < Math.hypot(centre(best)[0] - x, centre(best)[1] - y) ? f : best;
   });
 }
+
+describe('face engine start', () => {
+  it('keeps the kernel layout measured for each network, for the workers started after it', () => {
+    const layouts = kernelLayoutsOfThisProcess();
+    const networks = [
+      'blazeface',
+      'faceapi-landmarks',
+      'mobilefacenet-512',
+      'faceapi-age',
+      'faceres-deep-age',
+    ];
+    expect(Object.keys(layouts).sort()).toEqual([...networks].sort());
+    for (const network of networks) expect(['blocked', 'plain']).toContain(layouts[network]);
+  });
+});
 
 describe('face engine', () => {
   let group: Buffer;

@@ -3,7 +3,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createOnnxSession, fastestOf } from '../../src/face/pipeline/onnx-session.ts';
+import {
+  adoptKernelLayouts,
+  chosenKernelLayouts,
+  createOnnxSession,
+  fastestOf,
+} from '../../src/face/pipeline/onnx-session.ts';
 
 // The native runtime runs a model in onnxruntime's blocked channel layout or without it, whichever is
 // faster for that model on this CPU: both must compute the same thing, and the probe must keep the faster.
@@ -62,18 +67,44 @@ describe('createOnnxSession layouts', () => {
 
     const probed = await createOnnxSession(model, {
       runtime: 'native',
-      layoutProbe: { input: [1, 3, 112, 112] },
+      layoutProbe: { network: 'descriptor-probed', inputs: { input: [1, 3, 112, 112] } },
     });
     expect(['blocked', 'plain']).toContain(probed.layout);
+    // The choice is kept for later sessions of that network (and handed to later workers).
+    expect(chosenKernelLayouts()['descriptor-probed']).toBe(probed.layout);
     const c = (await probed.run(feeds)).output!;
     expect(c.reduce((m, v, i) => Math.max(m, Math.abs(v - a[i]!)), 0) / scale).toBeLessThan(1e-4);
+  });
+
+  it('opens a network in the layout already measured for it in this process, without timing it again', async () => {
+    const model = await descriptorModel();
+    adoptKernelLayouts({ 'descriptor-known-plain': 'plain', 'descriptor-known-blocked': 'blocked' });
+    // Each layout once, so that a probe could not have picked both by chance.
+    for (const layout of ['plain', 'blocked'] as const) {
+      const session = await createOnnxSession(model, {
+        runtime: 'native',
+        // A shape the model cannot run: timing it would throw (next test), so no probe ran here.
+        layoutProbe: { network: `descriptor-known-${layout}`, inputs: { input: [1, 3, 7, 7] } },
+      });
+      expect(session.layout).toBe(layout);
+    }
+  });
+
+  it('times a network it has not measured yet (a shape the model cannot run fails the probe)', async () => {
+    await expect(
+      createOnnxSession(await descriptorModel(), {
+        runtime: 'native',
+        layoutProbe: { network: 'descriptor-unmeasured', inputs: { input: [1, 3, 7, 7] } },
+      }),
+    ).rejects.toThrow();
   });
 
   it('opens WASM sessions without a probe (that build has no blocked kernels)', async () => {
     const session = await createOnnxSession(await descriptorModel(), {
       runtime: 'wasm',
-      layoutProbe: { input: [1, 3, 112, 112] },
+      layoutProbe: { network: 'descriptor-wasm', inputs: { input: [1, 3, 112, 112] } },
     });
     expect([session.runtime, session.layout]).toEqual(['wasm', 'plain']);
+    expect(chosenKernelLayouts()).not.toHaveProperty('descriptor-wasm');
   });
 });

@@ -84,7 +84,7 @@ export async function loadAgeEstimator(): Promise<AgeEstimator> {
   // Both run on onnxruntime (converted at load): 4–7× less CPU than tfjs's WASM kernels.
   // Timed on one face and its mirror image (see OnnxSessionOptions.layoutProbe).
   const faceres = await openTfjsGraphAsOnnx(faceresDeepPath(), [FACERES_AGE_OUTPUT], {
-    layoutProbe: { input: [2, FACERES_SIZE, FACERES_SIZE, 3] },
+    layoutProbe: { network: 'faceres-deep-age', inputs: { input: [2, FACERES_SIZE, FACERES_SIZE, 3] } },
   });
 
   async function ageGenderNet(image: RgbImage, boxes: FaceBox[]): Promise<number[]> {

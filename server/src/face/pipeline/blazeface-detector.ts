@@ -100,7 +100,7 @@ export class BlazeFaceDetector {
     const humanDist = path.dirname(require.resolve('@vladmandic/human'));
     return new BlazeFaceDetector(
       await openTfjsGraphAsOnnx(path.join(humanDist, '..', 'models', 'blazeface.json'), undefined, {
-        layoutProbe: { input: [1, INPUT, INPUT, 3] },
+        layoutProbe: { network: 'blazeface', inputs: { input: [1, INPUT, INPUT, 3] } },
       }),
     );
   }

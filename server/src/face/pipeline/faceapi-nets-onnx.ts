@@ -127,7 +127,10 @@ class GraphBuilder {
 
   toOnnxSession(output: string): Promise<OnnxSession> {
     // Timed on two crops (a face and its mirror image, or two faces): see OnnxSessionOptions.layoutProbe.
-    const layoutProbe = { input: [2, FACEAPI_INPUT, FACEAPI_INPUT, 3] };
+    const layoutProbe = {
+      network: `faceapi-${output}`,
+      inputs: { input: [2, FACEAPI_INPUT, FACEAPI_INPUT, 3] },
+    };
     const weights = Buffer.concat(this.data);
     const model: TfjsGraphModel = {
       modelTopology: { node: this.nodes },

@@ -50,7 +50,7 @@ export interface MobileFaceNetOptions {
 export async function loadMobileFaceNet(options: MobileFaceNetOptions): Promise<MobileFaceNet> {
   // Batch 1, 112×112: the input the layout probe times (see createOnnxSession).
   const session = await createOnnxSession(await readFile(modelPath()), {
-    layoutProbe: { input: [1, 3, MFN_CHIP_SIZE, MFN_CHIP_SIZE] },
+    layoutProbe: { network: 'mobilefacenet-512', inputs: { input: [1, 3, MFN_CHIP_SIZE, MFN_CHIP_SIZE] } },
   });
   const [inputName] = session.inputNames;
   const [outputName] = session.outputNames;

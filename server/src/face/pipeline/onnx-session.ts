@@ -55,13 +55,36 @@ export interface OnnxSessionOptions {
    * which kernels win depends on the model and the CPU, so every network of the face worker is measured
    * when it loads, not assumed.
    */
-  layoutProbe?: Record<string, number[]>;
+  layoutProbe?: LayoutProbe;
   /** Opens the native session in this layout, without timing (for comparisons). */
   layout?: OnnxLayout;
 }
 
 /** Which convolution kernels a native session runs: onnxruntime's blocked (NCHWc) layout, or not. */
 export type OnnxLayout = 'blocked' | 'plain';
+
+export interface LayoutProbe {
+  /** Names the network: the layout chosen for it is kept and reused (see adoptKernelLayouts). */
+  network: string;
+  /** Input shapes to time the model with, by input name. */
+  inputs: Record<string, number[]>;
+}
+
+// The layouts chosen in this thread, by network. The choice depends on the model and the CPU only, so it
+// is measured once per process: a face worker reports what it measured, and the pool hands the choices to
+// every later worker (also of later engines), which open their sessions without timing them (≈ 1 s less
+// start-up per worker).
+const chosenLayouts = new Map<string, OnnxLayout>();
+
+/** The layouts this thread has chosen or adopted, by network. */
+export function chosenKernelLayouts(): Record<string, OnnxLayout> {
+  return Object.fromEntries(chosenLayouts);
+}
+
+/** Layouts measured elsewhere in this process: later sessions of these networks open them directly. */
+export function adoptKernelLayouts(layouts: Record<string, OnnxLayout>): void {
+  for (const [network, layout] of Object.entries(layouts)) chosenLayouts.set(network, layout);
+}
 
 const PROBE_RUNS = 3;
 
@@ -104,17 +127,21 @@ export async function createOnnxSession(
   });
   if (runtime !== 'native') return wrap(await open('plain'), 'plain');
   if (options.layout) return wrap(await open(options.layout), options.layout);
-  if (!options.layoutProbe) return wrap(await open('blocked'), 'blocked');
+  const { layoutProbe } = options;
+  if (!layoutProbe) return wrap(await open('blocked'), 'blocked');
+  const known = chosenLayouts.get(layoutProbe.network);
+  if (known) return wrap(await open(known), known);
   // A constant input: the probe only times the kernels.
   const candidates = [wrap(await open('blocked'), 'blocked'), wrap(await open('plain'), 'plain')];
   const probe = Object.fromEntries(
-    Object.entries(options.layoutProbe).map(([name, dims]) => [
+    Object.entries(layoutProbe.inputs).map(([name, dims]) => [
       name,
       { data: new Float32Array(dims.reduce((n, d) => n * d, 1)).fill(0.5), dims },
     ]),
   );
   const fastest = await fastestOf(candidates, (session) => session.run(probe).then(() => undefined));
   for (const candidate of candidates) if (candidate !== fastest) await candidate.release();
+  chosenLayouts.set(layoutProbe.network, fastest.layout);
   return fastest;
 }
 
