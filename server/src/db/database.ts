@@ -16,6 +16,8 @@ export function inTransaction<T>(db: Db, run: (tx: Db) => Promise<T>): Promise<T
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PGlite only: a copy of its data directory, which `openDatabase({ copyOf })` opens again. */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,8 @@ export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** PGlite only: start from this copy of a data directory (`dumpDataDir`) instead of an empty database. */
+  copyOf?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -60,8 +64,14 @@ export async function openDatabase(options: {
   }
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    ...(options.copyOf ? { loadDataDir: options.copyOf } : {}),
     parsers: { [INT8_OID]: (value: string) => Number(value), [NUMERIC_OID]: (value: string) => value },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    dumpDataDir: async () => (await pglite.dumpDataDir('none')) as Blob,
+    close: () => db.destroy(),
+  };
 }

@@ -12,9 +12,7 @@ export const TEST_DATABASE_KIND = process.env.TEST_DB === 'postgres' ? 'postgres
  */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   if (TEST_DATABASE_KIND === 'pglite') {
-    const handle = await openDatabase({ dataDir: ':memory:' });
-    await migrateToLatest(handle.db);
-    return handle;
+    return openDatabase({ dataDir: ':memory:', copyOf: await migratedPglite() });
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (set by the global setup).');
@@ -31,6 +29,26 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       await withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
     },
   };
+}
+
+// A PGlite database is migrated once per test process and each test file gets a copy of it: opening a
+// copy takes ≈ 0.6 s, an empty database ≈ 1.7 s and its migrations 0.2–0.6 s more, for every database the
+// suite opens. The copy is the state the migrations left, so every file still starts from a freshly
+// migrated database; the migrations themselves still run from empty here once per process, for every
+// file-backed test instance (app clusters, fault tests, the CLIs) and for every PostgreSQL test database.
+let migratedPgliteDump: Promise<Blob> | undefined;
+
+function migratedPglite(): Promise<Blob> {
+  migratedPgliteDump ??= (async () => {
+    const handle = await openDatabase({ dataDir: ':memory:' });
+    try {
+      await migrateToLatest(handle.db);
+      return await handle.dumpDataDir!();
+    } finally {
+      await handle.close();
+    }
+  })();
+  return migratedPgliteDump;
 }
 
 /** Runs `run` with a connection of its own to `url`, closed afterwards. */
