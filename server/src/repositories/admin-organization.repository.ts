@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { inForceFirst } from './billing-plan.repository.ts';
+import { COUNTS_AGAINST_SEATS } from './seat.repository.ts';
 import { containing, pageWithTotal } from './list-query.ts';
 
 /** What the admin pages read about an organization beyond its users: plan history, usage. */
@@ -111,7 +112,7 @@ export class AdminOrganizationRepository {
         sql<string>`case when active_plan.seat_limit is null
           then (select count(*) from users where users.organization_id = organizations.id and users.has_access)
           else least(active_plan.seat_limit, (select count(*) from users where users.organization_id = organizations.id
-            and users.has_access and users.status in ('ACTIVE', 'INVITED')))
+            and ${COUNTS_AGAINST_SEATS}))
           end`.as('seats_used'),
         eb
           .selectFrom('users')

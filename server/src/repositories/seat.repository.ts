@@ -2,6 +2,12 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { BillingPlanRepository } from './billing-plan.repository.ts';
 
+/**
+ * A user counted against the plan's seats: access given, and active or invited (not blocked, rejected or
+ * still being registered). The one statement of it, for queries on `users`.
+ */
+export const COUNTS_AGAINST_SEATS = sql<boolean>`users.has_access and users.status in ('ACTIVE', 'INVITED')`;
+
 /** Who holds the seats of an organization's plan, and whom billing notices go to. */
 export class SeatRepository {
   constructor(private readonly db: Db) {}
@@ -15,8 +21,7 @@ export class SeatRepository {
       .selectFrom('users')
       .select('id')
       .where('organization_id', '=', organizationId)
-      .where('has_access', '=', true)
-      .where('status', 'in', ['ACTIVE', 'INVITED'])
+      .where(COUNTS_AGAINST_SEATS)
       .orderBy(sql`role = 'OWNER'`, 'desc')
       .orderBy('id')
       .limit(limit)
@@ -79,8 +84,7 @@ export class SeatRepository {
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('organization_id', '=', organizationId)
-      .where('has_access', '=', true)
-      .where('status', 'in', ['ACTIVE', 'INVITED'])
+      .where(COUNTS_AGAINST_SEATS)
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }

@@ -39,16 +39,6 @@ export class TeamRepository {
       .executeTakeFirst();
   }
 
-  async countSeatsUsed(organizationId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('organization_id', '=', organizationId)
-      .where('has_access', '=', true)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
-
   /**
    * Gives the user a seat if the plan in force has one left. The organization's row is locked for the
    * transaction, so concurrent grants for one organization count seats one after the other and can never
