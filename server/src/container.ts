@@ -283,6 +283,7 @@ export function createContainer(config: Config, db: Db, log: FastifyBaseLogger) 
       mail,
       queue,
       log,
+      reports,
     ),
     fastspring: new FastSpringService(db, config, r.seats, mail, log),
     savedSearches: new SavedSearchService(

@@ -15,6 +15,9 @@ import type { BillingConfig } from '../config.ts';
 import { ACCENT, INK, MUTED, RULE, startDocument } from './pdf-parts.ts';
 import { write } from './pdf-text.ts';
 
+/** Who issues the invoice and where it is paid: the parts of the billing configuration printed on it. */
+export type InvoiceIssuer = Pick<BillingConfig, 'seller' | 'bank'>;
+
 export interface InvoiceOrder {
   orderNumber: string;
   invoiceNumber: string;
@@ -50,7 +53,7 @@ const PLAN_LINES: Record<OrderType, string> = {
  * The proforma invoice of a bank-transfer order (spec 001 §2, §9): paid in advance, amounts in USD. With
  * `final`, the same order's invoice once paid: its own number, marked paid, without the payment request.
  */
-export function renderProformaInvoice(order: InvoiceOrder, billing: BillingConfig): Promise<Buffer> {
+export function renderProformaInvoice(order: InvoiceOrder, billing: InvoiceIssuer): Promise<Buffer> {
   const final = order.final;
   const { doc, done } = startDocument({
     title: final ? `Invoice ${final.invoiceNumber}` : `Proforma invoice ${order.invoiceNumber}`,

@@ -1,14 +1,17 @@
 import type { ExtractionReportData } from './extraction-report.ts';
+import type { InvoiceIssuer, InvoiceOrder } from './invoice-pdf.ts';
 import type { SavedSearchReportData } from './saved-search-report.ts';
 
 // Messages between the report pool (main thread) and a report worker.
 
 /**
- * What a report worker draws: the data the services gathered, laid out by saved-search-report.ts or
- * extraction-report.ts.
+ * What a report worker draws: the data the services gathered, laid out by saved-search-report.ts,
+ * extraction-report.ts or invoice-pdf.ts.
  */
 export type ReportJob =
-  { kind: 'saved-search'; data: SavedSearchReportData } | { kind: 'extraction'; data: ExtractionReportData };
+  | { kind: 'saved-search'; data: SavedSearchReportData }
+  | { kind: 'extraction'; data: ExtractionReportData }
+  | { kind: 'invoice'; data: { order: InvoiceOrder; issuer: InvoiceIssuer } };
 
 /**
  * Plain data as it crosses to a worker: a Buffer arrives as a Uint8Array (structured cloning keeps the

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { renderExtractionReport } from './extraction-report.ts';
+import { renderProformaInvoice } from './invoice-pdf.ts';
 import {
   fromWire,
   type RenderRequest,
@@ -19,7 +20,14 @@ const post = (message: ReportWorkerMessage, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer);
 
 function render(job: ReportJob): Promise<Buffer> {
-  return job.kind === 'saved-search' ? renderSavedSearchReport(job.data) : renderExtractionReport(job.data);
+  switch (job.kind) {
+    case 'saved-search':
+      return renderSavedSearchReport(job.data);
+    case 'extraction':
+      return renderExtractionReport(job.data);
+    case 'invoice':
+      return renderProformaInvoice(job.data.order, job.data.issuer);
+  }
 }
 
 try {

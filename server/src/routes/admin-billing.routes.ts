@@ -51,7 +51,7 @@ export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebo
       { schema: { tags: ['admin'], params: Params, summary: 'The proforma invoice of a bank order (PDF)' } },
       async (request, reply) => {
         await limitReports(rateLimiter, currentUser(request).id);
-        return sendPdf(reply, await billing.adminInvoice(request.params.id));
+        return sendPdf(reply, await billing.adminInvoice(currentUser(request), request.params.id));
       },
     );
 
@@ -62,7 +62,7 @@ export function adminBillingRoutes(services: Services): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         await limitReports(rateLimiter, currentUser(request).id);
-        return sendPdf(reply, await billing.adminFinalInvoice(request.params.id));
+        return sendPdf(reply, await billing.adminFinalInvoice(currentUser(request), request.params.id));
       },
     );
 

@@ -46,14 +46,27 @@ import { OrderRepository } from '../repositories/order.repository.ts';
 import { OrganizationRepository } from '../repositories/organization.repository.ts';
 import { PaymentRepository } from '../repositories/payment.repository.ts';
 import type { SeatRepository } from '../repositories/seat.repository.ts';
-import { renderProformaInvoice } from '../reports/invoice-pdf.ts';
 import type { MailService } from './mail.service.ts';
+import type { ReportDrawing, ReportRenderer } from './report-renderer.ts';
 import type { AuthUser } from './session.service.ts';
 
 /** The plan sweep runs this often (and once at start); it only sends notices: "active" is a date range. */
 export const PLAN_SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Plans that started or ended longer ago than this are marked without a message (no mail floods). */
 const NOTICE_WINDOW_MS = 3 * 86_400_000;
+
+/** What a bank order buys, as the order endpoints computed it. */
+interface BankOrderTerms {
+  orderType: OrderType;
+  price: PriceBreakdown;
+  startDate: string;
+  endDate: string;
+  seatLimit: number;
+  addedUsers?: number;
+  /** The buyer's own references, printed on the invoices. */
+  vatId?: string | null;
+  purchaseOrder?: string | null;
+}
 
 export interface InvoiceFile {
   fileName: string;
@@ -100,6 +113,7 @@ export class BillingService {
     private readonly mail: MailService,
     private readonly queue: JobQueue,
     private readonly log: FastifyBaseLogger,
+    private readonly reports: ReportRenderer,
   ) {}
 
   /** GET /user/organization/all-billing-plans: the last ended, the current and the next plan. */
@@ -241,17 +255,22 @@ export class BillingService {
     user: AuthUser,
     rawBuyer: Buyer,
     ip: string | null,
-    what: {
-      orderType: OrderType;
-      price: PriceBreakdown;
-      startDate: string;
-      endDate: string;
-      seatLimit: number;
-      addedUsers?: number;
-      /** The buyer's own references, printed on the invoices. */
-      vatId?: string | null;
-      purchaseOrder?: string | null;
-    },
+    what: BankOrderTerms,
+  ): Promise<InvoiceFile> {
+    // The invoice is drawn in a report worker, under one of the organization's report places: taken
+    // before the order is stored, so that an organization with every place busy is refused (429) with no
+    // order left behind.
+    return this.reports.admit(user.organizationId, (draw) =>
+      this.storeBankOrder(draw, user, rawBuyer, ip, what),
+    );
+  }
+
+  private async storeBankOrder(
+    draw: ReportDrawing,
+    user: AuthUser,
+    rawBuyer: Buyer,
+    ip: string | null,
+    what: BankOrderTerms,
   ): Promise<InvoiceFile> {
     const organization = await this.organizations.findById(user.organizationId);
     if (!organization) throw notFound('Organization not found.');
@@ -291,7 +310,7 @@ export class BillingService {
       mailTemplates.orderPlaced(order.order_number, `${formatUsd(order.amount)} USD`, this.link('/pricing')),
       organization.id,
     );
-    return this.invoiceOf(order);
+    return this.invoiceOf(draw, order);
   }
 
   /** GET /order/download-invoice/{id}: the proforma invoice of an order of the caller's organization. */
@@ -304,13 +323,13 @@ export class BillingService {
       order.payment_method !== 'BANK_TRANSFER'
     )
       throw notFound(BILLING_MESSAGES.noOrderFound);
-    return this.invoiceOf(order);
+    return this.drawInvoice(user, order);
   }
 
-  async adminInvoice(orderId: number): Promise<InvoiceFile> {
+  async adminInvoice(admin: AuthUser, orderId: number): Promise<InvoiceFile> {
     const order = await this.orders.findById(orderId);
     if (!order || order.payment_method !== 'BANK_TRANSFER') throw notFound(BILLING_MESSAGES.noOrderFound);
-    return this.invoiceOf(order);
+    return this.drawInvoice(admin, order);
   }
 
   /**
@@ -321,16 +340,16 @@ export class BillingService {
     const order = await this.orders.findById(orderId);
     if (!order || order.organization_id !== user.organizationId || user.role !== 'OWNER')
       throw notFound(BILLING_MESSAGES.noOrderFound);
-    return this.finalInvoiceOf(order);
+    return this.finalInvoiceOf(user, order);
   }
 
-  async adminFinalInvoice(orderId: number): Promise<InvoiceFile> {
+  async adminFinalInvoice(admin: AuthUser, orderId: number): Promise<InvoiceFile> {
     const order = await this.orders.findById(orderId);
     if (!order) throw notFound(BILLING_MESSAGES.noOrderFound);
-    return this.finalInvoiceOf(order);
+    return this.finalInvoiceOf(admin, order);
   }
 
-  private async finalInvoiceOf(order: OrderRow): Promise<InvoiceFile> {
+  private async finalInvoiceOf(requester: AuthUser, order: OrderRow): Promise<InvoiceFile> {
     if (
       order.payment_method !== 'BANK_TRANSFER' ||
       order.status !== 'COMPLETED' ||
@@ -339,15 +358,29 @@ export class BillingService {
     )
       throw notFound(BILLING_MESSAGES.noOrderFound);
     const final = { invoiceNumber: order.final_invoice_number, paidAt: order.paid_at };
-    return this.invoiceOf(order, final);
+    return this.drawInvoice(requester, order, final);
+  }
+
+  /**
+   * An order's invoice, drawn in a report worker under one of the requester's organization's report places
+   * (an admin's count for the admin's own organization, as for reports).
+   */
+  private drawInvoice(
+    requester: AuthUser,
+    order: OrderRow,
+    final?: { invoiceNumber: string; paidAt: Date },
+  ): Promise<InvoiceFile> {
+    return this.reports.admit(requester.organizationId, (draw) => this.invoiceOf(draw, order, final));
   }
 
   private async invoiceOf(
+    draw: ReportDrawing,
     order: OrderRow,
     final?: { invoiceNumber: string; paidAt: Date },
   ): Promise<InvoiceFile> {
     const buyer = (order.buyer ?? {}) as Partial<Buyer>;
-    const pdf = await renderProformaInvoice(
+    const { seller, bank } = this.config.billing;
+    const pdf = await draw.invoice(
       {
         orderNumber: order.order_number,
         invoiceNumber: order.invoice_number,
@@ -374,7 +407,7 @@ export class BillingService {
         purchaseOrder: order.purchase_order,
         final,
       },
-      this.config.billing,
+      { seller, bank },
     );
     const fileName = final
       ? `invoice-${final.invoiceNumber}.pdf`

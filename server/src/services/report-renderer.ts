@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { REPORT_FAILED_MESSAGE, REPORTS_BUSY_MESSAGE } from '@osint/contract/constants';
 import { HttpError } from '../lib/http-error.ts';
 import type { ExtractionReportData } from '../reports/extraction-report.ts';
+import type { InvoiceIssuer, InvoiceOrder } from '../reports/invoice-pdf.ts';
 import { ReportRenderError, ReportWorkerPool } from '../reports/report-worker-pool.ts';
 import type { ReportJob } from '../reports/report-worker-protocol.ts';
 import type { SavedSearchReportData } from '../reports/saved-search-report.ts';
@@ -27,10 +28,11 @@ export interface ReportRendererOptions {
 export interface ReportDrawing {
   savedSearch(data: SavedSearchReportData): Promise<Buffer>;
   extraction(data: ExtractionReportData): Promise<Buffer>;
+  invoice(order: InvoiceOrder, issuer: InvoiceIssuer): Promise<Buffer>;
 }
 
 /**
- * The PDF reports of every service: each one holds one of its organization's places from the first read
+ * The PDF reports and invoices of every service: each one holds one of its organization's places from the first read
  * of its data to the PDF, and is drawn in a report worker thread, organizations taking turns for them.
  */
 export class ReportRenderer {
@@ -66,6 +68,7 @@ export class ReportRenderer {
       return await work({
         savedSearch: (data) => this.draw(organizationId, { kind: 'saved-search', data }),
         extraction: (data) => this.draw(organizationId, { kind: 'extraction', data }),
+        invoice: (order, issuer) => this.draw(organizationId, { kind: 'invoice', data: { order, issuer } }),
       });
     } finally {
       const left = (this.inProgress.get(organizationId) ?? 1) - 1;

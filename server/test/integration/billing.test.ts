@@ -1,6 +1,8 @@
 import { formatDay } from '@osint/contract/dates';
 import { addDays, addMonths, utcIsoDate } from '@osint/contract/pricing';
+import { REPORTS_BUSY_MESSAGE } from '@osint/contract/constants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORTS_PER_ORGANIZATION } from '../../src/services/report-renderer.ts';
 import { createAdmin, createUser, login } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { pdfText } from '../support/pdf-text.ts';
@@ -195,6 +197,47 @@ describe('bank transfer order', () => {
     expect(noPostcode.statusCode, noPostcode.body).toBe(200);
     // With -layout the buyer is the right-hand column: the line ends with the city, nothing before it.
     expect(pdfText(noPostcode.rawPayload)).toMatch(/ {2}Port Town\n/);
+  });
+
+  it("draws invoices in the report workers, under the organization's report places", async () => {
+    const owner = await ownerWithPlan('owner@busy-invoices.example.org', trial());
+    // Every report place of the organization held (as by reports being drawn) until `release`.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const places = REPORTS_PER_ORGANIZATION.running + REPORTS_PER_ORGANIZATION.queued;
+    const holders = Array.from({ length: places }, () =>
+      t.container.services.reports.admit(owner.organizationId, () => held),
+    );
+    // Refused before the order is stored: nothing is left behind for a second try to collide with.
+    const refused = await order(owner.cookie, { buyer: { ...BUYER, name: '東京湾岸警察署' } });
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(refused.json().message).toBe(REPORTS_BUSY_MESSAGE);
+    const list = () =>
+      t.request({ method: 'GET', url: '/api/user/organization/orders', cookie: owner.cookie });
+    expect((await list()).json()).toEqual([]);
+
+    release();
+    await Promise.all(holders);
+    const placed = await order(owner.cookie, { buyer: { ...BUYER, name: '東京湾岸警察署' } });
+    expect(placed.statusCode, placed.body).toBe(200);
+    expect(placed.headers['content-type']).toBe('application/pdf');
+    const text = pdfText(placed.rawPayload);
+    expect(text).toContain('PROFORMA INVOICE');
+    expect(text).toContain('東京湾岸警察署');
+    const [stored] = (await list()).json<{ id: number }[]>();
+
+    // Downloading it again takes a place too.
+    let releaseAgain!: () => void;
+    const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
+    const holdersAgain = Array.from({ length: places }, () =>
+      t.container.services.reports.admit(owner.organizationId, () => heldAgain),
+    );
+    const download = () =>
+      t.request({ method: 'GET', url: `/api/order/download-invoice/${stored!.id}`, cookie: owner.cookie });
+    expect((await download()).statusCode).toBe(429);
+    releaseAgain();
+    await Promise.all(holdersAgain);
+    expect((await download()).statusCode).toBe(200);
   });
 
   it('is for owners only', async () => {
