@@ -19,6 +19,9 @@ export interface NewJob {
 /** How far back a claim looks for when an organization was last served (older counts as never). */
 const SERVED_WITHIN = '1 hour';
 
+/** How many due jobs of each (queue, organization) a claim ranks, at least (a capped queue: its cap). */
+const CANDIDATES_PER_LINE = 8;
+
 /**
  * Inserts a row and the job that processes it in one transaction: both commit or neither does. A row
  * committed before its job is queued stays PENDING for good when the enqueue fails or the process dies in
@@ -68,20 +71,31 @@ export class JobRepository {
    * it has attempts left: one whose every attempt ended with its worker (a job that crashes the process or
    * exhausts its memory) is dead instead, or it would bring down each worker that takes it, for ever.
    *
-   * Organizations take turns, so one organization's backlog never holds up another's jobs. Among the due
-   * jobs, the claim takes (jobs of no organization take their turns together, as one more organization):
+   * Organizations take turns, so one organization's backlog never holds up another's jobs. Jobs of no
+   * organization take their turns together, as one more organization. The claim ranks candidates: each
+   * (queue, organization)'s first CANDIDATES_PER_LINE due jobs in its line (run_at, id; a capped queue's
+   * first `cap` if more), a stale RUNNING job (below) counting as due in its place. Among them it takes:
    * 1. the organization with the fewest jobs running (of these queues): whoever has nothing running is
    *    served before one that already has a worker;
-   * 2. then by the job's place in its own organization's line (1 for each organization's oldest due job, 2
-   *    for the next, …): heads of line before seconds. This also spreads two claims made at the same
-   *    moment, which see the same running counts, over two organizations;
-   * 3. then the organization served longest ago (last claim, within SERVED_WITHIN; never before any), so
-   *    that with one free worker organizations alternate instead of the oldest backlog going first;
+   * 2. then by the job's place in its own organization's line over these queues (1 for each
+   *    organization's oldest due job, 2 for the next, …): heads of line before seconds. This also spreads
+   *    claims made at the same moment, which see the same running counts, over the organizations. The
+   *    place is counted among the candidates: exact up to CANDIDATES_PER_LINE, and any later one still
+   *    counts as beyond it;
+   * 3. then the organization served longest ago (its last claim of one of these queues, within
+   *    SERVED_WITHIN; never before any), so that with one free worker organizations alternate instead of
+   *    the oldest backlog going first;
    * 4. then the oldest due job (run_at, id), the first-come order within an organization.
    * An organization never waits for more than one turn of every other one with work, and jobs of no
    * organization are one of them, so none starve. A queue of RUNNING_CAP_PER_ORGANIZATION lets an
-   * organization start its job only while its running ones and the due ones before it stay within the cap
-   * (counting the ones before it too keeps two simultaneous claims from both starting one).
+   * organization start its job only while its running ones and the due ones before it in that queue stay
+   * within the cap (counting the ones before it too keeps two simultaneous claims from both starting one).
+   * Only the candidates can win, so more than CANDIDATES_PER_LINE claims at the same moment on one
+   * organization's line find its candidates locked and come back empty (the runner polls again).
+   * The cost grows with the number of (queue, organization) pairs with queued jobs and the running jobs,
+   * not with the backlog: the pairs are found one index lookup each (jobs_queued_line_idx), each one's
+   * first jobs by a range read of it, the stale and running jobs by jobs_running_idx, and each candidate
+   * organization's last claim by one lookup per queue (jobs_served_idx).
    * It stays one UPDATE: the job's own due condition is in the locking query, so a job another worker
    * claimed after this statement's snapshot is rechecked when locked and skipped, never claimed twice.
    */
@@ -92,47 +106,91 @@ export class JobRepository {
       update jobs set status = 'DEAD', finished_at = now(), locked_at = null, last_error = ${workerLostError}
       where queue = any(${queues}::text[]) and ${stale} and attempts >= max_attempts`.execute(this.db);
     const due = sql`((status = 'QUEUED' and run_at <= now()) or (${stale} and attempts < max_attempts))`;
+    const organization = sql`coalesce(organization_id, 0)`;
     const capQueues = Object.keys(RUNNING_CAP_PER_ORGANIZATION);
     const caps = Object.values(RUNNING_CAP_PER_ORGANIZATION);
     const result = await sql<Job>`
       update jobs set status = 'RUNNING', locked_at = now(), locked_by = ${workerId},
         attempts = attempts + 1, claimed_at = now()
       where id = (
-        with waiting as (
-          select id, organization_id, queue,
-            row_number() over (partition by organization_id order by run_at, id) as place,
-            row_number() over (partition by organization_id, queue order by run_at, id) as place_in_queue
-          from jobs
-          where queue = any(${queues}::text[]) and ${due}
-        ),
-        per_queue as (
-          select organization_id, queue,
-            count(*) filter (where status = 'RUNNING' and locked_at >= now() - ${staleInterval}) as running,
-            max(claimed_at) as served
-          from jobs
-          where queue = any(${queues}::text[])
-            and (status = 'RUNNING' or claimed_at > now() - ${SERVED_WITHIN}::interval)
-          group by organization_id, queue
-        ),
-        per_organization as (
-          select organization_id, sum(running) as running, max(served) as served
-          from per_queue
-          group by organization_id
+        with recursive lines (queue, organization) as (
+          select q.queue, (
+            select ${organization} from jobs
+            where status = 'QUEUED' and jobs.queue = q.queue
+            order by ${organization} limit 1)
+          from unnest(${queues}::text[]) as q (queue)
+          union all
+          select lines.queue, (
+            select ${organization} from jobs
+            where status = 'QUEUED' and jobs.queue = lines.queue and ${organization} > lines.organization
+            order by ${organization} limit 1)
+          from lines
+          where lines.organization is not null
         ),
         caps as (
           select * from unnest(${capQueues}::text[], ${caps}::int[]) as caps (queue, cap)
+        ),
+        candidates as (
+          select heads.id, lines.organization, lines.queue, heads.run_at as line_at
+          from lines
+          left join caps on caps.queue = lines.queue
+          cross join lateral (
+            select id, run_at from jobs
+            where status = 'QUEUED' and jobs.queue = lines.queue and ${organization} = lines.organization
+              and run_at <= now()
+            order by run_at, id
+            limit greatest(${CANDIDATES_PER_LINE}::int, caps.cap)
+          ) as heads
+          where lines.organization is not null
+          union all
+          select id, ${organization}, queue, run_at
+          from jobs
+          where queue = any(${queues}::text[]) and ${stale} and attempts < max_attempts
+        ),
+        in_queue as (
+          select candidates.*,
+            row_number() over (partition by organization, queue order by line_at, id) as place_in_queue
+          from candidates
+        ),
+        waiting as (
+          select in_queue.*,
+            row_number() over (partition by organization order by line_at, id) as place
+          from in_queue
+          left join caps using (queue)
+          where place_in_queue <= greatest(${CANDIDATES_PER_LINE}::int, caps.cap)
+        ),
+        running as (
+          select ${organization} as organization, queue, count(*) as running
+          from jobs
+          where queue = any(${queues}::text[]) and status = 'RUNNING' and locked_at >= now() - ${staleInterval}
+          group by 1, 2
+        ),
+        organizations as (
+          select organization,
+            (select coalesce(sum(running), 0) from running
+             where running.organization = waiting.organization) as running,
+            (select max(served.claimed_at)
+             from unnest(${queues}::text[]) as q (queue)
+             cross join lateral (
+               select claimed_at from jobs
+               where ${organization} = waiting.organization and jobs.queue = q.queue
+                 and claimed_at > now() - ${SERVED_WITHIN}::interval
+               order by claimed_at desc
+               limit 1
+             ) as served) as served
+          from waiting
+          group by organization
         )
         select jobs.id
         from jobs
         join waiting on waiting.id = jobs.id
-        left join per_organization org on org.organization_id is not distinct from waiting.organization_id
-        left join per_queue on per_queue.organization_id = waiting.organization_id
-          and per_queue.queue = waiting.queue
+        join organizations org on org.organization = waiting.organization
+        left join running on running.organization = waiting.organization and running.queue = waiting.queue
         left join caps on caps.queue = waiting.queue
         where jobs.queue = any(${queues}::text[]) and ${due}
-          and (waiting.organization_id is null or caps.cap is null
-            or coalesce(per_queue.running, 0) + waiting.place_in_queue <= caps.cap)
-        order by coalesce(org.running, 0), waiting.place, org.served nulls first, jobs.run_at, jobs.id
+          and (waiting.organization = 0 or caps.cap is null
+            or coalesce(running.running, 0) + waiting.place_in_queue <= caps.cap)
+        order by org.running, waiting.place, org.served nulls first, jobs.run_at, jobs.id
         for update of jobs skip locked
         limit 1
       )
