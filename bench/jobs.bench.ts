@@ -1,5 +1,5 @@
-// npm run bench:jobs — how long one job claim takes behind a backlog. JobRepository.claimNext ranks every
-// due job of its queues on each claim (organizations take turns), so its cost grows with the backlog.
+// npm run bench:jobs — how long one job claim takes behind a backlog. JobRepository.claimNext ranks only
+// each (queue, organization)'s first due jobs (organizations take turns): its cost should not grow with it.
 // Fills a fresh database with N due mail jobs spread over 50 organizations (plus a few running ones),
 // then times single claims: median and p95 of `--claims` claims per backlog size. PGlite in memory by
 // default; with BENCH_DATABASE_URL (a PostgreSQL server's admin URL) a throwaway database there too.

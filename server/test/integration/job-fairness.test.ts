@@ -115,6 +115,75 @@ describe('job claim: organizations take turns within a queue', () => {
     expect(rows.findIndex((row) => row.organization_id === B)).toBeLessThan(6);
   });
 
+  it('behind backlogs longer than the jobs a claim ranks, lines keep their order and blocked ones hold up no one', async () => {
+    // The claim ranks only each (queue, organization)'s first due jobs: a backlog, a capped queue whose
+    // first jobs are blocked, a stale job further down a line, and jobs not yet due must not change
+    // which job is next.
+    const runningSince = async (organizationId: number, queueName: string, lockedAt: Date, runAt: Date) =>
+      handle.db
+        .insertInto('jobs')
+        .values({
+          queue: queueName,
+          payload: JSON.stringify({ organizationId, running: true }),
+          status: 'RUNNING',
+          attempts: 1,
+          run_at: runAt,
+          locked_at: lockedAt,
+          locked_by: 'other-worker',
+          organization_id: organizationId,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    // A's extractions come first in time, but A runs one already: they are blocked by the cap.
+    await queue(QUEUES.runExtraction, A, 12);
+    const running = await runningSince(A, QUEUES.runExtraction, new Date(), new Date(clock));
+    await queue(QUEUE, A, 10);
+    // A job whose worker died, 11th in A's line.
+    clock += 1_000;
+    const stale = await runningSince(A, QUEUE, new Date(Date.now() - 2 * STALE_AFTER_MS), new Date(clock));
+    await queue(QUEUE, A, 10);
+    await queue(QUEUES.runExtraction, B, 12);
+    // Not due yet: neither claimed nor counted.
+    await jobs.insert({
+      queue: QUEUE,
+      payload: { organizationId: 3 },
+      runAt: new Date(Date.now() + 3_600_000),
+      organizationId: 3,
+    });
+
+    const queues = [QUEUE, QUEUES.runExtraction];
+    const order: { organization: number | null | undefined; queue: string; i?: number; id: number }[] = [];
+    for (let job = await claim(queues); job; job = await claim(queues)) {
+      order.push({
+        organization: organizationOf(job),
+        queue: job.queue,
+        i: (job.payload as { i?: number }).i,
+        id: job.id,
+      });
+      await jobs.markDone(job.id, 'worker-1');
+    }
+    // B has nothing running: its extractions, one at a time, before A's line; A's extractions wait.
+    expect(order.slice(0, 12).map((job) => [job.organization, job.queue])).toEqual(
+      Array(12).fill([B, QUEUES.runExtraction]),
+    );
+    const lineOfA = order.slice(12);
+    expect(lineOfA.map((job) => job.organization)).toEqual(Array(21).fill(A));
+    expect(lineOfA.every((job) => job.queue === QUEUE)).toBe(true);
+    expect(lineOfA[10]!.id).toBe(stale.id);
+    expect(lineOfA.filter((job) => job.id !== stale.id).map((job) => job.i)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => i),
+      ...Array.from({ length: 10 }, (_, i) => i),
+    ]);
+    // A's running extraction ends: its first extraction is next.
+    await jobs.markDone(running.id, 'other-worker');
+    const next = await claim(queues);
+    expect([organizationOf(next), next?.queue, (next?.payload as { i?: number }).i]).toEqual([
+      A,
+      QUEUES.runExtraction,
+      0,
+    ]);
+  });
+
   it('a stale job keeps being taken over, and one on its last attempt still dies', async () => {
     const lockedAt = new Date(Date.now() - 2 * STALE_AFTER_MS);
     const staleJob = async (attempts: number) => {
