@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const serverTest = {
@@ -16,6 +17,9 @@ const serverTest = {
 // tests in jsdom.
 export default defineConfig({
   test: {
+    // Two test files at a time even on a 2-core machine (vitest's default there is one): most of a server
+    // test file's time is spent waiting for the processes, servers, workers and databases it drives.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'server', include: ['server/test/**/*.test.ts'], ...serverTest } },
       {
