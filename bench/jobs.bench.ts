@@ -1,17 +1,14 @@
 // npm run bench:jobs — how long one job claim takes behind a backlog. JobRepository.claimNext ranks only
 // each (queue, organization)'s first due jobs (organizations take turns): its cost should not grow with it.
-// Fills a fresh database with N due mail jobs spread over 50 organizations (plus a few running ones),
-// then times single claims: median and p95 of `--claims` claims per backlog size. PGlite in memory by
+// Fills a fresh database with N due mail jobs spread over 50 organizations, then times single claims: median and p95 of `--claims` claims per backlog size. PGlite in memory by
 // default; with BENCH_DATABASE_URL (a PostgreSQL server's admin URL) a throwaway database there too.
 //   npm run bench:jobs -- --sizes 1000,10000,50000 --claims 30
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../server/src/db/database.ts';
-import { migrateToLatest } from '../server/src/db/migrate.ts';
+import type { DatabaseHandle } from '../server/src/db/database.ts';
 import { QUEUES, SHORT_QUEUES } from '../server/src/jobs/job-queue.ts';
 import { JobRepository } from '../server/src/repositories/job.repository.ts';
-import { withClient } from '../server/test/support/test-database.ts';
+import { createTestDatabase } from '../server/test/support/test-database.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,31 +24,16 @@ const STALE_AFTER_MS = 5 * 60_000;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
+/** Runs `run` on a fresh, migrated database of that kind, closed (and on PostgreSQL dropped) afterwards. */
 async function withDatabase<T>(
   kind: 'pglite' | 'postgres',
   run: (h: DatabaseHandle) => Promise<T>,
 ): Promise<T> {
-  if (kind === 'pglite') {
-    const handle = await openDatabase({ dataDir: ':memory:' });
-    try {
-      await migrateToLatest(handle.db);
-      return await run(handle);
-    } finally {
-      await handle.close();
-    }
-  }
-  const adminUrl = process.env.BENCH_DATABASE_URL!;
-  const name = `bench_jobs_${randomBytes(4).toString('hex')}`;
-  await withClient(adminUrl, (c) => c.query(`create database ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', poolSize: 2 });
+  const handle = await createTestDatabase(kind, process.env.BENCH_DATABASE_URL);
   try {
-    await migrateToLatest(handle.db);
     return await run(handle);
   } finally {
     await handle.close();
-    await withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
   }
 }
 

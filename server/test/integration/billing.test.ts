@@ -42,6 +42,23 @@ async function ownerWithPlan(
   return { ...user, cookie: await login(t, email) };
 }
 
+/**
+ * Holds every report place of the organization through the real admission (as reports being drawn would)
+ * until the returned function is called; it resolves once they are given back.
+ */
+function holdEveryReportPlace(organizationId: number): () => Promise<void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const places = REPORTS_PER_ORGANIZATION.running + REPORTS_PER_ORGANIZATION.queued;
+  const holders = Array.from({ length: places }, () =>
+    t.container.services.reports.admit(organizationId, () => held),
+  );
+  return async () => {
+    release();
+    await Promise.all(holders);
+  };
+}
+
 const trial = () => ({ type: 'TRIAL' as const, from: Date.now() - DAY, to: Date.now() + 6 * DAY, seats: 1 });
 
 function order(cookie: string, body: Record<string, unknown> = {}) {
@@ -201,13 +218,7 @@ describe('bank transfer order', () => {
 
   it("draws invoices in the report workers, under the organization's report places", async () => {
     const owner = await ownerWithPlan('owner@busy-invoices.example.org', trial());
-    // Every report place of the organization held (as by reports being drawn) until `release`.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const places = REPORTS_PER_ORGANIZATION.running + REPORTS_PER_ORGANIZATION.queued;
-    const holders = Array.from({ length: places }, () =>
-      t.container.services.reports.admit(owner.organizationId, () => held),
-    );
+    const release = holdEveryReportPlace(owner.organizationId);
     // Refused before the order is stored: nothing is left behind for a second try to collide with.
     const refused = await order(owner.cookie, { buyer: { ...BUYER, name: '東京湾岸警察署' } });
     expect(refused.statusCode, refused.body).toBe(429);
@@ -216,8 +227,7 @@ describe('bank transfer order', () => {
       t.request({ method: 'GET', url: '/api/user/organization/orders', cookie: owner.cookie });
     expect((await list()).json()).toEqual([]);
 
-    release();
-    await Promise.all(holders);
+    await release();
     const placed = await order(owner.cookie, { buyer: { ...BUYER, name: '東京湾岸警察署' } });
     expect(placed.statusCode, placed.body).toBe(200);
     expect(placed.headers['content-type']).toBe('application/pdf');
@@ -227,16 +237,11 @@ describe('bank transfer order', () => {
     const [stored] = (await list()).json<{ id: number }[]>();
 
     // Downloading it again takes a place too.
-    let releaseAgain!: () => void;
-    const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
-    const holdersAgain = Array.from({ length: places }, () =>
-      t.container.services.reports.admit(owner.organizationId, () => heldAgain),
-    );
+    const releaseAgain = holdEveryReportPlace(owner.organizationId);
     const download = () =>
       t.request({ method: 'GET', url: `/api/order/download-invoice/${stored!.id}`, cookie: owner.cookie });
     expect((await download()).statusCode).toBe(429);
-    releaseAgain();
-    await Promise.all(holdersAgain);
+    await releaseAgain();
     expect((await download()).statusCode).toBe(200);
   });
 

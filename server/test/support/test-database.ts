@@ -7,14 +7,17 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 export const TEST_DATABASE_KIND = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 /**
- * A fresh, migrated database for one test file. On PostgreSQL each file gets its own database on the
- * server named by TEST_DATABASE_URL (the suite's global setup starts a throwaway server when it is unset).
+ * A fresh, migrated database for one test file (or a benchmark). On PostgreSQL each gets its own database,
+ * dropped on close, on the server of `adminUrl`: TEST_DATABASE_URL by default (the suite's global setup
+ * starts a throwaway server when it is unset).
  */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
-  if (TEST_DATABASE_KIND === 'pglite') {
+export async function createTestDatabase(
+  kind: 'pglite' | 'postgres' = TEST_DATABASE_KIND,
+  adminUrl = process.env.TEST_DATABASE_URL,
+): Promise<DatabaseHandle> {
+  if (kind === 'pglite') {
     return openDatabase({ dataDir: ':memory:', copyOf: await migratedPglite() });
   }
-  const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (set by the global setup).');
   const name = `test_${randomBytes(6).toString('hex')}`;
   await withClient(adminUrl, (client) => client.query(`create database ${name}`));
